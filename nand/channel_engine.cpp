@@ -1,0 +1,486 @@
+#include "nand/channel_engine.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ssd::nand {
+
+namespace {
+template <typename F>
+void for_planes(std::uint8_t mask, F f) {
+  for (unsigned p = 0; p < kMaxPlanes; ++p)
+    if (mask >> p & 1u) f(p);
+}
+RegState reg_state(const FlashCommand* c) {
+  if (!c) return RegState::Free;
+  return c->op == FlashOp::Read ? RegState::ReadData : RegState::ProgramData;
+}
+ArrayState array_state(FlashOp op) {
+  switch (op) {
+    case FlashOp::Read: return ArrayState::Read;
+    case FlashOp::Program: return ArrayState::Program;
+    case FlashOp::Erase: return ArrayState::Erase;
+  }
+  return ArrayState::Idle;
+}
+}  // namespace
+
+ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivity* activity)
+    : cfg_(cfg), channel_(channel), activity_(activity) {
+  t_cmd_ = cfg_.bus_ticks(cfg_.cmd_addr_cycles);
+  t_erase_cmd_ = cfg_.bus_ticks(cfg_.erase_cmd_cycles);
+  t_data_ = cfg_.bus_ticks(cfg_.page_bytes);
+  t_read_ = us_to_ticks(cfg_.t_read_us);
+  t_prog_ = us_to_ticks(cfg_.t_prog_us);
+  t_erase_ = us_to_ticks(cfg_.t_erase_us);
+  dies_.resize(std::size_t{cfg_.chips_per_channel} * cfg_.dies_per_chip);
+  chip_inflight_.assign(cfg_.chips_per_channel, 0);
+  const std::size_t blocks = std::size_t{cfg_.chips_per_channel} * cfg_.dies_per_chip *
+                             cfg_.planes_per_die * cfg_.blocks_per_plane;
+  // Page tokens are left uninitialised: a page below its block's write pointer
+  // has been written, one at or above it is erased. Untouched memory stays unmapped.
+  tokens_.reset(new Token[blocks * cfg_.pages_per_block]);
+  write_ptr_.assign(blocks, 0);
+  erase_count_.assign(blocks, 0);
+}
+
+std::size_t ChannelEngine::block_index(const FlashCommand& c, unsigned plane) const {
+  return ((std::size_t{c.chip} * cfg_.dies_per_chip + c.die) * cfg_.planes_per_die + plane) *
+             cfg_.blocks_per_plane +
+         c.block[plane];
+}
+
+std::uint32_t ChannelEngine::erase_count(unsigned chip, unsigned die, unsigned plane,
+                                         std::uint32_t block) const {
+  return erase_count_[((std::size_t{chip} * cfg_.dies_per_chip + die) * cfg_.planes_per_die +
+                       plane) * cfg_.blocks_per_plane + block];
+}
+
+std::uint32_t ChannelEngine::write_pointer(unsigned chip, unsigned die, unsigned plane,
+                                           std::uint32_t block) const {
+  return write_ptr_[((std::size_t{chip} * cfg_.dies_per_chip + die) * cfg_.planes_per_die +
+                     plane) * cfg_.blocks_per_plane + block];
+}
+
+bool ChannelEngine::chip_idle(unsigned chip) const {
+  for (unsigned d = 0; d < cfg_.dies_per_chip; ++d)
+    if (!die_idle(chip, d)) return false;
+  return true;
+}
+
+std::string ChannelEngine::static_error(const FlashCommand& c) const {
+  std::ostringstream os;
+  if (c.channel != channel_) {
+    os << "sent to channel " << channel_ << " but addressed to channel " << c.channel;
+  } else if (c.chip >= cfg_.chips_per_channel) {
+    os << "chip " << c.chip << " does not exist (nand.chips_per_channel = "
+       << cfg_.chips_per_channel << ")";
+  } else if (c.die >= cfg_.dies_per_chip) {
+    os << "die " << c.die << " does not exist (nand.dies_per_chip = " << cfg_.dies_per_chip << ")";
+  } else if (c.plane_mask == 0) {
+    os << "no plane selected (plane mask 0)";
+  } else if (c.plane_mask >> cfg_.planes_per_die) {
+    os << "plane mask 0x" << std::hex << unsigned{c.plane_mask} << std::dec
+       << " names a plane that does not exist (nand.planes_per_die = " << cfg_.planes_per_die
+       << ")";
+  } else if (c.plane_count() > 1 && !cfg_.multiplane) {
+    os << "multi-plane command while multi-plane operations are off (nand.multiplane = false)";
+  } else if (c.op != FlashOp::Erase && c.page >= cfg_.pages_per_block) {
+    os << "page " << c.page << " does not exist (nand.pages_per_block = " << cfg_.pages_per_block
+       << ")";
+  } else {
+    for_planes(c.plane_mask, [&](unsigned p) {
+      if (c.block[p] >= cfg_.blocks_per_plane && os.tellp() == 0)
+        os << "block " << c.block[p] << " on plane " << p
+           << " does not exist (nand.blocks_per_plane = " << cfg_.blocks_per_plane << ")";
+    });
+  }
+  return os.str();
+}
+
+std::string ChannelEngine::dynamic_error(const FlashCommand& c) const {
+  std::ostringstream os;
+  for_planes(c.plane_mask, [&](unsigned p) {
+    if (os.tellp() != 0) return;
+    const std::uint32_t wp = write_ptr_[block_index(c, p)];
+    if (c.op == FlashOp::Program && c.page < wp) {
+      os << "programming page " << c.page << " of block " << c.block[p] << " on plane " << p
+         << ", which is not erased (the block is programmed up to page " << wp - 1 << ")";
+    } else if (c.op == FlashOp::Program && c.page > wp) {
+      os << "programming page " << c.page << " of block " << c.block[p] << " on plane " << p
+         << " out of order: the next page to program in that block is " << wp;
+    } else if (c.op == FlashOp::Read && c.page >= wp) {
+      os << "reading page " << c.page << " of block " << c.block[p] << " on plane " << p
+         << ", which is erased";
+    }
+  });
+  return os.str();
+}
+
+void ChannelEngine::note_queue(const Die& d, unsigned chip, unsigned die, Tick now) {
+  if (observer_) observer_->on_queue(now, chip, die, d.queued);
+}
+
+void ChannelEngine::set_regs(Die& d, const FlashCommand& c, Tick now) {
+  if (!observer_) return;
+  for_planes(c.plane_mask, [&](unsigned p) {
+    observer_->on_registers(now, c.chip, c.die, p, reg_state(d.planes[p].data),
+                            reg_state(d.planes[p].cache));
+  });
+}
+
+void ChannelEngine::chip_started(unsigned chip, Tick now) {
+  if (chip_inflight_[chip]++ == 0 && activity_)
+    activity_->set_busy(std::size_t{channel_} * cfg_.chips_per_channel + chip, now);
+}
+
+void ChannelEngine::chip_finished(unsigned chip, Tick now) {
+  if (--chip_inflight_[chip] == 0 && activity_)
+    activity_->set_idle(std::size_t{channel_} * cfg_.chips_per_channel + chip, now);
+}
+
+void ChannelEngine::submit(FlashCommand* c, Tick now) {
+  c->exec.stage = Queued;
+  c->exec.seq = seq_++;
+  c->exec.ready_at = now;
+  c->exec.next = nullptr;
+  c->status = FlashStatus::Pending;
+  c->t_submit = now;
+  ++in_flight_;
+  next_event_ = std::min(next_event_, now);
+  std::string err = static_error(*c);
+  if (!err.empty()) {
+    c->error = std::move(err);
+    rejected_.push_back(c);
+    return;
+  }
+  Die& d = die_of(*c);
+  if (d.tail) d.tail->exec.next = c;
+  else d.head = c;
+  d.tail = c;
+  ++d.queued;
+  note_queue(d, c->chip, c->die, now);
+}
+
+bool ChannelEngine::can_start(const Die& d, const FlashCommand& c) const {
+  switch (c.op) {
+    case FlashOp::Read: {
+      if (!cfg_.cache_read) return d.inflight == 0;
+      // Cache read: only reads in flight, the array idle and the data registers free.
+      if (d.array_op || d.inflight != d.inflight_reads) return false;
+      bool free = true;
+      for_planes(c.plane_mask, [&](unsigned p) { free = free && !d.planes[p].data; });
+      return free;
+    }
+    case FlashOp::Program: {
+      if (!cfg_.cache_program) return d.inflight == 0;
+      // Cache program: only programs in flight, none already waiting in a cache
+      // register, and the cache registers of the target planes free.
+      if (d.inflight != d.inflight_programs || d.waiting_programs) return false;
+      bool free = true;
+      for_planes(c.plane_mask, [&](unsigned p) { free = free && !d.planes[p].cache; });
+      return free;
+    }
+    case FlashOp::Erase:
+      return d.inflight == 0;
+  }
+  return false;
+}
+
+void ChannelEngine::start_bus(FlashCommand* c, Tick now) {
+  if (!observer_ && nseg_ > 1) {  // nobody watches the segment boundaries: one event
+    Tick total = 0;
+    for (unsigned i = 0; i < nseg_; ++i) total += segs_[i].duration;
+    segs_[0].duration = total;
+    nseg_ = 1;
+  }
+  bus_op_ = c;
+  bus_start_ = now;
+  iseg_ = 0;
+  seg_end_ = now + segs_[0].duration;
+  if (observer_) observer_->on_bus(now, segs_[0].phase, c->chip);
+}
+
+void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
+  Die& d = die_of(*c);
+  ++d.inflight;
+  if (c->op == FlashOp::Read) ++d.inflight_reads;
+  if (c->op == FlashOp::Program) ++d.inflight_programs;
+  chip_started(c->chip, now);
+  c->exec.stage = BusCmd;
+  c->t_start = now;
+  nseg_ = 0;
+  switch (c->op) {
+    case FlashOp::Read:
+      for_planes(c->plane_mask, [&](unsigned p) {
+        d.planes[p].data = c;
+        segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
+      });
+      break;
+    case FlashOp::Program:
+      for_planes(c->plane_mask, [&](unsigned p) {
+        const std::size_t bi = block_index(*c, p);
+        tokens_[bi * cfg_.pages_per_block + c->page] = c->token[p];
+        ++write_ptr_[bi];
+        (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = c;
+        segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
+        segs_[nseg_++] = {BusPhase::DataIn, t_data_};
+      });
+      break;
+    case FlashOp::Erase:
+      for_planes(c->plane_mask, [&](unsigned p) {
+        const std::size_t bi = block_index(*c, p);
+        write_ptr_[bi] = 0;
+        ++erase_count_[bi];
+        segs_[nseg_++] = {BusPhase::CmdAddr, t_erase_cmd_};
+      });
+      break;
+  }
+  set_regs(d, *c, now);
+  start_bus(c, now);
+}
+
+void ChannelEngine::start_bus_dataout(FlashCommand* c, Tick now) {
+  c->exec.stage = BusOut;
+  nseg_ = 0;
+  for_planes(c->plane_mask, [&](unsigned) { segs_[nseg_++] = {BusPhase::DataOut, t_data_}; });
+  start_bus(c, now);
+}
+
+void ChannelEngine::start_array(Die& d, FlashCommand* c, Tick now) {
+  d.array_op = c;
+  c->exec.stage = Array;
+  c->t_array_start = now;
+  d.array_end = now + (c->op == FlashOp::Read      ? t_read_
+                       : c->op == FlashOp::Program ? t_prog_
+                                                   : t_erase_);
+  if (observer_) observer_->on_array(now, c->chip, c->die, array_state(c->op));
+}
+
+void ChannelEngine::finish_bus_segment(Tick now, std::vector<FlashCommand*>& done) {
+  FlashCommand* c = bus_op_;
+  if (++iseg_ < nseg_) {
+    seg_end_ = now + segs_[iseg_].duration;
+    if (observer_) observer_->on_bus(now, segs_[iseg_].phase, c->chip);
+    return;
+  }
+  counters_.bus_busy += now - bus_start_;
+  bus_op_ = nullptr;
+  seg_end_ = kNever;
+  if (observer_) observer_->on_bus(now, BusPhase::Idle, -1);
+  Die& d = die_of(*c);
+  if (c->exec.stage == BusOut) {  // a read's data is out
+    for_planes(c->plane_mask, [&](unsigned p) {
+      (cfg_.cache_read ? d.planes[p].cache : d.planes[p].data) = nullptr;
+    });
+    set_regs(d, *c, now);
+    complete(c, now, done);
+    register_moves(d, now);
+    return;
+  }
+  // End of a command phase: the array operation follows.
+  if (c->op == FlashOp::Program && cfg_.cache_program) {
+    c->exec.stage = WaitArray;
+    ++d.waiting_programs;
+    register_moves(d, now);
+  } else {
+    start_array(d, c, now);
+  }
+}
+
+void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& done) {
+  FlashCommand* c = d.array_op;
+  d.array_op = nullptr;
+  d.array_end = kNever;
+  c->t_array_end = now;
+  if (observer_) observer_->on_array(now, c->chip, c->die, ArrayState::Idle);
+  switch (c->op) {
+    case FlashOp::Read:
+      for_planes(c->plane_mask, [&](unsigned p) {
+        c->token[p] = tokens_[block_index(*c, p) * cfg_.pages_per_block + c->page];
+      });
+      if (cfg_.cache_read) {
+        c->exec.stage = WaitReg;  // register_moves() copies it to the cache register
+      } else {
+        c->exec.stage = WaitOut;
+        c->exec.ready_at = now;
+        waiting_out_.push_back(c);
+      }
+      break;
+    case FlashOp::Program:
+      for_planes(c->plane_mask, [&](unsigned p) { d.planes[p].data = nullptr; });
+      set_regs(d, *c, now);
+      complete(c, now, done);
+      break;
+    case FlashOp::Erase:
+      complete(c, now, done);
+      break;
+  }
+  register_moves(d, now);
+}
+
+void ChannelEngine::register_moves(Die& d, Tick now) {
+  if (cfg_.cache_read) {
+    // A read page in a data register moves to the cache register once it is free.
+    for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
+      FlashCommand* c = d.planes[p].data;
+      if (!c || c->op != FlashOp::Read || c->exec.stage != WaitReg) continue;
+      bool free = true;
+      for_planes(c->plane_mask, [&](unsigned q) { free = free && !d.planes[q].cache; });
+      if (!free) continue;
+      for_planes(c->plane_mask, [&](unsigned q) {
+        d.planes[q].cache = c;
+        d.planes[q].data = nullptr;
+      });
+      c->exec.stage = WaitOut;
+      c->exec.ready_at = now;
+      waiting_out_.push_back(c);
+      set_regs(d, *c, now);
+    }
+  }
+  if (cfg_.cache_program && d.waiting_programs && !d.array_op) {
+    // A program's page in a cache register moves to the data register and starts tPROG.
+    for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
+      FlashCommand* c = d.planes[p].cache;
+      if (!c || c->op != FlashOp::Program || c->exec.stage != WaitArray) continue;
+      bool free = true;
+      for_planes(c->plane_mask, [&](unsigned q) { free = free && !d.planes[q].data; });
+      if (!free) continue;
+      for_planes(c->plane_mask, [&](unsigned q) {
+        d.planes[q].data = c;
+        d.planes[q].cache = nullptr;
+      });
+      --d.waiting_programs;
+      set_regs(d, *c, now);
+      start_array(d, c, now);
+      break;
+    }
+  }
+}
+
+void ChannelEngine::complete(FlashCommand* c, Tick now, std::vector<FlashCommand*>& done) {
+  Die& d = die_of(*c);
+  --d.inflight;
+  switch (c->op) {
+    case FlashOp::Read:
+      --d.inflight_reads;
+      ++counters_.reads;
+      counters_.read_pages += c->plane_count();
+      break;
+    case FlashOp::Program:
+      --d.inflight_programs;
+      ++counters_.programs;
+      counters_.programmed_pages += c->plane_count();
+      break;
+    case FlashOp::Erase:
+      ++counters_.erases;
+      counters_.erased_blocks += c->plane_count();
+      break;
+  }
+  chip_finished(c->chip, now);
+  c->exec.stage = Done;
+  c->status = FlashStatus::Ok;
+  c->t_done = now;
+  --in_flight_;
+  done.push_back(c);
+}
+
+void ChannelEngine::fail(FlashCommand* c, Tick now, std::string why,
+                         std::vector<FlashCommand*>& done) {
+  c->error = c->describe() + ": " + why;
+  c->exec.stage = Done;
+  c->status = FlashStatus::ProtocolError;
+  c->t_start = c->t_array_start = c->t_array_end = c->t_done = now;
+  ++counters_.protocol_errors;
+  --in_flight_;
+  done.push_back(c);
+}
+
+bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
+  FlashCommand* best = nullptr;
+  Die* best_die = nullptr;
+  Tick best_t = kNever;
+  int best_kind = 2;  // 0: command phase, 1: data-out phase
+  auto better = [&](Tick t, int kind, const FlashCommand* c) {
+    if (!best) return true;
+    if (t != best_t) return t < best_t;
+    if (kind != best_kind) return kind < best_kind;
+    return c->exec.seq < best->exec.seq;
+  };
+  for (Die& d : dies_) {
+    if (!d.head) continue;
+    if (!can_start(d, *d.head)) {
+      d.eligible_since = kNever;
+      continue;
+    }
+    if (d.eligible_since == kNever) d.eligible_since = now;
+    if (bus_op_) continue;
+    if (better(d.eligible_since, 0, d.head)) {
+      best = d.head;
+      best_die = &d;
+      best_t = d.eligible_since;
+      best_kind = 0;
+    }
+  }
+  if (bus_op_) return false;
+  std::size_t best_out = 0;
+  for (std::size_t i = 0; i < waiting_out_.size(); ++i) {
+    FlashCommand* c = waiting_out_[i];
+    if (better(c->exec.ready_at, 1, c)) {
+      best = c;
+      best_die = nullptr;
+      best_t = c->exec.ready_at;
+      best_kind = 1;
+      best_out = i;
+    }
+  }
+  if (!best) return false;
+  if (best_kind == 1) {
+    waiting_out_.erase(waiting_out_.begin() + static_cast<std::ptrdiff_t>(best_out));
+    start_bus_dataout(best, now);
+    return true;
+  }
+  Die& d = *best_die;
+  d.head = best->exec.next;
+  if (!d.head) d.tail = nullptr;
+  best->exec.next = nullptr;
+  --d.queued;
+  d.eligible_since = kNever;
+  note_queue(d, best->chip, best->die, now);
+  std::string err = dynamic_error(*best);
+  if (!err.empty()) {
+    fail(best, now, std::move(err), done);
+    return true;
+  }
+  start_bus_command(best, now);
+  return true;
+}
+
+void ChannelEngine::advance(Tick now, std::vector<FlashCommand*>& done) {
+  now_ = now;
+  for (FlashCommand* c : rejected_) {
+    std::string why = std::move(c->error);
+    fail(c, now, std::move(why), done);
+  }
+  rejected_.clear();
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    if (bus_op_ && seg_end_ <= now) {
+      finish_bus_segment(now, done);
+      changed = true;
+    }
+    for (Die& d : dies_) {
+      if (d.array_op && d.array_end <= now) {
+        finish_array(d, now, done);
+        changed = true;
+      }
+    }
+    if (arbitrate(now, done)) changed = true;
+  }
+  Tick next = seg_end_;
+  for (const Die& d : dies_) next = std::min(next, d.array_end);
+  next_event_ = next;
+}
+
+}  // namespace ssd::nand

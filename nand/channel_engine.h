@@ -1,0 +1,169 @@
+// The timing engine of one NAND channel: its bus, its chips, their dies and
+// planes with data and cache registers, and the page state (tokens, write
+// pointers, erase counts). Plain C++ with integer picosecond time: the SystemC
+// module NandChannel only feeds it commands and wakes it at next_event().
+//
+// Execution rules (docs/nand-timing.md has the formulas):
+//  - Commands of one die start in the order they were submitted (in-order per
+//    die); dies and chips run concurrently, sharing only the channel bus.
+//  - A command starts when its die can take it and the bus is free; its bus
+//    phase is cmd/addr (READ, ERASE) or cmd/addr + data-in (PROGRAM), per plane.
+//  - Without cache operations a die runs one command at a time, from its first
+//    bus cycle to its completion.
+//  - CACHE READ: a read's page moves from the data register to the cache register
+//    when that is free; the next read of the die may then start its array time
+//    while the cache register streams the page out.
+//  - CACHE PROGRAM: a program's data-in goes to the cache registers while the die
+//    programs the previous page; it moves to the data registers and starts its
+//    tPROG when the array is free.
+//  - Bus arbitration when the bus frees: the waiting phase that became ready
+//    first; at equal times command phases before data-out phases; then the older
+//    command (submission order).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nand/chip_activity.h"
+#include "nand/nand_config.h"
+#include "tlm/flash_command.h"
+
+namespace ssd::nand {
+
+enum class BusPhase : std::uint8_t { Idle = 0, CmdAddr = 1, DataIn = 2, DataOut = 3 };
+enum class ArrayState : std::uint8_t { Idle = 0, Read = 1, Program = 2, Erase = 3 };
+enum class RegState : std::uint8_t { Free = 0, ReadData = 1, ProgramData = 2 };
+
+// What a waveform tracer or a timeline log wants to hear. With an observer
+// attached, a multi-segment bus phase (cmd/addr then data-in, per plane) wakes
+// the engine at each segment boundary; without one it costs one event.
+class NandObserver {
+ public:
+  virtual ~NandObserver() = default;
+  virtual void on_bus(Tick t, BusPhase phase, int chip) = 0;  // chip -1 when idle
+  virtual void on_array(Tick t, unsigned chip, unsigned die, ArrayState s) = 0;
+  virtual void on_registers(Tick t, unsigned chip, unsigned die, unsigned plane, RegState data,
+                            RegState cache) = 0;
+  virtual void on_queue(Tick t, unsigned chip, unsigned die, unsigned queued) = 0;
+};
+
+struct ChannelCounters {
+  std::uint64_t reads = 0, programs = 0, erases = 0;  // completed commands
+  std::uint64_t read_pages = 0, programmed_pages = 0, erased_blocks = 0;
+  std::uint64_t protocol_errors = 0;
+  Tick bus_busy = 0;
+};
+
+class ChannelEngine {
+ public:
+  // `activity` may be shared by all channels of a device (chip indices are global:
+  // channel * chips_per_channel + chip); it may be null.
+  ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivity* activity = nullptr);
+
+  void set_observer(NandObserver* obs) { observer_ = obs; }
+
+  // Accepts a command at time `now` (never refuses). A command whose address is
+  // invalid completes with a protocol error at the next advance().
+  void submit(FlashCommand* cmd, Tick now);
+
+  // Processes everything due at `now` (>= the previous call) and appends the
+  // commands that completed to `done`.
+  void advance(Tick now, std::vector<FlashCommand*>& done);
+
+  // Time of the next internal event, kNever when idle.
+  Tick next_event() const { return next_event_; }
+
+  // ---- read-only status for schedulers and statistics ----
+  bool bus_busy() const { return bus_op_ != nullptr; }
+  unsigned queued(unsigned chip, unsigned die) const { return die_at(chip, die).queued; }
+  bool die_idle(unsigned chip, unsigned die) const {
+    const Die& d = die_at(chip, die);
+    return d.inflight == 0 && d.queued == 0;
+  }
+  bool chip_idle(unsigned chip) const;
+  std::uint64_t in_flight() const { return in_flight_; }
+  const ChannelCounters& counters() const { return counters_; }
+  std::uint32_t erase_count(unsigned chip, unsigned die, unsigned plane, std::uint32_t block) const;
+  std::uint32_t write_pointer(unsigned chip, unsigned die, unsigned plane, std::uint32_t block) const;
+  const NandConfig& config() const { return cfg_; }
+  unsigned channel() const { return channel_; }
+  // Bus time of a command phase and of one page's data, in ticks.
+  Tick t_cmd() const { return t_cmd_; }
+  Tick t_data() const { return t_data_; }
+
+ private:
+  enum Stage : std::uint8_t { Queued, BusCmd, WaitArray, Array, WaitReg, WaitOut, BusOut, Done };
+  struct Plane {
+    FlashCommand* data = nullptr;   // data register holder
+    FlashCommand* cache = nullptr;  // cache register holder
+  };
+  struct Die {
+    FlashCommand* head = nullptr;  // pending commands, FIFO through exec.next
+    FlashCommand* tail = nullptr;
+    unsigned queued = 0;
+    Tick eligible_since = kNever;  // since when the head command could start
+    FlashCommand* array_op = nullptr;
+    Tick array_end = kNever;
+    unsigned inflight = 0, inflight_reads = 0, inflight_programs = 0;
+    unsigned waiting_programs = 0;  // cache program: data in cache register, waiting for the array
+    Plane planes[kMaxPlanes];
+  };
+  struct Segment {
+    BusPhase phase;
+    Tick duration;
+  };
+
+  Die& die_at(unsigned chip, unsigned die) { return dies_[chip * cfg_.dies_per_chip + die]; }
+  const Die& die_at(unsigned chip, unsigned die) const {
+    return dies_[chip * cfg_.dies_per_chip + die];
+  }
+  Die& die_of(const FlashCommand& c) { return die_at(c.chip, c.die); }
+  std::size_t block_index(const FlashCommand& c, unsigned plane) const;
+  std::string static_error(const FlashCommand& c) const;
+  std::string dynamic_error(const FlashCommand& c) const;
+  bool can_start(const Die& d, const FlashCommand& c) const;
+  void start_bus_command(FlashCommand* c, Tick now);
+  void start_bus_dataout(FlashCommand* c, Tick now);
+  void start_bus(FlashCommand* c, Tick now);
+  void finish_bus_segment(Tick now, std::vector<FlashCommand*>& done);
+  void start_array(Die& d, FlashCommand* c, Tick now);
+  void finish_array(Die& d, Tick now, std::vector<FlashCommand*>& done);
+  void register_moves(Die& d, Tick now);
+  void complete(FlashCommand* c, Tick now, std::vector<FlashCommand*>& done);
+  void fail(FlashCommand* c, Tick now, std::string why, std::vector<FlashCommand*>& done);
+  bool arbitrate(Tick now, std::vector<FlashCommand*>& done);
+  void set_regs(Die& d, const FlashCommand& c, Tick now);
+  void note_queue(const Die& d, unsigned chip, unsigned die, Tick now);
+  void chip_started(unsigned chip, Tick now);
+  void chip_finished(unsigned chip, Tick now);
+
+  NandConfig cfg_;
+  unsigned channel_;
+  ChipActivity* activity_;
+  NandObserver* observer_ = nullptr;
+  Tick t_cmd_, t_erase_cmd_, t_data_, t_read_, t_prog_, t_erase_;
+
+  std::vector<Die> dies_;
+  std::vector<unsigned> chip_inflight_;
+  std::unique_ptr<Token[]> tokens_;         // per physical page; valid below the write pointer
+  std::vector<std::uint16_t> write_ptr_;    // per block: next page to program
+  std::vector<std::uint32_t> erase_count_;  // per block
+
+  FlashCommand* bus_op_ = nullptr;
+  Segment segs_[2 * kMaxPlanes];
+  unsigned nseg_ = 0, iseg_ = 0;
+  Tick seg_end_ = kNever;
+  Tick bus_start_ = 0;
+
+  std::vector<FlashCommand*> waiting_out_;  // reads whose data waits for the bus
+  std::vector<FlashCommand*> rejected_;     // invalid at submit, completed at next advance
+  std::uint64_t seq_ = 0;
+  std::uint64_t in_flight_ = 0;  // submitted, not completed
+  Tick now_ = 0;
+  Tick next_event_ = kNever;
+  ChannelCounters counters_;
+};
+
+}  // namespace ssd::nand

@@ -1,0 +1,89 @@
+#include "nand/nand_channel.h"
+
+namespace ssd::nand {
+
+using namespace sc_core;
+
+NandChannel::NandChannel(sc_module_name name, const NandConfig& cfg, unsigned channel,
+                         ChipActivity* activity, VcdWriter* vcd)
+    : sc_module(name),
+      socket("socket"),
+      engine_(cfg, channel, activity),
+      delayed_("delayed") {
+  // The engine counts picoseconds; SystemC's time values must be picoseconds too.
+  sc_assert(sc_get_time_resolution() == sc_time(1, SC_PS));
+  if (vcd) {
+    tracer_ = std::make_unique<NandTracer>(*vcd, std::string(this->name()), cfg);
+    engine_.set_observer(tracer_.get());
+  }
+  socket.register_nb_transport_fw(this, &NandChannel::nb_transport_fw);
+  SC_HAS_PROCESS(NandChannel);
+  SC_METHOD(wake);
+  sensitive << wake_event_ << delayed_.get_event();
+  dont_initialize();
+}
+
+tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
+                                                tlm::tlm_phase& phase, sc_time& delay) {
+  if (phase == tlm::BEGIN_REQ) {
+    if (delay == SC_ZERO_TIME) {
+      accept(gp);
+    } else {
+      delayed_.notify(gp, delay);
+    }
+    phase = tlm::END_REQ;
+    delay = SC_ZERO_TIME;
+    return tlm::TLM_UPDATED;
+  }
+  if (phase == tlm::END_RESP) {
+    awaiting_end_resp_ = false;
+    if (!responses_.empty()) wake_event_.notify(SC_ZERO_TIME);
+    return tlm::TLM_COMPLETED;
+  }
+  SC_REPORT_ERROR(kProtocolError, "nb_transport_fw: unexpected phase (only BEGIN_REQ and END_RESP)");
+  return tlm::TLM_COMPLETED;
+}
+
+void NandChannel::accept(tlm::tlm_generic_payload& gp) {
+  FlashCommand& cmd = flash_cmd(gp);
+  cmd.exec.owner = &gp;
+  engine_.submit(&cmd, sc_time_stamp().value());
+  wake_event_.notify(SC_ZERO_TIME);
+}
+
+void NandChannel::wake() {
+  while (tlm::tlm_generic_payload* gp = delayed_.get_next_transaction()) accept(*gp);
+  const Tick now = sc_time_stamp().value();
+  if (engine_.next_event() <= now) {
+    done_.clear();
+    engine_.advance(now, done_);
+    for (FlashCommand* c : done_) {
+      auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
+      if (c->status == FlashStatus::Ok) {
+        gp->set_response_status(tlm::TLM_OK_RESPONSE);
+      } else {
+        gp->set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+        SC_REPORT_ERROR(kProtocolError, c->error.c_str());
+      }
+      responses_.push_back(gp);
+    }
+  }
+  send_responses();
+  const Tick next = engine_.next_event();
+  if (next != kNever) wake_event_.notify(sc_time::from_value(next - now));
+}
+
+void NandChannel::send_responses() {
+  // Base protocol response exclusion: one BEGIN_RESP at a time until END_RESP.
+  while (!awaiting_end_resp_ && !responses_.empty()) {
+    tlm::tlm_generic_payload* gp = responses_.front();
+    responses_.pop_front();
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_time delay = SC_ZERO_TIME;
+    tlm::tlm_sync_enum r = socket->nb_transport_bw(*gp, phase, delay);
+    if (r == tlm::TLM_ACCEPTED || (r == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP))
+      awaiting_end_resp_ = true;
+  }
+}
+
+}  // namespace ssd::nand

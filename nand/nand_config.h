@@ -1,0 +1,50 @@
+// Geometry and timing of the NAND array, as set by the nand.* config keys.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tlm/flash_command.h"
+
+namespace ssd::nand {
+
+struct NandConfig {
+  // geometry
+  std::uint32_t channels = 8;
+  std::uint32_t chips_per_channel = 4;
+  std::uint32_t dies_per_chip = 2;
+  std::uint32_t planes_per_die = 2;
+  std::uint32_t blocks_per_plane = 1024;
+  std::uint32_t pages_per_block = 256;
+  std::uint32_t page_bytes = 8192;
+  // timing
+  double bus_mts = 333.0;              // MT/s on an 8-bit bus: one byte per transfer
+  std::uint32_t cmd_addr_cycles = 7;   // read and program: 00h/80h + 5 address + 30h/10h
+  std::uint32_t erase_cmd_cycles = 5;  // erase: 60h + 3 row address + D0h
+  double t_read_us = 75.0;
+  double t_prog_us = 750.0;
+  double t_erase_us = 3800.0;
+  bool cache_read = true;
+  bool cache_program = true;
+  bool multiplane = true;
+
+  // One bus cycle (one byte or one command/address cycle), in picoseconds, exact.
+  double bus_cycle_ps() const { return 1e6 / bus_mts; }
+  Tick bus_ticks(std::uint64_t cycles) const {
+    return static_cast<Tick>(std::llround(static_cast<double>(cycles) * 1e6 / bus_mts));
+  }
+  std::uint64_t chips() const { return std::uint64_t{channels} * chips_per_channel; }
+  std::uint64_t pages_per_channel() const {
+    return std::uint64_t{chips_per_channel} * dies_per_chip * planes_per_die * blocks_per_plane *
+           pages_per_block;
+  }
+  std::uint64_t total_pages() const { return pages_per_channel() * channels; }
+  std::uint64_t raw_bytes() const { return total_pages() * page_bytes; }
+
+  // Problems with the values, each naming its config key; empty when valid.
+  std::vector<std::string> validate() const;
+};
+
+}  // namespace ssd::nand

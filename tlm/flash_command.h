@@ -1,0 +1,69 @@
+// The flash command as every layer sees it: plain C++, no SystemC, so the NAND
+// timing engine and the FTL can be unit-tested without the kernel. The TLM
+// extension in flash_protocol.h carries one of these per generic payload.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace ssd {
+
+// Simulated time in picoseconds: exact integer arithmetic, so the same config
+// and seed give bit-identical timelines. 2^64 ps is 213 days of simulated time.
+using Tick = std::uint64_t;
+constexpr Tick kNever = ~Tick{0};
+constexpr Tick kTicksPerUs = 1000000;
+constexpr Tick kTicksPerNs = 1000;
+inline double ticks_to_us(Tick t) { return static_cast<double>(t) / 1e6; }
+inline Tick us_to_ticks(double us) { return static_cast<Tick>(us * 1e6 + 0.5); }
+
+// The data a page holds, as far as the model is concerned: a 32-bit token the
+// writer chose (for example a hash of logical page and write sequence number).
+// Token 0 is reserved for "erased".
+using Token = std::uint32_t;
+constexpr Token kErasedToken = 0;
+
+constexpr unsigned kMaxPlanes = 8;  // planes per die the command format can address
+
+enum class FlashOp : std::uint8_t { Read, Program, Erase };
+enum class FlashStatus : std::uint8_t { Pending, Ok, ProtocolError };
+
+const char* to_string(FlashOp op);
+
+struct FlashCommand {
+  // ---- request, filled by the issuer ----
+  FlashOp op = FlashOp::Read;
+  std::uint16_t channel = 0;
+  std::uint16_t chip = 0;         // chip index within its channel
+  std::uint16_t die = 0;          // die index within its chip
+  std::uint8_t plane_mask = 0;    // bit p set: plane p of the die takes part
+  std::uint32_t page = 0;         // page offset within the block (same on every plane)
+  std::array<std::uint32_t, kMaxPlanes> block{};  // block per plane, indexed by plane
+  std::array<Token, kMaxPlanes> token{};          // program: written; read: returned
+  std::uint64_t id = 0;           // the issuer's tag, for logs
+
+  // ---- result, filled by the NAND ----
+  FlashStatus status = FlashStatus::Pending;
+  Tick t_submit = 0;       // accepted by the channel
+  Tick t_start = 0;        // first bus cycle of its command
+  Tick t_array_start = 0;  // array operation (tR, tPROG, tBERS) began
+  Tick t_array_end = 0;
+  Tick t_done = 0;         // completed (read: last data byte out; program/erase: array done)
+  std::string error;       // protocol error text when status == ProtocolError
+
+  // ---- scratch of the executing channel (not part of the protocol) ----
+  struct Scratch {
+    std::uint8_t stage = 0;
+    std::uint64_t seq = 0;
+    Tick ready_at = 0;
+    FlashCommand* next = nullptr;
+    void* owner = nullptr;  // the executing module's handle (e.g. the payload)
+  } exec;
+
+  unsigned plane_count() const { return static_cast<unsigned>(__builtin_popcount(plane_mask)); }
+  void reset();
+  std::string describe() const;  // "READ ch0.chip1.die0 planes{0,1} blk 12 pg 3"
+};
+
+}  // namespace ssd

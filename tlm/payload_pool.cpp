@@ -1,0 +1,81 @@
+#include "tlm/payload_pool.h"
+
+#include <sstream>
+
+#include <systemc>
+
+namespace ssd {
+
+const char* to_string(FlashOp op) {
+  switch (op) {
+    case FlashOp::Read: return "READ";
+    case FlashOp::Program: return "PROGRAM";
+    case FlashOp::Erase: return "ERASE";
+  }
+  return "?";
+}
+
+void FlashCommand::reset() {
+  std::string keep = std::move(error);  // keep the capacity: no allocation on reuse
+  keep.clear();
+  *this = FlashCommand{};
+  error = std::move(keep);
+}
+
+std::string FlashCommand::describe() const {
+  std::ostringstream os;
+  os << to_string(op) << " ch" << channel << ".chip" << chip << ".die" << die << " planes{";
+  bool first = true;
+  for (unsigned p = 0; p < kMaxPlanes; ++p) {
+    if (!(plane_mask >> p & 1u)) continue;
+    os << (first ? "" : ",") << p;
+    first = false;
+  }
+  os << "} blk";
+  std::uint32_t b0 = 0;
+  bool same = true;
+  first = true;
+  for (unsigned p = 0; p < kMaxPlanes; ++p) {
+    if (!(plane_mask >> p & 1u)) continue;
+    if (first) b0 = block[p];
+    else if (block[p] != b0) same = false;
+    first = false;
+  }
+  if (same) {
+    os << ' ' << b0;
+  } else {
+    for (unsigned p = 0; p < kMaxPlanes; ++p)
+      if (plane_mask >> p & 1u) os << ' ' << block[p];
+  }
+  if (op != FlashOp::Erase) os << " pg " << page;
+  return os.str();
+}
+
+tlm::tlm_generic_payload* PayloadPoolBase::take() {
+  if (free_.empty()) {
+    all_.push_back(std::make_unique<tlm::tlm_generic_payload>(this));
+    attach(*all_.back());
+    free_.push_back(all_.back().get());
+  }
+  tlm::tlm_generic_payload* gp = free_.back();
+  free_.pop_back();
+  ++outstanding_;
+  ++acquired_total_;
+  return gp;
+}
+
+void PayloadPoolBase::free(tlm::tlm_generic_payload* gp) {
+  // Extensions stay attached (set_extension, not auto): they are reused.
+  free_.push_back(gp);
+  --outstanding_;
+}
+
+void PayloadPoolBase::check_all_returned() const {
+  if (outstanding_ == 0) return;
+  std::ostringstream os;
+  os << "payload pool '" << name_ << "': " << outstanding_ << " of " << all_.size()
+     << " payloads were never released (a transaction was lost or leaked)";
+  SC_REPORT_ERROR("/ssd/tlm/pool", os.str().c_str());
+}
+
+}  // namespace ssd

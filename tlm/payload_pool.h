@@ -1,0 +1,62 @@
+// A memory manager that recycles generic payloads with their extension attached:
+// no heap allocation per transaction once the pool has grown to the number of
+// transactions in flight. At the end of simulation every payload must be back:
+// check_all_returned() reports the ones that are not.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <tlm>
+
+#include "tlm/flash_protocol.h"
+
+namespace ssd {
+
+class PayloadPoolBase : public tlm::tlm_mm_interface {
+ public:
+  explicit PayloadPoolBase(std::string name) : name_(std::move(name)) {}
+  std::size_t outstanding() const { return outstanding_; }
+  std::size_t capacity() const { return all_.size(); }
+  std::size_t acquired_total() const { return acquired_total_; }
+  // Raises an SC_REPORT_ERROR naming the pool when payloads are still out.
+  void check_all_returned() const;
+  void free(tlm::tlm_generic_payload* gp) override;
+
+ protected:
+  tlm::tlm_generic_payload* take();
+  virtual void attach(tlm::tlm_generic_payload& gp) = 0;
+
+ private:
+  std::string name_;
+  std::vector<std::unique_ptr<tlm::tlm_generic_payload>> all_;
+  std::vector<tlm::tlm_generic_payload*> free_;
+  std::size_t outstanding_ = 0;
+  std::size_t acquired_total_ = 0;
+};
+
+// Payloads carrying an extension Ext (which must have a `cmd` member with reset()).
+template <typename Ext>
+class PayloadPool : public PayloadPoolBase {
+ public:
+  using PayloadPoolBase::PayloadPoolBase;
+  // A payload with reference count 1 and a reset command; release() it when done.
+  tlm::tlm_generic_payload* acquire() {
+    tlm::tlm_generic_payload* gp = take();
+    Ext* ext = nullptr;
+    gp->get_extension(ext);
+    ext->cmd.reset();
+    gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    gp->acquire();
+    return gp;
+  }
+
+ protected:
+  void attach(tlm::tlm_generic_payload& gp) override { gp.set_extension(new Ext); }
+};
+
+using FlashPayloadPool = PayloadPool<FlashExtension>;
+
+}  // namespace ssd

@@ -1,0 +1,144 @@
+#include "tlm/vcd_writer.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace ssd {
+
+namespace {
+std::string id_code(unsigned n) {
+  std::string s;
+  do {
+    s.push_back(static_cast<char>('!' + n % 94));
+    n /= 94;
+  } while (n != 0);
+  return s;
+}
+
+std::vector<std::string> split_dots(const std::string& s) {
+  std::vector<std::string> parts;
+  std::string cur;
+  for (char c : s) {
+    if (c == '.') {
+      parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  parts.push_back(cur);
+  return parts;
+}
+}  // namespace
+
+VcdWriter::VcdWriter(TraceOptions opts) : opts_(std::move(opts)) {
+  out_.open(opts_.path, std::ios::out | std::ios::trunc);
+  if (!out_) throw std::runtime_error("cannot open trace file '" + opts_.path + "' for writing");
+}
+
+VcdWriter::~VcdWriter() {
+  if (!finished_) finish(last_time_);
+}
+
+bool VcdWriter::in_scope(const std::string& name) const {
+  if (opts_.scopes.empty()) return true;
+  for (const std::string& p : opts_.scopes)
+    if (name.compare(0, p.size(), p) == 0) return true;
+  return false;
+}
+
+int VcdWriter::declare(const std::string& name, unsigned width, std::uint64_t initial) {
+  if (header_written_) throw std::logic_error("VcdWriter: declare() after the first change");
+  if (!in_scope(name)) return kNoVar;
+  vars_.push_back(Var{name, id_code(static_cast<unsigned>(vars_.size())), width, initial});
+  return static_cast<int>(vars_.size() - 1);
+}
+
+void VcdWriter::write_header() {
+  header_written_ = true;
+  out_ << "$date model run $end\n$version ssdsim $end\n$timescale 1ps $end\n";
+  // Group variables into nested scopes, in name order.
+  std::vector<unsigned> order(vars_.size());
+  for (unsigned i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](unsigned a, unsigned b) { return vars_[a].name < vars_[b].name; });
+  std::vector<std::string> open;
+  for (unsigned i : order) {
+    std::vector<std::string> parts = split_dots(vars_[i].name);
+    std::string leaf = parts.back();
+    parts.pop_back();
+    std::size_t common = 0;
+    while (common < open.size() && common < parts.size() && open[common] == parts[common]) ++common;
+    while (open.size() > common) {
+      out_ << "$upscope $end\n";
+      open.pop_back();
+    }
+    for (std::size_t k = common; k < parts.size(); ++k) {
+      out_ << "$scope module " << parts[k] << " $end\n";
+      open.push_back(parts[k]);
+    }
+    out_ << "$var wire " << vars_[i].width << ' ' << vars_[i].code << ' ' << leaf << " $end\n";
+  }
+  while (!open.empty()) {
+    out_ << "$upscope $end\n";
+    open.pop_back();
+  }
+  out_ << "$enddefinitions $end\n";
+}
+
+void VcdWriter::write_value(const Var& v) {
+  if (v.width == 1) {
+    out_ << (v.value ? '1' : '0') << v.code << '\n';
+    return;
+  }
+  char buf[65];
+  unsigned n = 0;
+  for (int b = static_cast<int>(v.width) - 1; b >= 0; --b) {
+    bool bit = b < 64 && ((v.value >> b) & 1u);
+    if (n == 0 && !bit && b != 0) continue;  // leading zeros are implied
+    buf[n++] = bit ? '1' : '0';
+  }
+  out_ << 'b';
+  out_.write(buf, n);
+  out_ << ' ' << v.code << '\n';
+}
+
+void VcdWriter::emit(Var& v, Tick t) {
+  if (!header_written_) write_header();
+  if (!window_open_) {
+    // First change inside the window: dump every variable's current value.
+    window_open_ = true;
+    last_time_ = std::max(t, opts_.start);
+    out_ << '#' << last_time_ << "\n$dumpvars\n";
+    for (const Var& x : vars_) write_value(x);
+    out_ << "$end\n";
+    ++changes_;
+    return;
+  }
+  if (t != last_time_) {
+    out_ << '#' << t << '\n';
+    last_time_ = t;
+  }
+  write_value(v);
+  ++changes_;
+}
+
+void VcdWriter::finish(Tick t) {
+  if (finished_) return;
+  finished_ = true;
+  if (!header_written_) write_header();
+  Tick end = std::min(t, opts_.end);
+  if (!window_open_) {
+    out_ << '#' << std::max(opts_.start, Tick{0}) << "\n$dumpvars\n";
+    for (const Var& x : vars_) write_value(x);
+    out_ << "$end\n";
+    window_open_ = true;
+    last_time_ = opts_.start;
+  }
+  if (end > last_time_) out_ << '#' << end << '\n';
+  out_.flush();
+  out_.close();
+}
+
+}  // namespace ssd

@@ -1,0 +1,71 @@
+// A small VCD writer for the model's own state traces (bus phases, die states,
+// register occupancy, queue lengths). Changes are written when they happen, so a
+// trace costs nothing while off and only a few bytes per change while on; it can
+// be limited to a time window and to scopes (name prefixes). Enum-valued
+// variables are plain vectors; waves/*.txt hold the GTKWave translate filters.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tlm/flash_command.h"
+
+namespace ssd {
+
+struct TraceOptions {
+  std::string path;                 // empty: tracing off
+  Tick start = 0;                   // first time recorded
+  Tick end = kNever;                // changes at or after this time are dropped
+  std::vector<std::string> scopes;  // dotted name prefixes to keep; empty: all
+};
+
+class VcdWriter {
+ public:
+  static constexpr int kNoVar = -1;
+  explicit VcdWriter(TraceOptions opts);
+  ~VcdWriter();
+  VcdWriter(const VcdWriter&) = delete;
+  VcdWriter& operator=(const VcdWriter&) = delete;
+
+  // Declares a variable; `name` is dotted (scopes then the variable's own name).
+  // Returns kNoVar when the scope filter excludes it; change() ignores kNoVar.
+  // All declarations must come before the first change().
+  int declare(const std::string& name, unsigned width, std::uint64_t initial = 0);
+  void change(int var, Tick t, std::uint64_t value) {
+    if (var < 0) return;
+    Var& v = vars_[static_cast<unsigned>(var)];
+    if (v.value == value) return;
+    v.value = value;
+    if (t < opts_.start || t >= opts_.end) return;
+    emit(v, t);
+  }
+  // Writes the final timestamp and closes the file.
+  void finish(Tick t);
+  const std::string& path() const { return opts_.path; }
+  std::uint64_t changes_written() const { return changes_; }
+
+ private:
+  struct Var {
+    std::string name;
+    std::string code;
+    unsigned width;
+    std::uint64_t value;
+  };
+  void write_header();
+  void emit(Var& v, Tick t);
+  void write_value(const Var& v);
+  bool in_scope(const std::string& name) const;
+
+  TraceOptions opts_;
+  std::ofstream out_;
+  std::vector<Var> vars_;
+  bool header_written_ = false;
+  bool window_open_ = false;
+  Tick last_time_ = 0;
+  std::uint64_t changes_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace ssd
