@@ -41,6 +41,7 @@ struct FlashCommand {
   std::uint32_t page = 0;         // page offset within the block (same on every plane)
   std::array<std::uint32_t, kMaxPlanes> block{};  // block per plane, indexed by plane
   std::array<Token, kMaxPlanes> token{};          // program: written; read: returned
+  std::array<Token, kMaxPlanes> expected{};       // read: what the issuer last wrote (NAND ignores it)
   std::uint64_t id = 0;           // the issuer's tag, for logs
 
   // ---- result, filled by the NAND ----

@@ -51,3 +51,11 @@ inline FlashCommand& flash_cmd(tlm::tlm_generic_payload& gp) {
 }
 
 }  // namespace ssd
+
+#include <tlm_utils/simple_initiator_socket.h>
+namespace ssd {
+// One initiator socket per channel, the channel's index passed to the callback.
+template <typename Module>
+using FlashInitiatorSocketTagged =
+    tlm_utils::simple_initiator_socket_tagged<Module, 8, flash_protocol_types>;
+}  // namespace ssd

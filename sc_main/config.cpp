@@ -1,0 +1,334 @@
+#include "sc_main/config.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+namespace ssd {
+
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string fmt_double(double v) {
+  std::ostringstream os;
+  os << std::setprecision(15) << v;
+  return os.str();
+}
+
+bool parse_int(const std::string& t, std::int64_t& out) {
+  if (t.empty()) return false;
+  const char* b = t.data();
+  const char* e = t.data() + t.size();
+  auto r = std::from_chars(b, e, out);
+  return r.ec == std::errc() && r.ptr == e;
+}
+
+bool parse_double(const std::string& t, double& out) {
+  if (t.empty()) return false;
+  char* end = nullptr;
+  out = std::strtod(t.c_str(), &end);
+  return end == t.c_str() + t.size() && std::isfinite(out);
+}
+
+const char* type_name(Config::Type t) {
+  switch (t) {
+    case Config::Type::Int: return "integer";
+    case Config::Type::Double: return "number";
+    case Config::Type::Bool: return "boolean";
+    case Config::Type::String: return "string";
+    case Config::Type::Enum: return "choice";
+  }
+  return "?";
+}
+
+}  // namespace
+
+Config::Key& Config::add(const std::string& name, Type type, const std::string& help) {
+  if (find(name)) throw std::logic_error("config key declared twice: " + name);
+  keys_.push_back(Key{});
+  Key& k = keys_.back();
+  k.name = name;
+  k.type = type;
+  k.help = help;
+  return k;
+}
+
+void Config::add_int(const std::string& name, std::int64_t def, std::int64_t min, std::int64_t max,
+                     const std::string& help) {
+  Key& k = add(name, Type::Int, help);
+  k.i = def;
+  k.imin = min;
+  k.imax = max;
+}
+
+void Config::add_double(const std::string& name, double def, double min, double max,
+                        const std::string& help) {
+  Key& k = add(name, Type::Double, help);
+  k.d = def;
+  k.dmin = min;
+  k.dmax = max;
+}
+
+void Config::add_bool(const std::string& name, bool def, const std::string& help) {
+  add(name, Type::Bool, help).b = def;
+}
+
+void Config::add_string(const std::string& name, const std::string& def, const std::string& help) {
+  add(name, Type::String, help).s = def;
+}
+
+void Config::add_enum(const std::string& name, const std::string& def,
+                      const std::vector<std::string>& choices, const std::string& help) {
+  Key& k = add(name, Type::Enum, help);
+  k.s = def;
+  k.choices = choices;
+}
+
+Config::Key* Config::find(const std::string& key) {
+  for (Key& k : keys_)
+    if (k.name == key) return &k;
+  return nullptr;
+}
+
+const Config::Key* Config::find(const std::string& key) const {
+  for (const Key& k : keys_)
+    if (k.name == key) return &k;
+  return nullptr;
+}
+
+Config::Key& Config::known(const std::string& key, const std::string& origin) {
+  if (Key* k = find(key)) return *k;
+  std::string best;
+  std::size_t best_d = 4;
+  for (const Key& k : keys_) {
+    std::size_t d = edit_distance(key, k.name);
+    if (d < best_d) {
+      best_d = d;
+      best = k.name;
+    }
+  }
+  std::string msg = origin + ": unknown key '" + key + "'";
+  if (!best.empty()) msg += " (did you mean '" + best + "'?)";
+  msg += "; 'ssdsim --list-keys' lists them all";
+  throw ConfigError(msg);
+}
+
+void Config::set_text(const std::string& key, const std::string& text, const std::string& origin) {
+  Key& k = known(key, origin);
+  const std::string where = origin + ": " + key;
+  switch (k.type) {
+    case Type::Int: {
+      std::int64_t v;
+      if (!parse_int(text, v))
+        throw ConfigError(where + ": expected an integer, got '" + text + "'");
+      if (v < k.imin || v > k.imax)
+        throw ConfigError(where + " = " + text + " is out of range [" + std::to_string(k.imin) +
+                          ", " + std::to_string(k.imax) + "]");
+      k.i = v;
+      break;
+    }
+    case Type::Double: {
+      double v;
+      if (!parse_double(text, v)) throw ConfigError(where + ": expected a number, got '" + text + "'");
+      if (v < k.dmin || v > k.dmax)
+        throw ConfigError(where + " = " + text + " is out of range [" + fmt_double(k.dmin) + ", " +
+                          fmt_double(k.dmax) + "]");
+      k.d = v;
+      break;
+    }
+    case Type::Bool:
+      if (text == "true") k.b = true;
+      else if (text == "false") k.b = false;
+      else throw ConfigError(where + ": expected true or false, got '" + text + "'");
+      break;
+    case Type::String:
+      k.s = text;
+      break;
+    case Type::Enum: {
+      if (std::find(k.choices.begin(), k.choices.end(), text) == k.choices.end()) {
+        std::string list;
+        for (const std::string& c : k.choices) list += (list.empty() ? "" : ", ") + c;
+        throw ConfigError(where + ": '" + text + "' is not one of: " + list);
+      }
+      k.s = text;
+      break;
+    }
+  }
+  k.origin = origin;
+}
+
+void Config::set_assignment(const std::string& assignment) {
+  const std::size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("--set " + assignment + ": expected KEY=VALUE");
+  set_text(assignment.substr(0, eq), assignment.substr(eq + 1), "--set");
+}
+
+void Config::set_json(const std::string& key, const json::Value& v, const std::string& origin) {
+  Key& k = known(key, origin);
+  using K = json::Value::Kind;
+  auto wrong = [&](const char* expected) {
+    throw ConfigError(origin + ": " + key + ": expected " + expected + ", got " + v.kind_name() +
+                      (v.kind == K::String ? " \"" + v.str + "\"" : std::string()));
+  };
+  switch (k.type) {
+    case Type::Int:
+      if (v.kind != K::Number || !v.is_integer) wrong("an integer");
+      set_text(key, v.str, origin);
+      break;
+    case Type::Double:
+      if (v.kind != K::Number) wrong("a number");
+      set_text(key, v.str, origin);
+      break;
+    case Type::Bool:
+      if (v.kind != K::Bool) wrong("true or false");
+      set_text(key, v.b ? "true" : "false", origin);
+      break;
+    case Type::String:
+    case Type::Enum:
+      if (v.kind != K::String) wrong("a string");
+      set_text(key, v.str, origin);
+      break;
+  }
+}
+
+void Config::flatten(const json::Value& v, const std::string& prefix, const std::string& source) {
+  for (const auto& [name, child] : v.members) {
+    const std::string key = prefix.empty() ? name : prefix + "." + name;
+    const std::string origin = source + ":" + std::to_string(child.line);
+    if (child.kind == json::Value::Kind::Object) {
+      bool is_section = false;
+      for (const Key& k : keys_)
+        if (k.name.compare(0, key.size() + 1, key + ".") == 0) is_section = true;
+      if (!is_section) known(key, origin);  // throws: unknown key
+      flatten(child, key, source);
+    } else {
+      set_json(key, child, origin);
+    }
+  }
+}
+
+void Config::load_json(const json::Value& root, const std::string& source) {
+  if (root.kind != json::Value::Kind::Object)
+    throw ConfigError(source + ":" + std::to_string(root.line) +
+                      ": a config file must be a JSON object");
+  flatten(root, "", source);
+}
+
+void Config::load_file(const std::string& path) {
+  json::Value root;
+  try {
+    root = json::parse_file(path);
+  } catch (const json::ParseError& e) {
+    throw ConfigError(e.what());
+  }
+  load_json(root, path);
+}
+
+const Config::Key& Config::get(const std::string& key, Type type) const {
+  const Key* k = find(key);
+  if (!k) throw std::logic_error("config key not declared: " + key);
+  const bool ok = k->type == type || (type == Type::String && k->type == Type::Enum);
+  if (!ok) throw std::logic_error("config key " + key + " read with the wrong type");
+  return *k;
+}
+
+std::int64_t Config::get_int(const std::string& key) const { return get(key, Type::Int).i; }
+double Config::get_double(const std::string& key) const { return get(key, Type::Double).d; }
+bool Config::get_bool(const std::string& key) const { return get(key, Type::Bool).b; }
+const std::string& Config::get_string(const std::string& key) const {
+  return get(key, Type::String).s;
+}
+
+std::string Config::value_text(const Key& k) {
+  switch (k.type) {
+    case Type::Int: return std::to_string(k.i);
+    case Type::Double: return fmt_double(k.d);
+    case Type::Bool: return k.b ? "true" : "false";
+    case Type::String:
+    case Type::Enum: return json::quote(k.s);
+  }
+  return "";
+}
+
+std::string Config::to_json() const {
+  // Build the nested object in declaration order of the sections.
+  json::Value root;
+  root.kind = json::Value::Kind::Object;
+  for (const Key& k : keys_) {
+    json::Value* node = &root;
+    std::size_t start = 0;
+    for (;;) {
+      const std::size_t dot = k.name.find('.', start);
+      const std::string part = k.name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (dot == std::string::npos) {
+        json::Value leaf;
+        switch (k.type) {
+          case Type::Int:
+          case Type::Double:
+            leaf.kind = json::Value::Kind::Number;
+            leaf.str = value_text(k);
+            break;
+          case Type::Bool:
+            leaf.kind = json::Value::Kind::Bool;
+            leaf.b = k.b;
+            break;
+          case Type::String:
+          case Type::Enum:
+            leaf.kind = json::Value::Kind::String;
+            leaf.str = k.s;
+            break;
+        }
+        node->members.emplace_back(part, leaf);
+        break;
+      }
+      json::Value* next = nullptr;
+      for (auto& m : node->members)
+        if (m.first == part) next = &m.second;
+      if (!next) {
+        json::Value obj;
+        obj.kind = json::Value::Kind::Object;
+        node->members.emplace_back(part, obj);
+        next = &node->members.back().second;
+      }
+      node = next;
+      start = dot + 1;
+    }
+  }
+  std::string out;
+  json::write(out, root);
+  return out + "\n";
+}
+
+std::string Config::describe() const {
+  std::ostringstream os;
+  for (const Key& k : keys_) {
+    os << std::left << std::setw(30) << k.name << ' ' << std::setw(8) << type_name(k.type) << ' '
+       << std::setw(14) << value_text(k);
+    if (k.type == Type::Int) os << " [" << k.imin << ", " << k.imax << "]";
+    if (k.type == Type::Double) os << " [" << fmt_double(k.dmin) << ", " << fmt_double(k.dmax) << "]";
+    if (k.type == Type::Enum) {
+      os << " {";
+      for (std::size_t i = 0; i < k.choices.size(); ++i) os << (i ? "|" : "") << k.choices[i];
+      os << "}";
+    }
+    os << "  " << k.help << '\n';
+  }
+  return os.str();
+}
+
+}  // namespace ssd

@@ -1,0 +1,79 @@
+// The configuration: a schema of typed keys (DESIGN.md section 10 names), each
+// with a default, a range or a set of choices and a help line; layered as
+// built-in defaults < preset < config file < --set. Every error names where
+// the bad value came from (file and line, or --set) and the key.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sc_main/json.h"
+
+namespace ssd {
+
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Config {
+ public:
+  enum class Type { Int, Double, Bool, String, Enum };
+  struct Key {
+    std::string name;
+    Type type;
+    std::string help;
+    std::int64_t imin = 0, imax = 0;
+    double dmin = 0, dmax = 0;
+    std::vector<std::string> choices;
+    std::int64_t i = 0;
+    double d = 0;
+    bool b = false;
+    std::string s;           // String and Enum
+    std::string origin = "default";
+  };
+
+  void add_int(const std::string& name, std::int64_t def, std::int64_t min, std::int64_t max,
+               const std::string& help);
+  void add_double(const std::string& name, double def, double min, double max,
+                  const std::string& help);
+  void add_bool(const std::string& name, bool def, const std::string& help);
+  void add_string(const std::string& name, const std::string& def, const std::string& help);
+  void add_enum(const std::string& name, const std::string& def,
+                const std::vector<std::string>& choices, const std::string& help);
+
+  // Sets a key from text (a preset or --set KEY=VALUE). `origin` prefixes errors.
+  void set_text(const std::string& key, const std::string& text, const std::string& origin);
+  // "KEY=VALUE" as given to --set.
+  void set_assignment(const std::string& assignment);
+  // Sets every leaf of a JSON config file (objects nest with dots).
+  void load_file(const std::string& path);
+  void load_json(const json::Value& root, const std::string& source);
+
+  std::int64_t get_int(const std::string& key) const;
+  double get_double(const std::string& key) const;
+  bool get_bool(const std::string& key) const;
+  const std::string& get_string(const std::string& key) const;  // String and Enum
+  bool has(const std::string& key) const { return find(key) != nullptr; }
+  const std::vector<Key>& keys() const { return keys_; }
+
+  // The effective configuration as nested JSON.
+  std::string to_json() const;
+  // One line per key: name, type, default/current value, help.
+  std::string describe() const;
+
+ private:
+  Key& add(const std::string& name, Type type, const std::string& help);
+  Key* find(const std::string& key);
+  const Key* find(const std::string& key) const;
+  const Key& get(const std::string& key, Type type) const;
+  Key& known(const std::string& key, const std::string& origin);
+  void set_json(const std::string& key, const json::Value& v, const std::string& origin);
+  void flatten(const json::Value& v, const std::string& prefix, const std::string& source);
+  static std::string value_text(const Key& k);
+
+  std::vector<Key> keys_;
+};
+
+}  // namespace ssd

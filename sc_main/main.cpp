@@ -1,0 +1,155 @@
+// ssdsim: builds the model from one configuration and runs it.
+//   ssdsim [--config FILE.json] [--preset NAME] [--set KEY=VALUE]... [--out DIR]
+// Built-in defaults < preset < config file < --set. Exit status: 0 success,
+// 1 the run failed (protocol error, data mismatch, lost transaction), 2 bad input.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <boost/program_options.hpp>
+#include <systemc>
+
+#include "nand/nand_device.h"
+#include "sc_main/nand_script_driver.h"
+#include "sc_main/report.h"
+#include "sc_main/sim_config.h"
+
+namespace po = boost::program_options;
+using namespace ssd;
+
+namespace {
+
+// The top of the hierarchy, so that every name starts with "ssd." in logs and waves.
+struct Ssd : sc_core::sc_module {
+  std::unique_ptr<NandScriptDriver> host;
+  std::unique_ptr<nand::NandDevice> nand;
+  Ssd(sc_core::sc_module_name name, const nand::NandConfig& ncfg, const std::string& script,
+      std::size_t keep, VcdWriter* vcd)
+      : sc_module(name) {
+    host = std::make_unique<NandScriptDriver>("host", ncfg, script, keep);
+    nand = std::make_unique<nand::NandDevice>("nand", ncfg, vcd);
+    for (unsigned c = 0; c < ncfg.channels; ++c) host->sockets[c]->bind(nand->channel(c).socket);
+  }
+};
+
+void write_file(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + p.string());
+}
+
+int run(int argc, char** argv) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  po::options_description opts("ssdsim options");
+  std::string config_path, preset = "default", out_dir;
+  std::vector<std::string> sets;
+  opts.add_options()
+      ("help,h", "show this help")
+      ("config", po::value(&config_path), "JSON configuration file")
+      ("preset", po::value(&preset), "preset: default, piq, delay, park, sos")
+      ("set", po::value(&sets)->composing(), "KEY=VALUE, overrides the file (repeatable)")
+      ("out", po::value(&out_dir), "write DIR/stats.json and DIR/config.json")
+      ("list-keys", "list every configuration key with its value and range")
+      ("list-presets", "list the presets");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "ssdsim: error: " << e.what() << "\n" << opts;
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: ssdsim [--config FILE.json] [--preset NAME] [--set KEY=VALUE]... [--out DIR]\n"
+              << opts;
+    return 0;
+  }
+  if (vm.count("list-presets")) {
+    for (const Preset& p : presets()) std::cout << p.name << ": " << p.description << '\n';
+    return 0;
+  }
+
+  Config cfg = make_config();
+  apply_preset(cfg, preset);
+  if (!config_path.empty()) cfg.load_file(config_path);
+  for (const std::string& s : sets) cfg.set_assignment(s);
+  if (cfg.get_string("workload.path").empty())
+    cfg.set_text("workload.path", data_dir() + "/configs/nand_demo.ops", "default");
+  if (vm.count("list-keys")) {
+    std::cout << cfg.describe();
+    return 0;
+  }
+  const nand::NandConfig ncfg = nand_config(cfg);
+  const TraceOptions topts = trace_options(cfg);
+  std::filesystem::path out;
+  if (!out_dir.empty()) {
+    out = out_dir;
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec) throw std::runtime_error("--out " + out_dir + ": cannot create directory: " + ec.message());
+  }
+
+  // A flash command the script gets wrong is reported by the driver with its line.
+  sc_core::sc_report_handler::set_actions(nand::NandChannel::kProtocolError, sc_core::SC_DO_NOTHING);
+  // A failed run stops with sc_stop(); its own error message says why.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  std::unique_ptr<VcdWriter> vcd;
+  if (!topts.path.empty()) vcd = std::make_unique<VcdWriter>(topts);
+  const std::size_t keep = cfg.get_bool("report.timeline")
+                               ? static_cast<std::size_t>(cfg.get_int("report.timeline_max"))
+                               : 0;
+  Ssd top("ssd", ncfg, cfg.get_string("workload.path"), keep, vcd.get());
+  std::cerr << "ssdsim: " << ncfg.channels << " ch x " << ncfg.chips_per_channel << " chips x "
+            << ncfg.dies_per_chip << " dies x " << ncfg.planes_per_die << " planes, "
+            << (ncfg.raw_bytes() >> 30) << " GiB raw; workload " << cfg.get_string("workload.kind")
+            << " " << cfg.get_string("workload.path") << '\n';
+  sc_core::sc_start();
+  if (vcd) vcd->finish(sc_core::sc_time_stamp().value());
+
+  NandScriptDriver& drv = *top.host;
+  if (!drv.errors().empty()) {
+    for (const std::string& e : drv.errors()) std::cerr << "ssdsim: error: " << e << '\n';
+    return 1;
+  }
+  drv.pool().check_all_returned();
+
+  RunFigures fig;
+  fig.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  fig.peak_rss_mb = peak_rss_mb();
+  if (keep > 0) print_timeline(std::cout, drv, keep);
+  print_nand_ops_summary(std::cout, drv, *top.nand, fig);
+  if (vcd) std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written()
+                     << " changes; open with gtkwave -a waves/nand.gtkw)\n";
+  if (!out.empty()) {
+    std::string stats;
+    json::write(stats, nand_ops_stats(drv, *top.nand, fig));
+    write_file(out / "stats.json", stats + "\n");
+    write_file(out / "config.json", cfg.to_json());
+    std::cout << "  wrote " << (out / "stats.json").string() << " and " << (out / "config.json").string() << '\n';
+  }
+  return 0;
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const ConfigError& e) {
+    std::cerr << "ssdsim: error: " << e.what() << '\n';
+    return 2;
+  } catch (const ScriptError& e) {
+    std::cerr << "ssdsim: error: " << e.what() << '\n';
+    return 2;
+  } catch (const sc_core::sc_report& e) {
+    std::cerr << "ssdsim: error: " << e.what() << '\n';
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "ssdsim: error: " << e.what() << '\n';
+    return 1;
+  }
+}

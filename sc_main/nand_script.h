@@ -1,0 +1,60 @@
+// A script of NAND commands, streamed line by line (never loaded whole):
+//
+//   # time_us  op       channel chip die planes block pages
+//   0          program  0       0    0   0,1    0     0-15
+//   2000       read     0       0    0   all    0     3
+//   5000       erase    0       0    0   0      0     -
+//
+// time_us is the submission time (non-decreasing); op is read, program or erase;
+// planes is a comma list of plane numbers or "all" (more than one: a multi-plane
+// command); pages is one page, a range a-b (one command per page, all submitted
+// at that time, in order) or "-" for an erase. '#' starts a comment.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "tlm/flash_command.h"
+
+namespace ssd {
+
+struct ScriptError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct ScriptCommand {
+  Tick time = 0;
+  FlashOp op = FlashOp::Read;
+  std::uint16_t channel = 0, chip = 0, die = 0;
+  std::uint8_t plane_mask = 0;
+  std::uint32_t block = 0;
+  std::uint32_t page = 0;
+  int line = 0;
+};
+
+class NandScriptReader {
+ public:
+  // planes_per_die resolves "all"; throws ScriptError if the file cannot be opened.
+  NandScriptReader(const std::string& path, unsigned planes_per_die);
+  // The next command; false at the end. Throws ScriptError("FILE:LINE: field 'X': ...").
+  bool next(ScriptCommand& out);
+  const std::string& path() const { return path_; }
+
+ private:
+  bool read_line();
+  [[noreturn]] void fail(const std::string& field, const std::string& what) const;
+
+  std::string path_;
+  unsigned planes_;
+  std::ifstream in_;
+  int line_no_ = 0;
+  Tick last_time_ = 0;
+  // the current line's command and its remaining pages
+  ScriptCommand cur_;
+  std::uint32_t page_end_ = 0;
+  bool pending_ = false;
+};
+
+}  // namespace ssd

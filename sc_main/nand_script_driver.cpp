@@ -1,0 +1,140 @@
+#include "sc_main/nand_script_driver.h"
+
+#include <sstream>
+
+namespace ssd {
+
+using namespace sc_core;
+
+namespace {
+// A non-zero 32-bit token from a page address and the write sequence number.
+Token make_token(std::uint64_t page_key, std::uint64_t seq) {
+  std::uint64_t x = page_key * 0x9E3779B97F4A7C15ull ^ (seq + 0x632BE59BD9B4E019ull);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 29;
+  const Token t = static_cast<Token>(x);
+  return t == kErasedToken ? 1 : t;
+}
+}  // namespace
+
+NandScriptDriver::NandScriptDriver(sc_module_name name, const nand::NandConfig& cfg,
+                                   const std::string& script_path, std::size_t keep_records)
+    : sc_module(name),
+      cfg_(cfg),
+      reader_(script_path, cfg.planes_per_die),
+      pool_("nand script"),
+      keep_records_(keep_records) {
+  for (unsigned c = 0; c < cfg.channels; ++c) {
+    const std::string n = "flash" + std::to_string(c);
+    sockets.push_back(std::make_unique<FlashInitiatorSocketTagged<NandScriptDriver>>(n.c_str()));
+    sockets.back()->register_nb_transport_bw(this, &NandScriptDriver::nb_transport_bw,
+                                             static_cast<int>(c));
+  }
+  SC_HAS_PROCESS(NandScriptDriver);
+  SC_METHOD(issue);
+}
+
+std::uint64_t NandScriptDriver::page_key(const FlashCommand& c, unsigned plane) const {
+  return ((((std::uint64_t{c.channel} * cfg_.chips_per_channel + c.chip) * cfg_.dies_per_chip +
+            c.die) * cfg_.planes_per_die + plane) * cfg_.blocks_per_plane + c.block[plane]) *
+             cfg_.pages_per_block + c.page;
+}
+
+void NandScriptDriver::fatal(const std::string& msg) {
+  errors_.push_back(msg);
+  sc_stop();
+}
+
+void NandScriptDriver::issue() {
+  const Tick now = sc_time_stamp().value();
+  try {
+    for (;;) {
+      if (!have_next_) {
+        if (!reader_.next(next_)) return;  // script done: no further trigger
+        have_next_ = true;
+      }
+      if (next_.time > now) {
+        next_trigger(sc_time::from_value(next_.time - now));
+        return;
+      }
+      have_next_ = false;
+      if (next_.channel >= cfg_.channels) {
+        std::ostringstream os;
+        os << reader_.path() << ':' << next_.line << ": field 'channel': channel " << next_.channel
+           << " does not exist (nand.channels = " << cfg_.channels << ")";
+        fatal(os.str());
+        return;
+      }
+      tlm::tlm_generic_payload* gp = pool_.acquire();
+      FlashCommand& c = flash_cmd(*gp);
+      c.op = next_.op;
+      c.channel = next_.channel;
+      c.chip = next_.chip;
+      c.die = next_.die;
+      c.plane_mask = next_.plane_mask;
+      c.page = next_.page;
+      c.id = static_cast<std::uint64_t>(next_.line);
+      for (unsigned p = 0; p < kMaxPlanes; ++p) c.block[p] = next_.block;
+      // The shadow follows submission order, which is each die's execution order.
+      for (unsigned p = 0; p < kMaxPlanes && p < cfg_.planes_per_die; ++p) {
+        if (!(c.plane_mask >> p & 1u)) continue;
+        if (c.op == FlashOp::Read) {
+          auto it = shadow_.find(page_key(c, p));
+          c.expected[p] = it == shadow_.end() ? kErasedToken : it->second;
+        } else if (c.op == FlashOp::Program) {
+          c.token[p] = make_token(page_key(c, p), ++write_seq_);
+          shadow_[page_key(c, p)] = c.token[p];
+        } else if (c.op == FlashOp::Erase) {
+          FlashCommand probe = c;
+          for (std::uint32_t pg = 0; pg < cfg_.pages_per_block; ++pg) {
+            probe.page = pg;
+            shadow_.erase(page_key(probe, p));
+          }
+        }
+      }
+      gp->set_command(c.op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+      gp->set_data_length(c.op == FlashOp::Erase ? 0 : c.plane_count() * cfg_.page_bytes);
+      tlm::tlm_phase phase = tlm::BEGIN_REQ;
+      sc_time delay = SC_ZERO_TIME;
+      ++submitted_;
+      (*sockets[c.channel])->nb_transport_fw(*gp, phase, delay);
+    }
+  } catch (const ScriptError& e) {
+    fatal(e.what());
+  }
+}
+
+tlm::tlm_sync_enum NandScriptDriver::nb_transport_bw(int, tlm::tlm_generic_payload& gp,
+                                                     tlm::tlm_phase& phase, sc_time&) {
+  if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;  // END_REQ: nothing to do
+  FlashCommand& c = flash_cmd(gp);
+  ++completed_;
+  if (c.status != FlashStatus::Ok) {
+    fatal(reader_.path() + ":" + std::to_string(c.id) + ": NAND protocol error: " + c.error);
+  } else {
+    const int op = static_cast<int>(c.op);
+    latency_[op].record(c.t_done - c.t_submit);
+    if (c.op != FlashOp::Erase) latency_all_.record(c.t_done - c.t_submit);
+    pages_[op] += c.plane_count();
+    last_done_ = std::max(last_done_, c.t_done);
+    if (c.op == FlashOp::Read) {
+      for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
+        if (!(c.plane_mask >> p & 1u)) continue;
+        ++reads_checked_;
+        if (c.token[p] != c.expected[p]) {
+          ++mismatches_;
+          std::ostringstream os;
+          os << reader_.path() << ':' << c.id << ": DATA MISMATCH " << c.describe() << " plane " << p
+             << ": read token 0x" << std::hex << c.token[p] << ", last written 0x" << c.expected[p];
+          errors_.push_back(os.str());
+        }
+      }
+    }
+    if (records_.size() < keep_records_) records_.push_back({static_cast<int>(c.id), c});
+  }
+  gp.release();
+  return tlm::TLM_COMPLETED;
+}
+
+}  // namespace ssd

@@ -1,0 +1,195 @@
+#include "sc_main/report.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <ostream>
+
+namespace ssd {
+
+namespace {
+
+json::Value obj() {
+  json::Value v;
+  v.kind = json::Value::Kind::Object;
+  return v;
+}
+json::Value num(double d) {
+  json::Value v;
+  v.kind = json::Value::Kind::Number;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.12g", d);
+  v.str = buf;
+  return v;
+}
+json::Value integer(std::uint64_t n) {
+  json::Value v;
+  v.kind = json::Value::Kind::Number;
+  v.str = std::to_string(n);
+  return v;
+}
+json::Value array(const std::vector<double>& xs) {
+  json::Value v;
+  v.kind = json::Value::Kind::Array;
+  for (double x : xs) v.items.push_back(num(x));
+  return v;
+}
+void put(json::Value& o, const std::string& k, json::Value v) { o.members.emplace_back(k, std::move(v)); }
+
+json::Value op_stats(const LatencyHistogram& h, std::uint64_t pages, std::uint32_t page_bytes,
+                     double sim_s) {
+  json::Value o = obj();
+  put(o, "count", integer(h.count()));
+  put(o, "iops", num(sim_s > 0 ? static_cast<double>(h.count()) / sim_s : 0));
+  put(o, "bandwidth_mb_s",
+      num(sim_s > 0 ? static_cast<double>(pages) * page_bytes / 1e6 / sim_s : 0));
+  json::Value l = obj();
+  put(l, "mean", num(h.mean() / 1e6));
+  put(l, "p50", num(static_cast<double>(h.quantile(0.50)) / 1e6));
+  put(l, "p99", num(static_cast<double>(h.quantile(0.99)) / 1e6));
+  put(l, "p999", num(static_cast<double>(h.quantile(0.999)) / 1e6));
+  put(l, "max", num(static_cast<double>(h.max()) / 1e6));
+  put(o, "latency_us", l);
+  return o;
+}
+
+}  // namespace
+
+double peak_rss_mb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+json::Value nand_ops_stats(const NandScriptDriver& drv, const nand::NandDevice& nand,
+                           const RunFigures& run) {
+  const Tick end = drv.last_completion();
+  const double sim_s = static_cast<double>(end) / 1e12;
+  const std::uint32_t pb = nand.config().page_bytes;
+  const LatencyHistogram& r = drv.latency(FlashOp::Read);
+  const LatencyHistogram& w = drv.latency(FlashOp::Program);
+  json::Value root = obj();
+  put(root, "read", op_stats(r, drv.pages(FlashOp::Read), pb, sim_s));
+  put(root, "write", op_stats(w, drv.pages(FlashOp::Program), pb, sim_s));
+  put(root, "all", op_stats(drv.latency_all(), drv.pages(FlashOp::Read) + drv.pages(FlashOp::Program), pb, sim_s));
+  put(root, "erase", op_stats(drv.latency(FlashOp::Erase), 0, pb, sim_s));
+  put(root, "sim_time_us", num(ticks_to_us(end)));
+
+  json::Value n = obj();
+  const nand::ChipActivity& act = nand.activity();
+  put(n, "chip_utilization", num(act.utilization(end)));
+  std::vector<double> busy, idle_others, bus;
+  for (std::size_t c = 0; c < act.chips(); ++c) {
+    busy.push_back(end ? static_cast<double>(act.busy_ticks(c, end)) / static_cast<double>(end) : 0);
+    idle_others.push_back(end ? static_cast<double>(act.idle_while_others_busy_ticks(c, end)) /
+                                    static_cast<double>(end)
+                              : 0);
+  }
+  for (unsigned ch = 0; ch < nand.channels(); ++ch)
+    bus.push_back(end ? static_cast<double>(nand.channel(ch).status().counters().bus_busy) /
+                            static_cast<double>(end)
+                      : 0);
+  put(n, "chip_busy_ratio", array(busy));
+  put(n, "chip_idle_while_others_busy_ratio", array(idle_others));
+  put(n, "bus_utilization", array(bus));
+  const nand::ChannelCounters t = nand.totals();
+  put(n, "reads", integer(t.reads));
+  put(n, "programs", integer(t.programs));
+  put(n, "erases", integer(t.erases));
+  put(n, "read_pages", integer(t.read_pages));
+  put(n, "programmed_pages", integer(t.programmed_pages));
+  put(n, "protocol_errors", integer(t.protocol_errors));
+  put(root, "nand", n);
+
+  json::Value integ = obj();
+  put(integ, "reads_checked", integer(drv.reads_checked()));
+  put(integ, "mismatches", integer(drv.mismatches()));
+  put(root, "integrity", integ);
+
+  json::Value rn = obj();
+  put(rn, "wall_seconds", num(run.wall_seconds));
+  put(rn, "nand_commands_per_wall_second",
+      num(run.wall_seconds > 0 ? static_cast<double>(drv.completed()) / run.wall_seconds : 0));
+  put(rn, "peak_rss_mb", num(run.peak_rss_mb));
+  put(root, "run", rn);
+  return root;
+}
+
+void print_nand_ops_summary(std::ostream& os, const NandScriptDriver& drv,
+                            const nand::NandDevice& nand, const RunFigures& run) {
+  const Tick end = drv.last_completion();
+  const double sim_s = static_cast<double>(end) / 1e12;
+  const std::uint32_t pb = nand.config().page_bytes;
+  os << std::fixed;
+  os << "\nSummary (NAND command script; latency = submit to completion)\n";
+  os << "  op        count     IOPS      MB/s     mean us    p50 us    p99 us  p99.9 us    max us\n";
+  auto row = [&](const char* name, const LatencyHistogram& h, std::uint64_t pages) {
+    os << "  " << std::left << std::setw(8) << name << std::right << std::setw(7) << h.count()
+       << std::setprecision(0) << std::setw(9)
+       << (sim_s > 0 ? static_cast<double>(h.count()) / sim_s : 0.0) << std::setprecision(2)
+       << std::setw(10) << (sim_s > 0 ? static_cast<double>(pages) * pb / 1e6 / sim_s : 0.0)
+       << std::setprecision(3) << std::setw(12) << h.mean() / 1e6 << std::setw(10)
+       << static_cast<double>(h.quantile(0.5)) / 1e6 << std::setw(10)
+       << static_cast<double>(h.quantile(0.99)) / 1e6 << std::setw(10)
+       << static_cast<double>(h.quantile(0.999)) / 1e6 << std::setw(10)
+       << static_cast<double>(h.max()) / 1e6 << '\n';
+  };
+  row("read", drv.latency(FlashOp::Read), drv.pages(FlashOp::Read));
+  row("program", drv.latency(FlashOp::Program), drv.pages(FlashOp::Program));
+  row("erase", drv.latency(FlashOp::Erase), 0);
+  const nand::ChipActivity& act = nand.activity();
+  os << std::setprecision(3);
+  os << "  simulated time      " << ticks_to_us(end) << " us\n";
+  os << "  chip utilization    " << act.utilization(end) << " chips busy on average (of "
+     << act.chips() << ")\n";
+  os << "  bus utilization    ";
+  for (unsigned ch = 0; ch < nand.channels(); ++ch) {
+    if (ch == 8) {
+      os << " ...";
+      break;
+    }
+    os << " ch" << ch << ' '
+       << (end ? static_cast<double>(nand.channel(ch).status().counters().bus_busy) /
+                     static_cast<double>(end)
+               : 0.0);
+  }
+  os << '\n';
+  os << "  integrity           " << drv.reads_checked() << " page reads checked, "
+     << drv.mismatches() << " mismatches\n";
+  os << "  protocol errors     " << nand.totals().protocol_errors << '\n';
+  os << std::setprecision(2) << "  wall time           " << run.wall_seconds << " s, peak RSS "
+     << run.peak_rss_mb << " MB\n";
+  os.unsetf(std::ios::floatfield);
+}
+
+void print_timeline(std::ostream& os, const NandScriptDriver& drv, std::size_t max_lines) {
+  std::vector<const CommandRecord*> recs;
+  for (const CommandRecord& r : drv.records()) recs.push_back(&r);
+  std::stable_sort(recs.begin(), recs.end(), [](const CommandRecord* a, const CommandRecord* b) {
+    if (a->cmd.t_submit != b->cmd.t_submit) return a->cmd.t_submit < b->cmd.t_submit;
+    if (a->line != b->line) return a->line < b->line;
+    return a->cmd.t_start < b->cmd.t_start;
+  });
+  os << "Timeline (us): submit, first bus cycle, array start-end, done; wait = start - submit\n";
+  os << " line  command                                    submit      start          array               done      wait   latency\n";
+  os << std::fixed << std::setprecision(3);
+  std::size_t n = 0;
+  for (const CommandRecord* r : recs) {
+    if (n++ == max_lines) break;
+    const FlashCommand& c = r->cmd;
+    os << std::setw(5) << r->line << "  " << std::left << std::setw(40) << c.describe() << std::right
+       << std::setw(10) << ticks_to_us(c.t_submit) << std::setw(11) << ticks_to_us(c.t_start)
+       << std::setw(12) << ticks_to_us(c.t_array_start) << '-' << std::left << std::setw(12)
+       << ticks_to_us(c.t_array_end) << std::right << std::setw(11) << ticks_to_us(c.t_done)
+       << std::setw(10) << ticks_to_us(c.t_start - c.t_submit) << std::setw(10)
+       << ticks_to_us(c.t_done - c.t_submit) << '\n';
+  }
+  if (drv.completed() > n || recs.size() < drv.completed())
+    os << "  (" << std::min(n, recs.size()) << " of " << drv.completed()
+       << " commands shown; report.timeline_max sets the limit)\n";
+  os.unsetf(std::ios::floatfield);
+}
+
+}  // namespace ssd

@@ -1,0 +1,149 @@
+#include "sc_main/sim_config.h"
+
+#include <cstdlib>
+
+#ifndef SSD_DATA_DIR
+#define SSD_DATA_DIR "."
+#endif
+
+namespace ssd {
+
+std::string data_dir() {
+  if (const char* d = std::getenv("SSDSIM_DATA_DIR")) return d;
+  return SSD_DATA_DIR;
+}
+
+Config make_config() {
+  Config c;
+  const nand::NandConfig n;  // the defaults live in one place: NandConfig
+  c.add_int("nand.channels", n.channels, 1, 1024, "channels (independent buses)");
+  c.add_int("nand.chips_per_channel", n.chips_per_channel, 1, 1024, "chips sharing a channel's bus");
+  c.add_int("nand.dies_per_chip", n.dies_per_chip, 1, 64, "dies per chip (array operations overlap)");
+  c.add_int("nand.planes_per_die", n.planes_per_die, 1, kMaxPlanes, "planes per die (multi-plane commands)");
+  c.add_int("nand.blocks_per_plane", n.blocks_per_plane, 1, 1 << 24, "erase blocks per plane");
+  c.add_int("nand.pages_per_block", n.pages_per_block, 1, 65535, "pages per block");
+  c.add_int("nand.page_bytes", n.page_bytes, 512, 1 << 20, "page data bytes moved on the bus");
+  c.add_double("nand.bus_mts", n.bus_mts, 0.001, 100000, "bus rate, MT/s on an 8-bit bus (one byte per transfer)");
+  c.add_int("nand.cmd_addr_cycles", n.cmd_addr_cycles, 1, 1000, "command+address bus cycles of a read or program");
+  c.add_int("nand.erase_cmd_cycles", n.erase_cmd_cycles, 1, 1000, "command+address bus cycles of an erase");
+  c.add_double("nand.t_read_us", n.t_read_us, 0.001, 1e7, "tR: array to data register, us");
+  c.add_double("nand.t_prog_us", n.t_prog_us, 0.001, 1e7, "tPROG: data register to array, us");
+  c.add_double("nand.t_erase_us", n.t_erase_us, 0.001, 1e7, "tBERS: block erase, us");
+  c.add_bool("nand.cache_read", n.cache_read, "cache read: stream page n out while reading n+1");
+  c.add_bool("nand.cache_program", n.cache_program, "cache program: data-in of the next page during tPROG");
+  c.add_bool("nand.multiplane", n.multiplane, "multi-plane read/program/erase commands allowed");
+
+  c.add_enum("workload.kind", "nand_ops", {"nand_ops"},
+             "nand_ops: a script of NAND commands replayed at its timestamps "
+             "(synthetic and trace come with the host side)");
+  c.add_string("workload.path", "", "workload file; empty: the bundled configs/nand_demo.ops");
+
+  c.add_string("trace.vcd", "", "write a VCD waveform to this file (empty: tracing off)");
+  c.add_double("trace.start_us", 0, 0, 1e12, "first simulated time recorded in the VCD, us");
+  c.add_double("trace.end_us", 0, 0, 1e12, "last simulated time recorded, us (0: to the end)");
+  c.add_string("trace.scopes", "", "comma-separated name prefixes to trace, e.g. ssd.nand.ch0 (empty: all)");
+
+  c.add_bool("report.timeline", true, "print each NAND command's timeline (nand_ops workloads)");
+  c.add_int("report.timeline_max", 200, 0, 1000000, "at most this many timeline lines");
+  return c;
+}
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> all = {
+      {"default",
+       "8 ch x 4 chips x 2 dies x 2 planes, 8 KiB pages, 256 GiB raw; MQSim's timing "
+       "(333 MT/s, tR 75 us, tPROG 750 us, tBERS 3.8 ms)",
+       {}},
+      {"piq",
+       "Gao et al. (PIQ): 8 ch x 8 chips, 2 KiB pages, 64-page blocks, 128 GiB. The paper "
+       "gives no NAND timing: typical values of its time (40 MT/s, 25/200/1500 us)",
+       {{"nand.channels", "8"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "1"},
+        {"nand.planes_per_die", "1"}, {"nand.blocks_per_plane", "16384"},
+        {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
+        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "1500"}}},
+      {"delay",
+       "Chen et al. (delay-based): 16 ch x 8 chips x 2 dies x 2 planes, 2048 blocks of 128 "
+       "4 KiB pages, 38 MB/s bus, tR 20 us, tPROG 200 us (tBERS not given: 1.5 ms)",
+       {{"nand.channels", "16"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "2"},
+        {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"},
+        {"nand.pages_per_block", "128"}, {"nand.page_bytes", "4096"}, {"nand.bus_mts", "38"},
+        {"nand.t_read_us", "20"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "1500"}}},
+      {"park",
+       "Park et al.: 16 ch x 2 packages x 4 dies x 4 planes, 64-page blocks of 2 KiB, "
+       "120 GB, 25 ns/byte bus, tR 25 us, tPROG 250 us, tBERS 1.5 ms",
+       {{"nand.channels", "16"}, {"nand.chips_per_channel", "2"}, {"nand.dies_per_chip", "4"},
+        {"nand.planes_per_die", "4"}, {"nand.blocks_per_plane", "1788"},
+        {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
+        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "250"}, {"nand.t_erase_us", "1500"}}},
+      {"sos",
+       "Hahn et al. (SOS): 4 buses x 4 ways of Micron MT29F4G08ABADA (1 die, 2 planes, "
+       "2048 blocks of 64 2 KiB pages); datasheet typical tR 25 us, tPROG 200 us, "
+       "tBERS 0.7 ms, 40 MT/s",
+       {{"nand.channels", "4"}, {"nand.chips_per_channel", "4"}, {"nand.dies_per_chip", "1"},
+        {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"},
+        {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
+        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "700"}}},
+  };
+  return all;
+}
+
+void apply_preset(Config& cfg, const std::string& name) {
+  for (const Preset& p : presets()) {
+    if (p.name != name) continue;
+    for (const auto& [key, value] : p.values) cfg.set_text(key, value, "preset " + name);
+    return;
+  }
+  std::string list;
+  for (const Preset& p : presets()) list += (list.empty() ? "" : ", ") + p.name;
+  throw ConfigError("--preset " + name + ": unknown preset; presets are: " + list);
+}
+
+nand::NandConfig nand_config(const Config& cfg) {
+  nand::NandConfig n;
+  n.channels = static_cast<std::uint32_t>(cfg.get_int("nand.channels"));
+  n.chips_per_channel = static_cast<std::uint32_t>(cfg.get_int("nand.chips_per_channel"));
+  n.dies_per_chip = static_cast<std::uint32_t>(cfg.get_int("nand.dies_per_chip"));
+  n.planes_per_die = static_cast<std::uint32_t>(cfg.get_int("nand.planes_per_die"));
+  n.blocks_per_plane = static_cast<std::uint32_t>(cfg.get_int("nand.blocks_per_plane"));
+  n.pages_per_block = static_cast<std::uint32_t>(cfg.get_int("nand.pages_per_block"));
+  n.page_bytes = static_cast<std::uint32_t>(cfg.get_int("nand.page_bytes"));
+  n.bus_mts = cfg.get_double("nand.bus_mts");
+  n.cmd_addr_cycles = static_cast<std::uint32_t>(cfg.get_int("nand.cmd_addr_cycles"));
+  n.erase_cmd_cycles = static_cast<std::uint32_t>(cfg.get_int("nand.erase_cmd_cycles"));
+  n.t_read_us = cfg.get_double("nand.t_read_us");
+  n.t_prog_us = cfg.get_double("nand.t_prog_us");
+  n.t_erase_us = cfg.get_double("nand.t_erase_us");
+  n.cache_read = cfg.get_bool("nand.cache_read");
+  n.cache_program = cfg.get_bool("nand.cache_program");
+  n.multiplane = cfg.get_bool("nand.multiplane");
+  std::vector<std::string> errs = n.validate();
+  if (!errs.empty()) {
+    std::string msg = "invalid NAND configuration:";
+    for (const std::string& e : errs) msg += "\n  " + e;
+    throw ConfigError(msg);
+  }
+  return n;
+}
+
+TraceOptions trace_options(const Config& cfg) {
+  TraceOptions t;
+  t.path = cfg.get_string("trace.vcd");
+  t.start = us_to_ticks(cfg.get_double("trace.start_us"));
+  const double end = cfg.get_double("trace.end_us");
+  t.end = end > 0 ? us_to_ticks(end) : kNever;
+  if (end > 0 && t.end <= t.start)
+    throw ConfigError("trace.end_us must be greater than trace.start_us (or 0 for no end)");
+  const std::string& s = cfg.get_string("trace.scopes");
+  std::string cur;
+  for (char ch : s + ",") {
+    if (ch == ',') {
+      if (!cur.empty()) t.scopes.push_back(cur);
+      cur.clear();
+    } else if (ch != ' ') {
+      cur.push_back(ch);
+    }
+  }
+  return t;
+}
+
+}  // namespace ssd

@@ -1,0 +1,35 @@
+// The model's configuration keys (DESIGN.md section 10), the presets, and the
+// conversion of a Config into the typed parameter structs of each layer.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nand/nand_config.h"
+#include "sc_main/config.h"
+#include "tlm/vcd_writer.h"
+
+namespace ssd {
+
+// A Config holding every key with its built-in default.
+Config make_config();
+
+struct Preset {
+  std::string name;
+  std::string description;
+  std::vector<std::pair<std::string, std::string>> values;  // key, value text
+};
+const std::vector<Preset>& presets();
+// Applies a preset by name; throws ConfigError listing the presets for an unknown one.
+void apply_preset(Config& cfg, const std::string& name);
+
+// Throws ConfigError naming the keys when the combination is invalid.
+nand::NandConfig nand_config(const Config& cfg);
+TraceOptions trace_options(const Config& cfg);
+
+// The folder holding the bundled files (configs/); set at build time, overridable
+// with the environment variable SSDSIM_DATA_DIR.
+std::string data_dir();
+
+}  // namespace ssd
