@@ -1,7 +1,6 @@
 #include "tlm/vcd_writer.h"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 
 namespace ssd {
@@ -51,7 +50,7 @@ bool VcdWriter::in_scope(const std::string& name) const {
 int VcdWriter::declare(const std::string& name, unsigned width, std::uint64_t initial) {
   if (header_written_) throw std::logic_error("VcdWriter: declare() after the first change");
   if (!in_scope(name)) return kNoVar;
-  vars_.push_back(Var{name, id_code(static_cast<unsigned>(vars_.size())), width, initial});
+  vars_.push_back(Var{name, id_code(static_cast<unsigned>(vars_.size())), width, initial, initial});
   return static_cast<int>(vars_.size() - 1);
 }
 
@@ -87,55 +86,72 @@ void VcdWriter::write_header() {
   out_ << "$enddefinitions $end\n";
 }
 
-void VcdWriter::write_value(const Var& v) {
-  if (v.width == 1) {
-    out_ << (v.value ? '1' : '0') << v.code << '\n';
+void VcdWriter::write_value(const std::string& code, unsigned width, std::uint64_t value) {
+  if (width == 1) {
+    out_ << (value ? '1' : '0') << code << '\n';
     return;
   }
   char buf[65];
   unsigned n = 0;
-  for (int b = static_cast<int>(v.width) - 1; b >= 0; --b) {
-    bool bit = b < 64 && ((v.value >> b) & 1u);
+  for (int b = static_cast<int>(width) - 1; b >= 0; --b) {
+    bool bit = b < 64 && ((value >> b) & 1u);
     if (n == 0 && !bit && b != 0) continue;  // leading zeros are implied
     buf[n++] = bit ? '1' : '0';
   }
   out_ << 'b';
   out_.write(buf, n);
-  out_ << ' ' << v.code << '\n';
+  out_ << ' ' << code << '\n';
 }
 
-void VcdWriter::emit(Var& v, Tick t) {
+void VcdWriter::open_window(bool use_latest) {
   if (!header_written_) write_header();
-  if (!window_open_) {
-    // First change inside the window: dump every variable's current value.
-    window_open_ = true;
-    last_time_ = std::max(t, opts_.start);
-    out_ << '#' << last_time_ << "\n$dumpvars\n";
-    for (const Var& x : vars_) write_value(x);
-    out_ << "$end\n";
-    ++changes_;
-    return;
+  window_open_ = true;
+  last_time_ = opts_.start;
+  out_ << '#' << opts_.start << "\n$dumpvars\n";
+  for (Var& v : vars_) {
+    if (use_latest) v.committed = v.value;
+    write_value(v.code, v.width, v.committed);
   }
-  if (t != last_time_) {
-    out_ << '#' << t << '\n';
-    last_time_ = t;
-  }
-  write_value(v);
+  out_ << "$end\n";
   ++changes_;
+}
+
+void VcdWriter::flush() {
+  if (dirty_.empty()) return;
+  const bool in_window = cur_time_ >= opts_.start && cur_time_ < opts_.end;
+  if (in_window && !window_open_) {
+    const bool at_start = cur_time_ == opts_.start;
+    open_window(at_start);  // at the start time itself the latest values are the state
+    if (at_start) {
+      for (unsigned i : dirty_) vars_[i].dirty = false;
+      dirty_.clear();
+      return;
+    }
+  }
+  bool stamped = false;
+  for (unsigned i : dirty_) {
+    Var& v = vars_[i];
+    v.dirty = false;
+    if (v.value == v.committed) continue;
+    v.committed = v.value;
+    if (!in_window) continue;
+    if (!stamped) {
+      out_ << '#' << cur_time_ << '\n';
+      last_time_ = cur_time_;
+      stamped = true;
+    }
+    write_value(v.code, v.width, v.value);
+    ++changes_;
+  }
+  dirty_.clear();
 }
 
 void VcdWriter::finish(Tick t) {
   if (finished_) return;
   finished_ = true;
-  if (!header_written_) write_header();
-  Tick end = std::min(t, opts_.end);
-  if (!window_open_) {
-    out_ << '#' << std::max(opts_.start, Tick{0}) << "\n$dumpvars\n";
-    for (const Var& x : vars_) write_value(x);
-    out_ << "$end\n";
-    window_open_ = true;
-    last_time_ = opts_.start;
-  }
+  flush();
+  if (!window_open_) open_window(false);
+  const Tick end = std::min(t, opts_.end);
   if (end > last_time_) out_ << '#' << end << '\n';
   out_.flush();
   out_.close();

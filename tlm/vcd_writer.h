@@ -33,13 +33,18 @@ class VcdWriter {
   // Returns kNoVar when the scope filter excludes it; change() ignores kNoVar.
   // All declarations must come before the first change().
   int declare(const std::string& name, unsigned width, std::uint64_t initial = 0);
+  // Times must not decrease. Changes within one timestep are coalesced: only a
+  // variable's final value at that time is written (no zero-width glitches).
   void change(int var, Tick t, std::uint64_t value) {
     if (var < 0) return;
+    if (t != cur_time_) flush();
+    cur_time_ = t;
     Var& v = vars_[static_cast<unsigned>(var)];
-    if (v.value == value) return;
     v.value = value;
-    if (t < opts_.start || t >= opts_.end) return;
-    emit(v, t);
+    if (!v.dirty) {
+      v.dirty = true;
+      dirty_.push_back(static_cast<unsigned>(var));
+    }
   }
   // Writes the final timestamp and closes the file.
   void finish(Tick t);
@@ -51,19 +56,24 @@ class VcdWriter {
     std::string name;
     std::string code;
     unsigned width;
-    std::uint64_t value;
+    std::uint64_t value;      // latest
+    std::uint64_t committed;  // as of the end of the last finished timestep
+    bool dirty = false;
   };
   void write_header();
-  void emit(Var& v, Tick t);
-  void write_value(const Var& v);
+  void flush();
+  void open_window(bool use_latest);
+  void write_value(const std::string& code, unsigned width, std::uint64_t value);
   bool in_scope(const std::string& name) const;
 
   TraceOptions opts_;
   std::ofstream out_;
   std::vector<Var> vars_;
+  std::vector<unsigned> dirty_;
   bool header_written_ = false;
   bool window_open_ = false;
-  Tick last_time_ = 0;
+  Tick cur_time_ = 0;
+  Tick last_time_ = 0;  // last timestamp written
   std::uint64_t changes_ = 0;
   bool finished_ = false;
 };
