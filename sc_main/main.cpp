@@ -1,7 +1,9 @@
 // ssdsim: builds the model from one configuration and runs it.
 //   ssdsim [--config FILE.json] [--preset NAME] [--set KEY=VALUE]... [--out DIR]
 // Built-in defaults < preset < config file < --set. Exit status: 0 success,
-// 1 the run failed (protocol error, data mismatch, lost transaction), 2 bad input.
+// 1 the model failed (data mismatch, lost transaction, internal error),
+// 2 bad input (command line, config, workload file, or a script command the
+// NAND refuses).
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -112,7 +114,8 @@ int run(int argc, char** argv) {
   NandScriptDriver& drv = *top.host;
   if (!drv.errors().empty()) {
     for (const std::string& e : drv.errors()) std::cerr << "ssdsim: error: " << e << '\n';
-    return 1;
+    // In a NAND script every error but a data mismatch is the script's own fault.
+    return drv.mismatches() ? 1 : 2;
   }
   drv.pool().check_all_returned();
 
