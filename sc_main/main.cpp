@@ -126,7 +126,7 @@ int run(int argc, char** argv) {
   if (keep > 0) print_timeline(std::cout, drv, keep);
   print_nand_ops_summary(std::cout, drv, *top.nand, fig);
   if (vcd) std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written()
-                     << " changes; open with gtkwave -a waves/nand.gtkw)\n";
+                     << " changes; view: gtkwave " << vcd->path() << " waves/nand.gtkw)\n";
   if (!out.empty()) {
     std::string stats;
     json::write(stats, nand_ops_stats(drv, *top.nand, fig));

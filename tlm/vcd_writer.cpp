@@ -77,7 +77,9 @@ void VcdWriter::write_header() {
       out_ << "$scope module " << parts[k] << " $end\n";
       open.push_back(parts[k]);
     }
-    out_ << "$var wire " << vars_[i].width << ' ' << vars_[i].code << ' ' << leaf << " $end\n";
+    out_ << "$var wire " << vars_[i].width << ' ' << vars_[i].code << ' ' << leaf;
+    if (vars_[i].width > 1) out_ << " [" << vars_[i].width - 1 << ":0]";
+    out_ << " $end\n";
   }
   while (!open.empty()) {
     out_ << "$upscope $end\n";
