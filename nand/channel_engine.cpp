@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 namespace ssd::nand {
 
@@ -60,6 +61,47 @@ std::uint32_t ChannelEngine::write_pointer(unsigned chip, unsigned die, unsigned
                                            std::uint32_t block) const {
   return write_ptr_[((std::size_t{chip} * cfg_.dies_per_chip + die) * cfg_.planes_per_die +
                      plane) * cfg_.blocks_per_plane + block];
+}
+
+void ChannelEngine::backdoor_program(unsigned chip, unsigned die, unsigned plane,
+                                     std::uint32_t block, std::uint32_t page, Token t) {
+  FlashCommand c;
+  c.chip = static_cast<std::uint16_t>(chip);
+  c.die = static_cast<std::uint16_t>(die);
+  c.block[plane] = block;
+  const std::size_t bi = block_index(c, plane);
+  if (write_ptr_[bi] != page)
+    throw std::logic_error("NAND backdoor: programming page " + std::to_string(page) + " of block " +
+                           std::to_string(block) + " whose next page is " + std::to_string(write_ptr_[bi]));
+  tokens_[bi * cfg_.pages_per_block + page] = t;
+  ++write_ptr_[bi];
+}
+
+void ChannelEngine::backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block) {
+  FlashCommand c;
+  c.chip = static_cast<std::uint16_t>(chip);
+  c.die = static_cast<std::uint16_t>(die);
+  c.block[plane] = block;
+  const std::size_t bi = block_index(c, plane);
+  write_ptr_[bi] = 0;
+  ++erase_count_[bi];
+}
+
+Token ChannelEngine::backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
+                                   std::uint32_t page) const {
+  FlashCommand c;
+  c.chip = static_cast<std::uint16_t>(chip);
+  c.die = static_cast<std::uint16_t>(die);
+  c.block[plane] = block;
+  const std::size_t bi = block_index(c, plane);
+  if (page >= write_ptr_[bi]) return kErasedToken;
+  return tokens_[bi * cfg_.pages_per_block + page];
+}
+
+bool ChannelEngine::ready_for(const FlashCommand& c) const {
+  if (bus_op_) return false;
+  const Die& d = die_at(c.chip, c.die);
+  return d.queued == 0 && can_start(d, c);
 }
 
 bool ChannelEngine::chip_idle(unsigned chip) const {

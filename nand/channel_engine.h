@@ -89,6 +89,17 @@ class ChannelEngine {
   std::uint32_t write_pointer(unsigned chip, unsigned die, unsigned plane, std::uint32_t block) const;
   const NandConfig& config() const { return cfg_; }
   unsigned channel() const { return channel_; }
+
+  // ---- backdoor: page state without simulated time (preconditioning, checks) ----
+  // Programs the next page of a block (throws std::logic_error on a protocol violation).
+  void backdoor_program(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
+                        std::uint32_t page, Token t);
+  void backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block);
+  Token backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
+                      std::uint32_t page) const;
+  // Whether a command could start this instant: its die's queue is empty, the die can
+  // take it and the bus is free (what a scheduler block samples as "ready").
+  bool ready_for(const FlashCommand& c) const;
   // Bus time of a command phase and of one page's data, in ticks.
   Tick t_cmd() const { return t_cmd_; }
   Tick t_data() const { return t_data_; }

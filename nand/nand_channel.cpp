@@ -69,6 +69,7 @@ void NandChannel::wake() {
     }
   }
   send_responses();
+  changed_.notify();
   const Tick next = engine_.next_event();
   if (next != kNever) wake_event_.notify(sc_time::from_value(next - now));
 }

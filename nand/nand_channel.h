@@ -25,6 +25,11 @@ class NandChannel : public sc_core::sc_module {
 
   // Read-only status for schedulers (queue lengths, die/chip/bus state) and stats.
   const ChannelEngine& status() const { return engine_; }
+  // Page-state backdoor (preconditioning); not for use while commands are in flight.
+  ChannelEngine& engine() { return engine_; }
+  // Notified (immediately) whenever the channel's state changed: a command started or
+  // ended a phase, the bus freed. A scheduler block re-samples its inputs on it.
+  const sc_core::sc_event& changed_event() const { return changed_; }
 
   // SC_REPORT message type of protocol errors (an illegal command reached the NAND).
   static constexpr const char* kProtocolError = "/ssd/nand/protocol";
@@ -39,6 +44,7 @@ class NandChannel : public sc_core::sc_module {
   ChannelEngine engine_;
   std::unique_ptr<NandTracer> tracer_;
   sc_core::sc_event wake_event_;
+  sc_core::sc_event changed_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> delayed_;  // BEGIN_REQ with a delay
   std::vector<FlashCommand*> done_;
   std::deque<tlm::tlm_generic_payload*> responses_;

@@ -18,6 +18,7 @@ class NandDevice : public sc_core::sc_module {
 
   NandChannel& channel(unsigned i) { return *channels_[i]; }
   const NandChannel& channel(unsigned i) const { return *channels_[i]; }
+  ChannelEngine& engine(unsigned i) { return channels_[i]->engine(); }
   unsigned channels() const { return static_cast<unsigned>(channels_.size()); }
   const ChipActivity& activity() const { return activity_; }
   const NandConfig& config() const { return cfg_; }

@@ -1,0 +1,249 @@
+#include "controller/ftl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace ssd::ctrl {
+
+namespace {
+bool parse_order(const std::string& s, unsigned out[4]) {
+  if (s.size() != 4) return false;
+  const std::string letters = "CWDP";
+  bool seen[4] = {false, false, false, false};
+  for (unsigned i = 0; i < 4; ++i) {
+    const std::size_t d = letters.find(s[i]);
+    if (d == std::string::npos || seen[d]) return false;
+    seen[d] = true;
+    out[i] = static_cast<unsigned>(d);
+  }
+  return true;
+}
+}  // namespace
+
+std::vector<std::string> FtlConfig::validate() const {
+  std::vector<std::string> errs = nand.validate();
+  unsigned order[4];
+  if (!parse_order(allocation, order))
+    errs.push_back("ftl.allocation = '" + allocation +
+                   "': expected the four letters C (channel), W (chip), D (die), P (plane) in "
+                   "any order, fastest-varying first, e.g. CWDP");
+  if (!(overprovisioning >= 0.0 && overprovisioning < 0.9))
+    errs.push_back("ftl.overprovisioning must be in [0, 0.9)");
+  if (!(gc_threshold > 0.0 && gc_threshold < 0.5))
+    errs.push_back("ftl.gc_threshold must be in (0, 0.5)");
+  if (errs.empty()) {
+    if (nand.total_pages() >= 0xFFFFFFFFull)
+      errs.push_back("the FTL addresses at most 2^32 - 1 physical pages; this geometry has " +
+                     std::to_string(nand.total_pages()));
+    const std::uint32_t low = std::max<std::uint32_t>(
+        2, static_cast<std::uint32_t>(std::ceil(gc_threshold * nand.blocks_per_plane)));
+    const double usable = 1.0 - static_cast<double>(low + 2) / nand.blocks_per_plane;
+    if (1.0 - overprovisioning > usable) {
+      std::ostringstream os;
+      os << "ftl.overprovisioning = " << overprovisioning << " leaves no room for GC: with "
+         << nand.blocks_per_plane << " blocks per plane and ftl.gc_threshold = " << gc_threshold
+         << " it must be at least " << 1.0 - usable;
+      errs.push_back(os.str());
+    }
+  }
+  return errs;
+}
+
+Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
+  std::vector<std::string> errs = cfg_.validate();
+  if (!errs.empty()) throw std::invalid_argument(errs.front());
+  parse_order(cfg_.allocation, order_);
+  const nand::NandConfig& n = cfg_.nand;
+  planes_ = static_cast<std::uint32_t>(n.chips() * n.dies_per_chip * n.planes_per_die);
+  pages_per_plane_ = n.blocks_per_plane * n.pages_per_block;
+  const std::uint64_t physical = n.total_pages();
+  std::uint64_t logical = static_cast<std::uint64_t>(std::floor(physical * (1.0 - cfg_.overprovisioning)));
+  logical_pages_ = logical / planes_ * planes_;  // every plane holds the same share
+  gc_low_ = std::max<std::uint32_t>(2, static_cast<std::uint32_t>(std::ceil(cfg_.gc_threshold * n.blocks_per_plane)));
+  gc_reserve_ = 1;
+  l2p_.assign(logical_pages_, kUnmapped);
+  p2l_.assign(physical, kUnmapped);
+  blocks_.resize(static_cast<std::size_t>(planes_) * n.blocks_per_plane);
+  planes_v_.resize(planes_);
+  for (std::uint32_t p = 0; p < planes_; ++p) {
+    planes_v_[p].free.reserve(n.blocks_per_plane);
+    for (std::uint32_t b = n.blocks_per_plane; b-- > 0;) planes_v_[p].free.push_back(b);
+  }
+}
+
+PhysAddr Ftl::decode(std::uint32_t ppa) const {
+  const nand::NandConfig& n = cfg_.nand;
+  PhysAddr a{};
+  a.page = ppa % n.pages_per_block;
+  std::uint32_t r = ppa / n.pages_per_block;
+  a.block = r % n.blocks_per_plane;
+  r /= n.blocks_per_plane;
+  a.plane = static_cast<std::uint16_t>(r % n.planes_per_die);
+  r /= n.planes_per_die;
+  a.die = static_cast<std::uint16_t>(r % n.dies_per_chip);
+  r /= n.dies_per_chip;
+  a.chip = static_cast<std::uint16_t>(r % n.chips_per_channel);
+  a.channel = static_cast<std::uint16_t>(r / n.chips_per_channel);
+  return a;
+}
+
+std::uint32_t Ftl::encode(const PhysAddr& a) const {
+  const nand::NandConfig& n = cfg_.nand;
+  const std::uint32_t plane =
+      ((std::uint32_t{a.channel} * n.chips_per_channel + a.chip) * n.dies_per_chip + a.die) *
+          n.planes_per_die + a.plane;
+  return (plane * n.blocks_per_plane + a.block) * n.pages_per_block + a.page;
+}
+
+std::uint32_t Ftl::plane_of_lpn(std::uint64_t lpn) const {
+  const nand::NandConfig& n = cfg_.nand;
+  const std::uint64_t size[4] = {n.channels, n.chips_per_channel, n.dies_per_chip, n.planes_per_die};
+  std::uint64_t coord[4] = {0, 0, 0, 0};
+  std::uint64_t r = lpn;
+  for (unsigned k = 0; k < 4; ++k) {
+    coord[order_[k]] = r % size[order_[k]];
+    r /= size[order_[k]];
+  }
+  return static_cast<std::uint32_t>(((coord[0] * n.chips_per_channel + coord[1]) * n.dies_per_chip +
+                                     coord[2]) * n.planes_per_die + coord[3]);
+}
+
+std::uint32_t Ftl::chip_of_plane(std::uint32_t plane) const {
+  return plane / (cfg_.nand.planes_per_die * cfg_.nand.dies_per_chip);
+}
+
+std::uint32_t Ftl::take_free_block(std::uint32_t plane) {
+  std::vector<std::uint32_t>& f = planes_v_[plane].free;
+  const std::uint32_t base = plane * cfg_.nand.blocks_per_plane;
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < f.size(); ++i)
+    if (blocks_[base + f[i]].erases < blocks_[base + f[best]].erases) best = i;
+  const std::uint32_t b = f[best];
+  f[best] = f.back();
+  f.pop_back();
+  blocks_[base + b].state = BlockState::Open;
+  return base + b;  // global block index
+}
+
+bool Ftl::gc_needed(std::uint32_t plane) const { return planes_v_[plane].free.size() < gc_low_; }
+
+bool Ftl::writes_blocked(std::uint32_t plane) const {
+  const Plane& p = planes_v_[plane];
+  return p.open[0] == kUnmapped && p.free.size() <= gc_reserve_;
+}
+
+std::uint32_t Ftl::allocate(std::uint32_t plane, bool gc_stream) {
+  Plane& p = planes_v_[plane];
+  std::uint32_t& open = p.open[gc_stream ? 1 : 0];
+  if (open == kUnmapped) {
+    if (p.free.empty() || (!gc_stream && p.free.size() <= gc_reserve_)) return kUnmapped;
+    open = take_free_block(plane);
+  }
+  Block& b = blocks_[open];
+  const std::uint32_t ppa = open * cfg_.nand.pages_per_block + b.write_ptr;
+  if (++b.write_ptr == cfg_.nand.pages_per_block) {
+    b.state = BlockState::Full;
+    open = kUnmapped;
+  }
+  return ppa;
+}
+
+void Ftl::invalidate(std::uint32_t ppa) {
+  p2l_[ppa] = kUnmapped;
+  --blocks_[block_of_ppa(ppa)].valid;
+}
+
+void Ftl::map(std::uint64_t lpn, std::uint32_t ppa) {
+  if (l2p_[lpn] != kUnmapped) invalidate(l2p_[lpn]);
+  l2p_[lpn] = ppa;
+  p2l_[ppa] = static_cast<std::uint32_t>(lpn);
+  ++blocks_[block_of_ppa(ppa)].valid;
+}
+
+bool Ftl::remap_if(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from) {
+  if (l2p_[lpn] != from) return false;  // a newer host write won: the copy is stale
+  map(lpn, ppa);
+  return true;
+}
+
+void Ftl::trim(std::uint64_t lpn) {
+  if (l2p_[lpn] == kUnmapped) return;
+  invalidate(l2p_[lpn]);
+  l2p_[lpn] = kUnmapped;
+}
+
+std::uint32_t Ftl::pick_victim(std::uint32_t plane) {
+  const std::uint32_t base = plane * cfg_.nand.blocks_per_plane;
+  std::uint32_t best = kUnmapped;
+  for (std::uint32_t i = 0; i < cfg_.nand.blocks_per_plane; ++i) {
+    const Block& b = blocks_[base + i];
+    if (b.state != BlockState::Full || b.pending_reads) continue;
+    if (best == kUnmapped || b.valid < blocks_[best].valid ||
+        (b.valid == blocks_[best].valid && b.erases < blocks_[best].erases))
+      best = base + i;
+  }
+  if (best == kUnmapped || blocks_[best].valid == cfg_.nand.pages_per_block) return kUnmapped;
+  blocks_[best].state = BlockState::Victim;
+  return best;
+}
+
+void Ftl::valid_ppas(std::uint32_t block_global, std::vector<std::uint32_t>& out) const {
+  const std::uint32_t first = block_global * cfg_.nand.pages_per_block;
+  for (std::uint32_t i = 0; i < cfg_.nand.pages_per_block; ++i)
+    if (p2l_[first + i] != kUnmapped) out.push_back(first + i);
+}
+
+void Ftl::erased(std::uint32_t block_global) {
+  Block& b = blocks_[block_global];
+  b.state = BlockState::Free;
+  b.write_ptr = 0;
+  b.valid = 0;
+  ++b.erases;
+  ++gc_erases_;
+  planes_v_[block_global / cfg_.nand.blocks_per_plane].free.push_back(block_global % cfg_.nand.blocks_per_plane);
+}
+
+void Ftl::instant_gc(std::uint32_t plane, FlashBackdoor& nand) {
+  const std::uint32_t victim = pick_victim(plane);
+  if (victim == kUnmapped) throw std::logic_error("preconditioning: no GC victim");
+  std::vector<std::uint32_t> valid;
+  valid_ppas(victim, valid);
+  for (std::uint32_t from : valid) {
+    const std::uint32_t to = allocate(plane, true);
+    if (to == kUnmapped) throw std::logic_error("preconditioning: GC found no free page");
+    nand.program(decode(to), nand.read(decode(from)));
+    map(p2l_[from], to);
+  }
+  nand.erase(decode(victim * cfg_.nand.pages_per_block));
+  erased(victim);
+}
+
+void Ftl::instant_write(std::uint64_t lpn, Token t, FlashBackdoor& nand) {
+  const std::uint32_t plane = plane_of_lpn(lpn);
+  while (gc_needed(plane)) instant_gc(plane, nand);
+  const std::uint32_t ppa = allocate(plane, false);
+  if (ppa == kUnmapped) throw std::logic_error("preconditioning: no free page");
+  nand.program(decode(ppa), t);
+  map(lpn, ppa);
+}
+
+void Ftl::erase_stats(std::uint32_t& min, std::uint32_t& max, double& mean) const {
+  min = ~0u;
+  max = 0;
+  double sum = 0;
+  for (const Block& b : blocks_) {
+    min = std::min(min, b.erases);
+    max = std::max(max, b.erases);
+    sum += b.erases;
+  }
+  mean = blocks_.empty() ? 0 : sum / static_cast<double>(blocks_.size());
+}
+
+std::uint64_t Ftl::table_bytes() const {
+  return l2p_.size() * sizeof(std::uint32_t) + p2l_.size() * sizeof(std::uint32_t) +
+         blocks_.size() * sizeof(Block) + planes_v_.size() * (sizeof(Plane) + cfg_.nand.blocks_per_plane * 4ull);
+}
+
+}  // namespace ssd::ctrl

@@ -1,0 +1,26 @@
+// The FTL's FlashBackdoor onto a NandDevice's page state (preconditioning).
+#pragma once
+
+#include "controller/ftl.h"
+#include "nand/nand_device.h"
+
+namespace ssd::ctrl {
+
+class NandBackdoor : public FlashBackdoor {
+ public:
+  explicit NandBackdoor(nand::NandDevice& nand) : nand_(nand) {}
+  void program(const PhysAddr& a, Token t) override {
+    nand_.engine(a.channel).backdoor_program(a.chip, a.die, a.plane, a.block, a.page, t);
+  }
+  void erase(const PhysAddr& a) override {
+    nand_.engine(a.channel).backdoor_erase(a.chip, a.die, a.plane, a.block);
+  }
+  Token read(const PhysAddr& a) const override {
+    return nand_.engine(a.channel).backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
+  }
+
+ private:
+  nand::NandDevice& nand_;
+};
+
+}  // namespace ssd::ctrl

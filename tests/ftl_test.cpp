@@ -1,0 +1,185 @@
+// The FTL's data structures and decisions, without the SystemC kernel.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+
+#include "controller/ftl.h"
+#include "nand/channel_engine.h"
+
+using namespace ssd;
+using namespace ssd::ctrl;
+
+namespace {
+
+FtlConfig small(const std::string& order = "CWDP") {
+  FtlConfig f;
+  f.nand.channels = 4;
+  f.nand.chips_per_channel = 2;
+  f.nand.dies_per_chip = 2;
+  f.nand.planes_per_die = 2;
+  f.nand.blocks_per_plane = 32;
+  f.nand.pages_per_block = 16;
+  f.nand.page_bytes = 4096;
+  f.overprovisioning = 0.25;
+  f.gc_threshold = 0.1;
+  f.allocation = order;
+  return f;
+}
+
+// The real NAND page state, one engine per channel, used through the backdoor.
+struct EngineBackdoor : FlashBackdoor {
+  std::vector<std::unique_ptr<nand::ChannelEngine>> ch;
+  explicit EngineBackdoor(const nand::NandConfig& n) {
+    for (unsigned c = 0; c < n.channels; ++c) ch.push_back(std::make_unique<nand::ChannelEngine>(n, c));
+  }
+  void program(const PhysAddr& a, Token t) override {
+    ch[a.channel]->backdoor_program(a.chip, a.die, a.plane, a.block, a.page, t);
+  }
+  void erase(const PhysAddr& a) override { ch[a.channel]->backdoor_erase(a.chip, a.die, a.plane, a.block); }
+  Token read(const PhysAddr& a) const override {
+    return ch[a.channel]->backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
+  }
+};
+
+Token token_of(std::uint64_t lpn) { return static_cast<Token>(lpn * 2654435761u) | 1u; }
+
+}  // namespace
+
+TEST_CASE("ftl: static allocation stripes logical pages in the configured order", "[ftl][allocation]") {
+  Ftl cwdp(small("CWDP"));
+  // Channel first, then chip: lpn 0..3 on channels 0..3, lpn 4 on channel 0 chip 1.
+  for (std::uint64_t lpn = 0; lpn < 4; ++lpn) {
+    const PhysAddr a = cwdp.decode(cwdp.plane_of_lpn(lpn) * 32 * 16);
+    CHECK(a.channel == lpn);
+    CHECK(a.chip == 0);
+  }
+  PhysAddr a4 = cwdp.decode(cwdp.plane_of_lpn(4) * 32 * 16);
+  CHECK((a4.channel == 0 && a4.chip == 1 && a4.die == 0 && a4.plane == 0));
+  PhysAddr a8 = cwdp.decode(cwdp.plane_of_lpn(8) * 32 * 16);
+  CHECK((a8.channel == 0 && a8.chip == 0 && a8.die == 1));
+  Ftl pdwc(small("PDWC"));
+  PhysAddr p1 = pdwc.decode(pdwc.plane_of_lpn(1) * 32 * 16);
+  CHECK((p1.channel == 0 && p1.plane == 1));
+  // Every one of the 24 orders maps the first `planes` logical pages onto all planes once.
+  std::string order = "CDPW";
+  std::sort(order.begin(), order.end());
+  int orders = 0;
+  do {
+    Ftl f(small(order));
+    std::set<std::uint32_t> seen;
+    for (std::uint64_t lpn = 0; lpn < f.planes(); ++lpn) seen.insert(f.plane_of_lpn(lpn));
+    CHECK(seen.size() == f.planes());
+    ++orders;
+  } while (std::next_permutation(order.begin(), order.end()));
+  CHECK(orders == 24);
+}
+
+TEST_CASE("ftl: mapping, overwrite invalidation, trim", "[ftl]") {
+  Ftl f(small());
+  const std::uint32_t pl = f.plane_of_lpn(5);
+  const std::uint32_t p1 = f.allocate(pl, false);
+  f.map(5, p1);
+  CHECK(f.lookup(5) == p1);
+  CHECK(f.owner(p1) == 5);
+  CHECK(f.valid_pages(f.block_of_ppa(p1)) == 1);
+  const std::uint32_t p2 = f.allocate(pl, false);
+  CHECK(p2 == p1 + 1);  // next page of the open block
+  f.map(5, p2);
+  CHECK(f.owner(p1) == kUnmapped);
+  CHECK(f.valid_pages(f.block_of_ppa(p1)) == 1);  // p2 is in the same block
+  // A GC copy from p1 is stale: lpn 5 moved on.
+  const std::uint32_t g = f.allocate(pl, true);
+  CHECK_FALSE(f.remap_if(5, g, p1));
+  CHECK(f.lookup(5) == p2);
+  CHECK(f.remap_if(5, g, p2));
+  CHECK(f.lookup(5) == g);
+  f.trim(5);
+  CHECK(f.lookup(5) == kUnmapped);
+  CHECK(f.owner(g) == kUnmapped);
+}
+
+TEST_CASE("ftl: the greedy victim has the fewest valid pages, pending reads protect a block", "[ftl][gc]") {
+  FtlConfig cfg = small();
+  Ftl f(cfg);
+  const std::uint32_t pl = 0;
+  // Fill three blocks of plane 0 through lpns that live on it.
+  std::vector<std::uint64_t> lpns;
+  for (std::uint64_t lpn = 0; lpns.size() < 48; ++lpn)
+    if (f.plane_of_lpn(lpn) == pl) lpns.push_back(lpn);
+  std::vector<std::uint32_t> ppa;
+  for (std::uint64_t lpn : lpns) {
+    ppa.push_back(f.allocate(pl, false));
+    f.map(lpn, ppa.back());
+  }
+  const std::uint32_t b0 = f.block_of_ppa(ppa[0]), b1 = f.block_of_ppa(ppa[16]), b2 = f.block_of_ppa(ppa[32]);
+  // Invalidate 10 pages of b1 and 4 of b0 by trimming.
+  for (int i = 0; i < 10; ++i) f.trim(lpns[16 + i]);
+  for (int i = 0; i < 4; ++i) f.trim(lpns[i]);
+  f.add_pending_read(ppa[20]);
+  CHECK(f.pick_victim(pl) == b0);  // b1 has fewer valid pages but a pending read
+  f.remove_pending_read(ppa[20]);
+  CHECK(f.pick_victim(pl) == b1);
+  std::vector<std::uint32_t> valid;
+  f.valid_ppas(b1, valid);
+  CHECK(valid.size() == 6);
+  (void)b2;
+}
+
+TEST_CASE("ftl: the least-erased free block is opened first (dynamic wear leveling)", "[ftl][wear]") {
+  FtlConfig cfg = small();
+  Ftl f(cfg);
+  EngineBackdoor nand(cfg.nand);
+  // Heavy random overwrites through preconditioning cycle every block of every plane.
+  f.precondition(f.logical_pages() / 2, f.logical_pages() * 8, 7, nand, token_of);
+  std::uint32_t emin, emax;
+  double emean;
+  f.erase_stats(emin, emax, emean);
+  INFO("erase counts min " << emin << " max " << emax << " mean " << emean);
+  CHECK(emean > 2.0);
+  // Without wear leveling the hot open blocks would take most erases; with it, every
+  // block is within a few erases of the others.
+  CHECK(emax - emin <= 3);
+}
+
+TEST_CASE("ftl: preconditioning fills and ages the device, the NAND holds every mapped page", "[ftl][precondition]") {
+  FtlConfig cfg = small();
+  Ftl f(cfg);
+  EngineBackdoor nand(cfg.nand);
+  const std::uint64_t fill = f.logical_pages() * 9 / 10;
+  f.precondition(fill, fill * 2, 42, nand, token_of);
+  std::uint64_t mapped = 0;
+  for (std::uint64_t lpn = 0; lpn < f.logical_pages(); ++lpn) {
+    const std::uint32_t ppa = f.lookup(lpn);
+    if (lpn >= fill) {
+      CHECK(ppa == kUnmapped);
+      continue;
+    }
+    REQUIRE(ppa != kUnmapped);
+    ++mapped;
+    CHECK(f.owner(ppa) == lpn);
+    if (nand.read(f.decode(ppa)) != token_of(lpn)) FAIL("token mismatch at lpn " << lpn);
+  }
+  CHECK(mapped == fill);
+  std::uint32_t emin, emax;
+  double emean;
+  f.erase_stats(emin, emax, emean);
+  CHECK(emax > 0);                  // GC history
+  CHECK(emax - emin <= 4);          // wear leveled
+  CHECK(f.gc_erases() == 0);        // counters start at zero for the run
+  CHECK(f.host_pages_written() == 0);
+  // Valid pages per block add up to the mapped pages.
+  std::uint64_t valid = 0;
+  for (std::uint32_t b = 0; b < f.planes() * cfg.nand.blocks_per_plane; ++b) valid += f.valid_pages(b);
+  CHECK(valid == fill);
+  for (std::uint32_t p = 0; p < f.planes(); ++p) CHECK_FALSE(f.writes_blocked(p));
+}
+
+TEST_CASE("ftl: configuration errors name the key", "[ftl][config]") {
+  FtlConfig a = small("CWDX");
+  CHECK_THAT(a.validate().at(0), Catch::Contains("ftl.allocation"));
+  FtlConfig b = small();
+  b.overprovisioning = 0.01;
+  CHECK_THAT(b.validate().at(0), Catch::Contains("ftl.overprovisioning"));
+}
