@@ -38,13 +38,11 @@ json::Value array(const std::vector<double>& xs) {
 }
 void put(json::Value& o, const std::string& k, json::Value v) { o.members.emplace_back(k, std::move(v)); }
 
-json::Value op_stats(const LatencyHistogram& h, std::uint64_t pages, std::uint32_t page_bytes,
-                     double sim_s) {
+json::Value op_stats(const LatencyHistogram& h, std::uint64_t bytes, double sim_s) {
   json::Value o = obj();
   put(o, "count", integer(h.count()));
   put(o, "iops", num(sim_s > 0 ? static_cast<double>(h.count()) / sim_s : 0));
-  put(o, "bandwidth_mb_s",
-      num(sim_s > 0 ? static_cast<double>(pages) * page_bytes / 1e6 / sim_s : 0));
+  put(o, "bandwidth_mb_s", num(sim_s > 0 ? static_cast<double>(bytes) / 1e6 / sim_s : 0));
   json::Value l = obj();
   put(l, "mean", num(h.mean() / 1e6));
   put(l, "p50", num(static_cast<double>(h.quantile(0.50)) / 1e6));
@@ -57,6 +55,8 @@ json::Value op_stats(const LatencyHistogram& h, std::uint64_t pages, std::uint32
 
 }  // namespace
 
+json::Value nand_section(const nand::NandDevice& nand, Tick end);
+
 double peak_rss_mb() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -67,16 +67,32 @@ json::Value nand_ops_stats(const NandScriptDriver& drv, const nand::NandDevice& 
                            const RunFigures& run) {
   const Tick end = drv.last_completion();
   const double sim_s = static_cast<double>(end) / 1e12;
-  const std::uint32_t pb = nand.config().page_bytes;
+  const std::uint64_t pb = nand.config().page_bytes;
   const LatencyHistogram& r = drv.latency(FlashOp::Read);
   const LatencyHistogram& w = drv.latency(FlashOp::Program);
   json::Value root = obj();
-  put(root, "read", op_stats(r, drv.pages(FlashOp::Read), pb, sim_s));
-  put(root, "write", op_stats(w, drv.pages(FlashOp::Program), pb, sim_s));
-  put(root, "all", op_stats(drv.latency_all(), drv.pages(FlashOp::Read) + drv.pages(FlashOp::Program), pb, sim_s));
-  put(root, "erase", op_stats(drv.latency(FlashOp::Erase), 0, pb, sim_s));
+  put(root, "read", op_stats(r, drv.pages(FlashOp::Read) * pb, sim_s));
+  put(root, "write", op_stats(w, drv.pages(FlashOp::Program) * pb, sim_s));
+  put(root, "all", op_stats(drv.latency_all(), (drv.pages(FlashOp::Read) + drv.pages(FlashOp::Program)) * pb, sim_s));
+  put(root, "erase", op_stats(drv.latency(FlashOp::Erase), 0, sim_s));
   put(root, "sim_time_us", num(ticks_to_us(end)));
+  put(root, "nand", nand_section(nand, end));
 
+  json::Value integ = obj();
+  put(integ, "reads_checked", integer(drv.reads_checked()));
+  put(integ, "mismatches", integer(drv.mismatches()));
+  put(root, "integrity", integ);
+
+  json::Value rn = obj();
+  put(rn, "wall_seconds", num(run.wall_seconds));
+  put(rn, "nand_commands_per_wall_second",
+      num(run.wall_seconds > 0 ? static_cast<double>(drv.completed()) / run.wall_seconds : 0));
+  put(rn, "peak_rss_mb", num(run.peak_rss_mb));
+  put(root, "run", rn);
+  return root;
+}
+
+json::Value nand_section(const nand::NandDevice& nand, Tick end) {
   json::Value n = obj();
   const nand::ChipActivity& act = nand.activity();
   put(n, "chip_utilization", num(act.utilization(end)));
@@ -101,27 +117,111 @@ json::Value nand_ops_stats(const NandScriptDriver& drv, const nand::NandDevice& 
   put(n, "read_pages", integer(t.read_pages));
   put(n, "programmed_pages", integer(t.programmed_pages));
   put(n, "protocol_errors", integer(t.protocol_errors));
-  put(root, "nand", n);
+  return n;
+}
+
+json::Value full_stats(const FullRun& f, const RunFigures& run) {
+  const Tick end = f.host.last_completion();
+  const double sim_s = static_cast<double>(end) / 1e12;
+  json::Value root = obj();
+  put(root, "read", op_stats(f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s));
+  put(root, "write", op_stats(f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s));
+  put(root, "all", op_stats(f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write), sim_s));
+  put(root, "sim_time_us", num(ticks_to_us(end)));
+  put(root, "nand", nand_section(f.nand, end));
+
+  const ctrl::Ftl& ftl = f.firmware.ftl();
+  const ctrl::FirmwareCounters& fc = f.firmware.counters();
+  json::Value ft = obj();
+  put(ft, "gc_erases", integer(ftl.gc_erases()));
+  put(ft, "write_amplification", num(ftl.write_amplification()));
+  put(ft, "host_pages_programmed", integer(ftl.host_pages_written()));
+  put(ft, "gc_pages_copied", integer(ftl.gc_pages_copied()));
+  put(ft, "gc_runs", integer(fc.gc_runs));
+  put(ft, "gc_foreground", integer(fc.gc_foreground));
+  put(ft, "stalled_writes", integer(fc.stalled_writes));
+  std::uint32_t emin, emax;
+  double emean;
+  ftl.erase_stats(emin, emax, emean);
+  put(ft, "erase_count_min", integer(emin));
+  put(ft, "erase_count_max", integer(emax));
+  put(ft, "erase_count_mean", num(emean));
+  put(ft, "logical_pages", integer(ftl.logical_pages()));
+  put(root, "ftl", ft);
+
+  json::Value fw = obj();
+  put(fw, "core_utilization", num(end ? static_cast<double>(f.firmware.core_busy()) / static_cast<double>(end) : 0));
+  put(fw, "flash_reads", integer(fc.flash_reads));
+  put(fw, "buffer_hits", integer(fc.buffer_hits));
+  put(fw, "unwritten_reads", integer(fc.unwritten_reads));
+  put(fw, "rmw_reads", integer(fc.rmw_reads));
+  put(fw, "superseded_programs", integer(fc.superseded_programs));
+  put(root, "firmware", fw);
+
+  json::Value ct = obj();
+  put(ct, "ncq_backpressure", integer(f.iface.backpressure_events()));
+  put(ct, "scheduler_decisions", integer(f.sched.decisions()));
+  put(ct, "flash_commands", integer(f.sched.issued()));
+  put(ct, "link_utilization", num(end ? static_cast<double>(f.iface.link_busy()) / static_cast<double>(end) : 0));
+  put(root, "controller", ct);
 
   json::Value integ = obj();
-  put(integ, "reads_checked", integer(drv.reads_checked()));
-  put(integ, "mismatches", integer(drv.mismatches()));
+  put(integ, "reads_checked", integer(f.host.reads_checked()));
+  put(integ, "mismatches", integer(f.host.mismatches()));
   put(root, "integrity", integ);
 
   json::Value rn = obj();
   put(rn, "wall_seconds", num(run.wall_seconds));
-  put(rn, "nand_commands_per_wall_second",
-      num(run.wall_seconds > 0 ? static_cast<double>(drv.completed()) / run.wall_seconds : 0));
+  put(rn, "host_requests_per_wall_second",
+      num(run.wall_seconds > 0 ? static_cast<double>(f.host.completed()) / run.wall_seconds : 0));
   put(rn, "peak_rss_mb", num(run.peak_rss_mb));
+  put(rn, "precondition_seconds", num(run.precondition_seconds));
   put(root, "run", rn);
   return root;
+}
+
+void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run) {
+  const Tick end = f.host.last_completion();
+  const double sim_s = static_cast<double>(end) / 1e12;
+  os << std::fixed;
+  os << "\nSummary (host-visible latency: submit to completion)\n";
+  os << "  op        count       IOPS      MB/s     mean us    p50 us    p99 us  p99.9 us    max us\n";
+  auto row = [&](const char* name, const LatencyHistogram& h, std::uint64_t bytes) {
+    os << "  " << std::left << std::setw(8) << name << std::right << std::setw(7) << h.count()
+       << std::setprecision(0) << std::setw(11) << (sim_s > 0 ? static_cast<double>(h.count()) / sim_s : 0.0)
+       << std::setprecision(2) << std::setw(10) << (sim_s > 0 ? static_cast<double>(bytes) / 1e6 / sim_s : 0.0)
+       << std::setprecision(3) << std::setw(12) << h.mean() / 1e6 << std::setw(10)
+       << static_cast<double>(h.quantile(0.5)) / 1e6 << std::setw(10)
+       << static_cast<double>(h.quantile(0.99)) / 1e6 << std::setw(10)
+       << static_cast<double>(h.quantile(0.999)) / 1e6 << std::setw(10)
+       << static_cast<double>(h.max()) / 1e6 << '\n';
+  };
+  row("read", f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read));
+  row("write", f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write));
+  row("all", f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write));
+  const nand::ChipActivity& act = f.nand.activity();
+  const ctrl::Ftl& ftl = f.firmware.ftl();
+  os << std::setprecision(3);
+  os << "  simulated time      " << ticks_to_us(end) << " us\n";
+  os << "  chip utilization    " << act.utilization(end) << " chips busy on average (of " << act.chips() << ")\n";
+  os << "  GC                  " << ftl.gc_erases() << " erases, write amplification "
+     << ftl.write_amplification() << "\n";
+  os << "  firmware core       " << (end ? static_cast<double>(f.firmware.core_busy()) / static_cast<double>(end) : 0.0)
+     << " busy\n";
+  os << "  integrity           " << f.host.reads_checked() << " page reads checked, " << f.host.mismatches()
+     << " mismatches\n";
+  os << std::setprecision(2) << "  wall time           " << run.wall_seconds << " s (preconditioning "
+     << run.precondition_seconds << " s), "
+     << (run.wall_seconds > 0 ? static_cast<double>(f.host.completed()) / run.wall_seconds : 0.0)
+     << " requests per second, peak RSS " << run.peak_rss_mb << " MB\n";
+  os.unsetf(std::ios::floatfield);
 }
 
 void print_nand_ops_summary(std::ostream& os, const NandScriptDriver& drv,
                             const nand::NandDevice& nand, const RunFigures& run) {
   const Tick end = drv.last_completion();
   const double sim_s = static_cast<double>(end) / 1e12;
-  const std::uint32_t pb = nand.config().page_bytes;
+  const std::uint64_t pb = nand.config().page_bytes;
   os << std::fixed;
   os << "\nSummary (NAND command script; latency = submit to completion)\n";
   os << "  op        count     IOPS      MB/s     mean us    p50 us    p99 us  p99.9 us    max us\n";

@@ -5,6 +5,10 @@
 #include <iosfwd>
 #include <string>
 
+#include "controller/firmware_core.h"
+#include "controller/flash_sched.h"
+#include "controller/host_iface.h"
+#include "host/host_driver.h"
 #include "nand/nand_device.h"
 #include "sc_main/json.h"
 #include "sc_main/nand_script_driver.h"
@@ -14,7 +18,19 @@ namespace ssd {
 struct RunFigures {
   double wall_seconds = 0;
   double peak_rss_mb = 0;
+  double precondition_seconds = 0;
 };
+
+// The parts of a whole-controller run.
+struct FullRun {
+  const host::HostDriver& host;
+  const ctrl::HostIface& iface;
+  const ctrl::FirmwareCore& firmware;
+  const ctrl::FlashSched& sched;
+  const nand::NandDevice& nand;
+};
+json::Value full_stats(const FullRun& f, const RunFigures& run);
+void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run);
 
 double peak_rss_mb();
 

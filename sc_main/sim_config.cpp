@@ -33,10 +33,31 @@ Config make_config() {
   c.add_bool("nand.cache_program", n.cache_program, "cache program: data-in of the next page during tPROG");
   c.add_bool("nand.multiplane", n.multiplane, "multi-plane read/program/erase commands allowed");
 
-  c.add_enum("workload.kind", "nand_ops", {"nand_ops"},
-             "nand_ops: a script of NAND commands replayed at its timestamps "
-             "(synthetic and trace come with the host side)");
-  c.add_string("workload.path", "", "workload file; empty: the bundled configs/nand_demo.ops");
+  c.add_int("controller.ncq_depth", 32, 1, 65535, "NCQ tags: commands outstanding in the device (32 = SATA)");
+  c.add_double("controller.clock_mhz", 1000, 1, 100000, "decision clock of the flash scheduler block, MHz");
+  c.add_enum("controller.scheduler", "hos", {"ios", "hos"}, "flash scheduler block: in-order (ios) or per-chip queues (hos)");
+  c.add_bool("controller.read_first", false, "hos: take the oldest read of a chip queue before its head");
+  c.add_double("firmware.clock_mhz", 500, 1, 100000, "clock of the embedded core running the FTL, MHz");
+  c.add_int("firmware.cycles_per_command", 0, 0, 100000000, "core cycles per host command (0: free firmware)");
+  c.add_int("firmware.cycles_per_page", 0, 0, 100000000, "core cycles per logical page of a host command");
+  c.add_int("firmware.cycles_per_gc_page", 0, 0, 100000000, "core cycles per GC page copy and per GC erase");
+  c.add_double("ftl.overprovisioning", 0.07, 0, 0.89, "fraction of the physical pages hidden from the host");
+  c.add_string("ftl.allocation", "CWDP", "static allocation order, fastest first: C channel, W chip, D die, P plane");
+  c.add_double("ftl.gc_threshold", 0.05, 0.001, 0.49, "GC a plane when its free blocks fall below this fraction");
+  c.add_double("ftl.precondition", 0, 0, 1, "fraction of the logical space written (and aged) before time 0");
+  c.add_double("ftl.precondition_age", 1.0, 0, 100, "random overwrites while preconditioning, times the pages filled");
+  c.add_double("host.link_mb_s", 0, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)");
+
+  c.add_enum("workload.kind", "synthetic", {"synthetic", "nand_ops"},
+             "synthetic: generated requests through the whole controller; nand_ops: a script of "
+             "NAND commands replayed at its timestamps straight to the NAND");
+  c.add_string("workload.path", "", "workload file (nand_ops; empty: the bundled configs/nand_demo.ops)");
+  c.add_int("workload.requests", 100000, 1, 1000000000000ll, "host requests to run");
+  c.add_double("workload.read_ratio", 0.7, 0, 1, "fraction of reads");
+  c.add_int("workload.size_bytes", 4096, 512, 64 << 20, "request size, bytes (a multiple of 512)");
+  c.add_enum("workload.pattern", "random", {"random", "sequential"}, "address pattern");
+  c.add_int("workload.queue_depth", 32, 1, 65535, "requests kept outstanding (closed loop)");
+  c.add_int("workload.seed", 1, 0, 0x7FFFFFFFFFFFFFFFll, "random seed");
 
   c.add_string("trace.vcd", "", "write a VCD waveform to this file (empty: tracing off)");
   c.add_double("trace.start_us", 0, 0, 1e12, "first simulated time recorded in the VCD, us");
@@ -123,6 +144,24 @@ nand::NandConfig nand_config(const Config& cfg) {
     throw ConfigError(msg);
   }
   return n;
+}
+
+ctrl::FtlConfig ftl_config(const Config& cfg) {
+  ctrl::FtlConfig f;
+  f.nand = nand_config(cfg);
+  f.overprovisioning = cfg.get_double("ftl.overprovisioning");
+  f.allocation = cfg.get_string("ftl.allocation");
+  f.gc_threshold = cfg.get_double("ftl.gc_threshold");
+  std::vector<std::string> errs = f.validate();
+  if (!errs.empty()) {
+    std::string msg = "invalid FTL configuration:";
+    for (const std::string& e : errs) msg += "\n  " + e;
+    throw ConfigError(msg);
+  }
+  if (cfg.get_int("workload.size_bytes") % 512 != 0)
+    throw ConfigError("workload.size_bytes = " + std::to_string(cfg.get_int("workload.size_bytes")) +
+                      " is not a multiple of 512");
+  return f;
 }
 
 TraceOptions trace_options(const Config& cfg) {

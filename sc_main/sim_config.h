@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "controller/ftl.h"
 #include "nand/nand_config.h"
 #include "sc_main/config.h"
 #include "tlm/vcd_writer.h"
@@ -26,6 +27,7 @@ void apply_preset(Config& cfg, const std::string& name);
 
 // Throws ConfigError naming the keys when the combination is invalid.
 nand::NandConfig nand_config(const Config& cfg);
+ctrl::FtlConfig ftl_config(const Config& cfg);  // also checks the workload size
 TraceOptions trace_options(const Config& cfg);
 
 // The folder holding the bundled files (configs/); set at build time, overridable

@@ -4,8 +4,8 @@
 set -eu
 ssdsim="$1"; dir="$2"
 rm -rf "$dir"; mkdir -p "$dir"
-"$ssdsim" --set report.timeline=false --out "$dir/a" >/dev/null
-"$ssdsim" --set report.timeline=false --out "$dir/b" >/dev/null
+"$ssdsim" --set workload.kind=nand_ops --set report.timeline=false --out "$dir/a" >/dev/null
+"$ssdsim" --set workload.kind=nand_ops --set report.timeline=false --out "$dir/b" >/dev/null
 strip() { sed '/"run": {/,$d' "$1"; }
 diff <(strip "$dir/a/stats.json") <(strip "$dir/b/stats.json")
 for key in '"read"' '"write"' '"all"' '"count"' '"iops"' '"bandwidth_mb_s"' '"latency_us"' '"mean"' \

@@ -4,7 +4,7 @@
 set -eu
 ssdsim="$1"; repo="$2"; dir="$3"
 mkdir -p "$dir"
-"$ssdsim" --set report.timeline=false --set trace.vcd="$dir/default.vcd" >/dev/null
+"$ssdsim" --set workload.kind=nand_ops --set report.timeline=false --set trace.vcd="$dir/default.vcd" >/dev/null
 # Full names of the VCD's variables: scopes joined with dots, plus the bit range.
 awk '$1=="$scope"{s[++n]=$3} $1=="$upscope"{n--} $1=="$var"{p=""; for(i=1;i<=n;i++) p=p s[i] "."; r=($6=="$end")?"":$6; print p $5 r} $1=="$enddefinitions"{exit}' \
   "$dir/default.vcd" | sort -u > "$dir/vars.txt"

@@ -53,6 +53,14 @@ struct FlashCommand {
   Tick t_done = 0;         // completed (read: last data byte out; program/erase: array done)
   std::string error;       // protocol error text when status == ProtocolError
 
+  // ---- the issuer's own bookkeeping (the NAND and the scheduler ignore it) ----
+  struct Issuer {
+    std::uint8_t kind = 0;
+    std::uint32_t a = 0, b = 0;
+    std::uint64_t c = 0;
+    void* p = nullptr;
+  } issuer;
+
   // ---- scratch of the executing channel (not part of the protocol) ----
   struct Scratch {
     std::uint8_t stage = 0;

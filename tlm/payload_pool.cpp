@@ -6,6 +6,16 @@
 
 namespace ssd {
 
+const char* to_string(HostOp op) {
+  switch (op) {
+    case HostOp::Read: return "READ";
+    case HostOp::Write: return "WRITE";
+    case HostOp::Trim: return "TRIM";
+    case HostOp::Flush: return "FLUSH";
+  }
+  return "?";
+}
+
 const char* to_string(FlashOp op) {
   switch (op) {
     case FlashOp::Read: return "READ";

@@ -60,3 +60,8 @@ class PayloadPool : public PayloadPoolBase {
 using FlashPayloadPool = PayloadPool<FlashExtension>;
 
 }  // namespace ssd
+
+#include "tlm/host_protocol.h"
+namespace ssd {
+using HostPayloadPool = PayloadPool<HostExtension>;
+}  // namespace ssd

@@ -1,0 +1,405 @@
+#include "controller/firmware_core.h"
+
+#include <cmath>
+
+namespace ssd::ctrl {
+
+using namespace sc_core;
+
+FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const FirmwareConfig& fw)
+    : sc_module(name),
+      host("host"),
+      flash("flash"),
+      ftl_(ftl),
+      cfg_(fw),
+      work_("work"),
+      flash_out_("flash_out"),
+      pool_("firmware flash commands") {
+  spp_ = ftl.nand.page_bytes / 512;
+  cycle_ps_ = 1e6 / fw.clock_mhz;
+  stalled_.resize(ftl_.planes());
+  gc_.resize(ftl_.planes());
+  chip_outstanding_.assign(ftl.nand.chips(), 0);
+  gc_wanted_.assign(ftl.nand.chips(), 0);
+  host.register_nb_transport_fw(this, &FirmwareCore::host_fw);
+  flash.register_nb_transport_bw(this, &FirmwareCore::flash_bw);
+  SC_HAS_PROCESS(FirmwareCore);
+  SC_METHOD(on_work);
+  sensitive << work_.get_event() << flash_out_.get_event();
+  dont_initialize();
+}
+
+Tick FirmwareCore::reserve_core(std::uint64_t cycles) {
+  const Tick now = sc_time_stamp().value();
+  const Tick start = std::max(now, core_free_);
+  const Tick dur = static_cast<Tick>(std::llround(static_cast<double>(cycles) * cycle_ps_));
+  core_free_ = start + dur;
+  core_busy_ += dur;
+  return core_free_;
+}
+
+tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
+  if (ph != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP
+  HostCommand& c = host_cmd(gp);
+  const std::uint64_t pages =
+      c.sectors ? (c.lba + c.sectors - 1) / spp_ - c.lba / spp_ + 1 : 0;
+  const Tick done = reserve_core(cfg_.cycles_per_command + pages * cfg_.cycles_per_page);
+  work_.notify(gp, sc_time::from_value(done - sc_time_stamp().value()));
+  ph = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void FirmwareCore::on_work() {
+  while (tlm::tlm_generic_payload* gp = work_.get_next_transaction()) process(*gp);
+  while (tlm::tlm_generic_payload* gp = flash_out_.get_next_transaction()) {
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_time d = SC_ZERO_TIME;
+    flash->nb_transport_fw(*gp, ph, d);
+  }
+}
+
+std::uint32_t FirmwareCore::new_op() {
+  if (free_op_ != kNone) {
+    const std::uint32_t i = free_op_;
+    free_op_ = ops_[i].next_free;
+    ops_[i] = WriteOp{};
+    return i;
+  }
+  ops_.emplace_back();
+  return static_cast<std::uint32_t>(ops_.size() - 1);
+}
+
+void FirmwareCore::park(std::uint32_t on_op, const Parked& p) {
+  std::uint32_t i;
+  if (!free_parked_.empty()) {
+    i = free_parked_.back();
+    free_parked_.pop_back();
+    parked_[i] = p;
+  } else {
+    i = static_cast<std::uint32_t>(parked_.size());
+    parked_.push_back(p);
+  }
+  parked_[i].next = kNone;
+  WriteOp& w = ops_[on_op];
+  if (w.waiters_tail == kNone) w.waiters = i;
+  else parked_[w.waiters_tail].next = i;
+  w.waiters_tail = i;
+}
+
+FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, Kind kind) {
+  tlm::tlm_generic_payload* gp = pool_.acquire();
+  FlashCommand& f = flash_cmd(*gp);
+  const PhysAddr a = ftl_.decode(ppa);
+  f.op = op;
+  f.channel = a.channel;
+  f.chip = a.chip;
+  f.die = a.die;
+  f.plane_mask = static_cast<std::uint8_t>(1u << a.plane);
+  f.block[a.plane] = a.block;
+  f.page = a.page;
+  f.issuer.kind = kind;
+  f.issuer.b = ppa;
+  f.exec.owner = gp;
+  static std::uint64_t seq = 0;
+  f.id = ++seq;
+  gp->set_command(op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  gp->set_data_length(op == FlashOp::Erase ? 0 : ftl_.config().nand.page_bytes);
+  chip_activity(std::uint32_t{a.channel} * ftl_.config().nand.chips_per_channel + a.chip, +1);
+  return f;
+}
+
+void FirmwareCore::send_flash(FlashCommand& f, Tick at) {
+  auto* gp = static_cast<tlm::tlm_generic_payload*>(f.exec.owner);
+  const Tick now = sc_time_stamp().value();
+  if (at <= now) {
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_time d = SC_ZERO_TIME;
+    flash->nb_transport_fw(*gp, ph, d);
+  } else {
+    flash_out_.notify(*gp, sc_time::from_value(at - now));
+  }
+}
+
+void FirmwareCore::chip_activity(std::uint32_t chip, int delta) {
+  chip_outstanding_[chip] += delta;
+  if (chip_outstanding_[chip] == 0 && gc_wanted_[chip]) {
+    gc_wanted_[chip] = 0;
+    const std::uint32_t per_chip = ftl_.config().nand.dies_per_chip * ftl_.config().nand.planes_per_die;
+    for (std::uint32_t p = chip * per_chip; p < (chip + 1) * per_chip; ++p) maybe_gc(p);
+  }
+}
+
+void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
+  HostCommand& c = host_cmd(gp);
+  c.exec.owner = &gp;
+  const std::uint64_t first = c.sectors ? c.lba / spp_ : 0;
+  const std::uint64_t pages = c.sectors ? (c.lba + c.sectors - 1) / spp_ - first + 1 : 0;
+  if (c.sectors && first + pages > ftl_.logical_pages()) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    complete_host(gp);
+    return;
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  c.exec.pages_left = static_cast<std::uint32_t>(pages);
+  const Tick now = sc_time_stamp().value();
+  switch (c.op) {
+    case HostOp::Read:
+      ++counters_.host_reads;
+      c.tokens.assign(pages, kUnwrittenToken);
+      for (std::uint32_t i = 0; i < pages; ++i) {
+        const std::uint64_t lpn = first + i;
+        auto it = pending_.find(lpn);
+        if (it != pending_.end()) {
+          WriteOp& w = ops_[it->second];
+          if (w.known) {
+            c.tokens[i] = w.token;
+            ++counters_.buffer_hits;
+            page_done(gp);
+          } else {
+            park(it->second, Parked{false, &gp, i, kNone});
+          }
+          continue;
+        }
+        const std::uint32_t ppa = ftl_.lookup(lpn);
+        if (ppa == kUnmapped) {
+          ++counters_.unwritten_reads;
+          page_done(gp);
+          continue;
+        }
+        FlashCommand& f = new_flash(FlashOp::Read, ppa, HostRead);
+        f.issuer.p = &gp;
+        f.issuer.a = i;
+        ftl_.add_pending_read(ppa);
+        ++counters_.flash_reads;
+        send_flash(f, now);
+      }
+      break;
+    case HostOp::Write: {
+      ++counters_.host_writes;
+      if (c.tokens.size() != pages) {
+        gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+        complete_host(gp);
+        return;
+      }
+      for (std::uint32_t i = 0; i < pages; ++i) {
+        const std::uint64_t lpn = first + i;
+        const std::uint32_t op = new_op();
+        WriteOp& w = ops_[op];
+        w.lpn = lpn;
+        w.host = &gp;
+        w.fresh = c.tokens[i];
+        w.partial = c.lba > lpn * spp_ || c.lba + c.sectors < (lpn + 1) * spp_;
+        auto it = pending_.find(lpn);
+        const std::uint32_t prev = it == pending_.end() ? kNone : it->second;
+        pending_[lpn] = op;
+        if (!w.partial) {
+          set_token(op, w.fresh);
+        } else if (prev != kNone) {
+          if (ops_[prev].known) set_token(op, merge_tokens(ops_[prev].token, w.fresh));
+          else park(prev, Parked{true, nullptr, op, kNone});
+        } else if (const std::uint32_t ppa = ftl_.lookup(lpn); ppa != kUnmapped) {
+          FlashCommand& f = new_flash(FlashOp::Read, ppa, RmwRead);
+          f.issuer.a = op;
+          ftl_.add_pending_read(ppa);
+          ++counters_.rmw_reads;
+          send_flash(f, now);
+        } else {
+          set_token(op, merge_tokens(kUnwrittenToken, w.fresh));
+        }
+      }
+      break;
+    }
+    case HostOp::Trim:
+      ++counters_.host_trims;
+      for (std::uint64_t lpn = first; lpn < first + pages; ++lpn) {
+        if (c.lba > lpn * spp_ || c.lba + c.sectors < (lpn + 1) * spp_) continue;  // partial: kept
+        pending_.erase(lpn);  // an in-flight write of it becomes superseded
+        ftl_.trim(lpn);
+      }
+      c.exec.pages_left = 0;
+      complete_host(gp);
+      break;
+    case HostOp::Flush:
+      ++counters_.host_flushes;
+      c.exec.pages_left = 0;
+      complete_host(gp);
+      break;
+  }
+}
+
+void FirmwareCore::set_token(std::uint32_t op, Token t) {
+  ops_[op].token = t;
+  ops_[op].known = true;
+  // Wake what waited for this page's data, in arrival order.
+  for (std::uint32_t i = ops_[op].waiters; i != kNone;) {
+    const Parked p = parked_[i];
+    free_parked_.push_back(i);
+    i = p.next;
+    if (p.is_write) {
+      set_token(p.page_or_op, merge_tokens(t, ops_[p.page_or_op].fresh));
+    } else {
+      host_cmd(*p.host).tokens[p.page_or_op] = t;
+      ++counters_.buffer_hits;
+      page_done(*p.host);
+    }
+  }
+  ops_[op].waiters = ops_[op].waiters_tail = kNone;
+  program(op);
+}
+
+void FirmwareCore::program(std::uint32_t op) {
+  const std::uint32_t plane = ftl_.plane_of_lpn(ops_[op].lpn);
+  if (!stalled_[plane].empty()) {  // keep the order of writes to a plane
+    stalled_[plane].push_back(op);
+    return;
+  }
+  const std::uint32_t ppa = ftl_.allocate(plane, false);
+  if (ppa == kUnmapped) {
+    stalled_[plane].push_back(op);
+    ++counters_.stalled_writes;
+    maybe_gc(plane);
+    return;
+  }
+  FlashCommand& f = new_flash(FlashOp::Program, ppa, HostProgram);
+  f.token[ftl_.decode(ppa).plane] = ops_[op].token;
+  f.issuer.a = op;
+  ftl_.count_host_page();
+  send_flash(f, sc_time_stamp().value());
+  maybe_gc(plane);
+}
+
+void FirmwareCore::page_done(tlm::tlm_generic_payload& gp) {
+  HostCommand& c = host_cmd(gp);
+  if (--c.exec.pages_left == 0) complete_host(gp);
+}
+
+void FirmwareCore::complete_host(tlm::tlm_generic_payload& gp) {
+  tlm::tlm_phase ph = tlm::BEGIN_RESP;
+  sc_time d = SC_ZERO_TIME;
+  host->nb_transport_bw(gp, ph, d);
+}
+
+tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
+  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  FlashCommand& f = flash_cmd(gp);
+  if (f.status != FlashStatus::Ok) {
+    SC_REPORT_ERROR("/ssd/controller/firmware", ("flash command failed: " + f.error).c_str());
+  }
+  unsigned plane_in_die = 0;
+  while (!(f.plane_mask >> plane_in_die & 1u)) ++plane_in_die;
+  const std::uint32_t chip = std::uint32_t{f.channel} * ftl_.config().nand.chips_per_channel + f.chip;
+  const std::uint32_t ppa = f.issuer.b;
+  switch (f.issuer.kind) {
+    case HostRead: {
+      auto& host_gp = *static_cast<tlm::tlm_generic_payload*>(f.issuer.p);
+      host_cmd(host_gp).tokens[f.issuer.a] = f.token[plane_in_die];
+      ftl_.remove_pending_read(ppa);
+      maybe_erase(ftl_.plane_of_ppa(ppa));
+      page_done(host_gp);
+      break;
+    }
+    case RmwRead:
+      ftl_.remove_pending_read(ppa);
+      maybe_erase(ftl_.plane_of_ppa(ppa));
+      set_token(f.issuer.a, merge_tokens(f.token[plane_in_die], ops_[f.issuer.a].fresh));
+      break;
+    case HostProgram: {
+      const std::uint32_t op = f.issuer.a;
+      WriteOp& w = ops_[op];
+      auto it = pending_.find(w.lpn);
+      if (it != pending_.end() && it->second == op) {
+        ftl_.map(w.lpn, ppa);
+        pending_.erase(it);
+      } else {
+        ++counters_.superseded_programs;  // a newer write or a trim came meanwhile
+      }
+      tlm::tlm_generic_payload* host_gp = w.host;
+      w.next_free = free_op_;
+      free_op_ = op;
+      page_done(*host_gp);
+      break;
+    }
+    case GcRead: {
+      const std::uint32_t plane = f.issuer.a;
+      const std::uint32_t to = ftl_.allocate(plane, true);
+      if (to == kUnmapped) SC_REPORT_FATAL("/ssd/controller/gc", "GC found no free page in its plane");
+      const Token t = f.token[plane_in_die];
+      const std::uint64_t lpn = f.issuer.c;
+      FlashCommand& p = new_flash(FlashOp::Program, to, GcProgram);
+      p.token[ftl_.decode(to).plane] = t;
+      p.issuer.a = plane;
+      p.issuer.b = to;
+      p.issuer.c = lpn | (std::uint64_t{ppa} << 32);  // lpn and the page copied from
+      send_flash(p, reserve_core(cfg_.cycles_per_gc_page));
+      break;
+    }
+    case GcProgram: {
+      const std::uint32_t plane = f.issuer.a;
+      const std::uint64_t lpn = f.issuer.c & 0xFFFFFFFFull;
+      const auto from = static_cast<std::uint32_t>(f.issuer.c >> 32);
+      ftl_.count_gc_copy();
+      if (ftl_.remap_if(lpn, ppa, from)) ++counters_.gc_copies;
+      else ++counters_.gc_stale_copies;
+      --gc_[plane].copies_left;
+      maybe_erase(plane);
+      break;
+    }
+    case GcErase: {
+      const std::uint32_t plane = f.issuer.a;
+      ftl_.erased(gc_[plane].victim);
+      gc_[plane] = GcJob{};
+      std::deque<std::uint32_t> waiting;
+      waiting.swap(stalled_[plane]);
+      for (std::uint32_t op : waiting) program(op);
+      maybe_gc(plane);
+      break;
+    }
+  }
+  gp.release();
+  chip_activity(chip, -1);
+  return tlm::TLM_COMPLETED;
+}
+
+void FirmwareCore::maybe_gc(std::uint32_t plane) {
+  if (gc_[plane].active || !ftl_.gc_needed(plane)) return;
+  const std::uint32_t chip = ftl_.chip_of_plane(plane);
+  if (ftl_.writes_blocked(plane) || !stalled_[plane].empty()) {
+    ++counters_.gc_foreground;
+    start_gc(plane);
+  } else if (chip_outstanding_[chip] == 0) {
+    start_gc(plane);
+  } else {
+    gc_wanted_[chip] = 1;
+  }
+}
+
+void FirmwareCore::start_gc(std::uint32_t plane) {
+  const std::uint32_t victim = ftl_.pick_victim(plane);
+  if (victim == kUnmapped) return;  // nothing to collect yet (reads pending on every candidate)
+  ++counters_.gc_runs;
+  GcJob& job = gc_[plane];
+  job = GcJob{};
+  job.active = true;
+  job.victim = victim;
+  victims_scratch_.clear();
+  ftl_.valid_ppas(victim, victims_scratch_);
+  job.copies_left = static_cast<std::uint32_t>(victims_scratch_.size());
+  for (std::uint32_t from : victims_scratch_) {
+    FlashCommand& f = new_flash(FlashOp::Read, from, GcRead);
+    f.issuer.a = plane;
+    f.issuer.c = ftl_.owner(from);
+    send_flash(f, reserve_core(cfg_.cycles_per_gc_page));
+  }
+  maybe_erase(plane);
+}
+
+void FirmwareCore::maybe_erase(std::uint32_t plane) {
+  GcJob& job = gc_[plane];
+  if (!job.active || job.erase_issued || job.copies_left || ftl_.pending_reads(job.victim)) return;
+  job.erase_issued = true;
+  FlashCommand& f = new_flash(FlashOp::Erase, job.victim * ftl_.config().nand.pages_per_block, GcErase);
+  f.issuer.a = plane;
+  send_flash(f, reserve_core(cfg_.cycles_per_gc_page));
+}
+
+}  // namespace ssd::ctrl

@@ -1,0 +1,134 @@
+// The FTL running as firmware on a modelled embedded core. Host commands arrive in
+// order from the host interface; each costs firmware.cycles_per_command plus
+// firmware.cycles_per_page per page on the core (a single core: work queues for it);
+// 0 cycles is free firmware. Then, per logical page:
+//  - READ: the newest data is taken from an in-flight write of the page (the write
+//    buffer) if there is one, returned as kUnwrittenToken if the page was never
+//    written, else read from flash;
+//  - WRITE: a page written only in part is merged with its old data (read-modify-write:
+//    a flash read, or the in-flight write's data); the page is allocated statically
+//    (ftl.allocation) and programmed; the mapping moves when the program completes, if
+//    no newer write of the page came meanwhile (last writer wins);
+//  - TRIM: whole pages covered are unmapped; FLUSH completes at once (no volatile cache:
+//    a write completes only when programmed).
+// GC runs per plane when its free blocks fall below ftl.gc_threshold: in the background
+// when the plane's chip has no flash command outstanding, in the foreground when host
+// writes to the plane are blocked. Valid pages are copied inside the plane (read, then
+// program), then the victim is erased once no host read of it is outstanding.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include <systemc>
+#include <tlm_utils/peq_with_get.h>
+
+#include "controller/ftl.h"
+#include "tlm/flash_protocol.h"
+#include "tlm/host_protocol.h"
+#include "tlm/payload_pool.h"
+
+namespace ssd::ctrl {
+
+struct FirmwareConfig {
+  double clock_mhz = 500.0;
+  std::uint64_t cycles_per_command = 0;
+  std::uint64_t cycles_per_page = 0;
+  std::uint64_t cycles_per_gc_page = 0;  // per GC copy and per erase
+};
+
+struct FirmwareCounters {
+  std::uint64_t host_reads = 0, host_writes = 0, host_trims = 0, host_flushes = 0;
+  std::uint64_t flash_reads = 0, buffer_hits = 0, unwritten_reads = 0;
+  std::uint64_t rmw_reads = 0, superseded_programs = 0, stalled_writes = 0;
+  std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;
+};
+
+class FirmwareCore : public sc_core::sc_module {
+ public:
+  HostTargetSocket<FirmwareCore> host;      // from the host interface
+  FlashInitiatorSocket<FirmwareCore> flash;  // to the flash scheduler block
+
+  FirmwareCore(sc_core::sc_module_name name, const FtlConfig& ftl, const FirmwareConfig& fw);
+
+  Ftl& ftl() { return ftl_; }
+  const Ftl& ftl() const { return ftl_; }
+  const FirmwareCounters& counters() const { return counters_; }
+  Tick core_busy() const { return core_busy_; }
+  FlashPayloadPool& pool() { return pool_; }
+  std::uint64_t sectors_per_page() const { return spp_; }
+
+ private:
+  enum Kind : std::uint8_t { HostRead = 1, RmwRead, HostProgram, GcRead, GcProgram, GcErase };
+  // One page of a host write, from processing until its program completes.
+  struct WriteOp {
+    std::uint64_t lpn = 0;
+    tlm::tlm_generic_payload* host = nullptr;
+    Token fresh = 0;     // the host's token for what it wrote
+    Token token = 0;     // the page's final token (known once any merge is done)
+    bool known = false;
+    bool partial = false;
+    std::uint32_t waiters = kNone;  // first parked operation waiting for `token`
+    std::uint32_t waiters_tail = kNone;
+    std::uint32_t next_free = kNone;
+  };
+  // An operation parked until a WriteOp's token is known: a read page or a merge.
+  struct Parked {
+    bool is_write;
+    tlm::tlm_generic_payload* host;  // read: the host command
+    std::uint32_t page_or_op;        // read: page index; write: WriteOp index
+    std::uint32_t next;
+  };
+  struct GcJob {
+    bool active = false;
+    std::uint32_t victim = kUnmapped;
+    std::uint32_t copies_left = 0;
+    bool erase_issued = false;
+  };
+  static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+
+  tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  tlm::tlm_sync_enum flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  void on_work();
+  void process(tlm::tlm_generic_payload& gp);
+  void page_done(tlm::tlm_generic_payload& host);
+  void complete_host(tlm::tlm_generic_payload& host);
+  Tick reserve_core(std::uint64_t cycles);
+  FlashCommand& new_flash(FlashOp op, std::uint32_t ppa, Kind kind);
+  void send_flash(FlashCommand& c, Tick at);
+  // writes
+  void write_page(std::uint32_t op);           // merge known: allocate and program
+  void set_token(std::uint32_t op, Token t);   // token known: wake waiters, program
+  void program(std::uint32_t op);
+  void park(std::uint32_t on_op, const Parked& p);
+  // gc
+  void maybe_gc(std::uint32_t plane);
+  void start_gc(std::uint32_t plane);
+  void maybe_erase(std::uint32_t plane);
+  void chip_activity(std::uint32_t chip, int delta);
+  std::uint32_t new_op();
+
+  Ftl ftl_;
+  FirmwareConfig cfg_;
+  std::uint64_t spp_;  // sectors per page
+  double cycle_ps_;
+  Tick core_free_ = 0, core_busy_ = 0;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> work_;       // host commands, core work done
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> flash_out_;  // flash commands, core work done
+  FlashPayloadPool pool_;
+  std::vector<WriteOp> ops_;
+  std::uint32_t free_op_ = kNone;
+  std::vector<Parked> parked_;
+  std::vector<std::uint32_t> free_parked_;
+  std::unordered_map<std::uint64_t, std::uint32_t> pending_;  // lpn -> newest WriteOp
+  std::vector<std::deque<std::uint32_t>> stalled_;            // per plane: WriteOps waiting for space
+  std::vector<GcJob> gc_;
+  std::vector<std::uint32_t> chip_outstanding_;
+  std::vector<std::uint8_t> gc_wanted_;                       // per chip: a plane of it wants GC
+  std::vector<std::uint32_t> victims_scratch_;
+  FirmwareCounters counters_;
+};
+
+}  // namespace ssd::ctrl

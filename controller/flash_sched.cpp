@@ -1,0 +1,81 @@
+#include "controller/flash_sched.h"
+
+#include <cmath>
+
+namespace ssd::ctrl {
+
+using namespace sc_core;
+
+FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDevice& device)
+    : sc_module(name), target("target"), cfg_(cfg), device_(device) {
+  const nand::NandConfig& n = device.config();
+  if (cfg.policy == "ios") policy_ = std::make_unique<IosPolicy>(n.channels, n.chips_per_channel);
+  else policy_ = std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, cfg.read_first);
+  period_ = static_cast<Tick>(std::llround(1e6 / cfg.clock_mhz));
+  if (period_ == 0) period_ = 1;
+  target.register_nb_transport_fw(this, &FlashSched::fw);
+  for (unsigned c = 0; c < n.channels; ++c) {
+    nand.push_back(std::make_unique<FlashInitiatorSocketTagged<FlashSched>>(("nand" + std::to_string(c)).c_str()));
+    nand.back()->register_nb_transport_bw(this, &FlashSched::bw, static_cast<int>(c));
+  }
+  SC_HAS_PROCESS(FlashSched);
+  SC_METHOD(decide);
+  sensitive << decide_event_;
+  dont_initialize();
+  SC_METHOD(on_nand_change);
+  for (unsigned c = 0; c < n.channels; ++c) sensitive << device.channel(c).changed_event();
+  dont_initialize();
+}
+
+tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
+  if (ph == tlm::BEGIN_REQ) {
+    FlashCommand& c = flash_cmd(gp);
+    c.exec.owner = &gp;
+    policy_->push(&c);
+    request_decision();
+    ph = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  return tlm::TLM_COMPLETED;  // END_RESP
+}
+
+tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
+  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  // Pass the completion up to the firmware; it completes it at once.
+  tlm::tlm_phase up = tlm::BEGIN_RESP;
+  sc_time delay = SC_ZERO_TIME;
+  target->nb_transport_bw(gp, up, delay);
+  return tlm::TLM_COMPLETED;
+}
+
+void FlashSched::on_nand_change() {
+  if (policy_->queued()) request_decision();
+}
+
+void FlashSched::request_decision() {
+  const Tick now = sc_time_stamp().value();
+  const Tick edge = (now + period_ - 1) / period_ * period_;
+  if (next_edge_ != kNever && next_edge_ >= now && next_edge_ <= edge) return;  // already due
+  next_edge_ = edge;
+  decide_event_.notify(sc_time::from_value(edge - now));
+}
+
+void FlashSched::decide() {
+  const Tick now = sc_time_stamp().value();
+  next_edge_ = kNever;
+  ++decisions_;
+  out_.clear();
+  policy_->decide([this](const FlashCommand& c) { return device_.channel(c.channel).status().ready_for(c); },
+                  out_);
+  for (FlashCommand* c : out_) {
+    ++issued_;
+    if (log_on_) log_.push_back({now / period_, c->id, c->channel, c->chip});
+    auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_time delay = SC_ZERO_TIME;
+    (*nand[c->channel])->nb_transport_fw(*gp, ph, delay);
+    c->exec.owner = gp;  // the channel keeps its own handle in the same field: restore ours
+  }
+}
+
+}  // namespace ssd::ctrl

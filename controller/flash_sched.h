@@ -1,0 +1,66 @@
+// The flash scheduler block (HOS/IOS) as a SystemC module: a flash-protocol
+// target for the firmware, one flash initiator socket per NAND channel. Decisions
+// happen at rising edges of the controller clock (controller.clock_mhz), and only
+// at edges where something could change: a command was queued, or a NAND channel
+// changed state. Idle cycles cost no simulation time.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "controller/sched_policy.h"
+#include "nand/nand_device.h"
+#include "tlm/flash_protocol.h"
+
+namespace ssd::ctrl {
+
+struct SchedConfig {
+  std::string policy = "hos";  // ios | hos
+  double clock_mhz = 1000.0;
+  bool read_first = false;     // hos: the oldest read of a chip queue before its head
+};
+
+class FlashSched : public sc_core::sc_module {
+ public:
+  FlashTargetSocket<FlashSched> target;  // from the firmware
+  std::vector<std::unique_ptr<FlashInitiatorSocketTagged<FlashSched>>> nand;  // per channel
+
+  FlashSched(sc_core::sc_module_name name, const SchedConfig& cfg, nand::NandDevice& device);
+
+  std::uint64_t issued() const { return issued_; }
+  std::uint64_t decisions() const { return decisions_; }
+  std::size_t queued_on_chip(unsigned channel, unsigned chip) const {
+    return policy_->queued_on_chip(channel, chip);
+  }
+  // Each issue as (cycle, command id, channel, chip): the log compared with rtl/.
+  struct Issue {
+    std::uint64_t cycle;
+    std::uint64_t id;
+    unsigned channel, chip;
+  };
+  void keep_issue_log(bool on) { log_on_ = on; }
+  const std::vector<Issue>& issue_log() const { return log_; }
+
+ private:
+  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  tlm::tlm_sync_enum bw(int ch, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  void request_decision();
+  void decide();
+  void on_nand_change();
+
+  SchedConfig cfg_;
+  nand::NandDevice& device_;
+  std::unique_ptr<SchedPolicy> policy_;
+  Tick period_;
+  Tick next_edge_ = kNever;  // a decision is scheduled at this edge
+  sc_core::sc_event decide_event_;
+  std::vector<FlashCommand*> out_;
+  std::uint64_t issued_ = 0, decisions_ = 0;
+  bool log_on_ = false;
+  std::vector<Issue> log_;
+};
+
+}  // namespace ssd::ctrl

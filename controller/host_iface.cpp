@@ -1,0 +1,97 @@
+#include "controller/host_iface.h"
+
+#include <cmath>
+
+namespace ssd::ctrl {
+
+using namespace sc_core;
+
+HostIface::HostIface(sc_module_name name, unsigned ncq_depth, double link_mb_s)
+    : sc_module(name), host("host"), firmware("firmware"), depth_(ncq_depth), to_host_("to_host") {
+  ps_per_byte_ = link_mb_s > 0 ? 1e6 / link_mb_s : 0.0;  // MB = 10^6 bytes
+  for (unsigned t = ncq_depth; t-- > 0;) free_tags_.push_back(static_cast<std::uint16_t>(t));
+  host.register_nb_transport_fw(this, &HostIface::host_fw);
+  firmware.register_nb_transport_bw(this, &HostIface::fw_bw);
+  SC_HAS_PROCESS(HostIface);
+  SC_METHOD(on_event);
+  sensitive << inbound_event_ << to_host_.get_event();
+  dont_initialize();
+}
+
+Tick HostIface::link(std::uint64_t bytes) {
+  const Tick now = sc_time_stamp().value();
+  if (ps_per_byte_ == 0.0 || bytes == 0) return now;
+  const Tick start = std::max(now, link_free_);
+  const Tick dur = static_cast<Tick>(std::llround(static_cast<double>(bytes) * ps_per_byte_));
+  link_free_ = start + dur;
+  link_busy_ += dur;
+  return link_free_;
+}
+
+void HostIface::accept(tlm::tlm_generic_payload& gp) {
+  HostCommand& c = host_cmd(gp);
+  c.tag = free_tags_.back();
+  free_tags_.pop_back();
+  ++in_use_;
+  const Tick ready = c.op == HostOp::Write ? link(std::uint64_t{c.sectors} * 512) : sc_time_stamp().value();
+  inbound_.push_back({&gp, ready});
+  const Tick now = sc_time_stamp().value();
+  const Tick first = inbound_.front().ready;
+  inbound_event_.notify(sc_time::from_value(first > now ? first - now : 0));
+}
+
+tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
+  if (ph == tlm::BEGIN_REQ) {
+    if (in_use_ == depth_) {  // all tags in use: hold END_REQ back
+      waiting_ = &gp;
+      ++backpressure_;
+      return tlm::TLM_ACCEPTED;
+    }
+    accept(gp);
+    ph = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  return tlm::TLM_COMPLETED;  // END_RESP
+}
+
+tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
+  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  HostCommand& c = host_cmd(gp);
+  const Tick now = sc_time_stamp().value();
+  const Tick at = c.op == HostOp::Read ? link(std::uint64_t{c.sectors} * 512) : now;
+  to_host_.notify(gp, sc_time::from_value(at - now));
+  return tlm::TLM_COMPLETED;
+}
+
+void HostIface::on_event() {
+  const Tick now = sc_time_stamp().value();
+  // Completions: the response goes to the host and the tag frees.
+  while (tlm::tlm_generic_payload* gp = to_host_.get_next_transaction()) {
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_time d = SC_ZERO_TIME;
+    HostCommand& c = host_cmd(*gp);
+    free_tags_.push_back(c.tag);
+    --in_use_;
+    c.t_done = now;
+    host->nb_transport_bw(*gp, ph, d);
+    if (waiting_ && in_use_ < depth_) {
+      tlm::tlm_generic_payload* w = waiting_;
+      waiting_ = nullptr;
+      accept(*w);
+      tlm::tlm_phase endreq = tlm::END_REQ;
+      sc_time d2 = SC_ZERO_TIME;
+      host->nb_transport_bw(*w, endreq, d2);
+    }
+  }
+  // Arrivals: forward in order those whose data is in.
+  while (!inbound_.empty() && inbound_.front().ready <= now) {
+    tlm::tlm_generic_payload* gp = inbound_.front().gp;
+    inbound_.pop_front();
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_time d = SC_ZERO_TIME;
+    firmware->nb_transport_fw(*gp, ph, d);
+  }
+  if (!inbound_.empty()) inbound_event_.notify(sc_time::from_value(inbound_.front().ready - now));
+}
+
+}  // namespace ssd::ctrl

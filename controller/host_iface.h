@@ -1,0 +1,53 @@
+// The host interface: a TLM-2.0 AT target, SATA-NCQ-like. At most ncq_depth
+// commands are outstanding (one tag each); while all tags are in use, END_REQ is
+// withheld (TLM_ACCEPTED) and sent when a tag frees: back-pressure, nothing dropped.
+// Commands go to the firmware in arrival order, a write once its data has crossed
+// the host link; a read's data crosses the link before its completion reaches the
+// host. The link (host.link_mb_s, 0 = unlimited) carries one transfer at a time.
+#pragma once
+
+#include <deque>
+#include <vector>
+
+#include <systemc>
+#include <tlm_utils/peq_with_get.h>
+
+#include "tlm/host_protocol.h"
+
+namespace ssd::ctrl {
+
+class HostIface : public sc_core::sc_module {
+ public:
+  HostTargetSocket<HostIface> host;      // from the host
+  HostInitiatorSocket<HostIface> firmware;  // to the firmware core
+
+  HostIface(sc_core::sc_module_name name, unsigned ncq_depth, double link_mb_s);
+
+  unsigned tags_in_use() const { return in_use_; }
+  std::uint64_t backpressure_events() const { return backpressure_; }
+  Tick link_busy() const { return link_busy_; }
+
+ private:
+  tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  tlm::tlm_sync_enum fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  void accept(tlm::tlm_generic_payload& gp);
+  void on_event();
+  Tick link(std::uint64_t bytes);
+
+  unsigned depth_;
+  double ps_per_byte_;  // 0: unlimited
+  unsigned in_use_ = 0;
+  std::vector<std::uint16_t> free_tags_;
+  tlm::tlm_generic_payload* waiting_ = nullptr;  // BEGIN_REQ held back while tags are full
+  struct Inbound {
+    tlm::tlm_generic_payload* gp;
+    Tick ready;
+  };
+  std::deque<Inbound> inbound_;  // to the firmware, in arrival order
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> to_host_;
+  sc_core::sc_event inbound_event_;
+  Tick link_free_ = 0, link_busy_ = 0;
+  std::uint64_t backpressure_ = 0;
+};
+
+}  // namespace ssd::ctrl

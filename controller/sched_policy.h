@@ -1,0 +1,128 @@
+// Dispatch policies of the flash scheduler block, plain C++ (docs/scheduler.md has
+// the exact rules a Verilog version must match cycle for cycle).
+//
+// At each decision edge the block samples, for every queued candidate, whether the
+// NAND could start it this instant (`ready`: its die's NAND queue empty, the die able
+// to take it, the channel bus free), then issues:
+//  - IOS: the head of one FIFO in arrival order, if ready; nothing else (head-of-line
+//    blocking). At most one command per edge.
+//  - HOS: per channel, scanning its chips round-robin from the one after the chip last
+//    granted on that channel: the first chip whose queue is non-empty and whose
+//    candidate is ready. The candidate is the head of the chip's queue, or with
+//    read_first the oldest read in it (else the head). At most one command per channel
+//    per edge. Reset state: the pointer of every channel at its last chip, so chip 0
+//    is scanned first.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "tlm/flash_command.h"
+
+namespace ssd::ctrl {
+
+class SchedPolicy {
+ public:
+  virtual ~SchedPolicy() = default;
+  virtual void push(FlashCommand* c) = 0;
+  // One decision edge; appends the issued commands (removed from the queues) to `out`.
+  // Ready is a callable bool(const FlashCommand&).
+  template <typename Ready>
+  void decide(Ready&& ready, std::vector<FlashCommand*>& out);
+  virtual std::size_t queued() const = 0;
+  virtual std::size_t queued_on_chip(unsigned channel, unsigned chip) const = 0;
+
+ protected:
+  struct ReadyFn {
+    virtual bool operator()(const FlashCommand& c) const = 0;
+  };
+  virtual void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out) = 0;
+};
+
+class IosPolicy : public SchedPolicy {
+ public:
+  IosPolicy(unsigned channels, unsigned chips_per_channel) : per_chip_(channels * chips_per_channel, 0), chips_(chips_per_channel) {}
+  void push(FlashCommand* c) override {
+    fifo_.push_back(c);
+    ++per_chip_[c->channel * chips_ + c->chip];
+  }
+  std::size_t queued() const override { return fifo_.size(); }
+  std::size_t queued_on_chip(unsigned channel, unsigned chip) const override {
+    return per_chip_[channel * chips_ + chip];
+  }
+
+ protected:
+  void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out) override {
+    if (fifo_.empty() || !ready(*fifo_.front())) return;
+    FlashCommand* c = fifo_.front();
+    fifo_.pop_front();
+    --per_chip_[c->channel * chips_ + c->chip];
+    out.push_back(c);
+  }
+
+ private:
+  std::deque<FlashCommand*> fifo_;
+  std::vector<std::uint32_t> per_chip_;
+  unsigned chips_;
+};
+
+class HosPolicy : public SchedPolicy {
+ public:
+  HosPolicy(unsigned channels, unsigned chips_per_channel, bool read_first)
+      : channels_(channels), chips_(chips_per_channel), read_first_(read_first),
+        queues_(channels * chips_per_channel), rr_(channels, chips_per_channel - 1) {}
+  void push(FlashCommand* c) override {
+    queues_[c->channel * chips_ + c->chip].push_back(c);
+    ++total_;
+  }
+  std::size_t queued() const override { return total_; }
+  std::size_t queued_on_chip(unsigned channel, unsigned chip) const override {
+    return queues_[channel * chips_ + chip].size();
+  }
+
+ protected:
+  void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out) override {
+    if (total_ == 0) return;
+    for (unsigned ch = 0; ch < channels_; ++ch) {
+      for (unsigned k = 1; k <= chips_; ++k) {
+        const unsigned chip = (rr_[ch] + k) % chips_;
+        std::deque<FlashCommand*>& q = queues_[ch * chips_ + chip];
+        if (q.empty()) continue;
+        auto pick = q.begin();
+        if (read_first_) {
+          for (auto it = q.begin(); it != q.end(); ++it)
+            if ((*it)->op == FlashOp::Read) {
+              pick = it;
+              break;
+            }
+        }
+        if (!ready(**pick)) continue;
+        out.push_back(*pick);
+        q.erase(pick);
+        --total_;
+        rr_[ch] = chip;
+        break;
+      }
+    }
+  }
+
+ private:
+  unsigned channels_, chips_;
+  bool read_first_;
+  std::vector<std::deque<FlashCommand*>> queues_;
+  std::vector<unsigned> rr_;
+  std::size_t total_ = 0;
+};
+
+template <typename Ready>
+void SchedPolicy::decide(Ready&& ready, std::vector<FlashCommand*>& out) {
+  struct Fn : ReadyFn {
+    Ready& r;
+    explicit Fn(Ready& rr) : r(rr) {}
+    bool operator()(const FlashCommand& c) const override { return r(c); }
+  } fn(ready);
+  decide_impl(fn, out);
+}
+
+}  // namespace ssd::ctrl

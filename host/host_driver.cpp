@@ -1,0 +1,101 @@
+#include "host/host_driver.h"
+
+#include <iostream>
+#include <sstream>
+
+namespace ssd::host {
+
+using namespace sc_core;
+
+HostDriver::HostDriver(sc_module_name name, const SyntheticConfig& w, unsigned queue_depth,
+                       std::uint64_t logical_pages, std::uint32_t sectors_per_page,
+                       std::uint64_t preconditioned)
+    : sc_module(name), socket("socket"), gen_(w), wcfg_(w), qd_(queue_depth), spp_(sectors_per_page),
+      pool_("host commands") {
+  shadow_.resize(logical_pages, kUnwrittenToken);
+  for (std::uint64_t lpn = 0; lpn < preconditioned && lpn < logical_pages; ++lpn)
+    shadow_[lpn] = precondition_token(lpn);
+  socket.register_nb_transport_bw(this, &HostDriver::bw);
+  SC_HAS_PROCESS(HostDriver);
+  SC_METHOD(pump);
+  sensitive << pump_event_;
+}
+
+void HostDriver::pump() {
+  HostRequest r;
+  while (!awaiting_end_req_ && outstanding_ < qd_ && gen_.next(r)) {
+    tlm::tlm_generic_payload* gp = pool_.acquire();
+    HostCommand& c = host_cmd(*gp);
+    c.op = r.op;
+    c.lba = r.lba;
+    c.sectors = r.sectors;
+    c.id = ++id_;
+    c.t_submit = sc_time_stamp().value();
+    first_submit_ = std::min(first_submit_, c.t_submit);
+    const std::uint64_t first = r.lba / spp_, last = (r.lba + r.sectors - 1) / spp_;
+    for (std::uint64_t lpn = first; lpn <= last; ++lpn) {
+      if (r.op == HostOp::Read) {
+        c.expected.push_back(shadow_[lpn]);
+      } else if (r.op == HostOp::Write) {
+        const Token fresh = write_token(lpn, c.id);
+        const bool partial = r.lba > lpn * spp_ || r.lba + r.sectors < (lpn + 1) * spp_;
+        c.tokens.push_back(fresh);
+        shadow_[lpn] = partial ? merge_tokens(shadow_[lpn], fresh) : fresh;
+      }
+    }
+    gp->set_command(r.op == HostOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+    gp->set_data_length(r.sectors * 512u);
+    ++outstanding_;
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_time d = SC_ZERO_TIME;
+    const tlm::tlm_sync_enum s = socket->nb_transport_fw(*gp, ph, d);
+    if (s == tlm::TLM_ACCEPTED) awaiting_end_req_ = true;  // NCQ full: wait for END_REQ
+  }
+}
+
+tlm::tlm_sync_enum HostDriver::bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
+  if (ph == tlm::END_REQ) {
+    awaiting_end_req_ = false;
+    pump_event_.notify(SC_ZERO_TIME);
+    return tlm::TLM_ACCEPTED;
+  }
+  finish(gp);
+  return tlm::TLM_COMPLETED;
+}
+
+void HostDriver::finish(tlm::tlm_generic_payload& gp) {
+  HostCommand& c = host_cmd(gp);
+  const Tick now = sc_time_stamp().value();
+  if (!gp.is_response_ok()) {
+    std::ostringstream os;
+    os << "host command " << c.id << " (" << to_string(c.op) << " lba " << c.lba << ", " << c.sectors
+       << " sectors) failed: " << gp.get_response_string();
+    errors_.push_back(os.str());
+    sc_stop();
+  } else if (c.op == HostOp::Read) {
+    for (std::size_t i = 0; i < c.expected.size(); ++i) {
+      ++reads_checked_;
+      if (c.tokens[i] == c.expected[i]) continue;
+      if (++mismatches_ <= 20) {
+        std::ostringstream os;
+        os << "DATA MISMATCH: read of logical page " << c.lba / spp_ + i << " (host command " << c.id
+           << ") returned token 0x" << std::hex << c.tokens[i] << ", last written 0x" << c.expected[i];
+        errors_.push_back(os.str());
+      }
+    }
+  }
+  const int k = c.op == HostOp::Read ? 0 : 1;
+  latency_[k].record(now - c.t_submit);
+  latency_all_.record(now - c.t_submit);
+  bytes_[k] += std::uint64_t{c.sectors} * 512;
+  last_done_ = now;
+  ++completed_;
+  if (progress_every_ && completed_ % progress_every_ == 0)
+    std::cerr << "ssdsim: " << completed_ << " of " << wcfg_.requests << " requests, simulated "
+              << ticks_to_us(now) / 1e3 << " ms\n";
+  --outstanding_;
+  gp.release();
+  pump_event_.notify(SC_ZERO_TIME);
+}
+
+}  // namespace ssd::host

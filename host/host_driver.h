@@ -1,0 +1,63 @@
+// The host driver: a TLM-2.0 AT initiator that keeps workload.queue_depth requests
+// outstanding (closed loop), sends a command only when the device has taken the
+// previous one (END_REQ: NCQ back-pressure), and completes it at BEGIN_RESP. It keeps
+// a shadow of the token it last wrote to every logical page and checks every read.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "host/synthetic.h"
+#include "tlm/host_protocol.h"
+#include "tlm/latency_histogram.h"
+#include "tlm/payload_pool.h"
+
+namespace ssd::host {
+
+class HostDriver : public sc_core::sc_module {
+ public:
+  HostInitiatorSocket<HostDriver> socket;
+
+  // `logical_pages` and `sectors_per_page` describe the device; pages below
+  // `preconditioned` hold precondition_token(lpn) at time 0.
+  HostDriver(sc_core::sc_module_name name, const SyntheticConfig& w, unsigned queue_depth,
+             std::uint64_t logical_pages, std::uint32_t sectors_per_page, std::uint64_t preconditioned);
+
+  const LatencyHistogram& latency(HostOp op) const { return latency_[op == HostOp::Read ? 0 : 1]; }
+  const LatencyHistogram& latency_all() const { return latency_all_; }
+  std::uint64_t bytes(HostOp op) const { return bytes_[op == HostOp::Read ? 0 : 1]; }
+  std::uint64_t completed() const { return completed_; }
+  std::uint64_t reads_checked() const { return reads_checked_; }
+  std::uint64_t mismatches() const { return mismatches_; }
+  const std::vector<std::string>& errors() const { return errors_; }
+  Tick last_completion() const { return last_done_; }
+  Tick first_submit() const { return first_submit_; }
+  HostPayloadPool& pool() { return pool_; }
+  // Progress for long runs: called every `every` completions.
+  void set_progress(std::uint64_t every) { progress_every_ = every; }
+
+ private:
+  void pump();
+  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  void finish(tlm::tlm_generic_payload& gp);
+
+  SyntheticWorkload gen_;
+  SyntheticConfig wcfg_;
+  unsigned qd_;
+  std::uint32_t spp_;
+  std::vector<Token> shadow_;
+  HostPayloadPool pool_;
+  unsigned outstanding_ = 0;
+  bool awaiting_end_req_ = false;
+  sc_core::sc_event pump_event_;
+  LatencyHistogram latency_[2], latency_all_;
+  std::uint64_t bytes_[2] = {0, 0};
+  std::uint64_t completed_ = 0, reads_checked_ = 0, mismatches_ = 0, id_ = 0;
+  std::uint64_t progress_every_ = 0;
+  std::vector<std::string> errors_;
+  Tick last_done_ = 0, first_submit_ = kNever;
+};
+
+}  // namespace ssd::host

@@ -1,0 +1,54 @@
+#include "sc_main/full_ssd.h"
+
+#include <chrono>
+
+#include "controller/nand_backdoor.h"
+#include "sc_main/sim_config.h"
+
+namespace ssd {
+
+FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd) : sc_module(name) {
+    const ctrl::FtlConfig fcfg = ftl_config(cfg);
+    ctrl::FirmwareConfig fw;
+    fw.clock_mhz = cfg.get_double("firmware.clock_mhz");
+    fw.cycles_per_command = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_command"));
+    fw.cycles_per_page = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_page"));
+    fw.cycles_per_gc_page = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_gc_page"));
+    ctrl::SchedConfig sc;
+    sc.policy = cfg.get_string("controller.scheduler");
+    sc.clock_mhz = cfg.get_double("controller.clock_mhz");
+    sc.read_first = cfg.get_bool("controller.read_first");
+
+    nand = std::make_unique<nand::NandDevice>("nand", fcfg.nand, vcd);
+    firmware = std::make_unique<ctrl::FirmwareCore>("firmware", fcfg, fw);
+    ctrl::Ftl& ftl = firmware->ftl();
+    const auto t0 = std::chrono::steady_clock::now();
+    preconditioned = static_cast<std::uint64_t>(cfg.get_double("ftl.precondition") * static_cast<double>(ftl.logical_pages()));
+    if (preconditioned) {
+      ctrl::NandBackdoor backdoor(*nand);
+      const auto age = static_cast<std::uint64_t>(cfg.get_double("ftl.precondition_age") * static_cast<double>(preconditioned));
+      ftl.precondition(preconditioned, age, static_cast<std::uint64_t>(cfg.get_int("workload.seed")), backdoor,
+                       precondition_token);
+    }
+    precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    sched = std::make_unique<ctrl::FlashSched>("sched", sc, *nand);
+    iface = std::make_unique<ctrl::HostIface>("hif", static_cast<unsigned>(cfg.get_int("controller.ncq_depth")),
+                                              cfg.get_double("host.link_mb_s"));
+    host::SyntheticConfig w;
+    w.requests = static_cast<std::uint64_t>(cfg.get_int("workload.requests"));
+    w.read_ratio = cfg.get_double("workload.read_ratio");
+    w.size_bytes = static_cast<std::uint32_t>(cfg.get_int("workload.size_bytes"));
+    w.sequential = cfg.get_string("workload.pattern") == "sequential";
+    w.seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));
+    w.capacity_sectors = ftl.logical_pages() * firmware->sectors_per_page();
+    host = std::make_unique<host::HostDriver>("host", w, static_cast<unsigned>(cfg.get_int("workload.queue_depth")),
+                                              ftl.logical_pages(),
+                                              static_cast<std::uint32_t>(firmware->sectors_per_page()), preconditioned);
+    if (w.requests >= 1000000) host->set_progress(w.requests / 10);
+    host->socket.bind(iface->host);
+    iface->firmware.bind(firmware->host);
+    firmware->flash.bind(sched->target);
+    for (unsigned c = 0; c < fcfg.nand.channels; ++c) sched->nand[c]->bind(nand->channel(c).socket);
+  }
+
+}  // namespace ssd

@@ -1,0 +1,117 @@
+// The host <-> controller protocol: a generic payload with a HostExtension
+// (SATA-NCQ-like command: tag, opcode, LBA, sector count, and one data token per
+// logical page the command touches), its own protocol-types class and sockets.
+//
+// Phases (base protocol, AT): BEGIN_REQ host -> device. The device answers
+// TLM_UPDATED/END_REQ when an NCQ tag is free, or TLM_ACCEPTED and sends END_REQ
+// later when one frees (back-pressure; the host sends nothing meanwhile).
+// BEGIN_RESP device -> host at completion; the host answers TLM_COMPLETED.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "tlm/flash_command.h"
+
+namespace ssd {
+
+enum class HostOp : std::uint8_t { Read, Write, Trim, Flush };
+const char* to_string(HostOp op);
+
+// A logical page never written (or trimmed) reads as this token, without flash access.
+constexpr Token kUnwrittenToken = 0;
+
+// The token of a page after a write that covers only part of it: the old page's
+// token mixed with the write's own, so a wrong read-modify-write shows up later.
+inline Token merge_tokens(Token old_page, Token written) {
+  std::uint64_t x = (std::uint64_t{old_page} << 32 | written) * 0x9E3779B97F4A7C15ull;
+  x ^= x >> 29;
+  const Token t = static_cast<Token>(x >> 16);
+  return t == kErasedToken ? 1 : t;
+}
+
+// The token preconditioning gives logical page lpn (host and device agree on it).
+inline Token precondition_token(std::uint64_t lpn) {
+  std::uint64_t x = (lpn + 0x51ED270B27A3C8F1ull) * 0xD6E8FEB86659FD93ull;
+  x ^= x >> 32;
+  const Token t = static_cast<Token>(x);
+  return t == kErasedToken ? 1 : t;
+}
+
+// A fresh token for page lpn written by host command `id`.
+inline Token write_token(std::uint64_t lpn, std::uint64_t id) {
+  std::uint64_t x = lpn * 0x9E3779B97F4A7C15ull ^ (id + 0x632BE59BD9B4E019ull);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 29;
+  const Token t = static_cast<Token>(x);
+  return t == kErasedToken ? 1 : t;
+}
+
+struct HostCommand {
+  HostOp op = HostOp::Read;
+  std::uint64_t lba = 0;       // 512-byte sectors
+  std::uint32_t sectors = 0;
+  std::uint16_t tag = 0;       // NCQ tag, set by the host interface
+  std::uint64_t id = 0;        // the host's sequence number
+  // Write: the token of each logical page touched, first page first (a partial page's
+  // token is the written part's own; the device merges it with the old page's).
+  // Read: filled by the device.
+  std::vector<Token> tokens;
+  std::vector<Token> expected;  // read: what the host last wrote (the device ignores it)
+  Tick t_submit = 0;           // host sent BEGIN_REQ
+  Tick t_done = 0;             // device sent BEGIN_RESP
+
+  // controller scratch
+  struct Scratch {
+    std::uint32_t pages_left = 0;
+    void* owner = nullptr;
+  } exec;
+
+  void reset() {
+    op = HostOp::Read;
+    lba = 0;
+    sectors = 0;
+    tag = 0;
+    id = 0;
+    tokens.clear();  // keeps its capacity: no allocation once warmed up
+    expected.clear();
+    t_submit = t_done = 0;
+    exec = Scratch{};
+  }
+};
+
+struct HostExtension : tlm::tlm_extension<HostExtension> {
+  HostCommand cmd;
+  tlm::tlm_extension_base* clone() const override {
+    auto* e = new HostExtension;
+    e->cmd = cmd;
+    return e;
+  }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    cmd = static_cast<const HostExtension&>(other).cmd;
+  }
+};
+
+struct host_protocol_types {
+  typedef tlm::tlm_generic_payload tlm_payload_type;
+  typedef tlm::tlm_phase tlm_phase_type;
+};
+
+template <typename Module>
+using HostInitiatorSocket = tlm_utils::simple_initiator_socket<Module, 8, host_protocol_types>;
+template <typename Module>
+using HostTargetSocket = tlm_utils::simple_target_socket<Module, 8, host_protocol_types>;
+
+inline HostCommand& host_cmd(tlm::tlm_generic_payload& gp) {
+  HostExtension* ext = nullptr;
+  gp.get_extension(ext);
+  sc_assert(ext != nullptr);
+  return ext->cmd;
+}
+
+}  // namespace ssd
