@@ -99,9 +99,8 @@ Token ChannelEngine::backdoor_read(unsigned chip, unsigned die, unsigned plane, 
 }
 
 bool ChannelEngine::ready_for(const FlashCommand& c) const {
-  if (bus_op_) return false;
-  const Die& d = die_at(c.chip, c.die);
-  return d.queued == 0 && can_start(d, c);
+  if (queued_total_ != 0) return false;  // a command already waits for this channel's bus
+  return can_start(die_at(c.chip, c.die), c);
 }
 
 bool ChannelEngine::chip_idle(unsigned chip) const {
@@ -201,6 +200,7 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
   else d.head = c;
   d.tail = c;
   ++d.queued;
+  ++queued_total_;
   note_queue(d, c->chip, c->die, now);
 }
 
@@ -487,6 +487,7 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   if (!d.head) d.tail = nullptr;
   best->exec.next = nullptr;
   --d.queued;
+  --queued_total_;
   d.eligible_since = kNever;
   note_queue(d, best->chip, best->die, now);
   std::string err = dynamic_error(*best);

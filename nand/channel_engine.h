@@ -97,9 +97,12 @@ class ChannelEngine {
   void backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block);
   Token backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                       std::uint32_t page) const;
-  // Whether a command could start this instant: its die's queue is empty, the die can
-  // take it and the bus is free (what a scheduler block samples as "ready").
+  // What a scheduler block samples as "ready" for a command: no command waits for this
+  // channel's bus yet (so at most one does), and the command's die can take it now
+  // (array idle and registers free, or the cache-operation rules). The bus itself may
+  // be busy: the command then starts when it frees, first come first served.
   bool ready_for(const FlashCommand& c) const;
+  unsigned queued_total() const { return queued_total_; }
   // Bus time of a command phase and of one page's data, in ticks.
   Tick t_cmd() const { return t_cmd_; }
   Tick t_data() const { return t_data_; }
@@ -171,6 +174,7 @@ class ChannelEngine {
   std::vector<FlashCommand*> waiting_out_;  // reads whose data waits for the bus
   std::vector<FlashCommand*> rejected_;     // invalid at submit, completed at next advance
   std::uint64_t seq_ = 0;
+  unsigned queued_total_ = 0;  // commands waiting to start, all dies
   std::uint64_t in_flight_ = 0;  // submitted, not completed
   Tick now_ = 0;
   Tick next_event_ = kNever;

@@ -2,10 +2,10 @@
 # cli_determinism.sh SSDSIM DIR: two runs of one config give the same stats.json
 # apart from the "run" section, and stats.json has the DESIGN.md section 10 keys.
 set -eu
-ssdsim="$1"; dir="$2"
+ssdsim="$1"; dir="$2"; shift 2  # further arguments go to both runs
 rm -rf "$dir"; mkdir -p "$dir"
-"$ssdsim" --set workload.kind=nand_ops --set report.timeline=false --out "$dir/a" >/dev/null
-"$ssdsim" --set workload.kind=nand_ops --set report.timeline=false --out "$dir/b" >/dev/null
+"$ssdsim" --set workload.kind=nand_ops --set report.timeline=false "$@" --out "$dir/a" >/dev/null
+"$ssdsim" --set workload.kind=nand_ops --set report.timeline=false "$@" --out "$dir/b" >/dev/null
 strip() { sed '/"run": {/,$d' "$1"; }
 diff <(strip "$dir/a/stats.json") <(strip "$dir/b/stats.json")
 for key in '"read"' '"write"' '"all"' '"count"' '"iops"' '"bandwidth_mb_s"' '"latency_us"' '"mean"' \
@@ -14,5 +14,5 @@ for key in '"read"' '"write"' '"all"' '"count"' '"iops"' '"bandwidth_mb_s"' '"la
            '"wall_seconds"' '"peak_rss_mb"'; do
   grep -q -- "$key" "$dir/a/stats.json" || { echo "stats.json lacks $key"; exit 1; }
 done
-grep -q '"channels": 8' "$dir/a/config.json"
+grep -q '"channels"' "$dir/a/config.json"
 echo "identical stats.json (run section aside), all keys present"

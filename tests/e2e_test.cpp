@@ -1,0 +1,160 @@
+// The controller end to end (host -> NCQ -> firmware FTL -> scheduler block -> NAND),
+// checked against figures computed from the configuration. One model per test case
+// (each case is its own process: SystemC elaborates once per process).
+#include <catch2/catch.hpp>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "sc_main/full_ssd.h"
+#include "sc_main/sim_config.h"
+
+using namespace ssd;
+
+namespace {
+
+struct Result {
+  const host::HostDriver* host;
+  const ctrl::FirmwareCore* fw;
+  const nand::NandDevice* nand;
+  double sim_s;
+  double mb_s(HostOp op) const { return static_cast<double>(host->bytes(op)) / 1e6 / sim_s; }
+};
+
+// Builds the model from a preset and --set style assignments and runs it.
+Result run(FullSsd*& keep, const std::string& preset, const std::vector<std::string>& sets) {
+  Config cfg = make_config();
+  apply_preset(cfg, preset);
+  for (const std::string& s : sets) cfg.set_assignment(s);
+  keep = new FullSsd("ssd", cfg);  // lives to the end of the process, like any SystemC module
+  sc_core::sc_start();
+  keep->host->pool().check_all_returned();
+  keep->firmware->pool().check_all_returned();
+  REQUIRE(keep->host->errors().empty());
+  REQUIRE(keep->host->mismatches() == 0);
+  return Result{keep->host.get(), keep->firmware.get(), keep->nand.get(),
+                static_cast<double>(keep->host->last_completion()) / 1e12};
+}
+
+const std::vector<std::string> kFree = {  // free firmware, unlimited link, 1000 MHz decisions
+    "firmware.cycles_per_command=0", "firmware.cycles_per_page=0", "host.link_mb_s=0",
+    "controller.clock_mhz=1000"};
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+double us(std::uint64_t ps) { return static_cast<double>(ps) / 1e6; }
+
+}  // namespace
+
+TEST_CASE("e2e: isolated 4 KiB reads on a full device take 7 cycles + tR + page data-out", "[e2e][check1]") {
+  FullSsd* m;
+  Result r = run(m, "default", with(kFree, {"nand.blocks_per_plane=64", "ftl.overprovisioning=0.1",
+                                            "ftl.precondition=1", "ftl.precondition_age=0",
+                                            "workload.read_ratio=1", "workload.queue_depth=1",
+                                            "workload.requests=3000"}));
+  const nand::NandConfig& n = r.nand->config();
+  const double expect = n.cmd_addr_cycles / n.bus_mts + n.t_read_us + n.page_bytes / n.bus_mts;
+  const LatencyHistogram& h = r.host->latency(HostOp::Read);
+  REQUIRE(h.count() == 3000);
+  std::cout << "figure: " << "mean " << us(static_cast<std::uint64_t>(h.mean())) << " us, max " << us(h.max()) << " us, expected " << expect << std::endl;
+  INFO("mean " << us(static_cast<std::uint64_t>(h.mean())) << " us, max " << us(h.max()) << " us, expected " << expect);
+  CHECK(std::abs(h.mean() / 1e6 - expect) <= 0.010);  // within 10 ns
+  CHECK(std::abs(us(h.max()) - expect) <= 0.010);
+  CHECK(r.fw->counters().flash_reads == 3000);  // every read went to flash
+}
+
+TEST_CASE("e2e: isolated 4 KiB writes on a fresh device take 7 cycles + page data-in + tPROG", "[e2e][check1]") {
+  FullSsd* m;
+  Result r = run(m, "default", with(kFree, {"nand.blocks_per_plane=64", "nand.page_bytes=4096",
+                                            "ftl.overprovisioning=0.1", "workload.read_ratio=0",
+                                            "workload.queue_depth=1", "workload.requests=3000"}));
+  const nand::NandConfig& n = r.nand->config();
+  const double expect = n.cmd_addr_cycles / n.bus_mts + n.page_bytes / n.bus_mts + n.t_prog_us;
+  const LatencyHistogram& h = r.host->latency(HostOp::Write);
+  REQUIRE(h.count() == 3000);
+  std::cout << "figure: " << "mean " << h.mean() / 1e6 << " us, max " << us(h.max()) << " us, expected " << expect << std::endl;
+  INFO("mean " << h.mean() / 1e6 << " us, max " << us(h.max()) << " us, expected " << expect);
+  CHECK(std::abs(h.mean() / 1e6 - expect) <= 0.010);
+  CHECK(std::abs(us(h.max()) - expect) <= 0.010);
+}
+
+TEST_CASE("e2e: sequential 4 KiB writes at deep queue on Chen's device reach the bus bound", "[e2e][check2]") {
+  FullSsd* m;
+  Result r = run(m, "delay", with(kFree, {"nand.blocks_per_plane=64", "ftl.overprovisioning=0.1",
+                                          "controller.ncq_depth=512", "workload.queue_depth=512",
+                                          "workload.read_ratio=0", "workload.pattern=sequential",
+                                          "workload.requests=40000"}));
+  const nand::NandConfig& n = r.nand->config();
+  // Each channel's bus carries one page per (7 + page_bytes) cycles: 16 x 38 x 4096 / 4103 MB/s.
+  const double bound = n.channels * n.bus_mts * n.page_bytes / (n.page_bytes + n.cmd_addr_cycles);
+  std::cout << "figure: " << "write " << r.mb_s(HostOp::Write) << " MB/s, bus bound " << bound << std::endl;
+  INFO("write " << r.mb_s(HostOp::Write) << " MB/s, bus bound " << bound);
+  CHECK(r.mb_s(HostOp::Write) == Approx(bound).epsilon(0.01));
+}
+
+TEST_CASE("e2e: one plane behind a 10 MT/s bus, writes without cache program: 4096/(0.7 + 409.6 + 500) MB/s", "[e2e][check3]") {
+  FullSsd* m;
+  Result r = run(m, "default", with(kFree, {"nand.channels=1", "nand.chips_per_channel=1", "nand.dies_per_chip=1",
+                                            "nand.planes_per_die=1", "nand.blocks_per_plane=64", "nand.pages_per_block=64",
+                                            "nand.page_bytes=4096", "nand.bus_mts=10", "nand.t_prog_us=500",
+                                            "nand.cache_program=false", "ftl.overprovisioning=0.1",
+                                            "workload.read_ratio=0", "workload.pattern=sequential",
+                                            "workload.queue_depth=8", "workload.requests=1000"}));
+  const nand::NandConfig& n = r.nand->config();
+  const double per_page_us = n.cmd_addr_cycles / n.bus_mts + n.page_bytes / n.bus_mts + n.t_prog_us;
+  std::cout << "figure: " << "write " << r.mb_s(HostOp::Write) << " MB/s" << std::endl;
+  INFO("write " << r.mb_s(HostOp::Write) << " MB/s");
+  CHECK(r.mb_s(HostOp::Write) == Approx(n.page_bytes / per_page_us).epsilon(0.01));
+}
+
+TEST_CASE("e2e: one plane behind a 10 MT/s bus, writes with cache program: 4096/500 MB/s", "[e2e][check3]") {
+  FullSsd* m;
+  Result r = run(m, "default", with(kFree, {"nand.channels=1", "nand.chips_per_channel=1", "nand.dies_per_chip=1",
+                                            "nand.planes_per_die=1", "nand.blocks_per_plane=64", "nand.pages_per_block=64",
+                                            "nand.page_bytes=4096", "nand.bus_mts=10", "nand.t_prog_us=500",
+                                            "nand.cache_program=true", "ftl.overprovisioning=0.1",
+                                            "workload.read_ratio=0", "workload.pattern=sequential",
+                                            "workload.queue_depth=8", "workload.requests=1000"}));
+  const nand::NandConfig& n = r.nand->config();
+  std::cout << "figure: " << "write " << r.mb_s(HostOp::Write) << " MB/s" << std::endl;
+  INFO("write " << r.mb_s(HostOp::Write) << " MB/s");
+  CHECK(r.mb_s(HostOp::Write) == Approx(n.page_bytes / n.t_prog_us).epsilon(0.01));
+}
+
+TEST_CASE("e2e: random 4 KiB reads at QD 64 on one 38 MB/s channel of 4 chips reach the bus bound", "[e2e][check4]") {
+  FullSsd* m;
+  Result r = run(m, "delay", with(kFree, {"nand.channels=1", "nand.chips_per_channel=4", "nand.blocks_per_plane=64",
+                                          "ftl.overprovisioning=0.1", "ftl.precondition=1", "ftl.precondition_age=0",
+                                          "controller.ncq_depth=64", "workload.queue_depth=64",
+                                          "workload.read_ratio=1", "workload.requests=20000"}));
+  const nand::NandConfig& n = r.nand->config();
+  const double bound = n.bus_mts * n.page_bytes / (n.page_bytes + n.cmd_addr_cycles);
+  std::cout << "figure: " << "read " << r.mb_s(HostOp::Read) << " MB/s, bus bound " << bound << std::endl;
+  INFO("read " << r.mb_s(HostOp::Read) << " MB/s, bus bound " << bound);
+  CHECK(r.mb_s(HostOp::Read) == Approx(bound).epsilon(0.02));
+}
+
+TEST_CASE("e2e: a 90 % full small device under random 50/50 load runs GC and loses nothing", "[e2e][check5][gc][integrity]") {
+  FullSsd* m;
+  Result r = run(m, "default", with(kFree, {"nand.channels=4", "nand.chips_per_channel=2", "nand.blocks_per_plane=64",
+                                            "nand.pages_per_block=64", "nand.page_bytes=4096",
+                                            "ftl.overprovisioning=0.1", "ftl.precondition=0.9", "ftl.precondition_age=1",
+                                            "workload.read_ratio=0.5", "workload.queue_depth=32",
+                                            "workload.requests=300000"}));
+  const ctrl::Ftl& ftl = r.fw->ftl();
+  std::cout << "figure: " << "gc erases " << ftl.gc_erases() << ", WA " << ftl.write_amplification() << ", reads checked "
+       << r.host->reads_checked() << std::endl;
+  INFO("gc erases " << ftl.gc_erases() << ", WA " << ftl.write_amplification() << ", reads checked "
+       << r.host->reads_checked());
+  CHECK(ftl.gc_erases() > 0);
+  CHECK(ftl.write_amplification() > 1.0);
+  CHECK(r.host->reads_checked() >= 100000);
+  CHECK(r.host->mismatches() == 0);
+  CHECK(r.nand->totals().protocol_errors == 0);
+}
