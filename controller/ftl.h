@@ -11,6 +11,7 @@
 // only inside its plane, so its chip never changes (the PIQ paper relies on that).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,6 +44,14 @@ class FlashBackdoor {
   virtual void program(const PhysAddr& a, Token t) = 0;
   virtual void erase(const PhysAddr& a) = 0;  // a.page ignored
   virtual Token read(const PhysAddr& a) const = 0;
+  // Programs pages [0, n) of a.block in order (a.page ignored).
+  virtual void program_block(const PhysAddr& a, const Token* tokens, std::uint32_t n) {
+    PhysAddr b = a;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      b.page = i;
+      program(b, tokens[i]);
+    }
+  }
 };
 
 class Ftl {
@@ -96,14 +105,23 @@ class Ftl {
   void remove_pending_read(std::uint32_t ppa) { --blocks_[block_of_ppa(ppa)].pending_reads; }
   std::uint32_t pending_reads(std::uint32_t block_global) const { return blocks_[block_global].pending_reads; }
 
-  // ---- preconditioning (zero simulated time) ----
-  // Writes logical pages [0, fill) with token_of(lpn), then overwrites `age_writes`
-  // random pages of that range (seeded), running GC instantly, so the run starts with
-  // a realistic valid-page distribution and erase history. The NAND's page state is
-  // set through the backdoor.
+  // ---- preconditioning (zero simulated time; the NAND's page state is set through
+  // the backdoor; statistics counters start at zero afterwards) ----
+  // Replays: writes logical pages [0, fill) in order with token_of(lpn), then
+  // `age_writes` random overwrites of them (seeded), running GC instantly. Exact but
+  // costs ~70 ns per page operation: the reference the steady state is checked against.
   template <typename TokenOf>
   void precondition(std::uint64_t fill, std::uint64_t age_writes, std::uint64_t seed,
                     FlashBackdoor& nand, TokenOf token_of);
+  // Constructs, in one pass over the physical pages, the steady state that uniform
+  // random overwrites of [0, fill) reach under greedy GC: in every plane all blocks but
+  // the GC low mark are full; a block's valid pages decay exponentially with its age
+  // (each page of a plane is overwritten at random), the valid pages at random places;
+  // logical pages are shuffled over them. Erase counts: `drive_writes` times the plane's
+  // logical pages, times the write amplification of that state, spread over its blocks.
+  template <typename TokenOf>
+  void precondition_steady(std::uint64_t fill, double drive_writes, std::uint64_t seed,
+                           FlashBackdoor& nand, TokenOf token_of);
 
   // ---- statistics ----
   std::uint64_t host_pages_written() const { return host_pages_; }
@@ -153,6 +171,96 @@ class Ftl {
 };
 
 // ---- template implementation ----
+template <typename TokenOf>
+void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint64_t seed,
+                              FlashBackdoor& nand, TokenOf token_of) {
+  const std::uint32_t B = cfg_.nand.blocks_per_plane, ppb = cfg_.nand.pages_per_block;
+  std::vector<std::uint32_t> q_of_plane(planes_);
+  for (std::uint32_t q = 0; q < planes_; ++q) q_of_plane[plane_of_lpn(q)] = q;
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 0xD1B54A32D192ED03ull;
+  auto rnd = [&x]() {  // xorshift64*
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    return x * 0x2545F4914F6CDD1Dull;
+  };
+  std::vector<std::uint64_t> lpns;
+  std::vector<std::uint32_t> order(B), valid(B);
+  std::vector<Token> page_tokens(ppb);
+  for (std::uint32_t p = 0; p < planes_; ++p) {
+    const std::uint64_t q = q_of_plane[p];
+    const std::uint64_t V = fill / planes_ + (q < fill % planes_ ? 1 : 0);
+    lpns.resize(V);
+    for (std::uint64_t r = 0; r < V; ++r) lpns[r] = r * planes_ + q;
+    for (std::uint64_t i = V; i > 1; --i) std::swap(lpns[i - 1], lpns[rnd() % i]);
+    const std::uint32_t F = B - gc_low_;  // full blocks; gc_low_ stay free
+    // Valid pages by age k (0 newest): ppb * exp(-a k / F), a solved so they add up to V.
+    auto fill_for = [&](double a) {
+      std::uint64_t sum = 0;
+      for (std::uint32_t k = 0; k < F; ++k) {
+        valid[k] = static_cast<std::uint32_t>(ppb * std::exp(-a * k / F));
+        sum += valid[k];
+      }
+      return sum;
+    };
+    double lo = 0, hi = 1;
+    while (fill_for(hi) > V && hi < 1e6) hi *= 2;
+    for (int it = 0; it < 60; ++it) {
+      const double mid = (lo + hi) / 2;
+      (fill_for(mid) > V ? lo : hi) = mid;
+    }
+    std::uint64_t sum = fill_for(hi);
+    for (std::uint32_t k = 0; sum < V; k = (k + 1) % F)  // the rounding remainder, newest first
+      if (valid[k] < ppb) {
+        ++valid[k];
+        ++sum;
+      }
+    // Erase history.
+    const std::uint32_t victim_valid = valid[F - 1];
+    const double wa = ppb > victim_valid ? static_cast<double>(ppb) / (ppb - victim_valid) : 1.0;
+    const double erases = drive_writes * static_cast<double>(V) * wa / (static_cast<double>(B) * ppb);
+    for (std::uint32_t i = 0; i < B; ++i) order[i] = i;
+    for (std::uint32_t i = B; i > 1; --i) std::swap(order[i - 1], order[rnd() % i]);
+    Plane& pl = planes_v_[p];
+    pl.free.clear();
+    pl.open[0] = pl.open[1] = kUnmapped;
+    std::uint64_t next_lpn = 0;
+    for (std::uint32_t k = 0; k < B; ++k) {
+      const std::uint32_t b = order[k];
+      const std::uint32_t g = p * B + b;
+      Block& blk = blocks_[g];
+      // Older blocks were erased a little less often than newer ones.
+      const auto e = static_cast<std::uint32_t>(erases * (1.0 + 0.1 * (static_cast<double>(F - std::min(k, F)) / F)) + 0.5);
+      PhysAddr a = decode(g * ppb);
+      for (std::uint32_t n = 0; n < e; ++n) nand.erase(a);
+      blk = Block{};
+      blk.erases = e;
+      if (k >= F) {  // free
+        pl.free.push_back(b);
+        continue;
+      }
+      std::uint32_t need = valid[k];
+      for (std::uint32_t pg = 0; pg < ppb; ++pg) {
+        const std::uint32_t ppa = g * ppb + pg;
+        if (need && rnd() % (ppb - pg) < need) {  // selection sampling: exactly `need` pages
+          --need;
+          const std::uint64_t lpn = lpns[next_lpn++];
+          page_tokens[pg] = token_of(lpn);
+          l2p_[lpn] = ppa;
+          p2l_[ppa] = static_cast<std::uint32_t>(lpn);
+          ++blk.valid;
+        } else {
+          page_tokens[pg] = static_cast<Token>(rnd() | 1);  // a stale version, never read
+        }
+      }
+      nand.program_block(a, page_tokens.data(), ppb);
+      blk.write_ptr = static_cast<std::uint16_t>(ppb);
+      blk.state = BlockState::Full;
+    }
+  }
+  host_pages_ = gc_pages_ = gc_erases_ = 0;
+}
+
 template <typename TokenOf>
 void Ftl::precondition(std::uint64_t fill, std::uint64_t age_writes, std::uint64_t seed,
                        FlashBackdoor& nand, TokenOf token_of) {

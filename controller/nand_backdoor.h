@@ -15,6 +15,9 @@ class NandBackdoor : public FlashBackdoor {
   void erase(const PhysAddr& a) override {
     nand_.engine(a.channel).backdoor_erase(a.chip, a.die, a.plane, a.block);
   }
+  void program_block(const PhysAddr& a, const Token* tokens, std::uint32_t n) override {
+    nand_.engine(a.channel).backdoor_program_block(a.chip, a.die, a.plane, a.block, tokens, n);
+  }
   Token read(const PhysAddr& a) const override {
     return nand_.engine(a.channel).backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
   }

@@ -77,6 +77,19 @@ void ChannelEngine::backdoor_program(unsigned chip, unsigned die, unsigned plane
   ++write_ptr_[bi];
 }
 
+void ChannelEngine::backdoor_program_block(unsigned chip, unsigned die, unsigned plane,
+                                           std::uint32_t block, const Token* tokens, std::uint32_t n) {
+  FlashCommand c;
+  c.chip = static_cast<std::uint16_t>(chip);
+  c.die = static_cast<std::uint16_t>(die);
+  c.block[plane] = block;
+  const std::size_t bi = block_index(c, plane);
+  if (write_ptr_[bi] != 0 || n > cfg_.pages_per_block)
+    throw std::logic_error("NAND backdoor: block " + std::to_string(block) + " is not erased");
+  std::copy(tokens, tokens + n, &tokens_[bi * cfg_.pages_per_block]);
+  write_ptr_[bi] = static_cast<std::uint16_t>(n);
+}
+
 void ChannelEngine::backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block) {
   FlashCommand c;
   c.chip = static_cast<std::uint16_t>(chip);

@@ -94,6 +94,9 @@ class ChannelEngine {
   // Programs the next page of a block (throws std::logic_error on a protocol violation).
   void backdoor_program(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                         std::uint32_t page, Token t);
+  // Programs pages [0, n) of an erased block.
+  void backdoor_program_block(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
+                              const Token* tokens, std::uint32_t n);
   void backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block);
   Token backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                       std::uint32_t page) const;

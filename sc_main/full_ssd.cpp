@@ -26,9 +26,10 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     preconditioned = static_cast<std::uint64_t>(cfg.get_double("ftl.precondition") * static_cast<double>(ftl.logical_pages()));
     if (preconditioned) {
       ctrl::NandBackdoor backdoor(*nand);
-      const auto age = static_cast<std::uint64_t>(cfg.get_double("ftl.precondition_age") * static_cast<double>(preconditioned));
-      ftl.precondition(preconditioned, age, static_cast<std::uint64_t>(cfg.get_int("workload.seed")), backdoor,
-                       precondition_token);
+      const double age = cfg.get_double("ftl.precondition_age");
+      const auto seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));
+      if (age > 0) ftl.precondition_steady(preconditioned, age, seed, backdoor, precondition_token);
+      else ftl.precondition(preconditioned, 0, seed, backdoor, precondition_token);
     }
     precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sched = std::make_unique<ctrl::FlashSched>("sched", sc, *nand);

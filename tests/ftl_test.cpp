@@ -183,3 +183,45 @@ TEST_CASE("ftl: configuration errors name the key", "[ftl][config]") {
   b.overprovisioning = 0.01;
   CHECK_THAT(b.validate().at(0), Catch::Contains("ftl.overprovisioning"));
 }
+
+TEST_CASE("ftl: steady-state preconditioning maps every filled page to its token, blocks full but the GC mark", "[ftl][precondition]") {
+  FtlConfig cfg = small();
+  Ftl f(cfg);
+  EngineBackdoor nand(cfg.nand);
+  const std::uint64_t fill = f.logical_pages() * 3 / 4;
+  f.precondition_steady(fill, 2.0, 11, nand, token_of);
+  for (std::uint64_t lpn = 0; lpn < f.logical_pages(); ++lpn) {
+    const std::uint32_t ppa = f.lookup(lpn);
+    if (lpn >= fill) {
+      REQUIRE(ppa == kUnmapped);
+      continue;
+    }
+    REQUIRE(ppa != kUnmapped);
+    REQUIRE(f.owner(ppa) == lpn);
+    REQUIRE(nand.read(f.decode(ppa)) == token_of(lpn));
+  }
+  const std::uint32_t B = cfg.nand.blocks_per_plane, ppb = cfg.nand.pages_per_block;
+  std::uint64_t valid = 0;
+  for (std::uint32_t p = 0; p < f.planes(); ++p) {
+    CHECK_FALSE(f.gc_needed(p));  // exactly at the GC mark: the next opened block starts GC
+    std::uint32_t full = 0, min_valid = ppb;
+    for (std::uint32_t b = 0; b < B; ++b) {
+      const std::uint32_t g = p * B + b;
+      valid += f.valid_pages(g);
+      if (nand.read(f.decode(g * ppb + ppb - 1)) != kErasedToken) {
+        ++full;
+        min_valid = std::min(min_valid, f.valid_pages(g));
+      }
+      CHECK(f.erase_count(g) >= 1);  // two drive writes of history
+    }
+    CHECK(full + f.free_blocks(p) == B);
+    CHECK(min_valid < ppb);  // a victim with invalid pages exists
+  }
+  CHECK(valid == fill);
+  // GC works from this state: a victim is found and its valid pages are listed.
+  const std::uint32_t v = f.pick_victim(0);
+  REQUIRE(v != kUnmapped);
+  std::vector<std::uint32_t> pages;
+  f.valid_ppas(v, pages);
+  CHECK(pages.size() == f.valid_pages(v));
+}
