@@ -44,7 +44,7 @@ Config make_config() {
   c.add_double("ftl.overprovisioning", 0.07, 0, 0.89, "fraction of the physical pages hidden from the host");
   c.add_string("ftl.allocation", "CWDP", "static allocation order, fastest first: C channel, W chip, D die, P plane");
   c.add_double("ftl.gc_threshold", 0.05, 0.001, 0.49, "GC a plane when its free blocks fall below this fraction");
-  c.add_double("ftl.precondition", 0, 0, 1, "fraction of the logical space written (and aged) before time 0");
+  c.add_double("ftl.precondition", 0.75, 0, 1, "fraction of the logical space written (and aged) before time 0");
   c.add_double("ftl.precondition_age", 1.0, 0, 1000,
                "0: the filled pages are written once, in order; > 0: the steady state of uniform random "
                "overwrites under greedy GC, with this many drive writes of erase history");

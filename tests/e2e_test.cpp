@@ -72,7 +72,7 @@ TEST_CASE("e2e: isolated 4 KiB reads on a full device take 7 cycles + tR + page 
 TEST_CASE("e2e: isolated 4 KiB writes on a fresh device take 7 cycles + page data-in + tPROG", "[e2e][check1]") {
   FullSsd* m;
   Result r = run(m, "default", with(kFree, {"nand.blocks_per_plane=64", "nand.page_bytes=4096",
-                                            "ftl.overprovisioning=0.1", "workload.read_ratio=0",
+                                            "ftl.overprovisioning=0.1", "ftl.precondition=0", "workload.read_ratio=0",
                                             "workload.queue_depth=1", "workload.requests=3000"}));
   const nand::NandConfig& n = r.nand->config();
   const double expect = n.cmd_addr_cycles / n.bus_mts + n.page_bytes / n.bus_mts + n.t_prog_us;
@@ -87,7 +87,7 @@ TEST_CASE("e2e: isolated 4 KiB writes on a fresh device take 7 cycles + page dat
 TEST_CASE("e2e: sequential 4 KiB writes at deep queue on Chen's device reach the bus bound", "[e2e][check2]") {
   FullSsd* m;
   Result r = run(m, "delay", with(kFree, {"nand.blocks_per_plane=64", "ftl.overprovisioning=0.1",
-                                          "controller.ncq_depth=512", "workload.queue_depth=512",
+                                          "ftl.precondition=0", "controller.ncq_depth=512", "workload.queue_depth=512",
                                           "workload.read_ratio=0", "workload.pattern=sequential",
                                           "workload.requests=40000"}));
   const nand::NandConfig& n = r.nand->config();
@@ -103,7 +103,7 @@ TEST_CASE("e2e: one plane behind a 10 MT/s bus, writes without cache program: 40
   Result r = run(m, "default", with(kFree, {"nand.channels=1", "nand.chips_per_channel=1", "nand.dies_per_chip=1",
                                             "nand.planes_per_die=1", "nand.blocks_per_plane=64", "nand.pages_per_block=64",
                                             "nand.page_bytes=4096", "nand.bus_mts=10", "nand.t_prog_us=500",
-                                            "nand.cache_program=false", "ftl.overprovisioning=0.1",
+                                            "nand.cache_program=false", "ftl.overprovisioning=0.1", "ftl.precondition=0",
                                             "workload.read_ratio=0", "workload.pattern=sequential",
                                             "workload.queue_depth=8", "workload.requests=1000"}));
   const nand::NandConfig& n = r.nand->config();
@@ -118,7 +118,7 @@ TEST_CASE("e2e: one plane behind a 10 MT/s bus, writes with cache program: 4096/
   Result r = run(m, "default", with(kFree, {"nand.channels=1", "nand.chips_per_channel=1", "nand.dies_per_chip=1",
                                             "nand.planes_per_die=1", "nand.blocks_per_plane=64", "nand.pages_per_block=64",
                                             "nand.page_bytes=4096", "nand.bus_mts=10", "nand.t_prog_us=500",
-                                            "nand.cache_program=true", "ftl.overprovisioning=0.1",
+                                            "nand.cache_program=true", "ftl.overprovisioning=0.1", "ftl.precondition=0",
                                             "workload.read_ratio=0", "workload.pattern=sequential",
                                             "workload.queue_depth=8", "workload.requests=1000"}));
   const nand::NandConfig& n = r.nand->config();
