@@ -32,7 +32,7 @@ void HostIface::accept(tlm::tlm_generic_payload& gp) {
   HostCommand& c = host_cmd(gp);
   c.tag = free_tags_.back();
   free_tags_.pop_back();
-  ++in_use_;
+  max_in_use_ = std::max(max_in_use_, ++in_use_);
   const Tick ready = c.op == HostOp::Write ? link(std::uint64_t{c.sectors} * 512) : sc_time_stamp().value();
   inbound_.push_back({&gp, ready});
   const Tick now = sc_time_stamp().value();

@@ -24,6 +24,7 @@ class HostIface : public sc_core::sc_module {
   HostIface(sc_core::sc_module_name name, unsigned ncq_depth, double link_mb_s);
 
   unsigned tags_in_use() const { return in_use_; }
+  unsigned max_tags_in_use() const { return max_in_use_; }
   std::uint64_t backpressure_events() const { return backpressure_; }
   Tick link_busy() const { return link_busy_; }
 
@@ -36,7 +37,7 @@ class HostIface : public sc_core::sc_module {
 
   unsigned depth_;
   double ps_per_byte_;  // 0: unlimited
-  unsigned in_use_ = 0;
+  unsigned in_use_ = 0, max_in_use_ = 0;
   std::vector<std::uint16_t> free_tags_;
   tlm::tlm_generic_payload* waiting_ = nullptr;  // BEGIN_REQ held back while tags are full
   struct Inbound {

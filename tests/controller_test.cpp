@@ -1,0 +1,191 @@
+// The controller modules with a scripted host: NCQ back-pressure, partial-page
+// writes, the write buffer, TRIM and FLUSH, address errors. One model per process.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "controller/firmware_core.h"
+#include "controller/flash_sched.h"
+#include "controller/host_iface.h"
+#include "nand/nand_device.h"
+#include "tlm/payload_pool.h"
+
+using namespace ssd;
+using namespace ssd::ctrl;
+using namespace sc_core;
+
+namespace {
+
+struct Item {
+  HostOp op;
+  std::uint64_t lba;
+  std::uint32_t sectors;
+  std::vector<Token> tokens;  // write: one per page
+  bool wait_previous;         // send only after everything before it completed
+};
+
+struct Done {
+  HostOp op;
+  std::uint64_t lba;
+  std::vector<Token> tokens;
+  Tick t_done;
+  bool ok;
+  tlm::tlm_response_status status;
+};
+
+// A test bench host: sends the items in order (a stimulus thread is fine in a bench).
+struct ScriptedHost : sc_module {
+  HostInitiatorSocket<ScriptedHost> socket;
+  HostPayloadPool pool{"scripted host"};
+  std::vector<Item> items;
+  std::vector<Done> done;  // in completion order
+  std::vector<std::size_t> order;  // item index per completion
+  sc_event end_req, completed;
+  unsigned outstanding = 0;
+  SC_HAS_PROCESS(ScriptedHost);
+  explicit ScriptedHost(sc_module_name n) : sc_module(n), socket("socket") {
+    socket.register_nb_transport_bw(this, &ScriptedHost::bw);
+    SC_THREAD(run);
+  }
+  void run() {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const Item& it = items[i];
+      while (it.wait_previous && outstanding) wait(completed);
+      tlm::tlm_generic_payload* gp = pool.acquire();
+      HostCommand& c = host_cmd(*gp);
+      c.op = it.op;
+      c.lba = it.lba;
+      c.sectors = it.sectors;
+      c.tokens = it.tokens;
+      c.id = i;
+      ++outstanding;
+      tlm::tlm_phase ph = tlm::BEGIN_REQ;
+      sc_time d = SC_ZERO_TIME;
+      if (socket->nb_transport_fw(*gp, ph, d) == tlm::TLM_ACCEPTED) wait(end_req);
+    }
+  }
+  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
+    if (ph == tlm::END_REQ) {
+      end_req.notify();
+      return tlm::TLM_ACCEPTED;
+    }
+    HostCommand& c = host_cmd(gp);
+    done.push_back({c.op, c.lba, c.tokens, sc_time_stamp().value(), gp.is_response_ok(), gp.get_response_status()});
+    order.push_back(c.id);
+    --outstanding;
+    completed.notify();
+    gp.release();
+    return tlm::TLM_COMPLETED;
+  }
+};
+
+struct Bench : sc_module {
+  ScriptedHost host;
+  HostIface iface;
+  FirmwareCore fw;
+  nand::NandDevice nand;  // before the scheduler, which is built from it
+  FlashSched sched;
+  static FtlConfig ftl_cfg() {
+    FtlConfig f;
+    f.nand.channels = 2;
+    f.nand.chips_per_channel = 2;
+    f.nand.dies_per_chip = 1;
+    f.nand.planes_per_die = 2;
+    f.nand.blocks_per_plane = 32;
+    f.nand.pages_per_block = 32;
+    f.nand.page_bytes = 8192;  // 16 sectors per page
+    f.nand.bus_mts = 100;
+    f.nand.t_read_us = 50;
+    f.nand.t_prog_us = 500;
+    f.nand.t_erase_us = 2000;
+    f.overprovisioning = 0.2;
+    f.gc_threshold = 0.1;
+    return f;
+  }
+  Bench(sc_module_name n, unsigned ncq)
+      : sc_module(n), host("host"), iface("hif", ncq, 0), fw("fw", ftl_cfg(), FirmwareConfig{}),
+        nand("nand", ftl_cfg().nand), sched("sched", SchedConfig{}, nand) {
+    host.socket.bind(iface.host);
+    iface.firmware.bind(fw.host);
+    fw.flash.bind(sched.target);
+    for (unsigned c = 0; c < 2; ++c) sched.nand[c]->bind(nand.channel(c).socket);
+  }
+  const Done& find(std::size_t item) const {
+    for (std::size_t i = 0; i < host.order.size(); ++i)
+      if (host.order[i] == item) return host.done[i];
+    FAIL("item " << item << " never completed");
+    return host.done.front();
+  }
+};
+
+constexpr Token A = 0xA1, B = 0xB2, C = 0xC3, D = 0xD4, E = 0xE5;
+
+}  // namespace
+
+TEST_CASE("controller: with 2 NCQ tags, END_REQ is withheld until a tag frees and nothing is dropped", "[controller][ncq]") {
+  Bench b("b", 2);
+  for (unsigned i = 0; i < 8; ++i) b.host.items.push_back({HostOp::Write, i * 16ull, 16, {Token(0x100 + i)}, false});
+  sc_start();
+  REQUIRE(b.host.done.size() == 8);
+  for (const Done& d : b.host.done) CHECK(d.ok);
+  CHECK(b.iface.max_tags_in_use() == 2);
+  CHECK(b.iface.backpressure_events() >= 1);
+  b.host.pool.check_all_returned();
+  b.fw.pool().check_all_returned();
+}
+
+TEST_CASE("controller: partial-page writes merge with the old page, from flash or from the write buffer", "[controller][rmw]") {
+  Bench b("b", 32);
+  auto& it = b.host.items;
+  it.push_back({HostOp::Write, 0, 8, {A}, true});    // 0: first half of page 0 (never written)
+  it.push_back({HostOp::Write, 8, 8, {B}, true});    // 1: second half: old page read from flash
+  it.push_back({HostOp::Read, 0, 16, {}, true});     // 2
+  it.push_back({HostOp::Write, 16, 8, {C}, true});   // 3: page 1, first half
+  it.push_back({HostOp::Write, 24, 8, {D}, false});  // 4: second half while 3 is in flight
+  it.push_back({HostOp::Read, 16, 16, {}, true});    // 5
+  sc_start();
+  REQUIRE(b.host.done.size() == 6);
+  const Token page0 = merge_tokens(merge_tokens(kUnwrittenToken, A), B);
+  const Token page1 = merge_tokens(merge_tokens(kUnwrittenToken, C), D);
+  CHECK(b.find(2).tokens == std::vector<Token>{page0});
+  CHECK(b.find(5).tokens == std::vector<Token>{page1});
+  CHECK(b.fw.counters().rmw_reads == 1);  // only item 1 read its old page from flash
+}
+
+TEST_CASE("controller: a read of a page with a write in flight is served from the write buffer", "[controller][buffer]") {
+  Bench b("b", 32);
+  b.host.items.push_back({HostOp::Write, 5 * 16, 16, {E}, true});
+  b.host.items.push_back({HostOp::Read, 5 * 16, 16, {}, false});
+  sc_start();
+  REQUIRE(b.host.done.size() == 2);
+  CHECK(b.find(1).tokens == std::vector<Token>{E});
+  CHECK(b.find(1).t_done < b.find(0).t_done);  // did not wait for the program
+  CHECK(b.fw.counters().flash_reads == 0);
+  CHECK(b.fw.counters().buffer_hits == 1);
+}
+
+TEST_CASE("controller: TRIM unmaps the whole pages it covers and FLUSH completes", "[controller][trim]") {
+  Bench b("b", 32);
+  auto& it = b.host.items;
+  it.push_back({HostOp::Write, 0, 64, {A, B, C, D}, true});  // pages 0..3
+  it.push_back({HostOp::Trim, 8, 48, {}, true});             // covers pages 1, 2; parts of 0 and 3
+  it.push_back({HostOp::Read, 0, 64, {}, true});
+  it.push_back({HostOp::Flush, 0, 0, {}, true});
+  sc_start();
+  REQUIRE(b.host.done.size() == 4);
+  CHECK(b.find(2).tokens == std::vector<Token>{A, kUnwrittenToken, kUnwrittenToken, D});
+  CHECK(b.fw.counters().unwritten_reads == 2);
+  CHECK(b.find(3).ok);
+}
+
+TEST_CASE("controller: an access past the logical capacity gets an address error", "[controller][errors]") {
+  Bench b("b", 32);
+  const std::uint64_t sectors = b.fw.ftl().logical_pages() * 16;
+  b.host.items.push_back({HostOp::Read, sectors - 8, 16, {}, true});
+  sc_start();
+  REQUIRE(b.host.done.size() == 1);
+  CHECK(b.host.done[0].status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
