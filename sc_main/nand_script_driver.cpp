@@ -2,21 +2,12 @@
 
 #include <sstream>
 
+#include "tlm/host_protocol.h"
+
 namespace ssd {
 
 using namespace sc_core;
 
-namespace {
-// A non-zero 32-bit token from a page address and the write sequence number.
-Token make_token(std::uint64_t page_key, std::uint64_t seq) {
-  std::uint64_t x = page_key * 0x9E3779B97F4A7C15ull ^ (seq + 0x632BE59BD9B4E019ull);
-  x ^= x >> 31;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 29;
-  const Token t = static_cast<Token>(x);
-  return t == kErasedToken ? 1 : t;
-}
-}  // namespace
 
 NandScriptDriver::NandScriptDriver(sc_module_name name, const nand::NandConfig& cfg,
                                    const std::string& script_path, std::size_t keep_records)
@@ -83,7 +74,7 @@ void NandScriptDriver::issue() {
           auto it = shadow_.find(page_key(c, p));
           c.expected[p] = it == shadow_.end() ? kErasedToken : it->second;
         } else if (c.op == FlashOp::Program) {
-          c.token[p] = make_token(page_key(c, p), ++write_seq_);
+          c.token[p] = write_token(page_key(c, p), ++write_seq_);
           shadow_[page_key(c, p)] = c.token[p];
         } else if (c.op == FlashOp::Erase) {
           FlashCommand probe = c;

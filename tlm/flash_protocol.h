@@ -16,26 +16,14 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "tlm/command_extension.h"
 #include "tlm/flash_command.h"
 
 namespace ssd {
 
-struct FlashExtension : tlm::tlm_extension<FlashExtension> {
-  FlashCommand cmd;
-  tlm::tlm_extension_base* clone() const override {
-    auto* e = new FlashExtension;
-    e->cmd = cmd;
-    return e;
-  }
-  void copy_from(const tlm::tlm_extension_base& other) override {
-    cmd = static_cast<const FlashExtension&>(other).cmd;
-  }
-};
-
-struct flash_protocol_types {
-  typedef tlm::tlm_generic_payload tlm_payload_type;
-  typedef tlm::tlm_phase tlm_phase_type;
-};
+struct FlashExtension : CommandExtension<FlashExtension, FlashCommand> {};
+struct FlashProtocol;
+using flash_protocol_types = tagged_protocol_types<FlashProtocol>;
 
 template <typename Module>
 using FlashInitiatorSocket = tlm_utils::simple_initiator_socket<Module, 8, flash_protocol_types>;
@@ -43,12 +31,7 @@ template <typename Module>
 using FlashTargetSocket = tlm_utils::simple_target_socket<Module, 8, flash_protocol_types>;
 
 // The flash command of a payload that came from a FlashPayloadPool.
-inline FlashCommand& flash_cmd(tlm::tlm_generic_payload& gp) {
-  FlashExtension* ext = nullptr;
-  gp.get_extension(ext);
-  sc_assert(ext != nullptr);
-  return ext->cmd;
-}
+inline FlashCommand& flash_cmd(tlm::tlm_generic_payload& gp) { return payload_cmd<FlashExtension>(gp); }
 
 }  // namespace ssd
 

@@ -15,6 +15,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "tlm/command_extension.h"
 #include "tlm/flash_command.h"
 
 namespace ssd {
@@ -85,33 +86,15 @@ struct HostCommand {
   }
 };
 
-struct HostExtension : tlm::tlm_extension<HostExtension> {
-  HostCommand cmd;
-  tlm::tlm_extension_base* clone() const override {
-    auto* e = new HostExtension;
-    e->cmd = cmd;
-    return e;
-  }
-  void copy_from(const tlm::tlm_extension_base& other) override {
-    cmd = static_cast<const HostExtension&>(other).cmd;
-  }
-};
-
-struct host_protocol_types {
-  typedef tlm::tlm_generic_payload tlm_payload_type;
-  typedef tlm::tlm_phase tlm_phase_type;
-};
+struct HostExtension : CommandExtension<HostExtension, HostCommand> {};
+struct HostProtocol;
+using host_protocol_types = tagged_protocol_types<HostProtocol>;
 
 template <typename Module>
 using HostInitiatorSocket = tlm_utils::simple_initiator_socket<Module, 8, host_protocol_types>;
 template <typename Module>
 using HostTargetSocket = tlm_utils::simple_target_socket<Module, 8, host_protocol_types>;
 
-inline HostCommand& host_cmd(tlm::tlm_generic_payload& gp) {
-  HostExtension* ext = nullptr;
-  gp.get_extension(ext);
-  sc_assert(ext != nullptr);
-  return ext->cmd;
-}
+inline HostCommand& host_cmd(tlm::tlm_generic_payload& gp) { return payload_cmd<HostExtension>(gp); }
 
 }  // namespace ssd
