@@ -1,5 +1,7 @@
 #include "controller/firmware_core.h"
 
+#include "tlm/activations.h"
+
 #include <cmath>
 
 namespace ssd::ctrl {
@@ -50,6 +52,7 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
 }
 
 void FirmwareCore::on_work() {
+  count_activation();
   while (tlm::tlm_generic_payload* gp = work_.get_next_transaction()) process(*gp);
   while (tlm::tlm_generic_payload* gp = flash_out_.get_next_transaction()) {
     tlm::tlm_phase ph = tlm::BEGIN_REQ;

@@ -1,5 +1,7 @@
 #include "controller/flash_sched.h"
 
+#include "tlm/activations.h"
+
 #include <cmath>
 
 namespace ssd::ctrl {
@@ -22,9 +24,8 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
   SC_METHOD(decide);
   sensitive << decide_event_;
   dont_initialize();
-  SC_METHOD(on_nand_change);
-  for (unsigned c = 0; c < n.channels; ++c) sensitive << device.channel(c).changed_event();
-  dont_initialize();
+  changed_.assign(n.channels, 0);
+  for (unsigned c = 0; c < n.channels; ++c) device.channel(c).set_listener(this);
 }
 
 tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
@@ -32,6 +33,7 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     FlashCommand& c = flash_cmd(gp);
     c.exec.owner = &gp;
     policy_->push(&c);
+    changed_[c.channel] = 1;
     request_decision();
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
@@ -48,7 +50,8 @@ tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
   return tlm::TLM_COMPLETED;
 }
 
-void FlashSched::on_nand_change() {
+void FlashSched::channel_changed(unsigned channel) {
+  changed_[channel] = 1;
   if (policy_->queued()) request_decision();
 }
 
@@ -61,12 +64,14 @@ void FlashSched::request_decision() {
 }
 
 void FlashSched::decide() {
+  count_activation();
   const Tick now = sc_time_stamp().value();
   next_edge_ = kNever;
   ++decisions_;
   out_.clear();
   policy_->decide([this](const FlashCommand& c) { return device_.channel(c.channel).status().ready_for(c); },
-                  out_);
+                  out_, &changed_);
+  std::fill(changed_.begin(), changed_.end(), 0);
   for (FlashCommand* c : out_) {
     ++issued_;
     if (log_on_) log_.push_back({now / period_, c->id, c->channel, c->chip});

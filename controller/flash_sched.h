@@ -23,7 +23,7 @@ struct SchedConfig {
   bool read_first = false;     // hos: the oldest read of a chip queue before its head
 };
 
-class FlashSched : public sc_core::sc_module {
+class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listener {
  public:
   FlashTargetSocket<FlashSched> target;  // from the firmware
   std::vector<std::unique_ptr<FlashInitiatorSocketTagged<FlashSched>>> nand;  // per channel
@@ -49,7 +49,7 @@ class FlashSched : public sc_core::sc_module {
   tlm::tlm_sync_enum bw(int ch, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void request_decision();
   void decide();
-  void on_nand_change();
+  void channel_changed(unsigned channel) override;
 
   SchedConfig cfg_;
   nand::NandDevice& device_;
@@ -58,6 +58,7 @@ class FlashSched : public sc_core::sc_module {
   Tick next_edge_ = kNever;  // a decision is scheduled at this edge
   sc_core::sc_event decide_event_;
   std::vector<FlashCommand*> out_;
+  std::vector<std::uint8_t> changed_;  // per channel, since the last decision
   std::uint64_t issued_ = 0, decisions_ = 0;
   bool log_on_ = false;
   std::vector<Issue> log_;

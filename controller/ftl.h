@@ -197,8 +197,10 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
     // Valid pages by age k (0 newest): ppb * exp(-a k / F), a solved so they add up to V.
     auto fill_for = [&](double a) {
       std::uint64_t sum = 0;
-      for (std::uint32_t k = 0; k < F; ++k) {
-        valid[k] = static_cast<std::uint32_t>(ppb * std::exp(-a * k / F));
+      const double r = std::exp(-a / F);  // ppb * exp(-a k / F) = ppb * r^k
+      double f = ppb;
+      for (std::uint32_t k = 0; k < F; ++k, f *= r) {
+        valid[k] = static_cast<std::uint32_t>(f);
         sum += valid[k];
       }
       return sum;

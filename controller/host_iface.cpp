@@ -1,5 +1,7 @@
 #include "controller/host_iface.h"
 
+#include "tlm/activations.h"
+
 #include <cmath>
 
 namespace ssd::ctrl {
@@ -64,6 +66,7 @@ tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase
 }
 
 void HostIface::on_event() {
+  count_activation();
   const Tick now = sc_time_stamp().value();
   // Completions: the response goes to the host and the tag frees.
   while (tlm::tlm_generic_payload* gp = to_host_.get_next_transaction()) {

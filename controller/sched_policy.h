@@ -27,9 +27,12 @@ class SchedPolicy {
   virtual ~SchedPolicy() = default;
   virtual void push(FlashCommand* c) = 0;
   // One decision edge; appends the issued commands (removed from the queues) to `out`.
-  // Ready is a callable bool(const FlashCommand&).
+  // Ready is a callable bool(const FlashCommand&). `changed` (optional) flags, per
+  // channel, whether its queue or its NAND state changed since the last decision; a
+  // channel with no change would decide exactly as last time (nothing), so it is skipped.
   template <typename Ready>
-  void decide(Ready&& ready, std::vector<FlashCommand*>& out);
+  void decide(Ready&& ready, std::vector<FlashCommand*>& out,
+              const std::vector<std::uint8_t>* changed = nullptr);
   virtual std::size_t queued() const = 0;
   virtual std::size_t queued_on_chip(unsigned channel, unsigned chip) const = 0;
 
@@ -37,7 +40,8 @@ class SchedPolicy {
   struct ReadyFn {
     virtual bool operator()(const FlashCommand& c) const = 0;
   };
-  virtual void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out) = 0;
+  virtual void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
+                           const std::vector<std::uint8_t>* changed) = 0;
 };
 
 class IosPolicy : public SchedPolicy {
@@ -53,7 +57,8 @@ class IosPolicy : public SchedPolicy {
   }
 
  protected:
-  void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out) override {
+  void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
+                   const std::vector<std::uint8_t>*) override {
     if (fifo_.empty() || !ready(*fifo_.front())) return;
     FlashCommand* c = fifo_.front();
     fifo_.pop_front();
@@ -82,9 +87,11 @@ class HosPolicy : public SchedPolicy {
   }
 
  protected:
-  void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out) override {
+  void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
+                   const std::vector<std::uint8_t>* changed) override {
     if (total_ == 0) return;
     for (unsigned ch = 0; ch < channels_; ++ch) {
+      if (changed && !(*changed)[ch]) continue;
       for (unsigned k = 1; k <= chips_; ++k) {
         const unsigned chip = (rr_[ch] + k) % chips_;
         std::deque<FlashCommand*>& q = queues_[ch * chips_ + chip];
@@ -116,13 +123,14 @@ class HosPolicy : public SchedPolicy {
 };
 
 template <typename Ready>
-void SchedPolicy::decide(Ready&& ready, std::vector<FlashCommand*>& out) {
+void SchedPolicy::decide(Ready&& ready, std::vector<FlashCommand*>& out,
+                         const std::vector<std::uint8_t>* changed) {
   struct Fn : ReadyFn {
     Ready& r;
     explicit Fn(Ready& rr) : r(rr) {}
     bool operator()(const FlashCommand& c) const override { return r(c); }
   } fn(ready);
-  decide_impl(fn, out);
+  decide_impl(fn, out, changed);
 }
 
 }  // namespace ssd::ctrl

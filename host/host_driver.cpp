@@ -1,5 +1,7 @@
 #include "host/host_driver.h"
 
+#include "tlm/activations.h"
+
 #include <iostream>
 #include <sstream>
 
@@ -22,6 +24,7 @@ HostDriver::HostDriver(sc_module_name name, const SyntheticConfig& w, unsigned q
 }
 
 void HostDriver::pump() {
+  count_activation();
   HostRequest r;
   while (!awaiting_end_req_ && outstanding_ < qd_ && gen_.next(r)) {
     tlm::tlm_generic_payload* gp = pool_.acquire();
@@ -95,6 +98,10 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
               << ticks_to_us(now) / 1e3 << " ms\n";
   --outstanding_;
   gp.release();
+  if (outstanding_ == 0 && gen_.issued() == wcfg_.requests) {
+    if (on_finished_) on_finished_();
+    return;
+  }
   pump_event_.notify(SC_ZERO_TIME);
 }
 

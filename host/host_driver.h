@@ -4,6 +4,7 @@
 // a shadow of the token it last wrote to every logical page and checks every read.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ class HostDriver : public sc_core::sc_module {
   Tick last_completion() const { return last_done_; }
   Tick first_submit() const { return first_submit_; }
   HostPayloadPool& pool() { return pool_; }
+  // Called once, when the last request of the workload has completed.
+  void on_finished(std::function<void()> f) { on_finished_ = std::move(f); }
   // Progress for long runs: called every `every` completions.
   void set_progress(std::uint64_t every) { progress_every_ = every; }
 
@@ -57,6 +60,7 @@ class HostDriver : public sc_core::sc_module {
   std::uint64_t completed_ = 0, reads_checked_ = 0, mismatches_ = 0, id_ = 0;
   std::uint64_t progress_every_ = 0;
   std::vector<std::string> errors_;
+  std::function<void()> on_finished_;
   Tick last_done_ = 0, first_submit_ = kNever;
 };
 

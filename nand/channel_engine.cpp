@@ -209,8 +209,12 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
     return;
   }
   Die& d = die_of(*c);
-  if (d.tail) d.tail->exec.next = c;
-  else d.head = c;
+  if (d.tail) {
+    d.tail->exec.next = c;
+  } else {
+    d.head = c;
+    heads_.push_back(static_cast<std::uint32_t>(&d - dies_.data()));
+  }
   d.tail = c;
   ++d.queued;
   ++queued_total_;
@@ -309,6 +313,7 @@ void ChannelEngine::start_array(Die& d, FlashCommand* c, Tick now) {
   d.array_end = now + (c->op == FlashOp::Read      ? t_read_
                        : c->op == FlashOp::Program ? t_prog_
                                                    : t_erase_);
+  next_array_end_ = std::min(next_array_end_, d.array_end);
   if (observer_) observer_->on_array(now, c->chip, c->die, array_state(c->op));
 }
 
@@ -462,8 +467,8 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
     if (kind != best_kind) return kind < best_kind;
     return c->exec.seq < best->exec.seq;
   };
-  for (Die& d : dies_) {
-    if (!d.head) continue;
+  for (std::uint32_t i : heads_) {
+    Die& d = dies_[i];
     if (!can_start(d, *d.head)) {
       d.eligible_since = kNever;
       continue;
@@ -497,7 +502,16 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   }
   Die& d = *best_die;
   d.head = best->exec.next;
-  if (!d.head) d.tail = nullptr;
+  if (!d.head) {
+    d.tail = nullptr;
+    const auto idx = static_cast<std::uint32_t>(best_die - dies_.data());
+    for (std::size_t k = 0; k < heads_.size(); ++k)
+      if (heads_[k] == idx) {
+        heads_[k] = heads_.back();
+        heads_.pop_back();
+        break;
+      }
+  }
   best->exec.next = nullptr;
   --d.queued;
   --queued_total_;
@@ -526,17 +540,19 @@ void ChannelEngine::advance(Tick now, std::vector<FlashCommand*>& done) {
       finish_bus_segment(now, done);
       changed = true;
     }
-    for (Die& d : dies_) {
-      if (d.array_op && d.array_end <= now) {
-        finish_array(d, now, done);
-        changed = true;
+    if (next_array_end_ <= now) {
+      next_array_end_ = kNever;
+      for (Die& d : dies_) {
+        if (d.array_op && d.array_end <= now) {
+          finish_array(d, now, done);
+          changed = true;
+        }
+        next_array_end_ = std::min(next_array_end_, d.array_end);
       }
     }
     if (arbitrate(now, done)) changed = true;
   }
-  Tick next = seg_end_;
-  for (const Die& d : dies_) next = std::min(next, d.array_end);
-  next_event_ = next;
+  next_event_ = std::min(seg_end_, next_array_end_);
 }
 
 }  // namespace ssd::nand

@@ -178,6 +178,8 @@ class ChannelEngine {
   std::vector<FlashCommand*> rejected_;     // invalid at submit, completed at next advance
   std::uint64_t seq_ = 0;
   unsigned queued_total_ = 0;  // commands waiting to start, all dies
+  std::vector<std::uint32_t> heads_;  // dies with a command waiting to start (any order)
+  Tick next_array_end_ = kNever;      // earliest array end of all dies
   std::uint64_t in_flight_ = 0;  // submitted, not completed
   Tick now_ = 0;
   Tick next_event_ = kNever;

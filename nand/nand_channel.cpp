@@ -1,5 +1,7 @@
 #include "nand/nand_channel.h"
 
+#include "tlm/activations.h"
+
 namespace ssd::nand {
 
 using namespace sc_core;
@@ -47,31 +49,63 @@ tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
 void NandChannel::accept(tlm::tlm_generic_payload& gp) {
   FlashCommand& cmd = flash_cmd(gp);
   cmd.exec.owner = &gp;
-  engine_.submit(&cmd, sc_time_stamp().value());
-  wake_event_.notify(SC_ZERO_TIME);
+  const Tick now = sc_time_stamp().value();
+  const bool due = engine_.next_event() <= now;  // something else is due now: let wake() run it
+  engine_.submit(&cmd, now);
+  if (due || !cmd.error.empty()) {  // a rejected command completes in wake(), not here
+    wake_event_.notify(SC_ZERO_TIME);
+    scheduled_ = now;
+    return;
+  }
+  // Nothing else is due at this time, so advancing now can only start the new command
+  // (every phase lasts > 0), or refuse it with a protocol error: its response then goes
+  // out from wake(), never from inside this call.
+  done_.clear();
+  engine_.advance(now, done_);
+  if (!done_.empty()) {
+    collect();
+    wake_event_.notify(SC_ZERO_TIME);
+    scheduled_ = now;
+  }
+  if (listener_) listener_->channel_changed(engine_.channel());
+  schedule(now);
+}
+
+void NandChannel::collect() {
+  for (FlashCommand* c : done_) {
+    auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
+    if (c->status == FlashStatus::Ok) {
+      gp->set_response_status(tlm::TLM_OK_RESPONSE);
+    } else {
+      gp->set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      SC_REPORT_ERROR(kProtocolError, c->error.c_str());
+    }
+    responses_.push_back(gp);
+  }
+  done_.clear();
+}
+
+void NandChannel::schedule(Tick now) {
+  const Tick next = engine_.next_event();
+  if (next == kNever || next == scheduled_) return;
+  if (scheduled_ != kNever && scheduled_ >= now && scheduled_ < next) return;  // an earlier wake is pending
+  scheduled_ = next;
+  wake_event_.notify(sc_time::from_value(next - now));
 }
 
 void NandChannel::wake() {
-  while (tlm::tlm_generic_payload* gp = delayed_.get_next_transaction()) accept(*gp);
+  count_activation();
   const Tick now = sc_time_stamp().value();
+  if (scheduled_ == now) scheduled_ = kNever;
+  while (tlm::tlm_generic_payload* gp = delayed_.get_next_transaction()) accept(*gp);
   if (engine_.next_event() <= now) {
     done_.clear();
     engine_.advance(now, done_);
-    for (FlashCommand* c : done_) {
-      auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
-      if (c->status == FlashStatus::Ok) {
-        gp->set_response_status(tlm::TLM_OK_RESPONSE);
-      } else {
-        gp->set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-        SC_REPORT_ERROR(kProtocolError, c->error.c_str());
-      }
-      responses_.push_back(gp);
-    }
+    collect();
   }
   send_responses();
-  changed_.notify();
-  const Tick next = engine_.next_event();
-  if (next != kNever) wake_event_.notify(sc_time::from_value(next - now));
+  if (listener_) listener_->channel_changed(engine_.channel());
+  schedule(now);
 }
 
 void NandChannel::send_responses() {

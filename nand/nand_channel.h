@@ -27,9 +27,15 @@ class NandChannel : public sc_core::sc_module {
   const ChannelEngine& status() const { return engine_; }
   // Page-state backdoor (preconditioning); not for use while commands are in flight.
   ChannelEngine& engine() { return engine_; }
-  // Notified (immediately) whenever the channel's state changed: a command started or
-  // ended a phase, the bus freed. A scheduler block re-samples its inputs on it.
-  const sc_core::sc_event& changed_event() const { return changed_; }
+  // Called whenever the channel's state changed (a command started or ended a phase,
+  // the bus freed), with the channel's index: a scheduler block re-samples its inputs.
+  // A plain callback, not an event: it costs no process activation.
+  class Listener {
+   public:
+    virtual ~Listener() = default;
+    virtual void channel_changed(unsigned channel) = 0;
+  };
+  void set_listener(Listener* l) { listener_ = l; }
 
   // SC_REPORT message type of protocol errors (an illegal command reached the NAND).
   static constexpr const char* kProtocolError = "/ssd/nand/protocol";
@@ -40,11 +46,14 @@ class NandChannel : public sc_core::sc_module {
   void wake();
   void accept(tlm::tlm_generic_payload& gp);
   void send_responses();
+  void schedule(Tick now);
+  void collect();  // done_ -> responses_ (with status; protocol errors reported)
 
   ChannelEngine engine_;
   std::unique_ptr<NandTracer> tracer_;
   sc_core::sc_event wake_event_;
-  sc_core::sc_event changed_;
+  Listener* listener_ = nullptr;
+  Tick scheduled_ = kNever;  // time wake_event_ is notified for
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> delayed_;  // BEGIN_REQ with a delay
   std::vector<FlashCommand*> done_;
   std::deque<tlm::tlm_generic_payload*> responses_;

@@ -46,6 +46,12 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
                                               ftl.logical_pages(),
                                               static_cast<std::uint32_t>(firmware->sectors_per_page()), preconditioned);
     if (w.requests >= 1000000) host->set_progress(w.requests / 10);
+    if (cfg.get_bool("report.calibrate_kernel"))
+      calibrator = std::make_unique<KernelCalibrator>("calibrator", 2000000);
+    host->on_finished([this] {
+      sim_end = std::chrono::steady_clock::now();
+      if (calibrator) calibrator->start();
+    });
     host->socket.bind(iface->host);
     iface->firmware.bind(firmware->host);
     firmware->flash.bind(sched->target);

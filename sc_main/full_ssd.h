@@ -3,6 +3,7 @@
 // preconditioned before time 0.
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include <systemc>
@@ -13,6 +14,7 @@
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
 #include "sc_main/config.h"
+#include "sc_main/kernel_calibrator.h"
 #include "tlm/vcd_writer.h"
 
 namespace ssd {
@@ -23,11 +25,16 @@ struct FullSsd : sc_core::sc_module {
   std::unique_ptr<ctrl::FlashSched> sched;
   std::unique_ptr<ctrl::HostIface> iface;
   std::unique_ptr<host::HostDriver> host;
+  std::unique_ptr<KernelCalibrator> calibrator;  // report.calibrate_kernel
   double precondition_seconds = 0;
   std::uint64_t preconditioned = 0;
+  // Wall clock from the start of simulation to the last request's completion.
+  std::chrono::steady_clock::time_point sim_start, sim_end;
+  double simulation_seconds() const { return std::chrono::duration<double>(sim_end - sim_start).count(); }
 
   // Throws ConfigError for an invalid configuration.
   FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd = nullptr);
+  void start_of_simulation() override { sim_start = sim_end = std::chrono::steady_clock::now(); }
 };
 
 }  // namespace ssd

@@ -19,6 +19,7 @@
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
 #include "sc_main/full_ssd.h"
+#include "tlm/activations.h"
 #include "sc_main/nand_script_driver.h"
 #include "sc_main/report.h"
 #include "sc_main/sim_config.h"
@@ -121,6 +122,12 @@ int run(int argc, char** argv) {
     fig.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     fig.peak_rss_mb = peak_rss_mb();
     fig.precondition_seconds = top.precondition_seconds;
+    fig.simulation_seconds = top.simulation_seconds();
+    fig.process_activations = g_process_activations;
+    if (top.calibrator) {
+      fig.kernel_activations_per_second = top.calibrator->activations_per_second();
+      fig.wall_seconds -= top.calibrator->seconds();  // the calibration is not the model's time
+    }
     const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand};
     print_full_summary(std::cout, run, fig);
     if (vcd) std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written()

@@ -1,5 +1,7 @@
 #include "sc_main/nand_script_driver.h"
 
+#include "tlm/activations.h"
+
 #include <sstream>
 
 #include "tlm/host_protocol.h"
@@ -38,6 +40,7 @@ void NandScriptDriver::fatal(const std::string& msg) {
 }
 
 void NandScriptDriver::issue() {
+  count_activation();
   const Tick now = sc_time_stamp().value();
   try {
     for (;;) {

@@ -176,6 +176,15 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
       num(run.wall_seconds > 0 ? static_cast<double>(f.host.completed()) / run.wall_seconds : 0));
   put(rn, "peak_rss_mb", num(run.peak_rss_mb));
   put(rn, "precondition_seconds", num(run.precondition_seconds));
+  put(rn, "simulation_seconds", num(run.simulation_seconds));
+  const double req = static_cast<double>(std::max<std::uint64_t>(1, f.host.completed()));
+  put(rn, "process_activations_per_request", num(static_cast<double>(run.process_activations) / req));
+  if (run.kernel_activations_per_second > 0) {
+    put(rn, "kernel_activations_per_second", num(run.kernel_activations_per_second));
+    put(rn, "kernel_activations_per_request", num(run.wall_seconds * run.kernel_activations_per_second / req));
+    put(rn, "kernel_activations_per_request_simulation",
+        num(run.simulation_seconds * run.kernel_activations_per_second / req));
+  }
   put(root, "run", rn);
   return root;
 }
@@ -214,6 +223,16 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
      << run.precondition_seconds << " s), "
      << (run.wall_seconds > 0 ? static_cast<double>(f.host.completed()) / run.wall_seconds : 0.0)
      << " requests per second, peak RSS " << run.peak_rss_mb << " MB\n";
+  const double req = static_cast<double>(std::max<std::uint64_t>(1, f.host.completed()));
+  os << "  simulation          " << run.simulation_seconds << " s, "
+     << (run.simulation_seconds > 0 ? req / run.simulation_seconds : 0.0) << " requests per second, "
+     << std::setprecision(1) << static_cast<double>(run.process_activations) / req
+     << " process activations per request\n";
+  if (run.kernel_activations_per_second > 0)
+    os << "  kernel cost         " << std::setprecision(1) << run.wall_seconds * run.kernel_activations_per_second / req
+       << " kernel activations per request (whole process), "
+       << run.simulation_seconds * run.kernel_activations_per_second / req << " (simulation only); kernel rate "
+       << std::setprecision(2) << run.kernel_activations_per_second / 1e6 << "e6 activations/s\n";
   os.unsetf(std::ios::floatfield);
 }
 

@@ -19,6 +19,9 @@ struct RunFigures {
   double wall_seconds = 0;
   double peak_rss_mb = 0;
   double precondition_seconds = 0;
+  double simulation_seconds = 0;         // start of simulation to the last completion
+  double kernel_activations_per_second = 0;  // 0: not calibrated
+  std::uint64_t process_activations = 0;  // the model's own SC_METHOD activations
 };
 
 // The parts of a whole-controller run.

@@ -66,6 +66,9 @@ Config make_config() {
   c.add_double("trace.end_us", 0, 0, 1e12, "last simulated time recorded, us (0: to the end)");
   c.add_string("trace.scopes", "", "comma-separated name prefixes to trace, e.g. ssd.nand.ch0 (empty: all)");
 
+  c.add_bool("report.calibrate_kernel", false,
+             "after the workload, measure the kernel's activations per second (2e6 timed notifications) "
+             "and report the run's cost in kernel activations per host request");
   c.add_bool("report.timeline", true, "print each NAND command's timeline (nand_ops workloads)");
   c.add_int("report.timeline_max", 200, 0, 1000000, "at most this many timeline lines");
   return c;
@@ -77,6 +80,18 @@ const std::vector<Preset>& presets() {
        "8 ch x 4 chips x 2 dies x 2 planes, 8 KiB pages, 256 GiB raw; MQSim's timing "
        "(333 MT/s, tR 75 us, tPROG 750 us, tBERS 3.8 ms)",
        {}},
+      {"bench",
+       "the speed benchmark's reference job: MQSim's default device scaled to 8 ch x 8 chips x 2 dies "
+       "x 2 planes x 2048 blocks x 256 pages x 8 KiB (1 TiB raw), 333 MT/s, tR 75 us, tPROG 750 us, "
+       "tBERS 3.8 ms, 7 % over-provisioning, 75 % preconditioned; 1,000,000 random 4 KiB requests, "
+       "70 % reads, QD 32, seed 798",
+       {{"nand.channels", "8"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "2"},
+        {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"}, {"nand.pages_per_block", "256"},
+        {"nand.page_bytes", "8192"}, {"nand.bus_mts", "333"}, {"nand.t_read_us", "75"},
+        {"nand.t_prog_us", "750"}, {"nand.t_erase_us", "3800"}, {"ftl.overprovisioning", "0.07"},
+        {"ftl.precondition", "0.75"}, {"workload.kind", "synthetic"}, {"workload.requests", "1000000"},
+        {"workload.read_ratio", "0.7"}, {"workload.size_bytes", "4096"}, {"workload.pattern", "random"},
+        {"workload.queue_depth", "32"}, {"workload.seed", "798"}}},
       {"piq",
        "Gao et al. (PIQ): 8 ch x 8 chips, 2 KiB pages, 64-page blocks, 128 GiB. The paper "
        "gives no NAND timing: typical values of its time (40 MT/s, 25/200/1500 us)",

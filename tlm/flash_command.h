@@ -39,7 +39,9 @@ struct FlashCommand {
   std::uint16_t die = 0;          // die index within its chip
   std::uint8_t plane_mask = 0;    // bit p set: plane p of the die takes part
   std::uint32_t page = 0;         // page offset within the block (same on every plane)
-  std::array<std::uint32_t, kMaxPlanes> block{};  // block per plane, indexed by plane
+  // Per plane, indexed by plane number; only the planes in plane_mask are meaningful
+  // (reset() leaves the others as they were).
+  std::array<std::uint32_t, kMaxPlanes> block{};  // block per plane
   std::array<Token, kMaxPlanes> token{};          // program: written; read: returned
   std::array<Token, kMaxPlanes> expected{};       // read: what the issuer last wrote (NAND ignores it)
   std::uint64_t id = 0;           // the issuer's tag, for logs
@@ -71,7 +73,7 @@ struct FlashCommand {
   } exec;
 
   unsigned plane_count() const { return static_cast<unsigned>(__builtin_popcount(plane_mask)); }
-  void reset();
+  void reset();  // back to a fresh command, without reallocating `error`
   std::string describe() const;  // "READ ch0.chip1.die0 planes{0,1} blk 12 pg 3"
 };
 

@@ -26,10 +26,18 @@ const char* to_string(FlashOp op) {
 }
 
 void FlashCommand::reset() {
-  std::string keep = std::move(error);  // keep the capacity: no allocation on reuse
-  keep.clear();
-  *this = FlashCommand{};
-  error = std::move(keep);
+  // Only the planes in plane_mask are meaningful in block, token and expected: they are
+  // left as they were (the issuer sets the ones it uses), the rest is cleared.
+  op = FlashOp::Read;
+  channel = chip = die = 0;
+  plane_mask = 0;
+  page = 0;
+  id = 0;
+  status = FlashStatus::Pending;
+  t_submit = t_start = t_array_start = t_array_end = t_done = 0;
+  error.clear();
+  issuer = Issuer{};
+  exec = Scratch{};
 }
 
 std::string FlashCommand::describe() const {
