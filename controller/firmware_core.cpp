@@ -20,6 +20,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   spp_ = ftl.nand.page_bytes / 512;
   cycle_ps_ = 1e6 / fw.clock_mhz;
   stalled_.resize(ftl_.planes());
+  pending_bits_.assign((ftl_.logical_pages() + 63) / 64, 0);
   gc_.resize(ftl_.planes());
   chip_outstanding_.assign(ftl.nand.chips(), 0);
   gc_wanted_.assign(ftl.nand.chips(), 0);
@@ -45,15 +46,24 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   HostCommand& c = host_cmd(gp);
   const std::uint64_t pages =
       c.sectors ? (c.lba + c.sectors - 1) / spp_ - c.lba / spp_ + 1 : 0;
+  const Tick now = sc_time_stamp().value();
   const Tick done = reserve_core(cfg_.cycles_per_command + pages * cfg_.cycles_per_page);
-  work_.notify(gp, sc_time::from_value(done - sc_time_stamp().value()));
+  if (done == now && !work_backlog_) {
+    process(gp);  // the core is free and the work takes no time
+  } else {
+    ++work_backlog_;
+    work_.notify(gp, sc_time::from_value(done - now));
+  }
   ph = tlm::END_REQ;
   return tlm::TLM_UPDATED;
 }
 
 void FirmwareCore::on_work() {
   count_activation();
-  while (tlm::tlm_generic_payload* gp = work_.get_next_transaction()) process(*gp);
+  while (tlm::tlm_generic_payload* gp = work_.get_next_transaction()) {
+    --work_backlog_;
+    process(*gp);
+  }
   while (tlm::tlm_generic_payload* gp = flash_out_.get_next_transaction()) {
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_time d = SC_ZERO_TIME;
@@ -151,15 +161,15 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
       c.tokens.assign(pages, kUnwrittenToken);
       for (std::uint32_t i = 0; i < pages; ++i) {
         const std::uint64_t lpn = first + i;
-        auto it = pending_.find(lpn);
-        if (it != pending_.end()) {
-          WriteOp& w = ops_[it->second];
+        if (is_pending(lpn)) {
+          const std::uint32_t op = pending_.find(lpn)->second;
+          WriteOp& w = ops_[op];
           if (w.known) {
             c.tokens[i] = w.token;
             ++counters_.buffer_hits;
             page_done(gp);
           } else {
-            park(it->second, Parked{false, &gp, i, kNone});
+            park(op, Parked{false, &gp, i, kNone});
           }
           continue;
         }
@@ -192,9 +202,8 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
         w.host = &gp;
         w.fresh = c.tokens[i];
         w.partial = c.lba > lpn * spp_ || c.lba + c.sectors < (lpn + 1) * spp_;
-        auto it = pending_.find(lpn);
-        const std::uint32_t prev = it == pending_.end() ? kNone : it->second;
-        pending_[lpn] = op;
+        const std::uint32_t prev = is_pending(lpn) ? pending_.find(lpn)->second : kNone;
+        set_pending(lpn, op);
         if (!w.partial) {
           set_token(op, w.fresh);
         } else if (prev != kNone) {
@@ -216,7 +225,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
       ++counters_.host_trims;
       for (std::uint64_t lpn = first; lpn < first + pages; ++lpn) {
         if (c.lba > lpn * spp_ || c.lba + c.sectors < (lpn + 1) * spp_) continue;  // partial: kept
-        pending_.erase(lpn);  // an in-flight write of it becomes superseded
+        clear_pending(lpn);  // an in-flight write of it becomes superseded
         ftl_.trim(lpn);
       }
       c.exec.pages_left = 0;
@@ -309,10 +318,9 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     case HostProgram: {
       const std::uint32_t op = f.issuer.a;
       WriteOp& w = ops_[op];
-      auto it = pending_.find(w.lpn);
-      if (it != pending_.end() && it->second == op) {
+      if (is_pending(w.lpn) && pending_.find(w.lpn)->second == op) {
         ftl_.map(w.lpn, ppa);
-        pending_.erase(it);
+        clear_pending(w.lpn);
       } else {
         ++counters_.superseded_programs;  // a newer write or a trim came meanwhile
       }

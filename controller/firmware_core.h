@@ -115,6 +115,7 @@ class FirmwareCore : public sc_core::sc_module {
   std::uint64_t spp_;  // sectors per page
   double cycle_ps_;
   Tick core_free_ = 0, core_busy_ = 0;
+  std::uint32_t work_backlog_ = 0;  // host commands waiting in work_ (keeps arrival order)
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> work_;       // host commands, core work done
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> flash_out_;  // flash commands, core work done
   FlashPayloadPool pool_;
@@ -123,6 +124,17 @@ class FirmwareCore : public sc_core::sc_module {
   std::vector<Parked> parked_;
   std::vector<std::uint32_t> free_parked_;
   std::unordered_map<std::uint64_t, std::uint32_t> pending_;  // lpn -> newest WriteOp
+  std::vector<std::uint64_t> pending_bits_;  // 1 bit per logical page: in pending_ (skips most lookups)
+  bool is_pending(std::uint64_t lpn) const { return pending_bits_[lpn >> 6] >> (lpn & 63) & 1u; }
+  void set_pending(std::uint64_t lpn, std::uint32_t op) {
+    pending_[lpn] = op;
+    pending_bits_[lpn >> 6] |= std::uint64_t{1} << (lpn & 63);
+  }
+  void clear_pending(std::uint64_t lpn) {
+    if (!is_pending(lpn)) return;
+    pending_.erase(lpn);
+    pending_bits_[lpn >> 6] &= ~(std::uint64_t{1} << (lpn & 63));
+  }
   std::vector<std::deque<std::uint32_t>> stalled_;            // per plane: WriteOps waiting for space
   std::vector<GcJob> gc_;
   std::vector<std::uint32_t> chip_outstanding_;

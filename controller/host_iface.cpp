@@ -16,7 +16,7 @@ HostIface::HostIface(sc_module_name name, unsigned ncq_depth, double link_mb_s)
   firmware.register_nb_transport_bw(this, &HostIface::fw_bw);
   SC_HAS_PROCESS(HostIface);
   SC_METHOD(on_event);
-  sensitive << inbound_event_ << to_host_.get_event();
+  sensitive << inbound_event_ << to_host_.get_event() << complete_event_;
   dont_initialize();
 }
 
@@ -35,9 +35,15 @@ void HostIface::accept(tlm::tlm_generic_payload& gp) {
   c.tag = free_tags_.back();
   free_tags_.pop_back();
   max_in_use_ = std::max(max_in_use_, ++in_use_);
-  const Tick ready = c.op == HostOp::Write ? link(std::uint64_t{c.sectors} * 512) : sc_time_stamp().value();
-  inbound_.push_back({&gp, ready});
   const Tick now = sc_time_stamp().value();
+  const Tick ready = c.op == HostOp::Write ? link(std::uint64_t{c.sectors} * 512) : now;
+  if (ready == now && inbound_.empty()) {  // nothing to wait for: straight to the firmware
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_time d = SC_ZERO_TIME;
+    firmware->nb_transport_fw(gp, ph, d);
+    return;
+  }
+  inbound_.push_back({&gp, ready});
   const Tick first = inbound_.front().ready;
   inbound_event_.notify(sc_time::from_value(first > now ? first - now : 0));
 }
@@ -49,7 +55,9 @@ tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
       ++backpressure_;
       return tlm::TLM_ACCEPTED;
     }
+    in_host_fw_ = true;
     accept(gp);
+    in_host_fw_ = false;
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
@@ -61,31 +69,47 @@ tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase
   HostCommand& c = host_cmd(gp);
   const Tick now = sc_time_stamp().value();
   const Tick at = c.op == HostOp::Read ? link(std::uint64_t{c.sectors} * 512) : now;
-  to_host_.notify(gp, sc_time::from_value(at - now));
+  if (at != now) {
+    to_host_.notify(gp, sc_time::from_value(at - now));
+  } else if (in_host_fw_) {
+    // Completed inside the host's own BEGIN_REQ call: the host has not seen END_REQ yet,
+    // so the response waits one delta.
+    complete_now_.push_back(&gp);
+    complete_event_.notify(SC_ZERO_TIME);
+  } else {
+    deliver(gp);
+  }
   return tlm::TLM_COMPLETED;
+}
+
+void HostIface::deliver(tlm::tlm_generic_payload& gp) {
+  tlm::tlm_phase ph = tlm::BEGIN_RESP;
+  sc_time d = SC_ZERO_TIME;
+  HostCommand& c = host_cmd(gp);
+  free_tags_.push_back(c.tag);
+  --in_use_;
+  c.t_done = sc_time_stamp().value();
+  host->nb_transport_bw(gp, ph, d);
+  if (waiting_ && in_use_ < depth_) {
+    tlm::tlm_generic_payload* w = waiting_;
+    waiting_ = nullptr;
+    in_host_fw_ = true;  // as if in the host's call: its END_REQ comes first
+    accept(*w);
+    in_host_fw_ = false;
+    tlm::tlm_phase endreq = tlm::END_REQ;
+    sc_time d2 = SC_ZERO_TIME;
+    host->nb_transport_bw(*w, endreq, d2);
+  }
 }
 
 void HostIface::on_event() {
   count_activation();
   const Tick now = sc_time_stamp().value();
   // Completions: the response goes to the host and the tag frees.
-  while (tlm::tlm_generic_payload* gp = to_host_.get_next_transaction()) {
-    tlm::tlm_phase ph = tlm::BEGIN_RESP;
-    sc_time d = SC_ZERO_TIME;
-    HostCommand& c = host_cmd(*gp);
-    free_tags_.push_back(c.tag);
-    --in_use_;
-    c.t_done = now;
-    host->nb_transport_bw(*gp, ph, d);
-    if (waiting_ && in_use_ < depth_) {
-      tlm::tlm_generic_payload* w = waiting_;
-      waiting_ = nullptr;
-      accept(*w);
-      tlm::tlm_phase endreq = tlm::END_REQ;
-      sc_time d2 = SC_ZERO_TIME;
-      host->nb_transport_bw(*w, endreq, d2);
-    }
-  }
+  std::vector<tlm::tlm_generic_payload*> now_list;
+  now_list.swap(complete_now_);
+  for (tlm::tlm_generic_payload* gp : now_list) deliver(*gp);
+  while (tlm::tlm_generic_payload* gp = to_host_.get_next_transaction()) deliver(*gp);
   // Arrivals: forward in order those whose data is in.
   while (!inbound_.empty() && inbound_.front().ready <= now) {
     tlm::tlm_generic_payload* gp = inbound_.front().gp;

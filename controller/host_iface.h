@@ -45,7 +45,11 @@ class HostIface : public sc_core::sc_module {
     Tick ready;
   };
   std::deque<Inbound> inbound_;  // to the firmware, in arrival order
-  tlm_utils::peq_with_get<tlm::tlm_generic_payload> to_host_;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> to_host_;  // completions delayed by the link
+  std::vector<tlm::tlm_generic_payload*> complete_now_;        // completions deferred by one delta
+  sc_core::sc_event complete_event_;
+  bool in_host_fw_ = false;
+  void deliver(tlm::tlm_generic_payload& gp);
   sc_core::sc_event inbound_event_;
   Tick link_free_ = 0, link_busy_ = 0;
   std::uint64_t backpressure_ = 0;

@@ -123,6 +123,14 @@ bool ChannelEngine::chip_idle(unsigned chip) const {
 }
 
 std::string ChannelEngine::static_error(const FlashCommand& c) const {
+  // The common case first, without building a message.
+  bool blocks_ok = true;
+  for_planes(c.plane_mask, [&](unsigned p) { blocks_ok = blocks_ok && c.block[p] < cfg_.blocks_per_plane; });
+  if (c.channel == channel_ && c.chip < cfg_.chips_per_channel && c.die < cfg_.dies_per_chip &&
+      c.plane_mask != 0 && !(c.plane_mask >> cfg_.planes_per_die) &&
+      (c.plane_count() == 1 || cfg_.multiplane) &&
+      (c.op == FlashOp::Erase || c.page < cfg_.pages_per_block) && blocks_ok)
+    return std::string();
   std::ostringstream os;
   if (c.channel != channel_) {
     os << "sent to channel " << channel_ << " but addressed to channel " << c.channel;
@@ -153,6 +161,13 @@ std::string ChannelEngine::static_error(const FlashCommand& c) const {
 }
 
 std::string ChannelEngine::dynamic_error(const FlashCommand& c) const {
+  bool ok = true;
+  for_planes(c.plane_mask, [&](unsigned p) {
+    const std::uint32_t wp = write_ptr_[block_index(c, p)];
+    if (c.op == FlashOp::Program) ok = ok && c.page == wp;
+    else if (c.op == FlashOp::Read) ok = ok && c.page < wp;
+  });
+  if (ok) return std::string();
   std::ostringstream os;
   for_planes(c.plane_mask, [&](unsigned p) {
     if (os.tellp() != 0) return;

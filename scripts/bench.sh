@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The speed benchmark (issue 5): the reference job of the `bench` preset (MQSim's
+# default device scaled to 1 TiB raw, 75 % preconditioned, random 4 KiB requests,
+# 70 % reads, QD 32, seed 798) at several request counts, in one go, printing for each:
+# requests per wall second over the whole process (elaboration and preconditioning
+# included), the simulation alone, peak memory, the model's own process activations
+# per request, and the cost in kernel activations per request (the kernel's rate for a
+# timed SC_METHOD notify loop is measured in the same process, after the workload).
+# Then the cost of tracing: the smallest count again with a VCD of channel 0.
+#   bash scripts/bench.sh [COUNT...]      (default: 100000 1000000 2000000)
+# The machine is shared and noisy: compare the figures of one run with each other.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$root/scripts/build.sh"
+ssdsim="${BUILD_DIR:-$root/build}/ssdsim"
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+out="$(mktemp -d)"
+counts=("$@")
+[ ${#counts[@]} -gt 0 ] || counts=(100000 1000000 2000000)
+
+field() {  # field FILE KEY: the first number after "KEY":
+  sed -n "s/.*\"$2\": \([-0-9.e+]*\).*/\1/p" "$1" | head -n 1
+}
+row() {  # row LABEL DIR
+  local s="$2/stats.json"
+  printf '%-22s %9s %10.0f %10.0f %9.2f %9.2f %9.0f %8.1f %9.1f %9.1f %5s\n' "$1" \
+    "$(field "$s" count | head -n1)" \
+    "$(field "$s" host_requests_per_wall_second)" \
+    "$(awk -v n="$(sed -n 's/.*"count": \([0-9]*\).*/\1/p' "$s" | sed -n 3p)" -v t="$(field "$s" simulation_seconds)" 'BEGIN{printf "%.0f", n/t}')" \
+    "$(field "$s" wall_seconds)" "$(field "$s" precondition_seconds)" "$(field "$s" peak_rss_mb)" \
+    "$(field "$s" process_activations_per_request)" \
+    "$(field "$s" kernel_activations_per_request)" \
+    "$(field "$s" kernel_activations_per_request_simulation)" \
+    "$(field "$s" mismatches)"
+}
+printf '%-22s %9s %10s %10s %9s %9s %9s %8s %9s %9s %5s\n' run "reads" "req/s" "req/s sim" "wall s" "precond s" "peak MB" "proc/req" "kern/req" "kern/sim" "mism"
+for n in "${counts[@]}"; do
+  "$ssdsim" --preset bench --set workload.requests="$n" --set report.calibrate_kernel=true --out "$out/$n" >/dev/null 2>"$out/$n.log"
+  row "requests=$n" "$out/$n"
+done
+n="${counts[0]}"
+"$ssdsim" --preset bench --set workload.requests="$n" --set report.calibrate_kernel=true \
+  --set trace.vcd="$out/trace.vcd" --set trace.scopes=ssd.nand.ch0 --out "$out/trace" >/dev/null 2>"$out/trace.log"
+row "requests=$n traced" "$out/trace"
+echo "kernel rate: $(field "$out/$n/stats.json" kernel_activations_per_second) timed SC_METHOD activations per second"
+echo "trace file: $(du -h "$out/trace.vcd" | cut -f1) for channel 0; results in $out"
