@@ -59,7 +59,7 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
 }
 
 void FirmwareCore::on_work() {
-  count_activation();
+  count_activation(kActFirmware);
   while (tlm::tlm_generic_payload* gp = work_.get_next_transaction()) {
     --work_backlog_;
     process(*gp);

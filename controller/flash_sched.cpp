@@ -52,7 +52,10 @@ tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
 
 void FlashSched::channel_changed(unsigned channel) {
   changed_[channel] = 1;
-  if (policy_->queued()) request_decision();
+  // A decision can only issue on this channel if it has commands queued here and no
+  // command already waits for its bus (IOS: only its head can go, on its own channel).
+  if (policy_->queued_on_channel(channel) && device_.channel(channel).status().queued_total() == 0)
+    request_decision();
 }
 
 void FlashSched::request_decision() {
@@ -64,13 +67,14 @@ void FlashSched::request_decision() {
 }
 
 void FlashSched::decide() {
-  count_activation();
+  count_activation(kActScheduler);
   const Tick now = sc_time_stamp().value();
   next_edge_ = kNever;
   ++decisions_;
   out_.clear();
   policy_->decide([this](const FlashCommand& c) { return device_.channel(c.channel).status().ready_for(c); },
-                  out_, &changed_);
+                  [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; }, out_,
+                  &changed_);
   std::fill(changed_.begin(), changed_.end(), 0);
   for (FlashCommand* c : out_) {
     ++issued_;

@@ -51,6 +51,12 @@ std::vector<std::string> FtlConfig::validate() const {
   return errs;
 }
 
+Ftl::Table Ftl::zeroed(std::uint64_t n) {
+  auto* p = static_cast<std::uint32_t*>(std::calloc(n ? n : 1, sizeof(std::uint32_t)));
+  if (!p) throw std::bad_alloc();
+  return Table(p);
+}
+
 Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   std::vector<std::string> errs = cfg_.validate();
   if (!errs.empty()) throw std::invalid_argument(errs.front());
@@ -63,8 +69,9 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   logical_pages_ = logical / planes_ * planes_;  // every plane holds the same share
   gc_low_ = std::max<std::uint32_t>(2, static_cast<std::uint32_t>(std::ceil(cfg_.gc_threshold * n.blocks_per_plane)));
   gc_reserve_ = 1;
-  l2p_.assign(logical_pages_, kUnmapped);
-  p2l_.assign(physical, kUnmapped);
+  l2p_ = zeroed(logical_pages_);
+  p2l_ = zeroed(physical);
+  physical_pages_ = physical;
   blocks_.resize(static_cast<std::size_t>(planes_) * n.blocks_per_plane);
   planes_v_.resize(planes_);
   for (std::uint32_t p = 0; p < planes_; ++p) {
@@ -151,27 +158,27 @@ std::uint32_t Ftl::allocate(std::uint32_t plane, bool gc_stream) {
 }
 
 void Ftl::invalidate(std::uint32_t ppa) {
-  p2l_[ppa] = kUnmapped;
+  p2l_[ppa] = 0;
   --blocks_[block_of_ppa(ppa)].valid;
 }
 
 void Ftl::map(std::uint64_t lpn, std::uint32_t ppa) {
-  if (l2p_[lpn] != kUnmapped) invalidate(l2p_[lpn]);
-  l2p_[lpn] = ppa;
-  p2l_[ppa] = static_cast<std::uint32_t>(lpn);
+  if (lookup(lpn) != kUnmapped) invalidate(lookup(lpn));
+  set_l2p(lpn, ppa);
+  set_p2l(ppa, lpn);
   ++blocks_[block_of_ppa(ppa)].valid;
 }
 
 bool Ftl::remap_if(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from) {
-  if (l2p_[lpn] != from) return false;  // a newer host write won: the copy is stale
+  if (lookup(lpn) != from) return false;  // a newer host write won: the copy is stale
   map(lpn, ppa);
   return true;
 }
 
 void Ftl::trim(std::uint64_t lpn) {
-  if (l2p_[lpn] == kUnmapped) return;
-  invalidate(l2p_[lpn]);
-  l2p_[lpn] = kUnmapped;
+  if (lookup(lpn) == kUnmapped) return;
+  invalidate(lookup(lpn));
+  l2p_[lpn] = 0;
 }
 
 std::uint32_t Ftl::pick_victim(std::uint32_t plane) {
@@ -192,7 +199,7 @@ std::uint32_t Ftl::pick_victim(std::uint32_t plane) {
 void Ftl::valid_ppas(std::uint32_t block_global, std::vector<std::uint32_t>& out) const {
   const std::uint32_t first = block_global * cfg_.nand.pages_per_block;
   for (std::uint32_t i = 0; i < cfg_.nand.pages_per_block; ++i)
-    if (p2l_[first + i] != kUnmapped) out.push_back(first + i);
+    if (p2l_[first + i] != 0) out.push_back(first + i);
 }
 
 void Ftl::erased(std::uint32_t block_global) {
@@ -214,7 +221,7 @@ void Ftl::instant_gc(std::uint32_t plane, FlashBackdoor& nand) {
     const std::uint32_t to = allocate(plane, true);
     if (to == kUnmapped) throw std::logic_error("preconditioning: GC found no free page");
     nand.program(decode(to), nand.read(decode(from)));
-    map(p2l_[from], to);
+    map(owner(from), to);
   }
   nand.erase(decode(victim * cfg_.nand.pages_per_block));
   erased(victim);
@@ -242,7 +249,7 @@ void Ftl::erase_stats(std::uint32_t& min, std::uint32_t& max, double& mean) cons
 }
 
 std::uint64_t Ftl::table_bytes() const {
-  return l2p_.size() * sizeof(std::uint32_t) + p2l_.size() * sizeof(std::uint32_t) +
+  return (logical_pages_ + physical_pages_) * sizeof(std::uint32_t) +
          blocks_.size() * sizeof(Block) + planes_v_.size() * (sizeof(Plane) + cfg_.nand.blocks_per_plane * 4ull);
 }
 

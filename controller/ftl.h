@@ -13,7 +13,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "nand/nand_config.h"
@@ -73,8 +76,8 @@ class Ftl {
   std::uint32_t chip_of_plane(std::uint32_t plane) const;
 
   // ---- mapping ----
-  std::uint32_t lookup(std::uint64_t lpn) const { return l2p_[lpn]; }
-  std::uint64_t owner(std::uint32_t ppa) const { return p2l_[ppa]; }  // kUnmapped: invalid page
+  std::uint32_t lookup(std::uint64_t lpn) const { return l2p_[lpn] - 1; }  // stored +1: 0 is unmapped
+  std::uint64_t owner(std::uint32_t ppa) const { return p2l_[ppa] - 1; }  // kUnmapped: invalid page
 
   // Next free page for a write into `plane` (host or GC stream); kUnmapped when the
   // plane has no free block the stream may open (the host may not take the GC reserve).
@@ -113,7 +116,8 @@ class Ftl {
   template <typename TokenOf>
   void precondition(std::uint64_t fill, std::uint64_t age_writes, std::uint64_t seed,
                     FlashBackdoor& nand, TokenOf token_of);
-  // Constructs, in one pass over the physical pages, the steady state that uniform
+  // Constructs, in one pass over the physical pages (planes in parallel on the
+  // machine's cores; the backdoor must allow that for distinct blocks), the steady state that uniform
   // random overwrites of [0, fill) reach under greedy GC: in every plane all blocks but
   // the GC low mark are full; a block's valid pages decay exponentially with its age
   // (each page of a plane is overwritten at random), the valid pages at random places;
@@ -163,8 +167,18 @@ class Ftl {
   std::uint32_t gc_low_;     // free blocks below which GC runs
   std::uint32_t gc_reserve_; // free blocks only the GC stream may take
   unsigned order_[4];        // dimension per position, fastest first: 0 ch, 1 chip, 2 die, 3 plane
-  std::vector<std::uint32_t> l2p_;
-  std::vector<std::uint32_t> p2l_;  // lpn per physical page (lpn < 2^32 - 1)
+  // Both tables hold value + 1 (0 = unmapped), in calloc'd memory: the OS hands out zero
+  // pages lazily, so a table costs time and memory only where it is written.
+  struct FreeDeleter {
+    void operator()(std::uint32_t* p) const { std::free(p); }
+  };
+  using Table = std::unique_ptr<std::uint32_t[], FreeDeleter>;
+  static Table zeroed(std::uint64_t n);
+  void set_l2p(std::uint64_t lpn, std::uint32_t ppa) { l2p_[lpn] = ppa + 1; }
+  void set_p2l(std::uint32_t ppa, std::uint64_t lpn) { p2l_[ppa] = static_cast<std::uint32_t>(lpn + 1); }
+  Table l2p_;
+  Table p2l_;  // lpn per physical page (lpn < 2^32 - 1)
+  std::uint64_t physical_pages_;
   std::vector<Block> blocks_;
   std::vector<Plane> planes_v_;
   std::uint64_t host_pages_ = 0, gc_pages_ = 0, gc_erases_ = 0;
@@ -177,22 +191,26 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
   const std::uint32_t B = cfg_.nand.blocks_per_plane, ppb = cfg_.nand.pages_per_block;
   std::vector<std::uint32_t> q_of_plane(planes_);
   for (std::uint32_t q = 0; q < planes_; ++q) q_of_plane[plane_of_lpn(q)] = q;
-  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 0xD1B54A32D192ED03ull;
-  auto rnd = [&x]() {  // xorshift64*
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    return x * 0x2545F4914F6CDD1Dull;
-  };
-  std::vector<std::uint64_t> lpns;
-  std::vector<std::uint32_t> order(B), valid(B);
-  std::vector<Token> page_tokens(ppb);
-  for (std::uint32_t p = 0; p < planes_; ++p) {
+  // Planes are independent: each has its own random stream (seeded by the plane), so the
+  // result does not depend on how the planes are spread over threads.
+  auto do_plane = [&](std::uint32_t p, std::vector<std::uint64_t>& lpns, std::vector<std::uint32_t>& order,
+                      std::vector<std::uint32_t>& valid, std::vector<Token>& page_tokens) {
+    std::uint64_t x = (seed + 1) * 0x9E3779B97F4A7C15ull ^ (p + 1) * 0xD1B54A32D192ED03ull;
+    auto rnd = [&x]() {  // xorshift64*
+      x ^= x >> 12;
+      x ^= x << 25;
+      x ^= x >> 27;
+      return x * 0x2545F4914F6CDD1Dull;
+    };
+    // A number in [0, n) without a division (multiply-shift range reduction).
+    auto below = [&rnd](std::uint64_t n) {
+      return static_cast<std::uint64_t>((static_cast<unsigned __int128>(rnd()) * n) >> 64);
+    };
     const std::uint64_t q = q_of_plane[p];
     const std::uint64_t V = fill / planes_ + (q < fill % planes_ ? 1 : 0);
     lpns.resize(V);
     for (std::uint64_t r = 0; r < V; ++r) lpns[r] = r * planes_ + q;
-    for (std::uint64_t i = V; i > 1; --i) std::swap(lpns[i - 1], lpns[rnd() % i]);
+    for (std::uint64_t i = V; i > 1; --i) std::swap(lpns[i - 1], lpns[below(i)]);
     const std::uint32_t F = B - gc_low_;  // full blocks; gc_low_ stay free
     // Valid pages by age k (0 newest): ppb * exp(-a k / F), a solved so they add up to V.
     auto fill_for = [&](double a) {
@@ -222,7 +240,7 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
     const double wa = ppb > victim_valid ? static_cast<double>(ppb) / (ppb - victim_valid) : 1.0;
     const double erases = drive_writes * static_cast<double>(V) * wa / (static_cast<double>(B) * ppb);
     for (std::uint32_t i = 0; i < B; ++i) order[i] = i;
-    for (std::uint32_t i = B; i > 1; --i) std::swap(order[i - 1], order[rnd() % i]);
+    for (std::uint32_t i = B; i > 1; --i) std::swap(order[i - 1], order[below(i)]);
     Plane& pl = planes_v_[p];
     pl.free.clear();
     pl.open[0] = pl.open[1] = kUnmapped;
@@ -244,12 +262,12 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
       std::uint32_t need = valid[k];
       for (std::uint32_t pg = 0; pg < ppb; ++pg) {
         const std::uint32_t ppa = g * ppb + pg;
-        if (need && rnd() % (ppb - pg) < need) {  // selection sampling: exactly `need` pages
+        if (need && below(ppb - pg) < need) {  // selection sampling: exactly `need` pages
           --need;
           const std::uint64_t lpn = lpns[next_lpn++];
           page_tokens[pg] = token_of(lpn);
-          l2p_[lpn] = ppa;
-          p2l_[ppa] = static_cast<std::uint32_t>(lpn);
+          set_l2p(lpn, ppa);
+          set_p2l(ppa, lpn);
           ++blk.valid;
         } else {
           page_tokens[pg] = static_cast<Token>(rnd() | 1);  // a stale version, never read
@@ -259,7 +277,18 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
       blk.write_ptr = static_cast<std::uint16_t>(ppb);
       blk.state = BlockState::Full;
     }
-  }
+  };
+  auto worker = [&](std::uint32_t first, std::uint32_t step) {
+    std::vector<std::uint64_t> lpns;
+    std::vector<std::uint32_t> order(B), valid(B);
+    std::vector<Token> page_tokens(ppb);
+    for (std::uint32_t p = first; p < planes_; p += step) do_plane(p, lpns, order, valid, page_tokens);
+  };
+  const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), 8u));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t, threads);
+  worker(0, threads);
+  for (std::thread& t : pool) t.join();
   host_pages_ = gc_pages_ = gc_erases_ = 0;
 }
 

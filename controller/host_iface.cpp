@@ -103,7 +103,7 @@ void HostIface::deliver(tlm::tlm_generic_payload& gp) {
 }
 
 void HostIface::on_event() {
-  count_activation();
+  count_activation(kActHostIface);
   const Tick now = sc_time_stamp().value();
   // Completions: the response goes to the host and the tag frees.
   std::vector<tlm::tlm_generic_payload*> now_list;

@@ -27,18 +27,28 @@ class SchedPolicy {
   virtual ~SchedPolicy() = default;
   virtual void push(FlashCommand* c) = 0;
   // One decision edge; appends the issued commands (removed from the queues) to `out`.
-  // Ready is a callable bool(const FlashCommand&). `changed` (optional) flags, per
+  // Ready is a callable bool(const FlashCommand&); ChannelOpen a callable bool(unsigned
+  // channel), false when no command of that channel can be ready (a shortcut: it must
+  // agree with Ready). `changed` (optional) flags, per
   // channel, whether its queue or its NAND state changed since the last decision; a
   // channel with no change would decide exactly as last time (nothing), so it is skipped.
   template <typename Ready>
   void decide(Ready&& ready, std::vector<FlashCommand*>& out,
-              const std::vector<std::uint8_t>* changed = nullptr);
+              const std::vector<std::uint8_t>* changed = nullptr) {
+    decide(ready, [](unsigned) { return true; }, out, changed);
+  }
+  template <typename Ready, typename ChannelOpen>
+  void decide(Ready&& ready, ChannelOpen&& open, std::vector<FlashCommand*>& out,
+              const std::vector<std::uint8_t>* changed);
   virtual std::size_t queued() const = 0;
   virtual std::size_t queued_on_chip(unsigned channel, unsigned chip) const = 0;
+  virtual std::size_t queued_on_channel(unsigned channel) const = 0;
 
  protected:
   struct ReadyFn {
     virtual bool operator()(const FlashCommand& c) const = 0;
+    // False when no command of the channel can be ready (one already waits for its bus).
+    virtual bool channel_open(unsigned channel) const = 0;
   };
   virtual void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
                            const std::vector<std::uint8_t>* changed) = 0;
@@ -46,11 +56,14 @@ class SchedPolicy {
 
 class IosPolicy : public SchedPolicy {
  public:
-  IosPolicy(unsigned channels, unsigned chips_per_channel) : per_chip_(channels * chips_per_channel, 0), chips_(chips_per_channel) {}
+  IosPolicy(unsigned channels, unsigned chips_per_channel)
+      : per_chip_(channels * chips_per_channel, 0), per_channel_(channels, 0), chips_(chips_per_channel) {}
   void push(FlashCommand* c) override {
     fifo_.push_back(c);
     ++per_chip_[c->channel * chips_ + c->chip];
+    ++per_channel_[c->channel];
   }
+  std::size_t queued_on_channel(unsigned channel) const override { return per_channel_[channel]; }
   std::size_t queued() const override { return fifo_.size(); }
   std::size_t queued_on_chip(unsigned channel, unsigned chip) const override {
     return per_chip_[channel * chips_ + chip];
@@ -63,12 +76,13 @@ class IosPolicy : public SchedPolicy {
     FlashCommand* c = fifo_.front();
     fifo_.pop_front();
     --per_chip_[c->channel * chips_ + c->chip];
+    --per_channel_[c->channel];
     out.push_back(c);
   }
 
  private:
   std::deque<FlashCommand*> fifo_;
-  std::vector<std::uint32_t> per_chip_;
+  std::vector<std::uint32_t> per_chip_, per_channel_;
   unsigned chips_;
 };
 
@@ -76,11 +90,13 @@ class HosPolicy : public SchedPolicy {
  public:
   HosPolicy(unsigned channels, unsigned chips_per_channel, bool read_first)
       : channels_(channels), chips_(chips_per_channel), read_first_(read_first),
-        queues_(channels * chips_per_channel), rr_(channels, chips_per_channel - 1) {}
+        queues_(channels * chips_per_channel), rr_(channels, chips_per_channel - 1), per_channel_(channels, 0) {}
   void push(FlashCommand* c) override {
     queues_[c->channel * chips_ + c->chip].push_back(c);
     ++total_;
+    ++per_channel_[c->channel];
   }
+  std::size_t queued_on_channel(unsigned channel) const override { return per_channel_[channel]; }
   std::size_t queued() const override { return total_; }
   std::size_t queued_on_chip(unsigned channel, unsigned chip) const override {
     return queues_[channel * chips_ + chip].size();
@@ -91,7 +107,7 @@ class HosPolicy : public SchedPolicy {
                    const std::vector<std::uint8_t>* changed) override {
     if (total_ == 0) return;
     for (unsigned ch = 0; ch < channels_; ++ch) {
-      if (changed && !(*changed)[ch]) continue;
+      if (!per_channel_[ch] || (changed && !(*changed)[ch]) || !ready.channel_open(ch)) continue;
       for (unsigned k = 1; k <= chips_; ++k) {
         const unsigned chip = (rr_[ch] + k) % chips_;
         std::deque<FlashCommand*>& q = queues_[ch * chips_ + chip];
@@ -108,6 +124,7 @@ class HosPolicy : public SchedPolicy {
         out.push_back(*pick);
         q.erase(pick);
         --total_;
+        --per_channel_[ch];
         rr_[ch] = chip;
         break;
       }
@@ -119,17 +136,20 @@ class HosPolicy : public SchedPolicy {
   bool read_first_;
   std::vector<std::deque<FlashCommand*>> queues_;
   std::vector<unsigned> rr_;
+  std::vector<std::uint32_t> per_channel_;
   std::size_t total_ = 0;
 };
 
-template <typename Ready>
-void SchedPolicy::decide(Ready&& ready, std::vector<FlashCommand*>& out,
+template <typename Ready, typename ChannelOpen>
+void SchedPolicy::decide(Ready&& ready, ChannelOpen&& open, std::vector<FlashCommand*>& out,
                          const std::vector<std::uint8_t>* changed) {
   struct Fn : ReadyFn {
     Ready& r;
-    explicit Fn(Ready& rr) : r(rr) {}
+    ChannelOpen& o;
+    Fn(Ready& rr, ChannelOpen& oo) : r(rr), o(oo) {}
     bool operator()(const FlashCommand& c) const override { return r(c); }
-  } fn(ready);
+    bool channel_open(unsigned ch) const override { return o(ch); }
+  } fn(ready, open);
   decide_impl(fn, out, changed);
 }
 

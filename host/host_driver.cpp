@@ -13,18 +13,22 @@ HostDriver::HostDriver(sc_module_name name, const SyntheticConfig& w, unsigned q
                        std::uint64_t logical_pages, std::uint32_t sectors_per_page,
                        std::uint64_t preconditioned)
     : sc_module(name), socket("socket"), gen_(w), wcfg_(w), qd_(queue_depth), spp_(sectors_per_page),
-      pool_("host commands") {
-  shadow_.resize(logical_pages, kUnwrittenToken);
-  for (std::uint64_t lpn = 0; lpn < preconditioned && lpn < logical_pages; ++lpn)
-    shadow_[lpn] = precondition_token(lpn);
+      shadow_(static_cast<Token*>(std::calloc(logical_pages ? logical_pages : 1, sizeof(Token)))),
+      preconditioned_(preconditioned), pool_("host commands") {
+  if (!shadow_) throw std::bad_alloc();
   socket.register_nb_transport_bw(this, &HostDriver::bw);
   SC_HAS_PROCESS(HostDriver);
-  SC_METHOD(pump);
+  SC_METHOD(on_pump_event);
   sensitive << pump_event_;
 }
 
+void HostDriver::on_pump_event() {
+  count_activation(kActHost);
+  pump();
+}
+
 void HostDriver::pump() {
-  count_activation();
+  in_pump_ = true;
   HostRequest r;
   while (!awaiting_end_req_ && outstanding_ < qd_ && gen_.next(r)) {
     tlm::tlm_generic_payload* gp = pool_.acquire();
@@ -38,12 +42,12 @@ void HostDriver::pump() {
     const std::uint64_t first = r.lba / spp_, last = (r.lba + r.sectors - 1) / spp_;
     for (std::uint64_t lpn = first; lpn <= last; ++lpn) {
       if (r.op == HostOp::Read) {
-        c.expected.push_back(shadow_[lpn]);
+        c.expected.push_back(current(lpn));
       } else if (r.op == HostOp::Write) {
         const Token fresh = write_token(lpn, c.id);
         const bool partial = r.lba > lpn * spp_ || r.lba + r.sectors < (lpn + 1) * spp_;
         c.tokens.push_back(fresh);
-        shadow_[lpn] = partial ? merge_tokens(shadow_[lpn], fresh) : fresh;
+        shadow_[lpn] = partial ? merge_tokens(current(lpn), fresh) : fresh;
       }
     }
     gp->set_command(r.op == HostOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
@@ -54,6 +58,7 @@ void HostDriver::pump() {
     const tlm::tlm_sync_enum s = socket->nb_transport_fw(*gp, ph, d);
     if (s == tlm::TLM_ACCEPTED) awaiting_end_req_ = true;  // NCQ full: wait for END_REQ
   }
+  in_pump_ = false;
 }
 
 tlm::tlm_sync_enum HostDriver::bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
@@ -102,7 +107,9 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     if (on_finished_) on_finished_();
     return;
   }
-  pump_event_.notify(SC_ZERO_TIME);
+  // Send the next request now, from the completion: a BEGIN_REQ from inside a BEGIN_RESP
+  // handler is legal, and it saves a process activation per request.
+  if (!in_pump_) pump();
 }
 
 }  // namespace ssd::host

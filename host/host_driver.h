@@ -4,7 +4,9 @@
 // a shadow of the token it last wrote to every logical page and checks every read.
 #pragma once
 
+#include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,8 @@ class HostDriver : public sc_core::sc_module {
 
  private:
   void pump();
+  void on_pump_event();
+  bool in_pump_ = false;
   tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void finish(tlm::tlm_generic_payload& gp);
 
@@ -50,7 +54,19 @@ class HostDriver : public sc_core::sc_module {
   SyntheticConfig wcfg_;
   unsigned qd_;
   std::uint32_t spp_;
-  std::vector<Token> shadow_;
+  // The token last written to each logical page, 0 for "as at time 0" (the precondition
+  // token below preconditioned_, else unwritten): calloc'd, so untouched pages of it cost
+  // neither time nor memory. Written tokens are never 0.
+  struct FreeDeleter {
+    void operator()(Token* p) const { std::free(p); }
+  };
+  std::unique_ptr<Token[], FreeDeleter> shadow_;
+  std::uint64_t preconditioned_;
+  Token current(std::uint64_t lpn) const {
+    const Token t = shadow_[lpn];
+    if (t != 0) return t;
+    return lpn < preconditioned_ ? precondition_token(lpn) : kUnwrittenToken;
+  }
   HostPayloadPool pool_;
   unsigned outstanding_ = 0;
   bool awaiting_end_req_ = false;

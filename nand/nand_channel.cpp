@@ -94,7 +94,7 @@ void NandChannel::schedule(Tick now) {
 }
 
 void NandChannel::wake() {
-  count_activation();
+  count_activation(kActNand);
   const Tick now = sc_time_stamp().value();
   if (scheduled_ == now) scheduled_ = kNever;
   while (tlm::tlm_generic_payload* gp = delayed_.get_next_transaction()) accept(*gp);

@@ -124,6 +124,7 @@ int run(int argc, char** argv) {
     fig.precondition_seconds = top.precondition_seconds;
     fig.simulation_seconds = top.simulation_seconds();
     fig.process_activations = g_process_activations;
+    for (int k = 0; k < kActSources; ++k) fig.activations_by[k] = g_activations_by[k];
     if (top.calibrator) {
       fig.kernel_activations_per_second = top.calibrator->activations_per_second();
       fig.wall_seconds -= top.calibrator->seconds();  // the calibration is not the model's time

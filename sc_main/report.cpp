@@ -179,6 +179,10 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(rn, "simulation_seconds", num(run.simulation_seconds));
   const double req = static_cast<double>(std::max<std::uint64_t>(1, f.host.completed()));
   put(rn, "process_activations_per_request", num(static_cast<double>(run.process_activations) / req));
+  json::Value by = obj();
+  for (int k = 0; k < kActSources; ++k)
+    put(by, activation_source_name(k), num(static_cast<double>(run.activations_by[k]) / req));
+  put(rn, "process_activations_per_request_by_module", by);
   if (run.kernel_activations_per_second > 0) {
     put(rn, "kernel_activations_per_second", num(run.kernel_activations_per_second));
     put(rn, "kernel_activations_per_request", num(run.wall_seconds * run.kernel_activations_per_second / req));

@@ -12,6 +12,7 @@
 #include "nand/nand_device.h"
 #include "sc_main/json.h"
 #include "sc_main/nand_script_driver.h"
+#include "tlm/activations.h"
 
 namespace ssd {
 
@@ -22,6 +23,7 @@ struct RunFigures {
   double simulation_seconds = 0;         // start of simulation to the last completion
   double kernel_activations_per_second = 0;  // 0: not calibrated
   std::uint64_t process_activations = 0;  // the model's own SC_METHOD activations
+  std::uint64_t activations_by[kActSources] = {};  // ... by module
 };
 
 // The parts of a whole-controller run.
