@@ -72,6 +72,8 @@ void FlashSched::decide() {
   next_edge_ = kNever;
   ++decisions_;
   out_.clear();
+  for (unsigned ch = 0; ch < changed_.size(); ++ch)
+    if (policy_->queued_on_channel(ch)) device_.channel(ch).sync();
   policy_->decide([this](const FlashCommand& c) { return device_.channel(c.channel).status().ready_for(c); },
                   [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; }, out_,
                   &changed_);

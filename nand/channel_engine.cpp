@@ -541,8 +541,16 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   return true;
 }
 
+void ChannelEngine::catch_up(Tick now) {
+  if (!lazy_bus_end_ || !bus_op_ || seg_end_ > now) return;
+  lazy_bus_end_ = false;
+  std::vector<FlashCommand*> none;  // a command phase's end completes nothing
+  finish_bus_segment(seg_end_, none);
+}
+
 void ChannelEngine::advance(Tick now, std::vector<FlashCommand*>& done) {
   now_ = now;
+  catch_up(now);
   for (FlashCommand* c : rejected_) {
     std::string why = std::move(c->error);
     fail(c, now, std::move(why), done);
@@ -567,7 +575,16 @@ void ChannelEngine::advance(Tick now, std::vector<FlashCommand*>& done) {
     }
     if (arbitrate(now, done)) changed = true;
   }
-  next_event_ = std::min(seg_end_, next_array_end_);
+  // Skip the wake at the end of a command phase that only starts the array.
+  Tick bus_next = seg_end_;
+  lazy_bus_end_ = false;
+  if (bus_op_ && !observer_ && bus_op_->exec.stage == BusCmd && iseg_ + 1 >= nseg_ &&
+      (bus_op_->op != FlashOp::Program || !cfg_.cache_program) && queued_total_ == 0 &&
+      waiting_out_.empty()) {
+    lazy_bus_end_ = true;
+    bus_next = seg_end_ + array_time(bus_op_->op);  // the array end that follows
+  }
+  next_event_ = std::min(bus_next, next_array_end_);
 }
 
 }  // namespace ssd::nand

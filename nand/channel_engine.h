@@ -75,6 +75,13 @@ class ChannelEngine {
   // Time of the next internal event, kNever when idle.
   Tick next_event() const { return next_event_; }
 
+  // The end of a READ or ERASE command phase (or of a PROGRAM's without cache program)
+  // only starts the array: when no phase waits for the bus and nothing traces the
+  // channel, next_event() skips it and names the array end that follows instead. The
+  // skipped phase end is processed, at its own time, by the next advance() or by
+  // catch_up(), which a scheduler calls before sampling the channel's state.
+  void catch_up(Tick now);
+
   // ---- read-only status for schedulers and statistics ----
   bool bus_busy() const { return bus_op_ != nullptr; }
   unsigned queued(unsigned chip, unsigned die) const { return die_at(chip, die).queued; }
@@ -180,6 +187,10 @@ class ChannelEngine {
   unsigned queued_total_ = 0;  // commands waiting to start, all dies
   std::vector<std::uint32_t> heads_;  // dies with a command waiting to start (any order)
   Tick next_array_end_ = kNever;      // earliest array end of all dies
+  bool lazy_bus_end_ = false;         // the current command phase's end was skipped by next_event()
+  Tick array_time(FlashOp op) const {
+    return op == FlashOp::Read ? t_read_ : op == FlashOp::Program ? t_prog_ : t_erase_;
+  }
   std::uint64_t in_flight_ = 0;  // submitted, not completed
   Tick now_ = 0;
   Tick next_event_ = kNever;
