@@ -51,12 +51,6 @@ std::vector<std::string> FtlConfig::validate() const {
   return errs;
 }
 
-Ftl::Table Ftl::zeroed(std::uint64_t n) {
-  auto* p = static_cast<std::uint32_t*>(std::calloc(n ? n : 1, sizeof(std::uint32_t)));
-  if (!p) throw std::bad_alloc();
-  return Table(p);
-}
-
 Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   std::vector<std::string> errs = cfg_.validate();
   if (!errs.empty()) throw std::invalid_argument(errs.front());
@@ -69,8 +63,8 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   logical_pages_ = logical / planes_ * planes_;  // every plane holds the same share
   gc_low_ = std::max<std::uint32_t>(2, static_cast<std::uint32_t>(std::ceil(cfg_.gc_threshold * n.blocks_per_plane)));
   gc_reserve_ = 1;
-  l2p_ = zeroed(logical_pages_);
-  p2l_ = zeroed(physical);
+  l2p_ = Table(logical_pages_);
+  p2l_ = Table(physical);
   physical_pages_ = physical;
   blocks_.resize(static_cast<std::size_t>(planes_) * n.blocks_per_plane);
   planes_v_.resize(planes_);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "nand/nand_config.h"
+#include "tlm/big_array.h"
 #include "tlm/flash_command.h"
 
 namespace ssd::ctrl {
@@ -167,13 +168,9 @@ class Ftl {
   std::uint32_t gc_low_;     // free blocks below which GC runs
   std::uint32_t gc_reserve_; // free blocks only the GC stream may take
   unsigned order_[4];        // dimension per position, fastest first: 0 ch, 1 chip, 2 die, 3 plane
-  // Both tables hold value + 1 (0 = unmapped), in calloc'd memory: the OS hands out zero
-  // pages lazily, so a table costs time and memory only where it is written.
-  struct FreeDeleter {
-    void operator()(std::uint32_t* p) const { std::free(p); }
-  };
-  using Table = std::unique_ptr<std::uint32_t[], FreeDeleter>;
-  static Table zeroed(std::uint64_t n);
+  // Both tables hold value + 1 (0 = unmapped), in lazily mapped zeroed memory: a table
+  // costs time and memory only where it is written.
+  using Table = BigArray<std::uint32_t>;
   void set_l2p(std::uint64_t lpn, std::uint32_t ppa) { l2p_[lpn] = ppa + 1; }
   void set_p2l(std::uint32_t ppa, std::uint64_t lpn) { p2l_[ppa] = static_cast<std::uint32_t>(lpn + 1); }
   Table l2p_;

@@ -13,9 +13,7 @@ HostDriver::HostDriver(sc_module_name name, const SyntheticConfig& w, unsigned q
                        std::uint64_t logical_pages, std::uint32_t sectors_per_page,
                        std::uint64_t preconditioned)
     : sc_module(name), socket("socket"), gen_(w), wcfg_(w), qd_(queue_depth), spp_(sectors_per_page),
-      shadow_(static_cast<Token*>(std::calloc(logical_pages ? logical_pages : 1, sizeof(Token)))),
-      preconditioned_(preconditioned), pool_("host commands") {
-  if (!shadow_) throw std::bad_alloc();
+      shadow_(logical_pages), preconditioned_(preconditioned), pool_("host commands") {
   socket.register_nb_transport_bw(this, &HostDriver::bw);
   SC_HAS_PROCESS(HostDriver);
   SC_METHOD(on_pump_event);

@@ -13,6 +13,7 @@
 #include <systemc>
 
 #include "host/synthetic.h"
+#include "tlm/big_array.h"
 #include "tlm/host_protocol.h"
 #include "tlm/latency_histogram.h"
 #include "tlm/payload_pool.h"
@@ -55,12 +56,9 @@ class HostDriver : public sc_core::sc_module {
   unsigned qd_;
   std::uint32_t spp_;
   // The token last written to each logical page, 0 for "as at time 0" (the precondition
-  // token below preconditioned_, else unwritten): calloc'd, so untouched pages of it cost
-  // neither time nor memory. Written tokens are never 0.
-  struct FreeDeleter {
-    void operator()(Token* p) const { std::free(p); }
-  };
-  std::unique_ptr<Token[], FreeDeleter> shadow_;
+  // token below preconditioned_, else unwritten): lazily mapped zeroed memory, so untouched
+  // pages of it cost neither time nor memory. Written tokens are never 0.
+  BigArray<Token> shadow_;
   std::uint64_t preconditioned_;
   Token current(std::uint64_t lpn) const {
     const Token t = shadow_[lpn];

@@ -28,6 +28,7 @@
 
 #include "nand/chip_activity.h"
 #include "nand/nand_config.h"
+#include "tlm/big_array.h"
 #include "tlm/flash_command.h"
 
 namespace ssd::nand {
@@ -171,7 +172,7 @@ class ChannelEngine {
 
   std::vector<Die> dies_;
   std::vector<unsigned> chip_inflight_;
-  std::unique_ptr<Token[]> tokens_;         // per physical page; valid below the write pointer
+  BigArray<Token> tokens_;                  // per physical page; valid below the write pointer
   std::vector<std::uint16_t> write_ptr_;    // per block: next page to program
   std::vector<std::uint32_t> erase_count_;  // per block
 

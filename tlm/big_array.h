@@ -1,0 +1,51 @@
+// A large zero-initialised array for the model's per-page tables (mapping tables,
+// page tokens, the host's shadow): anonymous memory from the operating system, mapped
+// lazily (a page costs time and memory only once written). Transparent huge pages were
+// measured: 40x fewer page faults but no faster, and more resident memory.
+#pragma once
+
+#include <sys/mman.h>
+
+#include <cstddef>
+#include <new>
+#include <utility>
+
+namespace ssd {
+
+template <typename T>
+class BigArray {
+ public:
+  BigArray() = default;
+  explicit BigArray(std::size_t n) : n_(n) {
+    bytes_ = (n ? n : 1) * sizeof(T);
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    p_ = static_cast<T*>(p);
+  }
+  ~BigArray() {
+    if (p_) munmap(p_, bytes_);
+  }
+  BigArray(BigArray&& o) noexcept { swap(o); }
+  BigArray& operator=(BigArray&& o) noexcept {
+    swap(o);
+    return *this;
+  }
+  BigArray(const BigArray&) = delete;
+  BigArray& operator=(const BigArray&) = delete;
+
+  T& operator[](std::size_t i) { return p_[i]; }
+  const T& operator[](std::size_t i) const { return p_[i]; }
+  T* data() { return p_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  void swap(BigArray& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    std::swap(bytes_, o.bytes_);
+  }
+  T* p_ = nullptr;
+  std::size_t n_ = 0, bytes_ = 0;
+};
+
+}  // namespace ssd
