@@ -198,16 +198,17 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   const double sim_s = static_cast<double>(end) / 1e12;
   os << std::fixed;
   os << "\nSummary (host-visible latency: submit to completion)\n";
-  os << "  op        count       IOPS      MB/s     mean us    p50 us    p99 us  p99.9 us    max us\n";
+  os << "  op          count       IOPS      MB/s      mean us       p50 us       p99 us     p99.9 us       max us\n";
   auto row = [&](const char* name, const LatencyHistogram& h, std::uint64_t bytes) {
-    os << "  " << std::left << std::setw(8) << name << std::right << std::setw(7) << h.count()
+    os << "  " << std::left << std::setw(8) << name << std::right << std::setw(9) << h.count()
        << std::setprecision(0) << std::setw(11) << (sim_s > 0 ? static_cast<double>(h.count()) / sim_s : 0.0)
        << std::setprecision(2) << std::setw(10) << (sim_s > 0 ? static_cast<double>(bytes) / 1e6 / sim_s : 0.0)
-       << std::setprecision(3) << std::setw(12) << h.mean() / 1e6 << std::setw(10)
-       << static_cast<double>(h.quantile(0.5)) / 1e6 << std::setw(10)
-       << static_cast<double>(h.quantile(0.99)) / 1e6 << std::setw(10)
-       << static_cast<double>(h.quantile(0.999)) / 1e6 << std::setw(10)
-       << static_cast<double>(h.max()) / 1e6 << '\n';
+       << std::setprecision(3);
+    for (double v : {h.mean() / 1e6, static_cast<double>(h.quantile(0.5)) / 1e6,
+                     static_cast<double>(h.quantile(0.99)) / 1e6, static_cast<double>(h.quantile(0.999)) / 1e6,
+                     static_cast<double>(h.max()) / 1e6})
+      os << ' ' << std::setw(12) << v;
+    os << '\n';
   };
   row("read", f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read));
   row("write", f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write));
