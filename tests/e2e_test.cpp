@@ -3,6 +3,7 @@
 // (each case is its own process: SystemC elaborates once per process).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -157,4 +158,23 @@ TEST_CASE("e2e: a 90 % full small device under random 50/50 load runs GC and los
   CHECK(r.host->reads_checked() >= 100000);
   CHECK(r.host->mismatches() == 0);
   CHECK(r.nand->totals().protocol_errors == 0);
+}
+
+TEST_CASE("e2e: with a 1 MHz controller clock, commands are issued on clock edges only", "[e2e][scheduler][clock]") {
+  FullSsd* m;
+  Result r = run(m, "default", with(kFree, {"controller.clock_mhz=1", "nand.blocks_per_plane=64",
+                                            "ftl.overprovisioning=0.1", "ftl.precondition=1",
+                                            "ftl.precondition_age=0", "workload.read_ratio=1",
+                                            "workload.queue_depth=1", "workload.requests=500"}));
+  const nand::NandConfig& n = r.nand->config();
+  const double x = n.cmd_addr_cycles / n.bus_mts + n.t_read_us + n.page_bytes / n.bus_mts;  // us
+  // Request 1 arrives at 0, an edge. Every later one arrives when the previous completes,
+  // at (an edge + x), and waits for the next edge: 1 - frac(x) us.
+  const double wait = 1.0 - (x - std::floor(x));
+  const LatencyHistogram& h = r.host->latency(HostOp::Read);
+  std::cout << "figure: min " << us(h.min()) << " us, max " << us(h.max()) << " us, expected " << x << " and "
+            << x + wait << std::endl;
+  CHECK(std::abs(us(h.min()) - x) <= 0.001);
+  CHECK(std::abs(us(h.max()) - (x + wait)) <= 0.001);
+  CHECK(std::abs(h.mean() / 1e6 - (x + wait * 499.0 / 500.0)) <= 0.001);
 }
