@@ -9,10 +9,10 @@ namespace ssd::host {
 
 using namespace sc_core;
 
-HostDriver::HostDriver(sc_module_name name, const SyntheticConfig& w, unsigned queue_depth,
+HostDriver::HostDriver(sc_module_name name, std::unique_ptr<RequestSource> source, unsigned queue_depth,
                        std::uint64_t logical_pages, std::uint32_t sectors_per_page,
                        std::uint64_t preconditioned)
-    : sc_module(name), socket("socket"), gen_(w), wcfg_(w), qd_(queue_depth), spp_(sectors_per_page),
+    : sc_module(name), socket("socket"), src_(std::move(source)), qd_(queue_depth), spp_(sectors_per_page),
       shadow_(logical_pages), preconditioned_(preconditioned), pool_("host commands") {
   socket.register_nb_transport_bw(this, &HostDriver::bw);
   SC_HAS_PROCESS(HostDriver);
@@ -25,36 +25,75 @@ void HostDriver::on_pump_event() {
   pump();
 }
 
+void HostDriver::fail(const std::string& msg) {
+  errors_.push_back(msg);
+  exhausted_ = true;
+  sc_stop();
+}
+
+bool HostDriver::fetch() {
+  if (have_next_) return true;
+  if (exhausted_) return false;
+  try {
+    have_next_ = src_->next(next_, next_arrival_);
+  } catch (const TraceError& e) {
+    input_error_ = true;
+    fail(e.what());
+    return false;
+  }
+  if (!have_next_) exhausted_ = true;
+  return have_next_;
+}
+
+void HostDriver::send(const HostRequest& r, Tick arrival) {
+  tlm::tlm_generic_payload* gp = pool_.acquire();
+  HostCommand& c = host_cmd(*gp);
+  c.op = r.op;
+  c.lba = r.lba;
+  c.sectors = r.sectors;
+  c.id = ++id_;
+  c.t_submit = arrival;
+  first_submit_ = std::min(first_submit_, c.t_submit);
+  const std::uint64_t first = r.lba / spp_, last = (r.lba + r.sectors - 1) / spp_;
+  for (std::uint64_t lpn = first; lpn <= last; ++lpn) {
+    if (r.op == HostOp::Read) {
+      c.expected.push_back(current(lpn));
+    } else if (r.op == HostOp::Write) {
+      const Token fresh = write_token(lpn, c.id);
+      const bool partial = r.lba > lpn * spp_ || r.lba + r.sectors < (lpn + 1) * spp_;
+      c.tokens.push_back(fresh);
+      shadow_[lpn] = partial ? merge_tokens(current(lpn), fresh) : fresh;
+    }
+  }
+  gp->set_command(r.op == HostOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  gp->set_data_length(r.sectors * 512u);
+  ++outstanding_;
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_time d = SC_ZERO_TIME;
+  const tlm::tlm_sync_enum s = socket->nb_transport_fw(*gp, ph, d);
+  if (s == tlm::TLM_ACCEPTED) awaiting_end_req_ = true;  // NCQ full: wait for END_REQ
+}
+
 void HostDriver::pump() {
   in_pump_ = true;
-  HostRequest r;
-  while (!awaiting_end_req_ && outstanding_ < qd_ && gen_.next(r)) {
-    tlm::tlm_generic_payload* gp = pool_.acquire();
-    HostCommand& c = host_cmd(*gp);
-    c.op = r.op;
-    c.lba = r.lba;
-    c.sectors = r.sectors;
-    c.id = ++id_;
-    c.t_submit = sc_time_stamp().value();
-    first_submit_ = std::min(first_submit_, c.t_submit);
-    const std::uint64_t first = r.lba / spp_, last = (r.lba + r.sectors - 1) / spp_;
-    for (std::uint64_t lpn = first; lpn <= last; ++lpn) {
-      if (r.op == HostOp::Read) {
-        c.expected.push_back(current(lpn));
-      } else if (r.op == HostOp::Write) {
-        const Token fresh = write_token(lpn, c.id);
-        const bool partial = r.lba > lpn * spp_ || r.lba + r.sectors < (lpn + 1) * spp_;
-        c.tokens.push_back(fresh);
-        shadow_[lpn] = partial ? merge_tokens(current(lpn), fresh) : fresh;
-      }
+  const Tick now = sc_time_stamp().value();
+  if (src_->timed()) {
+    // Open loop: everything that has arrived joins the host queue, in order.
+    while (fetch() && next_arrival_ <= now) {
+      queue_.push_back({next_, next_arrival_});
+      have_next_ = false;
     }
-    gp->set_command(r.op == HostOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-    gp->set_data_length(r.sectors * 512u);
-    ++outstanding_;
-    tlm::tlm_phase ph = tlm::BEGIN_REQ;
-    sc_time d = SC_ZERO_TIME;
-    const tlm::tlm_sync_enum s = socket->nb_transport_fw(*gp, ph, d);
-    if (s == tlm::TLM_ACCEPTED) awaiting_end_req_ = true;  // NCQ full: wait for END_REQ
+    while (!awaiting_end_req_ && !queue_.empty()) {
+      const Waiting w = queue_.front();
+      queue_.pop_front();
+      send(w.r, w.arrival);
+    }
+    if (have_next_) pump_event_.notify(sc_time::from_value(next_arrival_ - now));
+  } else {
+    while (!awaiting_end_req_ && outstanding_ < qd_ && fetch()) {
+      have_next_ = false;
+      send(next_, now);
+    }
   }
   in_pump_ = false;
 }
@@ -97,11 +136,10 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   last_done_ = now;
   ++completed_;
   if (progress_every_ && completed_ % progress_every_ == 0)
-    std::cerr << "ssdsim: " << completed_ << " of " << wcfg_.requests << " requests, simulated "
-              << ticks_to_us(now) / 1e3 << " ms\n";
+    std::cerr << "ssdsim: " << completed_ << " requests done, simulated " << ticks_to_us(now) / 1e3 << " ms\n";
   --outstanding_;
   gp.release();
-  if (outstanding_ == 0 && gen_.issued() == wcfg_.requests) {
+  if (outstanding_ == 0 && queue_.empty() && !fetch()) {
     if (on_finished_) on_finished_();
     return;
   }

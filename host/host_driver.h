@@ -1,7 +1,9 @@
-// The host driver: a TLM-2.0 AT initiator that keeps workload.queue_depth requests
-// outstanding (closed loop), sends a command only when the device has taken the
-// previous one (END_REQ: NCQ back-pressure), and completes it at BEGIN_RESP. It keeps
-// a shadow of the token it last wrote to every logical page and checks every read.
+// The host driver: a TLM-2.0 AT initiator. Closed loop: it keeps workload.queue_depth
+// requests outstanding. Open loop (a timed trace): requests arrive at their times and
+// wait in the host's queue until the device takes them. Either way it sends a command
+// only when the device has taken the previous one (END_REQ: NCQ back-pressure) and
+// completes it at BEGIN_RESP; latency runs from arrival to completion. It keeps a
+// shadow of the token it last wrote to every logical page and checks every read.
 #pragma once
 
 #include <cstdlib>
@@ -12,7 +14,9 @@
 
 #include <systemc>
 
-#include "host/synthetic.h"
+#include <deque>
+
+#include "host/request_source.h"
 #include "tlm/big_array.h"
 #include "tlm/host_protocol.h"
 #include "tlm/latency_histogram.h"
@@ -26,8 +30,9 @@ class HostDriver : public sc_core::sc_module {
 
   // `logical_pages` and `sectors_per_page` describe the device; pages below
   // `preconditioned` hold precondition_token(lpn) at time 0.
-  HostDriver(sc_core::sc_module_name name, const SyntheticConfig& w, unsigned queue_depth,
+  HostDriver(sc_core::sc_module_name name, std::unique_ptr<RequestSource> source, unsigned queue_depth,
              std::uint64_t logical_pages, std::uint32_t sectors_per_page, std::uint64_t preconditioned);
+  const RequestSource& source() const { return *src_; }
 
   const LatencyHistogram& latency(HostOp op) const { return latency_[op == HostOp::Read ? 0 : 1]; }
   const LatencyHistogram& latency_all() const { return latency_all_; }
@@ -36,6 +41,7 @@ class HostDriver : public sc_core::sc_module {
   std::uint64_t reads_checked() const { return reads_checked_; }
   std::uint64_t mismatches() const { return mismatches_; }
   const std::vector<std::string>& errors() const { return errors_; }
+  bool input_error() const { return input_error_; }  // the errors are the workload's fault
   Tick last_completion() const { return last_done_; }
   Tick first_submit() const { return first_submit_; }
   HostPayloadPool& pool() { return pool_; }
@@ -51,8 +57,19 @@ class HostDriver : public sc_core::sc_module {
   tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void finish(tlm::tlm_generic_payload& gp);
 
-  SyntheticWorkload gen_;
-  SyntheticConfig wcfg_;
+  bool fetch();  // reads the next request into next_ (false at the end)
+  void send(const HostRequest& r, Tick arrival);
+  void fail(const std::string& msg);
+
+  std::unique_ptr<RequestSource> src_;
+  HostRequest next_{};
+  Tick next_arrival_ = 0;
+  bool have_next_ = false, exhausted_ = false;
+  struct Waiting {
+    HostRequest r;
+    Tick arrival;
+  };
+  std::deque<Waiting> queue_;  // open loop: arrived, not yet taken by the device
   unsigned qd_;
   std::uint32_t spp_;
   // The token last written to each logical page, 0 for "as at time 0" (the precondition
@@ -74,6 +91,7 @@ class HostDriver : public sc_core::sc_module {
   std::uint64_t completed_ = 0, reads_checked_ = 0, mismatches_ = 0, id_ = 0;
   std::uint64_t progress_every_ = 0;
   std::vector<std::string> errors_;
+  bool input_error_ = false;
   std::function<void()> on_finished_;
   Tick last_done_ = 0, first_submit_ = kNever;
 };

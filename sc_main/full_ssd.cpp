@@ -35,17 +35,42 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     sched = std::make_unique<ctrl::FlashSched>("sched", sc, *nand);
     iface = std::make_unique<ctrl::HostIface>("hif", static_cast<unsigned>(cfg.get_int("controller.ncq_depth")),
                                               cfg.get_double("host.link_mb_s"));
-    host::SyntheticConfig w;
-    w.requests = static_cast<std::uint64_t>(cfg.get_int("workload.requests"));
-    w.read_ratio = cfg.get_double("workload.read_ratio");
-    w.size_bytes = static_cast<std::uint32_t>(cfg.get_int("workload.size_bytes"));
-    w.sequential = cfg.get_string("workload.pattern") == "sequential";
-    w.seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));
-    w.capacity_sectors = ftl.logical_pages() * firmware->sectors_per_page();
-    host = std::make_unique<host::HostDriver>("host", w, static_cast<unsigned>(cfg.get_int("workload.queue_depth")),
+    const std::uint64_t capacity_sectors = ftl.logical_pages() * firmware->sectors_per_page();
+    std::unique_ptr<host::RequestSource> source;
+    std::uint64_t requests = static_cast<std::uint64_t>(cfg.get_int("workload.requests"));
+    if (cfg.get_string("workload.kind") == "trace") {
+      host::TraceSourceConfig t;
+      t.path = cfg.get_string("workload.path");
+      if (t.path.empty()) throw ConfigError("workload.kind = trace needs workload.path (the trace file)");
+      t.format = host::parse_trace_format(cfg.get_string("workload.format"));
+      t.device = cfg.get_int("workload.device");
+      t.timed = cfg.get_string("workload.replay") == "timed";
+      t.time_scale = cfg.get_double("workload.time_scale");
+      t.limit = requests;
+      const std::string& oor = cfg.get_string("workload.out_of_range");
+      t.out_of_range = oor == "wrap" ? host::OutOfRange::Wrap : oor == "skip" ? host::OutOfRange::Skip : host::OutOfRange::Error;
+      t.capacity_sectors = capacity_sectors;
+      try {
+        source = std::make_unique<host::TraceSource>(t);
+      } catch (const host::TraceError& e) {
+        throw ConfigError(std::string("workload.path: ") + e.what());
+      }
+    } else {
+      if (requests == 0) throw ConfigError("workload.requests must be at least 1 for a synthetic workload");
+      host::SyntheticConfig w;
+      w.requests = requests;
+      w.read_ratio = cfg.get_double("workload.read_ratio");
+      w.size_bytes = static_cast<std::uint32_t>(cfg.get_int("workload.size_bytes"));
+      w.sequential = cfg.get_string("workload.pattern") == "sequential";
+      w.seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));
+      w.capacity_sectors = capacity_sectors;
+      source = std::make_unique<host::SyntheticSource>(w);
+    }
+    host = std::make_unique<host::HostDriver>("host", std::move(source),
+                                              static_cast<unsigned>(cfg.get_int("workload.queue_depth")),
                                               ftl.logical_pages(),
                                               static_cast<std::uint32_t>(firmware->sectors_per_page()), preconditioned);
-    if (w.requests >= 1000000) host->set_progress(w.requests / 10);
+    if (requests >= 1000000) host->set_progress(requests / 10);
     if (cfg.get_bool("report.calibrate_kernel"))
       calibrator = std::make_unique<KernelCalibrator>("calibrator", 2000000);
     host->on_finished([this] {

@@ -100,22 +100,27 @@ int run(int argc, char** argv) {
     if (ec) throw std::runtime_error("--out " + out_dir + ": cannot create directory: " + ec.message());
   }
 
-  if (cfg.get_string("workload.kind") == "synthetic") {
+  if (cfg.get_string("workload.kind") != "nand_ops") {
     const auto wall0 = std::chrono::steady_clock::now();
     (void)wall0;
     std::unique_ptr<VcdWriter> vcd;
     if (!topts.path.empty()) vcd = std::make_unique<VcdWriter>(topts);
     std::cerr << "ssdsim: " << ncfg.channels << " ch x " << ncfg.chips_per_channel << " chips x "
               << ncfg.dies_per_chip << " dies x " << ncfg.planes_per_die << " planes, "
-              << (ncfg.raw_bytes() >> 30) << " GiB raw; " << cfg.get_int("workload.requests") << " "
-              << cfg.get_string("workload.pattern") << " requests of " << cfg.get_int("workload.size_bytes")
-              << " B, " << cfg.get_double("workload.read_ratio") * 100 << " % reads, QD "
-              << cfg.get_int("workload.queue_depth") << '\n';
+              << (ncfg.raw_bytes() >> 30) << " GiB raw; ";
+    if (cfg.get_string("workload.kind") == "trace")
+      std::cerr << "trace " << cfg.get_string("workload.path") << " (" << cfg.get_string("workload.format") << "), "
+                << cfg.get_string("workload.replay") << " replay\n";
+    else
+      std::cerr << cfg.get_int("workload.requests") << " " << cfg.get_string("workload.pattern") << " requests of "
+                << cfg.get_int("workload.size_bytes") << " B, " << cfg.get_double("workload.read_ratio") * 100
+                << " % reads, QD " << cfg.get_int("workload.queue_depth") << '\n';
     FullSsd top("ssd", cfg, vcd.get());
     sc_core::sc_start();
     if (vcd) vcd->finish(sc_core::sc_time_stamp().value());
     host::HostDriver& h = *top.host;
     for (const std::string& e : h.errors()) std::cerr << "ssdsim: error: " << e << '\n';
+    if (h.input_error()) return 2;  // stopped on bad input: transactions were left in flight
     h.pool().check_all_returned();
     top.firmware->pool().check_all_returned();
     RunFigures fig;

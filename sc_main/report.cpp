@@ -165,6 +165,11 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(ct, "link_utilization", num(end ? static_cast<double>(f.iface.link_busy()) / static_cast<double>(end) : 0));
   put(root, "controller", ct);
 
+  json::Value hs = obj();
+  put(hs, "requests", integer(f.host.completed()));
+  put(hs, "out_of_range_skipped", integer(f.host.source().skipped()));
+  put(root, "host", hs);
+
   json::Value integ = obj();
   put(integ, "reads_checked", integer(f.host.reads_checked()));
   put(integ, "mismatches", integer(f.host.mismatches()));

@@ -50,11 +50,21 @@ Config make_config() {
                "overwrites under greedy GC, with this many drive writes of erase history");
   c.add_double("host.link_mb_s", 0, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)");
 
-  c.add_enum("workload.kind", "synthetic", {"synthetic", "nand_ops"},
-             "synthetic: generated requests through the whole controller; nand_ops: a script of "
-             "NAND commands replayed at its timestamps straight to the NAND");
-  c.add_string("workload.path", "", "workload file (nand_ops; empty: the bundled configs/nand_demo.ops)");
-  c.add_int("workload.requests", 100000, 1, 1000000000000ll, "host requests to run");
+  c.add_enum("workload.kind", "synthetic", {"synthetic", "trace", "nand_ops"},
+             "synthetic: generated requests; trace: a block trace (workload.path, workload.format); "
+             "both through the whole controller. nand_ops: a script of NAND commands replayed at its "
+             "timestamps straight to the NAND");
+  c.add_string("workload.path", "", "trace or NAND script file (nand_ops: empty = the bundled configs/nand_demo.ops)");
+  c.add_enum("workload.format", "msr", {"msr", "spc", "disksim", "mqsim"}, "trace format");
+  c.add_enum("workload.replay", "timed", {"timed", "closed"},
+             "trace replay: timed (at trace timestamps x workload.time_scale) or closed (keep "
+             "workload.queue_depth outstanding)");
+  c.add_double("workload.time_scale", 1.0, 1e-9, 1e9, "timed replay: arrival = trace time x this");
+  c.add_int("workload.device", -1, -1, 1000000, "trace: replay only this device/volume number (-1: all)");
+  c.add_enum("workload.out_of_range", "error", {"error", "wrap", "skip"},
+             "trace: a request past the capacity is an error, wraps around, or is skipped and counted");
+  c.add_int("workload.requests", 100000, 0, 1000000000000ll,
+            "host requests to run (trace: at most this many, 0 = the whole trace)");
   c.add_double("workload.read_ratio", 0.7, 0, 1, "fraction of reads");
   c.add_int("workload.size_bytes", 4096, 512, 64 << 20, "request size, bytes (a multiple of 512)");
   c.add_enum("workload.pattern", "random", {"random", "sequential"}, "address pattern");

@@ -52,7 +52,7 @@ TEST_CASE("config: a bad key or value is refused naming the file, line and key",
   CHECK_THROWS_WITH(c.load_file("no_such_config.json"), Catch::Contains("no_such_config.json: cannot open"));
   CHECK_THROWS_WITH(c.set_assignment("nand.bus_mts=fast"), Catch::Contains("--set: nand.bus_mts: expected a number"));
   CHECK_THROWS_WITH(c.set_assignment("nand.bus_mts"), Catch::Contains("expected KEY=VALUE"));
-  CHECK_THROWS_WITH(c.set_assignment("workload.kind=magic"), Catch::Contains("not one of: synthetic, nand_ops"));
+  CHECK_THROWS_WITH(c.set_assignment("workload.kind=magic"), Catch::Contains("not one of: synthetic, trace, nand_ops"));
   CHECK_THROWS_WITH(apply_preset(c, "fast"), Catch::Contains("presets are: default, bench, piq, delay, park, sos"));
   // Nothing above changed a value.
   CHECK(c.get_int("nand.channels") == 8);

@@ -1,0 +1,47 @@
+#include "host/request_source.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace ssd::host {
+
+bool TraceSource::next(HostRequest& r, Tick& arrival) {
+  if (cfg_.limit && given_ == cfg_.limit) return false;
+  TraceRecord t;
+  while (reader_.next(t)) {
+    const std::uint64_t first = t.offset / 512;
+    const std::uint64_t end = (t.offset + t.bytes + 511) / 512;  // whole sectors covering the bytes
+    std::uint64_t sectors = end - first;
+    std::uint64_t lba = first;
+    const std::uint64_t cap = cfg_.capacity_sectors;
+    if (sectors > cap || sectors > 0xFFFFFFFFull) {
+      std::ostringstream os;
+      os << reader_.path() << ':' << t.line << ": field 'size': a request of " << t.bytes
+         << " bytes is larger than the device (" << cap * 512 << " bytes)";
+      throw TraceError(os.str());
+    }
+    if (end > cap) {
+      if (cfg_.out_of_range == OutOfRange::Skip) {
+        ++skipped_;
+        continue;
+      }
+      if (cfg_.out_of_range == OutOfRange::Error) {
+        std::ostringstream os;
+        os << reader_.path() << ':' << t.line << ": field 'offset': the request ends at byte " << end * 512
+           << ", past the device's logical capacity of " << cap * 512
+           << " bytes (workload.out_of_range = wrap or skip replays it anyway)";
+        throw TraceError(os.str());
+      }
+      lba = first % (cap - sectors + 1);  // wrap: the start modulo the room left for it
+    }
+    r.op = t.op;
+    r.lba = lba;
+    r.sectors = static_cast<std::uint32_t>(sectors);
+    arrival = static_cast<Tick>(std::llround(static_cast<double>(t.time) * cfg_.time_scale));
+    ++given_;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace ssd::host

@@ -1,0 +1,68 @@
+// Where the host's requests come from: the synthetic generator or a trace, with an
+// arrival time each (open-loop replay) or none (closed loop at a queue depth).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "host/synthetic.h"
+#include "host/trace_reader.h"
+
+namespace ssd::host {
+
+class RequestSource {
+ public:
+  virtual ~RequestSource() = default;
+  // The next request and its arrival time; false at the end. May throw TraceError.
+  virtual bool next(HostRequest& r, Tick& arrival) = 0;
+  // Whether arrival times are to be kept (open loop); else closed loop.
+  virtual bool timed() const = 0;
+  // The number of requests, when known in advance (0: unknown).
+  virtual std::uint64_t expected() const = 0;
+  virtual std::uint64_t skipped() const { return 0; }
+};
+
+class SyntheticSource : public RequestSource {
+ public:
+  explicit SyntheticSource(const SyntheticConfig& c) : gen_(c), n_(c.requests) {}
+  bool next(HostRequest& r, Tick& arrival) override {
+    arrival = 0;
+    return gen_.next(r);
+  }
+  bool timed() const override { return false; }
+  std::uint64_t expected() const override { return n_; }
+
+ private:
+  SyntheticWorkload gen_;
+  std::uint64_t n_;
+};
+
+enum class OutOfRange { Error, Wrap, Skip };
+
+struct TraceSourceConfig {
+  std::string path;
+  TraceFormat format = TraceFormat::Msr;
+  std::int64_t device = -1;         // -1: all devices/volumes
+  bool timed = true;                // replay at trace times, else closed loop
+  double time_scale = 1.0;          // arrival = trace time x time_scale
+  std::uint64_t limit = 0;          // at most this many requests (0: all)
+  OutOfRange out_of_range = OutOfRange::Error;
+  std::uint64_t capacity_sectors = 0;
+};
+
+class TraceSource : public RequestSource {
+ public:
+  explicit TraceSource(const TraceSourceConfig& c) : cfg_(c), reader_(c.path, c.format, c.device) {}
+  bool next(HostRequest& r, Tick& arrival) override;
+  bool timed() const override { return cfg_.timed; }
+  std::uint64_t expected() const override { return cfg_.limit; }
+  std::uint64_t skipped() const override { return skipped_; }
+
+ private:
+  TraceSourceConfig cfg_;
+  TraceReader reader_;
+  std::uint64_t given_ = 0, skipped_ = 0;
+};
+
+}  // namespace ssd::host

@@ -1,0 +1,181 @@
+#include "host/trace_reader.h"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+namespace ssd::host {
+
+TraceFormat parse_trace_format(const std::string& name) {
+  if (name == "msr") return TraceFormat::Msr;
+  if (name == "spc") return TraceFormat::Spc;
+  if (name == "disksim") return TraceFormat::DiskSim;
+  if (name == "mqsim") return TraceFormat::MqSim;
+  throw TraceError("unknown trace format '" + name + "' (msr, spc, disksim, mqsim)");
+}
+
+TraceReader::TraceReader(const std::string& path, TraceFormat format, std::int64_t device)
+    : path_(path), format_(format), device_(device), in_(path) {
+  if (!in_) throw TraceError(path + ": cannot open the trace");
+}
+
+void TraceReader::fail(const std::string& field, const std::string& what) const {
+  std::ostringstream os;
+  os << path_ << ':' << line_ << ": field '" << field << "': " << what;
+  throw TraceError(os.str());
+}
+
+namespace {
+
+std::vector<std::string> split(const std::string& s, bool csv) {
+  std::vector<std::string> f;
+  std::string cur;
+  bool in_field = false;
+  for (char c : s) {
+    const bool sep = csv ? c == ',' : (c == ' ' || c == '\t');
+    if (sep) {
+      if (csv || in_field) f.push_back(cur);
+      cur.clear();
+      in_field = false;
+    } else if (c != '\r') {
+      cur.push_back(c);
+      in_field = true;
+    }
+  }
+  if (csv || in_field) f.push_back(cur);
+  if (csv)
+    for (std::string& x : f) {  // trim spaces around CSV fields
+      const std::size_t a = x.find_first_not_of(' ');
+      const std::size_t b = x.find_last_not_of(' ');
+      x = a == std::string::npos ? std::string() : x.substr(a, b - a + 1);
+    }
+  return f;
+}
+
+bool to_u64(const std::string& s, std::uint64_t& v) {
+  if (s.empty()) return false;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+bool to_i64(const std::string& s, std::int64_t& v) {
+  if (s.empty()) return false;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+bool to_real(const std::string& s, long double& v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  v = std::strtold(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(static_cast<double>(v));
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+bool TraceReader::parse(const std::string& text, TraceRecord& r) {
+  const bool csv = format_ == TraceFormat::Msr || format_ == TraceFormat::Spc;
+  std::vector<std::string> f = split(text, csv);
+  if (f.empty() || (f.size() == 1 && f[0].empty())) return false;  // blank line
+  if (!f[0].empty() && f[0][0] == '#') return false;                // comment
+  long double t = 0;  // in the format's time unit
+  long double unit_ps = 0;
+  std::uint64_t u = 0;
+  std::int64_t dev = 0;
+  switch (format_) {
+    case TraceFormat::Msr: {
+      static const char* names[] = {"Timestamp", "Hostname", "DiskNumber", "Type", "Offset", "Size", "ResponseTime"};
+      if (f.size() < 7) fail(names[f.size()], "missing (an MSR line has 7 comma-separated fields)");
+      if (!to_u64(f[0], u)) fail("Timestamp", "not a whole number: '" + f[0] + "'");
+      t = static_cast<long double>(u);
+      unit_ps = 1e5L;  // 100 ns
+      if (!to_i64(f[2], dev) || dev < 0) fail("DiskNumber", "not a disk number: '" + f[2] + "'");
+      const std::string type = lower(f[3]);
+      if (type == "read") r.op = HostOp::Read;
+      else if (type == "write") r.op = HostOp::Write;
+      else fail("Type", "expected Read or Write, got '" + f[3] + "'");
+      if (!to_u64(f[4], r.offset)) fail("Offset", "not a byte offset: '" + f[4] + "'");
+      if (!to_u64(f[5], r.bytes)) fail("Size", "not a size in bytes: '" + f[5] + "'");
+      break;
+    }
+    case TraceFormat::Spc: {
+      static const char* names[] = {"ASU", "LBA", "Size", "Opcode", "Timestamp"};
+      if (f.size() < 5) fail(names[f.size()], "missing (an SPC line has 5 comma-separated fields)");
+      if (!to_i64(f[0], dev) || dev < 0) fail("ASU", "not an ASU number: '" + f[0] + "'");
+      if (!to_u64(f[1], u)) fail("LBA", "not a block number: '" + f[1] + "'");
+      r.offset = u * 512;
+      if (!to_u64(f[2], r.bytes)) fail("Size", "not a size in bytes: '" + f[2] + "'");
+      const std::string op = lower(f[3]);
+      if (op == "r") r.op = HostOp::Read;
+      else if (op == "w") r.op = HostOp::Write;
+      else fail("Opcode", "expected r or w, got '" + f[3] + "'");
+      if (!to_real(f[4], t) || t < 0) fail("Timestamp", "not a time in seconds: '" + f[4] + "'");
+      unit_ps = 1e12L;
+      break;
+    }
+    case TraceFormat::DiskSim: {
+      static const char* names[] = {"arrival_ms", "devno", "blkno", "bcount", "flags"};
+      if (f.size() < 5) fail(names[f.size()], "missing (a DiskSim line has 5 fields)");
+      if (!to_real(f[0], t) || t < 0) fail("arrival_ms", "not a time in ms: '" + f[0] + "'");
+      unit_ps = 1e9L;
+      if (!to_i64(f[1], dev) || dev < 0) fail("devno", "not a device number: '" + f[1] + "'");
+      if (!to_u64(f[2], u)) fail("blkno", "not a block number: '" + f[2] + "'");
+      r.offset = u * 512;
+      if (!to_u64(f[3], u)) fail("bcount", "not a block count: '" + f[3] + "'");
+      r.bytes = u * 512;
+      if (!to_u64(f[4], u)) fail("flags", "not a number: '" + f[4] + "'");
+      r.op = (u & 1) ? HostOp::Read : HostOp::Write;
+      break;
+    }
+    case TraceFormat::MqSim: {
+      static const char* names[] = {"arrival_ns", "device", "start_sector", "sector_count", "type"};
+      if (f.size() < 5) fail(names[f.size()], "missing (an MQSim line has 5 fields)");
+      if (!to_u64(f[0], u)) fail("arrival_ns", "not a time in ns: '" + f[0] + "'");
+      t = static_cast<long double>(u);
+      unit_ps = 1e3L;
+      if (!to_i64(f[1], dev) || dev < 0) fail("device", "not a device number: '" + f[1] + "'");
+      if (!to_u64(f[2], u)) fail("start_sector", "not a sector number: '" + f[2] + "'");
+      r.offset = u * 512;
+      if (!to_u64(f[3], u)) fail("sector_count", "not a sector count: '" + f[3] + "'");
+      r.bytes = u * 512;
+      if (f[4] == "1") r.op = HostOp::Read;
+      else if (f[4] == "0") r.op = HostOp::Write;
+      else fail("type", "expected 1 (read) or 0 (write), got '" + f[4] + "'");
+      break;
+    }
+  }
+  if (r.bytes == 0) fail(format_ == TraceFormat::Msr || format_ == TraceFormat::Spc ? "Size" : "bcount",
+                         "a request of 0 bytes");
+  r.device = dev;
+  if (device_ >= 0 && dev != device_) return false;
+  if (!have_first_) {
+    have_first_ = true;
+    first_ = t;
+  }
+  static const char* time_field[] = {"Timestamp", "Timestamp", "arrival_ms", "arrival_ns"};
+  const long double rel = (t - first_) * unit_ps;
+  if (rel < 0 || static_cast<Tick>(rel + 0.5L) < last_)
+    fail(time_field[static_cast<int>(format_)], "time goes backwards (times must not decrease)");
+  r.time = static_cast<Tick>(rel + 0.5L);
+  last_ = r.time;
+  return true;
+}
+
+bool TraceReader::next(TraceRecord& r) {
+  std::string text;
+  while (std::getline(in_, text)) {
+    ++line_;
+    r.line = line_;
+    if (parse(text, r)) return true;
+  }
+  if (in_.bad()) throw TraceError(path_ + ":" + std::to_string(line_) + ": read error");
+  return false;
+}
+
+}  // namespace ssd::host

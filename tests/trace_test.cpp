@@ -1,0 +1,124 @@
+// Trace readers: the four formats, device selection, relative times, and malformed
+// lines refused by file, line and field. Plain C++.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "host/request_source.h"
+
+using namespace ssd;
+using namespace ssd::host;
+
+namespace {
+std::string write_temp(const std::string& name, const std::string& text) {
+  std::ofstream(name) << text;
+  return name;
+}
+std::vector<TraceRecord> read_all(const std::string& path, TraceFormat f, std::int64_t dev = -1) {
+  TraceReader r(path, f, dev);
+  std::vector<TraceRecord> out;
+  TraceRecord t;
+  while (r.next(t)) out.push_back(t);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("trace: MSR Cambridge CSV, times relative to the first record in 100 ns units", "[trace][msr]") {
+  auto v = read_all(write_temp("t.msr", "128166386783630075,hm,0,Write,3164164096,40960,2896\n"
+                                        "128166386783640075,hm,0,Read,512,512,100\n"),
+                    TraceFormat::Msr);
+  REQUIRE(v.size() == 2);
+  CHECK(v[0].time == 0);
+  CHECK(v[0].op == HostOp::Write);
+  CHECK(v[0].offset == 3164164096ull);
+  CHECK(v[0].bytes == 40960);
+  CHECK(v[1].time == 10000ull * 100 * 1000);  // 10000 x 100 ns in ps
+  CHECK(v[1].op == HostOp::Read);
+}
+
+TEST_CASE("trace: SPC, DiskSim and MQSim records", "[trace]") {
+  auto spc = read_all(write_temp("t.spc", "0,20941264,8192,W,0.551706\n1,10,512,r,1.5\n"), TraceFormat::Spc);
+  REQUIRE(spc.size() == 2);
+  CHECK(spc[0].offset == 20941264ull * 512);
+  CHECK(spc[0].op == HostOp::Write);
+  CHECK(spc[1].time == us_to_ticks((1.5 - 0.551706) * 1e6));
+  CHECK(spc[1].device == 1);
+  auto ds = read_all(write_temp("t.ds", "13.191135\t30\t0\t5\t1\n17.829285 20 576560 6 0\n"), TraceFormat::DiskSim);
+  REQUIRE(ds.size() == 2);
+  CHECK(ds[0].op == HostOp::Read);
+  CHECK(ds[0].bytes == 5 * 512);
+  CHECK(ds[1].op == HostOp::Write);
+  CHECK(ds[1].offset == 576560ull * 512);
+  CHECK(ds[1].time == us_to_ticks((17.829285 - 13.191135) * 1e3));
+  auto mq = read_all(write_temp("t.mq", "938513000 4 264719034 16 0\n938828000 3 197570570 16 1\n"), TraceFormat::MqSim);
+  REQUIRE(mq.size() == 2);
+  CHECK(mq[1].time == 315000ull * 1000);
+  CHECK(mq[1].op == HostOp::Read);
+  // Device selection.
+  CHECK(read_all("t.mq", TraceFormat::MqSim, 3).size() == 1);
+}
+
+TEST_CASE("trace: malformed lines are refused by file, line and field", "[trace][errors]") {
+  struct Case {
+    TraceFormat f;
+    const char* text;
+    const char* expect;
+  } cases[] = {
+      {TraceFormat::Msr, "1,hm,0,Write,4096\n", "bad.trace:1: field 'Size': missing"},
+      {TraceFormat::Msr, "1,hm,0,Write,4096,x,1\n", "field 'Size': not a size in bytes: 'x'"},
+      {TraceFormat::Msr, "1,hm,0,Erase,4096,512,1\n", "field 'Type': expected Read or Write"},
+      {TraceFormat::Msr, "1,hm,0,Write,4096,-512,1\n", "field 'Size'"},
+      {TraceFormat::Msr, "5,hm,0,Write,0,512,1\n3,hm,0,Write,0,512,1\n", "bad.trace:2: field 'Timestamp': time goes backwards"},
+      {TraceFormat::Spc, "0,10,512,x,1.0\n", "field 'Opcode': expected r or w"},
+      {TraceFormat::DiskSim, "1.0 0 10 8\n", "field 'flags': missing"},
+      {TraceFormat::DiskSim, "abc 0 10 8 1\n", "field 'arrival_ms'"},
+      {TraceFormat::MqSim, "100 0 8 8 2\n", "field 'type': expected 1 (read) or 0 (write)"},
+      {TraceFormat::MqSim, "100 0 8 0 1\n", "a request of 0 bytes"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    write_temp("bad.trace", c.text);
+    CHECK_THROWS_WITH(read_all("bad.trace", c.f), Catch::Contains(c.expect));
+  }
+  CHECK_THROWS_WITH(TraceReader("missing.trace", TraceFormat::Msr), Catch::Contains("missing.trace: cannot open"));
+  CHECK_THROWS_WITH(parse_trace_format("csv"), Catch::Contains("msr, spc, disksim, mqsim"));
+}
+
+TEST_CASE("trace: an address past the capacity is an error, wraps, or is skipped and counted", "[trace][capacity]") {
+  write_temp("cap.mq", "0 0 0 8 1\n10 0 1000 16 1\n20 0 8 8 0\n");
+  TraceSourceConfig c;
+  c.path = "cap.mq";
+  c.format = TraceFormat::MqSim;
+  c.capacity_sectors = 512;
+  HostRequest r;
+  Tick at;
+  {
+    TraceSource s(c);
+    REQUIRE(s.next(r, at));
+    CHECK_THROWS_WITH(s.next(r, at), Catch::Contains("cap.mq:2: field 'offset'"));
+  }
+  {
+    c.out_of_range = OutOfRange::Skip;
+    TraceSource s(c);
+    int n = 0;
+    while (s.next(r, at)) ++n;
+    CHECK(n == 2);
+    CHECK(s.skipped() == 1);
+  }
+  {
+    c.out_of_range = OutOfRange::Wrap;
+    TraceSource s(c);
+    REQUIRE(s.next(r, at));
+    REQUIRE(s.next(r, at));
+    CHECK(r.lba == 1000 % (512 - 16 + 1));
+    CHECK(r.lba + r.sectors <= 512);
+  }
+  {
+    c.out_of_range = OutOfRange::Error;
+    c.time_scale = 0.5;
+    c.limit = 1;
+    TraceSource s(c);
+    REQUIRE(s.next(r, at));
+    CHECK_FALSE(s.next(r, at));  // the limit
+  }
+}
