@@ -1,0 +1,119 @@
+#include "host/io_scheduler.h"
+
+#include <stdexcept>
+
+namespace ssd::host {
+
+LocationVector LocationMapper::vector(std::uint64_t lba, std::uint32_t sectors) const {
+  LocationVector v(chips_);
+  if (sectors == 0) return v;
+  const std::uint64_t first = lba / spp_, last = (lba + sectors - 1) / spp_;
+  // Formula 1: pages first..last; after N_C pages every chip is set.
+  for (std::uint64_t p = first; p <= last && p < first + chips_; ++p) v.set_chip(chip_of_page_(p));
+  return v;
+}
+
+SchedulerKind parse_scheduler(const std::string& name) {
+  if (name == "noop") return SchedulerKind::Noop;
+  if (name == "rws") return SchedulerKind::Rws;
+  if (name == "piq_r") return SchedulerKind::PiqR;
+  if (name == "piq_w") return SchedulerKind::PiqW;
+  if (name == "piq") return SchedulerKind::Piq;
+  throw std::invalid_argument("unknown host scheduler '" + name + "' (noop, rws, piq_r, piq_w, piq)");
+}
+
+int IoScheduler::list_of(HostOp op) const {
+  if (kind_ == SchedulerKind::Noop) return 0;
+  return op == HostOp::Read ? 0 : 1;
+}
+
+bool IoScheduler::batched(int list) const {
+  switch (kind_) {
+    case SchedulerKind::Noop:
+    case SchedulerKind::Rws: return false;
+    case SchedulerKind::PiqR: return list == 0;
+    case SchedulerKind::PiqW: return list == 1;
+    case SchedulerKind::Piq: return true;
+  }
+  return false;
+}
+
+void IoScheduler::push(const Entry& in) {
+  Entry e = in;
+  List& l = lists_[list_of(e.op)];
+  ++waiting_;
+  if (batched(list_of(e.op))) {
+    for (Batch& b : l) {  // Algorithm 1, lines 7-17
+      if (b.v.conflicts(e.v)) continue;
+      e.batch = b.number;
+      b.v.merge(e.v);
+      b.waiting.push_back(e);
+      return;
+    }
+  }
+  Batch b;  // lines 18-22 (and, unbatched, one request per batch: FIFO)
+  b.number = next_batch_++;
+  b.v = e.v;
+  e.batch = b.number;
+  b.waiting.push_back(e);
+  l.push_back(std::move(b));
+}
+
+bool IoScheduler::take(List& l, std::uint64_t limit, Entry& out) {
+  for (Batch& b : l) {
+    if (b.number >= limit) break;
+    if (b.waiting.empty()) continue;
+    out = b.waiting.front();
+    b.waiting.pop_front();
+    b.in_flight.push_back(out);
+    --waiting_;
+    return true;
+  }
+  return false;
+}
+
+bool IoScheduler::pop(Entry& out) {
+  if (waiting_ == 0) return false;
+  if (kind_ == SchedulerKind::Noop) return take(lists_[0], ~std::uint64_t{0}, out);
+  // Rounds: the read batches present when a read phase starts, then the write batches
+  // present when the write phase starts, and so on: reads first, writes never starve.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    if (!round_open_) {
+      round_end_ = next_batch_;
+      round_open_ = true;
+    }
+    if (take(lists_[phase_], round_end_, out)) return true;
+    round_open_ = false;
+    phase_ ^= 1;
+  }
+  return false;
+}
+
+void IoScheduler::recompute(Batch& b) {
+  b.v = LocationVector(chips_);
+  for (const Entry& e : b.waiting) b.v.merge(e.v);
+  for (const Entry& e : b.in_flight) b.v.merge(e.v);
+}
+
+void IoScheduler::complete(std::uint64_t id) {
+  for (List& l : lists_) {
+    for (auto b = l.begin(); b != l.end(); ++b) {
+      for (std::size_t i = 0; i < b->in_flight.size(); ++i) {
+        if (b->in_flight[i].id != id) continue;
+        b->in_flight[i] = b->in_flight.back();
+        b->in_flight.pop_back();
+        if (b->waiting.empty() && b->in_flight.empty()) l.erase(b);
+        else recompute(*b);
+        return;
+      }
+    }
+  }
+}
+
+std::vector<std::uint64_t> IoScheduler::batch_values(int list) const {
+  std::vector<std::uint64_t> r;
+  for (const Batch& b : lists_[list]) r.push_back(b.v.value());
+  return r;
+}
+
+}  // namespace ssd::host

@@ -1,0 +1,120 @@
+// Host I/O schedulers of the PIQ paper (Gao et al.), plain C++: NOOP, RWS, PIQ_R, PIQ_W
+// and PIQ. See docs/host.md for the exact rules.
+//
+// Location vector (Formula 1): one bit per flash chip, chip k at bit (N_C - 1 - k) as
+// in the paper's figures; the chips of a request are those of the logical pages it
+// touches under the device's static allocation (channel first, chip second: chip
+// index = page % N_C, exactly Formula 1). Conflict (Formulas 2, 3): a non-zero AND.
+// Batches (Formula 4, Algorithm 1): a request joins the first batch of its list whose
+// vector it does not conflict with, else a new batch at the end.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tlm/host_protocol.h"
+
+namespace ssd::host {
+
+// A bit set over the chips (up to 1024), printed and compared as the paper does.
+class LocationVector {
+ public:
+  static constexpr unsigned kMaxChips = 1024;
+  LocationVector() = default;
+  explicit LocationVector(unsigned chips) : n_(chips) {}
+  void set_chip(unsigned k) {
+    const unsigned bit = n_ - 1 - k;
+    w_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+  }
+  bool conflicts(const LocationVector& o) const {  // Formulas 2 and 3
+    for (unsigned i = 0; i < words(); ++i)
+      if (w_[i] & o.w_[i]) return true;
+    return false;
+  }
+  void merge(const LocationVector& o) {  // Formula 4
+    for (unsigned i = 0; i < words(); ++i) w_[i] |= o.w_[i];
+  }
+  bool empty() const {
+    for (unsigned i = 0; i < words(); ++i)
+      if (w_[i]) return false;
+    return true;
+  }
+  std::uint64_t value() const { return w_[0]; }  // the paper's number (devices of <= 64 chips)
+  bool operator==(const LocationVector& o) const { return w_ == o.w_; }
+
+ private:
+  unsigned words() const { return (n_ + 63) / 64; }
+  unsigned n_ = 0;
+  std::array<std::uint64_t, kMaxChips / 64> w_{};
+};
+
+// Formula 1: the location vector of a request, from the page size, the chip count and
+// the static allocation (a function from logical page to chip index 0..N_C-1).
+class LocationMapper {
+ public:
+  LocationMapper(unsigned chips, std::uint32_t page_bytes, std::function<unsigned(std::uint64_t)> chip_of_page)
+      : chips_(chips), spp_(page_bytes / 512), chip_of_page_(std::move(chip_of_page)) {}
+  LocationVector vector(std::uint64_t lba, std::uint32_t sectors) const;
+  unsigned chips() const { return chips_; }
+
+ private:
+  unsigned chips_;
+  std::uint64_t spp_;
+  std::function<unsigned(std::uint64_t)> chip_of_page_;
+};
+
+enum class SchedulerKind { Noop, Rws, PiqR, PiqW, Piq };
+SchedulerKind parse_scheduler(const std::string& name);  // throws std::invalid_argument
+
+// The scheduling queue. Requests are added (push), taken for dispatch (pop), and
+// reported completed (complete) so that their chips stop counting as outstanding.
+class IoScheduler {
+ public:
+  struct Entry {
+    std::uint64_t id;
+    HostOp op;
+    LocationVector v;
+    Tick arrival;
+    std::uint64_t batch;  // the batch it joined (for tests and traces)
+  };
+  IoScheduler(SchedulerKind kind, unsigned chips) : kind_(kind), chips_(chips) {}
+
+  void push(const Entry& e);
+  bool empty() const { return waiting_ == 0; }
+  std::size_t waiting() const { return waiting_; }
+  // The next request to dispatch by the policy; false if none waits.
+  bool pop(Entry& out);
+  void complete(std::uint64_t id);
+
+  // Batch view, for tests: per list (0 reads or all, 1 writes), batch vectors in order.
+  std::vector<std::uint64_t> batch_values(int list) const;
+
+ private:
+  struct Batch {
+    std::uint64_t number;
+    LocationVector v;          // of every member not yet completed
+    std::deque<Entry> waiting;  // members not yet dispatched, in arrival order
+    std::vector<Entry> in_flight;  // dispatched, not completed
+  };
+  using List = std::deque<Batch>;
+  bool batched(int list) const;
+  int list_of(HostOp op) const;
+  bool take(List& l, std::size_t limit, Entry& out);
+  void recompute(Batch& b);
+
+  SchedulerKind kind_;
+  unsigned chips_;
+  List lists_[2];
+  std::size_t waiting_ = 0;
+  std::uint64_t next_batch_ = 0;
+  // Rounds (reads, then writes): how many batches of each list belong to this round.
+  int phase_ = 0;  // 0 reads, 1 writes
+  std::uint64_t round_end_ = 0;  // batches numbered below this belong to the current phase
+  bool round_open_ = false;
+};
+
+}  // namespace ssd::host

@@ -1,0 +1,146 @@
+// The PIQ paper's own examples (Gao et al., Section IV), plain C++.
+#include <catch2/catch.hpp>
+
+#include "host/io_scheduler.h"
+
+using namespace ssd;
+using namespace ssd::host;
+
+namespace {
+// Channel first, chip second: chip index = page % N_C (Formula 1).
+LocationMapper mapper(unsigned chips, std::uint32_t page_bytes) {
+  return LocationMapper(chips, page_bytes, [chips](std::uint64_t p) { return static_cast<unsigned>(p % chips); });
+}
+IoScheduler::Entry entry(std::uint64_t id, HostOp op, const LocationVector& v) { return {id, op, v, 0, 0}; }
+
+// Service cycles in dispatch order: a cycle is a run of same-type requests that do not
+// conflict with each other (what the paper's Figs. 6 and 7 count).
+std::pair<int, int> cycles(IoScheduler& s) {
+  int reads = 0, writes = 0;
+  bool open = false;
+  HostOp op = HostOp::Read;
+  LocationVector cur;
+  IoScheduler::Entry e;
+  while (s.pop(e)) {
+    if (!open || e.op != op || cur.conflicts(e.v)) {
+      (e.op == HostOp::Read ? reads : writes)++;
+      cur = e.v;
+      op = e.op;
+      open = true;
+    } else {
+      cur.merge(e.v);
+    }
+  }
+  return {reads, writes};
+}
+}  // namespace
+
+TEST_CASE("piq: Formula 1 location vectors, the paper's example (chips 6 and 7 = 3)", "[piq][formula1]") {
+  // N_C = 8, 4 KiB pages, a read of two 4 KiB blocks at block 14854.
+  LocationMapper m = mapper(8, 4096);
+  CHECK(m.vector(14854ull * 8, 16).value() == 3);
+  CHECK(m.vector(14854ull * 8, 8).value() == 2);      // one page: chip 6
+  CHECK(m.vector(14854ull * 8 + 1, 8).value() == 3);  // unaligned: touches pages 14854 and 14855
+  CHECK(m.vector(0, 8 * 8 * 3).value() == 255);       // more than N_C pages: every chip
+}
+
+TEST_CASE("piq: Fig. 5 conflicts (1-3 at chip 5, 2-4 at chip 1, 3-5 at chip 6)", "[piq][formula2]") {
+  // 4 channels x 2 chips, channel first and chip second, 2 KiB pages (4 sectors).
+  LocationMapper m = mapper(8, 2048);
+  const LocationVector v[6] = {LocationVector(8), m.vector(16, 8), m.vector(4, 4), m.vector(20, 8), m.vector(4, 8),
+                               m.vector(24, 8)};
+  CHECK(v[1].value() == 12);
+  CHECK(v[2].value() == 64);
+  CHECK(v[3].value() == 6);
+  CHECK(v[4].value() == 96);
+  CHECK(v[5].value() == 3);
+  CHECK((v[1].value() & v[3].value()) == 4);   // chip 5
+  CHECK((v[2].value() & v[4].value()) == 64);  // chip 1
+  CHECK((v[3].value() & v[5].value()) == 2);   // chip 6
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 1; i <= 5; ++i)
+    for (int j = i + 1; j <= 5; ++j)
+      if (v[i].conflicts(v[j])) pairs.push_back({i, j});
+  CHECK(pairs == std::vector<std::pair<int, int>>{{1, 3}, {2, 4}, {3, 5}});
+}
+
+TEST_CASE("piq: Algorithm 1 step by step (R0 = 3, R1 = 6, R2 = 12 -> batches 15 and 6)", "[piq][algorithm1]") {
+  LocationMapper m = mapper(4, 4096);  // 4 chips, one per channel; each request 2 pages
+  IoScheduler s(SchedulerKind::Piq, 4);
+  const LocationVector r0 = m.vector(2 * 8, 16), r1 = m.vector(1 * 8, 16), r2 = m.vector(0, 16);
+  REQUIRE(r0.value() == 3);
+  REQUIRE(r1.value() == 6);
+  REQUIRE(r2.value() == 12);
+  s.push(entry(0, HostOp::Read, r0));
+  CHECK(s.batch_values(0) == std::vector<std::uint64_t>{3});        // a new batch, B0 = 3
+  s.push(entry(1, HostOp::Read, r1));
+  CHECK(s.batch_values(0) == std::vector<std::uint64_t>{3, 6});     // B0 & R1 = 2: a new batch B1 = 6
+  s.push(entry(2, HostOp::Read, r2));
+  CHECK(s.batch_values(0) == std::vector<std::uint64_t>{15, 6});    // B0 & R2 = 0: joins B0, B0 = 15
+  IoScheduler::Entry e;
+  std::vector<std::uint64_t> order;
+  while (s.pop(e)) order.push_back(e.id);
+  CHECK(order == std::vector<std::uint64_t>{0, 2, 1});  // batches in creation order
+}
+
+TEST_CASE("piq: Figs. 6 and 7, NOOP needs three read and three write cycles, PIQ two and two", "[piq][noop]") {
+  LocationMapper m = mapper(4, 4096);
+  const LocationVector a = m.vector(2 * 8, 16), b = m.vector(1 * 8, 16), c = m.vector(0, 16);  // 3, 6, 12
+  auto fill = [&](IoScheduler& s) {
+    s.push(entry(0, HostOp::Read, a));
+    s.push(entry(1, HostOp::Read, b));
+    s.push(entry(2, HostOp::Read, c));
+    s.push(entry(3, HostOp::Write, a));
+    s.push(entry(4, HostOp::Write, b));
+    s.push(entry(5, HostOp::Write, c));
+  };
+  IoScheduler noop(SchedulerKind::Noop, 4), rws(SchedulerKind::Rws, 4), piq(SchedulerKind::Piq, 4),
+      piq_r(SchedulerKind::PiqR, 4), piq_w(SchedulerKind::PiqW, 4);
+  for (IoScheduler* s : {&noop, &rws, &piq, &piq_r, &piq_w}) fill(*s);
+  CHECK(cycles(noop) == std::pair<int, int>{3, 3});
+  CHECK(cycles(rws) == std::pair<int, int>{3, 3});
+  CHECK(cycles(piq) == std::pair<int, int>{2, 2});
+  CHECK(cycles(piq_r) == std::pair<int, int>{2, 3});
+  CHECK(cycles(piq_w) == std::pair<int, int>{3, 2});
+}
+
+TEST_CASE("piq: outstanding requests keep their chips in their batch until they complete", "[piq][outstanding]") {
+  LocationMapper m = mapper(4, 4096);
+  IoScheduler s(SchedulerKind::Piq, 4);
+  const LocationVector a = m.vector(2 * 8, 16);  // 3
+  s.push(entry(0, HostOp::Read, a));
+  IoScheduler::Entry e;
+  REQUIRE(s.pop(e));  // dispatched, outstanding
+  s.push(entry(1, HostOp::Read, a));  // conflicts with the outstanding request: a new batch
+  CHECK(s.batch_values(0) == std::vector<std::uint64_t>{3, 3});
+  s.complete(0);  // the first batch is done and leaves
+  CHECK(s.batch_values(0) == std::vector<std::uint64_t>{3});
+  s.push(entry(2, HostOp::Read, m.vector(0, 16)));  // 12: joins the remaining batch
+  CHECK(s.batch_values(0) == std::vector<std::uint64_t>{15});
+}
+
+TEST_CASE("piq: reads go first but writes are not starved (rounds)", "[piq][fairness]") {
+  LocationMapper m = mapper(4, 4096);
+  const LocationVector a = m.vector(0, 8);
+  for (SchedulerKind k : {SchedulerKind::Rws, SchedulerKind::Piq}) {
+    IoScheduler s(k, 4);
+    s.push(entry(100, HostOp::Write, a));
+    s.push(entry(0, HostOp::Read, a));
+    IoScheduler::Entry e;
+    REQUIRE(s.pop(e));
+    CHECK(e.id == 0);  // the pending read first
+    // Reads keep arriving; the write still goes after the reads that were present.
+    s.push(entry(1, HostOp::Read, a));
+    REQUIRE(s.pop(e));
+    CHECK(e.id == 100);
+    REQUIRE(s.pop(e));
+    CHECK(e.id == 1);
+  }
+  // NOOP: arrival order.
+  IoScheduler n(SchedulerKind::Noop, 4);
+  n.push(entry(100, HostOp::Write, a));
+  n.push(entry(0, HostOp::Read, a));
+  IoScheduler::Entry e;
+  REQUIRE(n.pop(e));
+  CHECK(e.id == 100);
+}
