@@ -305,14 +305,12 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     case HostRead: {
       auto& host_gp = *static_cast<tlm::tlm_generic_payload*>(f.issuer.p);
       host_cmd(host_gp).tokens[f.issuer.a] = f.token[plane_in_die];
-      ftl_.remove_pending_read(ppa);
-      maybe_erase(ftl_.plane_of_ppa(ppa));
+      read_done(ppa);
       page_done(host_gp);
       break;
     }
     case RmwRead:
-      ftl_.remove_pending_read(ppa);
-      maybe_erase(ftl_.plane_of_ppa(ppa));
+      read_done(ppa);
       set_token(f.issuer.a, merge_tokens(f.token[plane_in_die], ops_[f.issuer.a].fresh));
       break;
     case HostProgram: {
@@ -369,6 +367,13 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   gp.release();
   chip_activity(chip, -1);
   return tlm::TLM_COMPLETED;
+}
+
+void FirmwareCore::read_done(std::uint32_t ppa) {
+  ftl_.remove_pending_read(ppa);
+  const std::uint32_t plane = ftl_.plane_of_ppa(ppa);
+  maybe_erase(plane);  // the victim may have waited for this read
+  maybe_gc(plane);     // GC may have found no victim while reads were pending
 }
 
 void FirmwareCore::maybe_gc(std::uint32_t plane) {

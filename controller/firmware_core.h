@@ -105,6 +105,7 @@ class FirmwareCore : public sc_core::sc_module {
   void park(std::uint32_t on_op, const Parked& p);
   // gc
   void maybe_gc(std::uint32_t plane);
+  void read_done(std::uint32_t ppa);  // a host or RMW read of ppa completed
   void start_gc(std::uint32_t plane);
   void maybe_erase(std::uint32_t plane);
   void chip_activity(std::uint32_t chip, int delta);

@@ -11,7 +11,8 @@ using namespace sc_core;
 FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDevice& device)
     : sc_module(name), target("target"), cfg_(cfg), device_(device) {
   const nand::NandConfig& n = device.config();
-  if (cfg.policy == "ios") policy_ = std::make_unique<IosPolicy>(n.channels, n.chips_per_channel);
+  ios_ = cfg.policy == "ios";
+  if (ios_) policy_ = std::make_unique<IosPolicy>(n.channels, n.chips_per_channel);
   else policy_ = std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, cfg.read_first);
   period_ = static_cast<Tick>(std::llround(1e6 / cfg.clock_mhz));
   if (period_ == 0) period_ = 1;
@@ -60,7 +61,10 @@ void FlashSched::channel_changed(unsigned channel) {
 
 void FlashSched::request_decision() {
   const Tick now = sc_time_stamp().value();
-  const Tick edge = (now + period_ - 1) / period_ * period_;
+  Tick edge = (now + period_ - 1) / period_ * period_;
+  // One decision per edge: a change made by (or after) this edge's decision is decided
+  // at the next edge.
+  if (last_decided_ != kNever && edge <= last_decided_) edge = last_decided_ + period_;
   if (next_edge_ != kNever && next_edge_ >= now && next_edge_ <= edge) return;  // already due
   next_edge_ = edge;
   decide_event_.notify(sc_time::from_value(edge - now));
@@ -70,6 +74,7 @@ void FlashSched::decide() {
   count_activation(kActScheduler);
   const Tick now = sc_time_stamp().value();
   next_edge_ = kNever;
+  last_decided_ = now;
   ++decisions_;
   out_.clear();
   for (unsigned ch = 0; ch < changed_.size(); ++ch)
@@ -87,6 +92,9 @@ void FlashSched::decide() {
     (*nand[c->channel])->nb_transport_fw(*gp, ph, delay);
     c->exec.owner = gp;  // the channel keeps its own handle in the same field: restore ours
   }
+  // IOS: the queue's new head may sit on a channel that did not change; look at it at
+  // the next edge. (HOS re-decides a channel when it changes.)
+  if (!out_.empty() && ios_ && policy_->queued()) request_decision();
 }
 
 }  // namespace ssd::ctrl

@@ -31,6 +31,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   FlashSched(sc_core::sc_module_name name, const SchedConfig& cfg, nand::NandDevice& device);
 
   std::uint64_t issued() const { return issued_; }
+  const SchedPolicy& policy() const { return *policy_; }
   std::uint64_t decisions() const { return decisions_; }
   std::size_t queued_on_chip(unsigned channel, unsigned chip) const {
     return policy_->queued_on_chip(channel, chip);
@@ -55,7 +56,9 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   nand::NandDevice& device_;
   std::unique_ptr<SchedPolicy> policy_;
   Tick period_;
-  Tick next_edge_ = kNever;  // a decision is scheduled at this edge
+  Tick next_edge_ = kNever;     // a decision is scheduled at this edge
+  Tick last_decided_ = kNever;  // the edge of the last decision
+  bool ios_ = false;
   sc_core::sc_event decide_event_;
   std::vector<FlashCommand*> out_;
   std::vector<std::uint8_t> changed_;  // per channel, since the last decision

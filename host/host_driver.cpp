@@ -11,8 +11,10 @@ using namespace sc_core;
 
 HostDriver::HostDriver(sc_module_name name, std::unique_ptr<RequestSource> source, unsigned queue_depth,
                        std::uint64_t logical_pages, std::uint32_t sectors_per_page,
-                       std::uint64_t preconditioned)
-    : sc_module(name), socket("socket"), src_(std::move(source)), qd_(queue_depth), spp_(sectors_per_page),
+                       std::uint64_t preconditioned, const SchedulerSetup& sched)
+    : sc_module(name), socket("socket"), src_(std::move(source)),
+      sched_(sched.kind, sched.locations ? sched.locations->chips() : 1), queue_length_(sched.queue_length),
+      locations_(sched.locations), qd_(queue_depth), spp_(sectors_per_page),
       shadow_(logical_pages), preconditioned_(preconditioned), pool_("host commands") {
   socket.register_nb_transport_bw(this, &HostDriver::bw);
   SC_HAS_PROCESS(HostDriver);
@@ -45,28 +47,55 @@ bool HostDriver::fetch() {
   return have_next_;
 }
 
-void HostDriver::send(const HostRequest& r, Tick arrival) {
+void HostDriver::admit(const HostRequest& r, Tick arrival) {
+  IoScheduler::Entry e{++id_, r.op, locations_ ? locations_->vector(r.lba, r.sectors) : LocationVector(), arrival,
+                       0, r.lba, r.sectors};
+  // Conflict requests: this one and every waiting or outstanding one sharing a chip.
+  bool conflicted = false;
+  for (Present& p : present_) {
+    if (!p.v.conflicts(e.v)) continue;
+    conflicted = true;
+    if (!p.conflicted) {
+      p.conflicted = true;
+      ++conflicts_[p.op == HostOp::Read ? 0 : 1];
+    }
+  }
+  if (conflicted) ++conflicts_[r.op == HostOp::Read ? 0 : 1];
+  present_.push_back({e.id, e.op, e.v, conflicted});
+  sched_.push(e);
+}
+
+void HostDriver::dispatch() {
+  IoScheduler::Entry e;
+  while (!awaiting_end_req_ && sched_.pop(e)) send(e);
+}
+
+void HostDriver::send(const IoScheduler::Entry& e) {
   tlm::tlm_generic_payload* gp = pool_.acquire();
   HostCommand& c = host_cmd(*gp);
-  c.op = r.op;
-  c.lba = r.lba;
-  c.sectors = r.sectors;
-  c.id = ++id_;
-  c.t_submit = arrival;
+  c.op = e.op;
+  c.lba = e.lba;
+  c.sectors = e.sectors;
+  c.id = e.id;
+  c.t_submit = e.arrival;
   first_submit_ = std::min(first_submit_, c.t_submit);
-  const std::uint64_t first = r.lba / spp_, last = (r.lba + r.sectors - 1) / spp_;
+  const int k = e.op == HostOp::Read ? 0 : 1;
+  wait_sum_[k] += sc_time_stamp().value() - e.arrival;
+  ++dispatched_[k];
+  // The shadow follows dispatch order: the order the device sees and keeps.
+  const std::uint64_t first = e.lba / spp_, last = (e.lba + e.sectors - 1) / spp_;
   for (std::uint64_t lpn = first; lpn <= last; ++lpn) {
-    if (r.op == HostOp::Read) {
+    if (e.op == HostOp::Read) {
       c.expected.push_back(current(lpn));
-    } else if (r.op == HostOp::Write) {
+    } else if (e.op == HostOp::Write) {
       const Token fresh = write_token(lpn, c.id);
-      const bool partial = r.lba > lpn * spp_ || r.lba + r.sectors < (lpn + 1) * spp_;
+      const bool partial = e.lba > lpn * spp_ || e.lba + e.sectors < (lpn + 1) * spp_;
       c.tokens.push_back(fresh);
       shadow_[lpn] = partial ? merge_tokens(current(lpn), fresh) : fresh;
     }
   }
-  gp->set_command(r.op == HostOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-  gp->set_data_length(r.sectors * 512u);
+  gp->set_command(e.op == HostOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  gp->set_data_length(e.sectors * 512u);
   ++outstanding_;
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_time d = SC_ZERO_TIME;
@@ -78,30 +107,32 @@ void HostDriver::pump() {
   in_pump_ = true;
   const Tick now = sc_time_stamp().value();
   if (src_->timed()) {
-    // Open loop: everything that has arrived joins the host queue, in order.
+    // Open loop: everything that has arrived joins the host's queue, in order.
     while (fetch() && next_arrival_ <= now) {
       queue_.push_back({next_, next_arrival_});
       have_next_ = false;
     }
-    while (!awaiting_end_req_ && !queue_.empty()) {
-      const Waiting w = queue_.front();
-      queue_.pop_front();
-      send(w.r, w.arrival);
-    }
-    if (have_next_) pump_event_.notify(sc_time::from_value(next_arrival_ - now));
   } else {
-    while (!awaiting_end_req_ && outstanding_ < qd_ && fetch()) {
+    // Closed loop: keep queue_depth requests in the host (scheduler and device).
+    while (in_host_ + queue_.size() < qd_ && fetch()) {
+      queue_.push_back({next_, now});
       have_next_ = false;
-      send(next_, now);
     }
   }
+  while (!queue_.empty() && sched_.waiting() < queue_length_) {
+    admit(queue_.front().r, queue_.front().arrival);
+    queue_.pop_front();
+    ++in_host_;
+  }
+  dispatch();
+  if (src_->timed() && have_next_) pump_event_.notify(sc_time::from_value(next_arrival_ - now));
   in_pump_ = false;
 }
 
 tlm::tlm_sync_enum HostDriver::bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
   if (ph == tlm::END_REQ) {
     awaiting_end_req_ = false;
-    pump_event_.notify(SC_ZERO_TIME);
+    if (!in_pump_) dispatch();
     return tlm::TLM_ACCEPTED;
   }
   finish(gp);
@@ -138,8 +169,16 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   if (progress_every_ && completed_ % progress_every_ == 0)
     std::cerr << "ssdsim: " << completed_ << " requests done, simulated " << ticks_to_us(now) / 1e3 << " ms\n";
   --outstanding_;
+  --in_host_;
+  sched_.complete(c.id);
+  for (std::size_t i = 0; i < present_.size(); ++i)
+    if (present_[i].id == c.id) {
+      present_[i] = present_.back();
+      present_.pop_back();
+      break;
+    }
   gp.release();
-  if (outstanding_ == 0 && queue_.empty() && !fetch()) {
+  if (in_host_ == 0 && queue_.empty() && !fetch()) {
     if (on_finished_) on_finished_();
     return;
   }

@@ -16,6 +16,7 @@
 
 #include <deque>
 
+#include "host/io_scheduler.h"
 #include "host/request_source.h"
 #include "tlm/big_array.h"
 #include "tlm/host_protocol.h"
@@ -30,8 +31,23 @@ class HostDriver : public sc_core::sc_module {
 
   // `logical_pages` and `sectors_per_page` describe the device; pages below
   // `preconditioned` hold precondition_token(lpn) at time 0.
+  // The host I/O scheduler: the policy, its queue length, and the location vectors.
+  struct SchedulerSetup {
+    SchedulerKind kind = SchedulerKind::Noop;
+    unsigned queue_length = 64;
+    std::shared_ptr<LocationMapper> locations;
+  };
   HostDriver(sc_core::sc_module_name name, std::unique_ptr<RequestSource> source, unsigned queue_depth,
-             std::uint64_t logical_pages, std::uint32_t sectors_per_page, std::uint64_t preconditioned);
+             std::uint64_t logical_pages, std::uint32_t sectors_per_page, std::uint64_t preconditioned,
+             const SchedulerSetup& sched);
+  // Conflict requests (PIQ paper): requests whose chips overlapped those of another
+  // request waiting or outstanding at the same time; and the mean time from arrival to
+  // dispatch to the device.
+  std::uint64_t conflicts(HostOp op) const { return conflicts_[op == HostOp::Read ? 0 : 1]; }
+  double mean_wait_us(HostOp op) const {
+    const int k = op == HostOp::Read ? 0 : 1;
+    return dispatched_[k] ? static_cast<double>(wait_sum_[k]) / 1e6 / static_cast<double>(dispatched_[k]) : 0.0;
+  }
   const RequestSource& source() const { return *src_; }
 
   const LatencyHistogram& latency(HostOp op) const { return latency_[op == HostOp::Read ? 0 : 1]; }
@@ -58,7 +74,9 @@ class HostDriver : public sc_core::sc_module {
   void finish(tlm::tlm_generic_payload& gp);
 
   bool fetch();  // reads the next request into next_ (false at the end)
-  void send(const HostRequest& r, Tick arrival);
+  void admit(const HostRequest& r, Tick arrival);  // into the scheduling queue
+  void dispatch();                                 // from the scheduling queue to the device
+  void send(const IoScheduler::Entry& e);
   void fail(const std::string& msg);
 
   std::unique_ptr<RequestSource> src_;
@@ -69,7 +87,19 @@ class HostDriver : public sc_core::sc_module {
     HostRequest r;
     Tick arrival;
   };
-  std::deque<Waiting> queue_;  // open loop: arrived, not yet taken by the device
+  std::deque<Waiting> queue_;  // arrived, not yet in the scheduling queue (it is full)
+  IoScheduler sched_;
+  unsigned queue_length_;
+  std::shared_ptr<LocationMapper> locations_;
+  struct Present {
+    std::uint64_t id;
+    HostOp op;
+    LocationVector v;
+    bool conflicted;
+  };
+  std::vector<Present> present_;  // in the scheduling queue or outstanding at the device
+  std::uint64_t conflicts_[2] = {0, 0}, wait_sum_[2] = {0, 0}, dispatched_[2] = {0, 0};
+  unsigned in_host_ = 0;  // requests admitted or waiting in the host and not completed
   unsigned qd_;
   std::uint32_t spp_;
   // The token last written to each logical page, 0 for "as at time 0" (the precondition

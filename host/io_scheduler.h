@@ -80,6 +80,8 @@ class IoScheduler {
     LocationVector v;
     Tick arrival;
     std::uint64_t batch;  // the batch it joined (for tests and traces)
+    std::uint64_t lba = 0;
+    std::uint32_t sectors = 0;
   };
   IoScheduler(SchedulerKind kind, unsigned chips) : kind_(kind), chips_(chips) {}
 

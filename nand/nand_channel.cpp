@@ -39,7 +39,7 @@ tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
   }
   if (phase == tlm::END_RESP) {
     awaiting_end_resp_ = false;
-    if (!responses_.empty()) wake_event_.notify(SC_ZERO_TIME);
+    if (!responses_.empty()) wake_now();
     return tlm::TLM_COMPLETED;
   }
   SC_REPORT_ERROR(kProtocolError, "nb_transport_fw: unexpected phase (only BEGIN_REQ and END_RESP)");
@@ -53,8 +53,7 @@ void NandChannel::accept(tlm::tlm_generic_payload& gp) {
   const bool due = engine_.next_event() <= now;  // something else is due now: let wake() run it
   engine_.submit(&cmd, now);
   if (due || !cmd.error.empty()) {  // a rejected command completes in wake(), not here
-    wake_event_.notify(SC_ZERO_TIME);
-    scheduled_ = now;
+    wake_now();
     return;
   }
   // Nothing else is due at this time, so advancing now can only start the new command
@@ -62,13 +61,13 @@ void NandChannel::accept(tlm::tlm_generic_payload& gp) {
   // out from wake(), never from inside this call.
   done_.clear();
   engine_.advance(now, done_);
+  if (listener_) listener_->channel_changed(engine_.channel());
   if (!done_.empty()) {
     collect();
-    wake_event_.notify(SC_ZERO_TIME);
-    scheduled_ = now;
+    wake_now();  // the responses go out from wake()
+  } else {
+    schedule(now);
   }
-  if (listener_) listener_->channel_changed(engine_.channel());
-  schedule(now);
 }
 
 void NandChannel::collect() {
@@ -85,18 +84,25 @@ void NandChannel::collect() {
   done_.clear();
 }
 
+// The pending notification of wake_event_ is always exactly the one asked for last:
+// cancel, then notify (a timed notify is ignored while an earlier one is pending, so
+// mirroring the kernel's state by hand loses wakes).
+void NandChannel::wake_now() {
+  wake_event_.cancel();
+  wake_event_.notify(SC_ZERO_TIME);
+}
+
 void NandChannel::schedule(Tick now) {
   const Tick next = engine_.next_event();
-  if (next == kNever || next == scheduled_) return;
-  if (scheduled_ != kNever && scheduled_ >= now && scheduled_ < next) return;  // an earlier wake is pending
-  scheduled_ = next;
-  wake_event_.notify(sc_time::from_value(next - now));
+  wake_event_.cancel();
+  if (next == kNever) return;
+  if (next <= now) wake_event_.notify(SC_ZERO_TIME);
+  else wake_event_.notify(sc_time::from_value(next - now));
 }
 
 void NandChannel::wake() {
   count_activation(kActNand);
   const Tick now = sc_time_stamp().value();
-  if (scheduled_ == now) scheduled_ = kNever;
   while (tlm::tlm_generic_payload* gp = delayed_.get_next_transaction()) accept(*gp);
   if (engine_.next_event() <= now) {
     done_.clear();

@@ -49,14 +49,14 @@ class NandChannel : public sc_core::sc_module {
   void wake();
   void accept(tlm::tlm_generic_payload& gp);
   void send_responses();
-  void schedule(Tick now);
+  void schedule(Tick now);  // wake at the engine's next event (replacing any pending wake)
+  void wake_now();          // wake in the next delta (replacing any pending wake)
   void collect();  // done_ -> responses_ (with status; protocol errors reported)
 
   ChannelEngine engine_;
   std::unique_ptr<NandTracer> tracer_;
   sc_core::sc_event wake_event_;
   Listener* listener_ = nullptr;
-  Tick scheduled_ = kNever;  // time wake_event_ is notified for
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> delayed_;  // BEGIN_REQ with a delay
   std::vector<FlashCommand*> done_;
   std::deque<tlm::tlm_generic_payload*> responses_;

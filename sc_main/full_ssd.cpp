@@ -66,10 +66,21 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       w.capacity_sectors = capacity_sectors;
       source = std::make_unique<host::SyntheticSource>(w);
     }
+    host::HostDriver::SchedulerSetup hs;
+    hs.kind = host::parse_scheduler(cfg.get_string("host.scheduler"));
+    hs.queue_length = static_cast<unsigned>(cfg.get_int("host.queue_length"));
+    // Location vectors follow the device's static allocation (Formula 1 for channel first,
+    // chip second); GC and wear leveling keep data in its chip.
+    const ctrl::Ftl* f = &ftl;
+    hs.locations = std::make_shared<host::LocationMapper>(
+        static_cast<unsigned>(fcfg.nand.chips()), fcfg.nand.page_bytes,
+        [f](std::uint64_t page) { return f->chip_of_plane(f->plane_of_lpn(page)); });
+    if (fcfg.nand.chips() > host::LocationVector::kMaxChips)
+      throw ConfigError("the host schedulers handle at most 1024 chips (nand.channels x nand.chips_per_channel)");
     host = std::make_unique<host::HostDriver>("host", std::move(source),
                                               static_cast<unsigned>(cfg.get_int("workload.queue_depth")),
                                               ftl.logical_pages(),
-                                              static_cast<std::uint32_t>(firmware->sectors_per_page()), preconditioned);
+                                              static_cast<std::uint32_t>(firmware->sectors_per_page()), preconditioned, hs);
     if (requests >= 1000000) host->set_progress(requests / 10);
     if (cfg.get_bool("report.calibrate_kernel"))
       calibrator = std::make_unique<KernelCalibrator>("calibrator", 2000000);

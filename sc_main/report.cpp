@@ -168,6 +168,10 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   json::Value hs = obj();
   put(hs, "requests", integer(f.host.completed()));
   put(hs, "out_of_range_skipped", integer(f.host.source().skipped()));
+  put(hs, "read_conflicts", integer(f.host.conflicts(HostOp::Read)));
+  put(hs, "write_conflicts", integer(f.host.conflicts(HostOp::Write)));
+  put(hs, "read_wait_us", num(f.host.mean_wait_us(HostOp::Read)));
+  put(hs, "write_wait_us", num(f.host.mean_wait_us(HostOp::Write)));
   put(root, "host", hs);
 
   json::Value integ = obj();
@@ -223,6 +227,9 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   os << std::setprecision(3);
   os << "  simulated time      " << ticks_to_us(end) << " us\n";
   os << "  chip utilization    " << act.utilization(end) << " chips busy on average (of " << act.chips() << ")\n";
+  os << "  host queue          " << f.host.conflicts(HostOp::Read) << " read and " << f.host.conflicts(HostOp::Write)
+     << " write conflict requests; mean wait before dispatch " << f.host.mean_wait_us(HostOp::Read) << " us (read), "
+     << f.host.mean_wait_us(HostOp::Write) << " us (write)\n";
   os << "  GC                  " << ftl.gc_erases() << " erases, write amplification "
      << ftl.write_amplification() << "\n";
   os << "  firmware core       " << (end ? static_cast<double>(f.firmware.core_busy()) / static_cast<double>(end) : 0.0)

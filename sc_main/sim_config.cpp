@@ -49,6 +49,9 @@ Config make_config() {
                "0: the filled pages are written once, in order; > 0: the steady state of uniform random "
                "overwrites under greedy GC, with this many drive writes of erase history");
   c.add_double("host.link_mb_s", 0, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)");
+  c.add_enum("host.scheduler", "noop", {"noop", "rws", "piq_r", "piq_w", "piq"},
+             "host I/O scheduler (PIQ paper): FIFO, reads first, or conflict-free batches of reads/writes/both");
+  c.add_int("host.queue_length", 64, 1, 512, "host I/O scheduler queue length");
 
   c.add_enum("workload.kind", "synthetic", {"synthetic", "trace", "nand_ops"},
              "synthetic: generated requests; trace: a block trace (workload.path, workload.format); "
@@ -103,12 +106,13 @@ const std::vector<Preset>& presets() {
         {"workload.read_ratio", "0.7"}, {"workload.size_bytes", "4096"}, {"workload.pattern", "random"},
         {"workload.queue_depth", "32"}, {"workload.seed", "798"}}},
       {"piq",
-       "Gao et al. (PIQ): 8 ch x 8 chips, 2 KiB pages, 64-page blocks, 128 GiB. The paper "
-       "gives no NAND timing: typical values of its time (40 MT/s, 25/200/1500 us)",
+       "Gao et al. (PIQ): 8 ch x 8 chips, 2 KiB pages, 64-page blocks, 128 GiB, 10 % over-provisioning, "
+       "host queue 64. The paper gives no NAND timing: typical values of its time (40 MT/s, 25/200/1500 us)",
        {{"nand.channels", "8"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "1"},
         {"nand.planes_per_die", "1"}, {"nand.blocks_per_plane", "16384"},
         {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
-        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "1500"}}},
+        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "1500"},
+        {"ftl.overprovisioning", "0.1"}, {"host.queue_length", "64"}}},
       {"delay",
        "Chen et al. (delay-based): 16 ch x 8 chips x 2 dies x 2 planes, 2048 blocks of 128 "
        "4 KiB pages, 38 MB/s bus, tR 20 us, tPROG 200 us (tBERS not given: 1.5 ms)",

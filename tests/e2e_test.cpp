@@ -178,3 +178,16 @@ TEST_CASE("e2e: with a 1 MHz controller clock, commands are issued on clock edge
   CHECK(std::abs(us(h.max()) - (x + wait)) <= 0.001);
   CHECK(std::abs(h.mean() / 1e6 - (x + wait * 499.0 / 500.0)) <= 0.001);
 }
+
+TEST_CASE("e2e: the in-order scheduler (IOS) replaying a real trace completes every request", "[e2e][ios][trace]") {
+  // These conditions once exposed three faults: a missed decision for a new IOS head, two
+  // decisions at one edge, and a lost channel wake. run() checks every payload came back.
+  FullSsd* m;
+  Result r = run(m, "piq", with(kFree, {"controller.scheduler=ios", "workload.kind=trace",
+                                        std::string("workload.path=") + SSD_TRACES_DIR + "/msr_hm_0_excerpt.csv",
+                                        "workload.replay=closed", "workload.queue_depth=64", "workload.requests=0",
+                                        "ftl.precondition=1"}));
+  std::cout << "figure: IOS " << r.host->completed() << " requests, " << r.host->reads_checked() << " page reads checked"
+            << std::endl;
+  CHECK(r.host->completed() == 7016);
+}
