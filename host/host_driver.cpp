@@ -2,7 +2,9 @@
 
 #include "tlm/activations.h"
 
+#include <cstdio>
 #include <iostream>
+#include <stdexcept>
 #include <sstream>
 
 namespace ssd::host {
@@ -25,6 +27,12 @@ HostDriver::HostDriver(sc_module_name name, std::unique_ptr<RequestSource> sourc
 void HostDriver::on_pump_event() {
   count_activation(kActHost);
   pump();
+}
+
+void HostDriver::write_requests_csv(const std::string& path) {
+  csv_ = std::make_unique<std::ofstream>(path, std::ios::trunc);
+  if (!*csv_) throw std::runtime_error("report.requests_csv: cannot write " + path);
+  *csv_ << "submit_us,complete_us,op,lba,bytes,latency_us\n";
 }
 
 void HostDriver::fail(const std::string& msg) {
@@ -163,6 +171,13 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   const int k = c.op == HostOp::Read ? 0 : 1;
   latency_[k].record(now - c.t_submit);
   latency_all_.record(now - c.t_submit);
+  if (csv_) {
+    char line[160];
+    std::snprintf(line, sizeof line, "%.6f,%.6f,%s,%llu,%llu,%.6f\n", ticks_to_us(c.t_submit), ticks_to_us(now),
+                  to_string(c.op), static_cast<unsigned long long>(c.lba),
+                  static_cast<unsigned long long>(c.sectors) * 512, ticks_to_us(now - c.t_submit));
+    *csv_ << line;
+  }
   bytes_[k] += std::uint64_t{c.sectors} * 512;
   last_done_ = now;
   ++completed_;

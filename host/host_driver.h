@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -61,6 +62,9 @@ class HostDriver : public sc_core::sc_module {
   Tick last_completion() const { return last_done_; }
   Tick first_submit() const { return first_submit_; }
   HostPayloadPool& pool() { return pool_; }
+  // Writes one line per completed request to `path`:
+  // submit_us,complete_us,op,lba,bytes,latency_us (throws std::runtime_error if it cannot).
+  void write_requests_csv(const std::string& path);
   // Called once, when the last request of the workload has completed.
   void on_finished(std::function<void()> f) { on_finished_ = std::move(f); }
   // Progress for long runs: called every `every` completions.
@@ -123,6 +127,7 @@ class HostDriver : public sc_core::sc_module {
   std::vector<std::string> errors_;
   bool input_error_ = false;
   std::function<void()> on_finished_;
+  std::unique_ptr<std::ofstream> csv_;
   Tick last_done_ = 0, first_submit_ = kNever;
 };
 

@@ -82,6 +82,13 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
                                               ftl.logical_pages(),
                                               static_cast<std::uint32_t>(firmware->sectors_per_page()), preconditioned, hs);
     if (requests >= 1000000) host->set_progress(requests / 10);
+    if (!cfg.get_string("report.requests_csv").empty()) {
+      try {
+        host->write_requests_csv(cfg.get_string("report.requests_csv"));
+      } catch (const std::runtime_error& e) {
+        throw ConfigError(e.what());
+      }
+    }
     if (cfg.get_bool("report.calibrate_kernel"))
       calibrator = std::make_unique<KernelCalibrator>("calibrator", 2000000);
     host->on_finished([this] {

@@ -82,6 +82,8 @@ Config make_config() {
   c.add_bool("report.calibrate_kernel", false,
              "after the workload, measure the kernel's activations per second (2e6 timed notifications) "
              "and report the run's cost in kernel activations per host request");
+  c.add_string("report.requests_csv", "",
+               "write one line per host request to this CSV file: submit_us,complete_us,op,lba,bytes,latency_us");
   c.add_bool("report.timeline", true, "print each NAND command's timeline (nand_ops workloads)");
   c.add_int("report.timeline_max", 200, 0, 1000000, "at most this many timeline lines");
   return c;
