@@ -44,6 +44,10 @@ void HostDriver::fail(const std::string& msg) {
 bool HostDriver::fetch() {
   if (have_next_) return true;
   if (exhausted_) return false;
+  if (time_limit_ && sc_time_stamp().value() >= time_limit_) {
+    exhausted_ = true;
+    return false;
+  }
   try {
     have_next_ = src_->next(next_, next_arrival_);
   } catch (const TraceError& e) {
@@ -181,8 +185,15 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   bytes_[k] += std::uint64_t{c.sectors} * 512;
   last_done_ = now;
   ++completed_;
-  if (progress_every_ && completed_ % progress_every_ == 0)
-    std::cerr << "ssdsim: " << completed_ << " requests done, simulated " << ticks_to_us(now) / 1e3 << " ms\n";
+  if (progress_seconds_ > 0 && (completed_ & 4095) == 0) {
+    const auto t = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(t - last_progress_).count() >= progress_seconds_) {
+      last_progress_ = t;
+      std::cerr << "ssdsim: " << completed_ << " requests done";
+      if (src_->expected()) std::cerr << " of " << src_->expected();
+      std::cerr << ", simulated " << ticks_to_us(now) / 1e3 << " ms\n";
+    }
+  }
   --outstanding_;
   --in_host_;
   sched_.complete(c.id);

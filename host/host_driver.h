@@ -6,6 +6,7 @@
 // shadow of the token it last wrote to every logical page and checks every read.
 #pragma once
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -65,10 +66,13 @@ class HostDriver : public sc_core::sc_module {
   // Writes one line per completed request to `path`:
   // submit_us,complete_us,op,lba,bytes,latency_us (throws std::runtime_error if it cannot).
   void write_requests_csv(const std::string& path);
+  // No request is made after this simulated time (closed loop; an open-loop source
+  // stops its own arrivals).
+  void set_time_limit(Tick t) { time_limit_ = t; }
   // Called once, when the last request of the workload has completed.
   void on_finished(std::function<void()> f) { on_finished_ = std::move(f); }
-  // Progress for long runs: called every `every` completions.
-  void set_progress(std::uint64_t every) { progress_every_ = every; }
+  // Progress on stderr for long runs: a line every `seconds` of wall time (0: none).
+  void set_progress(double seconds) { progress_seconds_ = seconds; }
 
  private:
   void pump();
@@ -123,11 +127,13 @@ class HostDriver : public sc_core::sc_module {
   LatencyHistogram latency_[2], latency_all_;
   std::uint64_t bytes_[2] = {0, 0};
   std::uint64_t completed_ = 0, reads_checked_ = 0, mismatches_ = 0, id_ = 0;
-  std::uint64_t progress_every_ = 0;
+  double progress_seconds_ = 0;
+  std::chrono::steady_clock::time_point last_progress_ = std::chrono::steady_clock::now();
   std::vector<std::string> errors_;
   bool input_error_ = false;
   std::function<void()> on_finished_;
   std::unique_ptr<std::ofstream> csv_;
+  Tick time_limit_ = 0;
   Tick last_done_ = 0, first_submit_ = kNever;
 };
 

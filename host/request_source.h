@@ -25,17 +25,15 @@ class RequestSource {
 
 class SyntheticSource : public RequestSource {
  public:
-  explicit SyntheticSource(const SyntheticConfig& c) : gen_(c), n_(c.requests) {}
-  bool next(HostRequest& r, Tick& arrival) override {
-    arrival = 0;
-    return gen_.next(r);
-  }
-  bool timed() const override { return false; }
+  explicit SyntheticSource(const SyntheticConfig& c) : gen_(c), n_(c.requests), timed_(c.rate_iops > 0) {}
+  bool next(HostRequest& r, Tick& arrival) override { return gen_.next(r, arrival); }
+  bool timed() const override { return timed_; }
   std::uint64_t expected() const override { return n_; }
 
  private:
   SyntheticWorkload gen_;
   std::uint64_t n_;
+  bool timed_;
 };
 
 enum class OutOfRange { Error, Wrap, Skip };

@@ -1,20 +1,33 @@
-// A synthetic workload: random or sequential, a read ratio, a fixed request size
-// aligned to itself, a request count and a seed. Plain C++; deterministic for a
-// seed on every platform (its own integer arithmetic, no std distributions).
+// A synthetic workload, plain C++ and deterministic for a seed on every platform (its
+// own integer arithmetic, no std distributions):
+//  - sizes fixed, or uniform between size_bytes and size_max_bytes in steps of align;
+//  - start offsets multiples of align_bytes (0: of the request size);
+//  - addresses random (uniform, or Zipf-skewed with exponent zipf_theta over the slots,
+//    scattered over the device by a hash so that hot data is not all at the start) or
+//    sequential;
+//  - closed loop, or open loop with Poisson arrivals at rate_iops;
+//  - a request count and/or a duration limit (open loop: arrivals after it are not made).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tlm/host_protocol.h"
 
 namespace ssd::host {
 
 struct SyntheticConfig {
-  std::uint64_t requests = 100000;
+  std::uint64_t requests = 100000;   // 0: no count limit (needs a duration)
   double read_ratio = 0.7;
   std::uint32_t size_bytes = 4096;
+  std::uint32_t size_max_bytes = 0;  // > size_bytes: uniform sizes
+  std::uint32_t align_bytes = 0;     // 0: aligned to the request size
   bool sequential = false;
+  double zipf_theta = 0.0;           // 0: uniform random addresses
+  double rate_iops = 0.0;            // > 0: open loop, Poisson arrivals
+  Tick duration = 0;                 // > 0: no arrival after this time (open loop)
   std::uint64_t seed = 1;
   std::uint64_t capacity_sectors = 0;  // the device's logical capacity
 };
@@ -27,20 +40,9 @@ struct HostRequest {
 
 class SyntheticWorkload {
  public:
-  explicit SyntheticWorkload(const SyntheticConfig& cfg)
-      : cfg_(cfg), state_(cfg.seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull),
-        sectors_(cfg.size_bytes / 512), slots_(cfg.capacity_sectors / (cfg.size_bytes / 512)) {}
-
-  bool next(HostRequest& r) {
-    if (issued_ == cfg_.requests || slots_ == 0) return false;
-    ++issued_;
-    const double u = static_cast<double>(rand() >> 11) * (1.0 / 9007199254740992.0);
-    r.op = u < cfg_.read_ratio ? HostOp::Read : HostOp::Write;
-    r.sectors = sectors_;
-    const std::uint64_t slot = cfg_.sequential ? cursor_++ % slots_ : rand() % slots_;
-    r.lba = slot * sectors_;
-    return true;
-  }
+  explicit SyntheticWorkload(const SyntheticConfig& cfg);
+  // The next request and its arrival time (0 in closed loop); false at the end.
+  bool next(HostRequest& r, Tick& arrival);
   std::uint64_t issued() const { return issued_; }
 
  private:
@@ -50,12 +52,21 @@ class SyntheticWorkload {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
+  double uniform() { return static_cast<double>(rand() >> 11) * (1.0 / 9007199254740992.0); }
+  std::uint64_t below(std::uint64_t n) {
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(rand()) * n) >> 64);
+  }
+  std::uint64_t zipf_rank();  // 0 = the hottest
+
   SyntheticConfig cfg_;
   std::uint64_t state_;
-  std::uint32_t sectors_;
-  std::uint64_t slots_;
+  std::uint32_t align_sectors_;
+  std::uint64_t slots_;  // aligned start positions
   std::uint64_t cursor_ = 0;
   std::uint64_t issued_ = 0;
+  double clock_ = 0;  // open loop: the last arrival, in ps
+  // Zipf (Gray et al.'s method, as in YCSB): constants over slots_ items.
+  double zeta_n_ = 0, alpha_ = 0, eta_ = 0, half_pow_ = 0;
 };
 
 }  // namespace ssd::host

@@ -56,9 +56,24 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
         throw ConfigError(std::string("workload.path: ") + e.what());
       }
     } else {
-      if (requests == 0) throw ConfigError("workload.requests must be at least 1 for a synthetic workload");
+      const double duration_us = cfg.get_double("workload.duration_us");
+      if (requests == 0 && duration_us <= 0)
+        throw ConfigError("workload.requests = 0 needs workload.duration_us > 0 for a synthetic workload");
+      const std::int64_t size = cfg.get_int("workload.size_bytes"), size_max = cfg.get_int("workload.size_max_bytes");
+      const std::int64_t align = cfg.get_int("workload.align_bytes");
+      if (align % 512 != 0)
+        throw ConfigError("workload.align_bytes = " + std::to_string(align) + " is not a multiple of 512");
+      if (size_max % 512 != 0)
+        throw ConfigError("workload.size_max_bytes = " + std::to_string(size_max) + " is not a multiple of 512");
+      if (size_max != 0 && size_max < size)
+        throw ConfigError("workload.size_max_bytes must be 0 or at least workload.size_bytes");
       host::SyntheticConfig w;
       w.requests = requests;
+      w.size_max_bytes = static_cast<std::uint32_t>(size_max);
+      w.align_bytes = static_cast<std::uint32_t>(align);
+      w.zipf_theta = cfg.get_double("workload.zipf_theta");
+      w.rate_iops = cfg.get_double("workload.rate_iops");
+      w.duration = us_to_ticks(duration_us);
       w.read_ratio = cfg.get_double("workload.read_ratio");
       w.size_bytes = static_cast<std::uint32_t>(cfg.get_int("workload.size_bytes"));
       w.sequential = cfg.get_string("workload.pattern") == "sequential";
@@ -81,7 +96,8 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
                                               static_cast<unsigned>(cfg.get_int("workload.queue_depth")),
                                               ftl.logical_pages(),
                                               static_cast<std::uint32_t>(firmware->sectors_per_page()), preconditioned, hs);
-    if (requests >= 1000000) host->set_progress(requests / 10);
+    host->set_progress(3.0);  // a progress line every 3 s of wall time
+    if (cfg.get_double("workload.duration_us") > 0) host->set_time_limit(us_to_ticks(cfg.get_double("workload.duration_us")));
     if (!cfg.get_string("report.requests_csv").empty()) {
       try {
         host->write_requests_csv(cfg.get_string("report.requests_csv"));

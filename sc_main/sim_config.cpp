@@ -70,6 +70,12 @@ Config make_config() {
             "host requests to run (trace: at most this many, 0 = the whole trace)");
   c.add_double("workload.read_ratio", 0.7, 0, 1, "fraction of reads");
   c.add_int("workload.size_bytes", 4096, 512, 64 << 20, "request size, bytes (a multiple of 512)");
+  c.add_int("workload.size_max_bytes", 0, 0, 64 << 20,
+            "if larger than workload.size_bytes: sizes uniform between the two, in steps of the alignment");
+  c.add_int("workload.align_bytes", 0, 0, 64 << 20, "request start alignment, bytes (0: the request size)");
+  c.add_double("workload.zipf_theta", 0, 0, 0.999, "hot/cold skew: Zipf exponent over the addresses (0: uniform)");
+  c.add_double("workload.rate_iops", 0, 0, 1e9, "synthetic: open loop, Poisson arrivals at this rate (0: closed loop)");
+  c.add_double("workload.duration_us", 0, 0, 1e15, "stop making requests after this simulated time, us (0: no limit)");
   c.add_enum("workload.pattern", "random", {"random", "sequential"}, "address pattern");
   c.add_int("workload.queue_depth", 32, 1, 65535, "requests kept outstanding (closed loop)");
   c.add_int("workload.seed", 1, 0, 0x7FFFFFFFFFFFFFFFll, "random seed");
