@@ -179,7 +179,7 @@ TEST_CASE("e2e: with a 1 MHz controller clock, commands are issued on clock edge
   CHECK(std::abs(h.mean() / 1e6 - (x + wait * 499.0 / 500.0)) <= 0.001);
 }
 
-TEST_CASE("e2e: the in-order scheduler (IOS) replaying a real trace completes every request", "[e2e][ios][trace]") {
+TEST_CASE("e2e: the in-order scheduler (IOS) replaying a real trace completes every request", "[e2e][ios][shared]") {
   // These conditions once exposed three faults: a missed decision for a new IOS head, two
   // decisions at one edge, and a lost channel wake. run() checks every payload came back.
   FullSsd* m;
