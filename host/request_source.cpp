@@ -9,6 +9,12 @@ bool TraceSource::next(HostRequest& r, Tick& arrival) {
   if (cfg_.limit && given_ == cfg_.limit) return false;
   TraceRecord t;
   while (reader_.next(t)) {
+    if (t.offset > ~std::uint64_t{0} - t.bytes - 511) {
+      std::ostringstream os;
+      os << reader_.path() << ':' << t.line << ": field 'offset': offset " << t.offset << " plus size " << t.bytes
+         << " is past any device";
+      throw TraceError(os.str());
+    }
     const std::uint64_t first = t.offset / 512;
     const std::uint64_t end = (t.offset + t.bytes + 511) / 512;  // whole sectors covering the bytes
     std::uint64_t sectors = end - first;

@@ -549,7 +549,6 @@ void ChannelEngine::catch_up(Tick now) {
 }
 
 void ChannelEngine::advance(Tick now, std::vector<FlashCommand*>& done) {
-  now_ = now;
   catch_up(now);
   for (FlashCommand* c : rejected_) {
     std::string why = std::move(c->error);

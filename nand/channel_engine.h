@@ -193,7 +193,6 @@ class ChannelEngine {
     return op == FlashOp::Read ? t_read_ : op == FlashOp::Program ? t_prog_ : t_erase_;
   }
   std::uint64_t in_flight_ = 0;  // submitted, not completed
-  Tick now_ = 0;
   Tick next_event_ = kNever;
   ChannelCounters counters_;
 };

@@ -114,6 +114,14 @@ TEST_CASE("trace: an address past the capacity is an error, wraps, or is skipped
     CHECK(r.lba + r.sectors <= 512);
   }
   {
+    write_temp("huge.mq", "0 0 36028797018963967 16 1\n");  // (2^55 - 1) sectors: the byte end overflows
+    TraceSourceConfig h = c;
+    h.path = "huge.mq";
+    h.out_of_range = OutOfRange::Wrap;
+    TraceSource s(h);
+    CHECK_THROWS_WITH(s.next(r, at), Catch::Contains("huge.mq:1: field 'offset'"));
+  }
+  {
     c.out_of_range = OutOfRange::Error;
     c.time_scale = 0.5;
     c.limit = 1;
