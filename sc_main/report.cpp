@@ -53,6 +53,21 @@ json::Value op_stats(const LatencyHistogram& h, std::uint64_t bytes, double sim_
   return o;
 }
 
+// The latency table of both summaries: a header, then one row per operation.
+void latency_header(std::ostream& os) {
+  os << "  op          count       IOPS      MB/s      mean us       p50 us       p99 us     p99.9 us       max us\n";
+}
+void latency_row(std::ostream& os, const char* name, const LatencyHistogram& h, std::uint64_t bytes, double sim_s) {
+  os << "  " << std::left << std::setw(8) << name << std::right << std::setw(9) << h.count() << std::setprecision(0)
+     << std::setw(11) << (sim_s > 0 ? static_cast<double>(h.count()) / sim_s : 0.0) << std::setprecision(2)
+     << std::setw(10) << (sim_s > 0 ? static_cast<double>(bytes) / 1e6 / sim_s : 0.0) << std::setprecision(3);
+  for (double v : {h.mean() / 1e6, static_cast<double>(h.quantile(0.5)) / 1e6,
+                   static_cast<double>(h.quantile(0.99)) / 1e6, static_cast<double>(h.quantile(0.999)) / 1e6,
+                   static_cast<double>(h.max()) / 1e6})
+    os << ' ' << std::setw(12) << v;
+  os << '\n';
+}
+
 }  // namespace
 
 json::Value nand_section(const nand::NandDevice& nand, Tick end);
@@ -207,21 +222,10 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   const double sim_s = static_cast<double>(end) / 1e12;
   os << std::fixed;
   os << "\nSummary (host-visible latency: submit to completion)\n";
-  os << "  op          count       IOPS      MB/s      mean us       p50 us       p99 us     p99.9 us       max us\n";
-  auto row = [&](const char* name, const LatencyHistogram& h, std::uint64_t bytes) {
-    os << "  " << std::left << std::setw(8) << name << std::right << std::setw(9) << h.count()
-       << std::setprecision(0) << std::setw(11) << (sim_s > 0 ? static_cast<double>(h.count()) / sim_s : 0.0)
-       << std::setprecision(2) << std::setw(10) << (sim_s > 0 ? static_cast<double>(bytes) / 1e6 / sim_s : 0.0)
-       << std::setprecision(3);
-    for (double v : {h.mean() / 1e6, static_cast<double>(h.quantile(0.5)) / 1e6,
-                     static_cast<double>(h.quantile(0.99)) / 1e6, static_cast<double>(h.quantile(0.999)) / 1e6,
-                     static_cast<double>(h.max()) / 1e6})
-      os << ' ' << std::setw(12) << v;
-    os << '\n';
-  };
-  row("read", f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read));
-  row("write", f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write));
-  row("all", f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write));
+  latency_header(os);
+  latency_row(os, "read", f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s);
+  latency_row(os, "write", f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s);
+  latency_row(os, "all", f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write), sim_s);
   const nand::ChipActivity& act = f.nand.activity();
   const ctrl::Ftl& ftl = f.firmware.ftl();
   os << std::setprecision(3);
@@ -260,21 +264,10 @@ void print_nand_ops_summary(std::ostream& os, const NandScriptDriver& drv,
   const std::uint64_t pb = nand.config().page_bytes;
   os << std::fixed;
   os << "\nSummary (NAND command script; latency = submit to completion)\n";
-  os << "  op        count     IOPS      MB/s     mean us    p50 us    p99 us  p99.9 us    max us\n";
-  auto row = [&](const char* name, const LatencyHistogram& h, std::uint64_t pages) {
-    os << "  " << std::left << std::setw(8) << name << std::right << std::setw(7) << h.count()
-       << std::setprecision(0) << std::setw(9)
-       << (sim_s > 0 ? static_cast<double>(h.count()) / sim_s : 0.0) << std::setprecision(2)
-       << std::setw(10) << (sim_s > 0 ? static_cast<double>(pages) * pb / 1e6 / sim_s : 0.0)
-       << std::setprecision(3) << std::setw(12) << h.mean() / 1e6 << std::setw(10)
-       << static_cast<double>(h.quantile(0.5)) / 1e6 << std::setw(10)
-       << static_cast<double>(h.quantile(0.99)) / 1e6 << std::setw(10)
-       << static_cast<double>(h.quantile(0.999)) / 1e6 << std::setw(10)
-       << static_cast<double>(h.max()) / 1e6 << '\n';
-  };
-  row("read", drv.latency(FlashOp::Read), drv.pages(FlashOp::Read));
-  row("program", drv.latency(FlashOp::Program), drv.pages(FlashOp::Program));
-  row("erase", drv.latency(FlashOp::Erase), 0);
+  latency_header(os);
+  latency_row(os, "read", drv.latency(FlashOp::Read), drv.pages(FlashOp::Read) * pb, sim_s);
+  latency_row(os, "program", drv.latency(FlashOp::Program), drv.pages(FlashOp::Program) * pb, sim_s);
+  latency_row(os, "erase", drv.latency(FlashOp::Erase), 0, sim_s);
   const nand::ChipActivity& act = nand.activity();
   os << std::setprecision(3);
   os << "  simulated time      " << ticks_to_us(end) << " us\n";
