@@ -113,8 +113,7 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, Kind kind) 
   f.issuer.kind = kind;
   f.issuer.b = ppa;
   f.exec.owner = gp;
-  static std::uint64_t seq = 0;
-  f.id = ++seq;
+  f.id = ++flash_seq_;
   gp->set_command(op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   gp->set_data_length(op == FlashOp::Erase ? 0 : ftl_.config().nand.page_bytes);
   chip_activity(std::uint32_t{a.channel} * ftl_.config().nand.chips_per_channel + a.chip, +1);

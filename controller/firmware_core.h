@@ -117,6 +117,7 @@ class FirmwareCore : public sc_core::sc_module {
   double cycle_ps_;
   Tick core_free_ = 0, core_busy_ = 0;
   std::uint32_t work_backlog_ = 0;  // host commands waiting in work_ (keeps arrival order)
+  std::uint64_t flash_seq_ = 0;     // ids of the flash commands this core issues
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> work_;       // host commands, core work done
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> flash_out_;  // flash commands, core work done
   FlashPayloadPool pool_;

@@ -89,8 +89,7 @@ void FlashSched::decide() {
     auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_time delay = SC_ZERO_TIME;
-    (*nand[c->channel])->nb_transport_fw(*gp, ph, delay);
-    c->exec.owner = gp;  // the channel keeps its own handle in the same field: restore ours
+    (*nand[c->channel])->nb_transport_fw(*gp, ph, delay);  // the channel keeps gp in exec.owner too
   }
   // IOS: the queue's new head may sit on a channel that did not change; look at it at
   // the next edge. (HOS re-decides a channel when it changes.)
