@@ -63,8 +63,8 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   logical_pages_ = logical / planes_ * planes_;  // every plane holds the same share
   gc_low_ = std::max<std::uint32_t>(2, static_cast<std::uint32_t>(std::ceil(cfg_.gc_threshold * n.blocks_per_plane)));
   gc_reserve_ = 1;
-  l2p_ = Table(logical_pages_);
-  p2l_ = Table(physical);
+  l2p_ = Table(logical_pages_, true);
+  p2l_ = Table(physical, true);
   physical_pages_ = physical;
   blocks_.resize(static_cast<std::size_t>(planes_) * n.blocks_per_plane);
   planes_v_.resize(planes_);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -188,10 +189,16 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
   const std::uint32_t B = cfg_.nand.blocks_per_plane, ppb = cfg_.nand.pages_per_block;
   std::vector<std::uint32_t> q_of_plane(planes_);
   for (std::uint32_t q = 0; q < planes_; ++q) q_of_plane[plane_of_lpn(q)] = q;
+  if (fill / planes_ + 1 >= (std::uint64_t{1} << 32)) throw std::invalid_argument("precondition: too many pages per plane");
   // Planes are independent: each has its own random stream (seeded by the plane), so the
-  // result does not depend on how the planes are spread over threads.
-  auto do_plane = [&](std::uint32_t p, std::vector<std::uint64_t>& lpns, std::vector<std::uint32_t>& order,
-                      std::vector<std::uint32_t>& valid, std::vector<Token>& page_tokens) {
+  // result does not depend on how the planes are spread over threads. Plane p holds the
+  // logical pages r * planes + q (q = q_of_plane[p]); its pages are written in physical
+  // order (P2L, tokens: sequential), and the L2P entry of its r-th logical page goes to
+  // inv[r] first: the L2P itself is then written row by row for 16 consecutive q at a
+  // time (a cache line per row) instead of at random over the whole table.
+  auto do_plane = [&](std::uint32_t p, std::vector<std::uint32_t>& lpns, std::vector<std::uint32_t>& order,
+                      std::vector<std::uint32_t>& valid, std::vector<Token>& page_tokens,
+                      std::vector<std::uint32_t>& inv) {
     std::uint64_t x = (seed + 1) * 0x9E3779B97F4A7C15ull ^ (p + 1) * 0xD1B54A32D192ED03ull;
     auto rnd = [&x]() {  // xorshift64*
       x ^= x >> 12;
@@ -205,9 +212,10 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
     };
     const std::uint64_t q = q_of_plane[p];
     const std::uint64_t V = fill / planes_ + (q < fill % planes_ ? 1 : 0);
-    lpns.resize(V);
-    for (std::uint64_t r = 0; r < V; ++r) lpns[r] = r * planes_ + q;
+    lpns.resize(V);  // r of the logical page r * planes + q, in the order they are placed
+    for (std::uint64_t r = 0; r < V; ++r) lpns[r] = static_cast<std::uint32_t>(r);
     for (std::uint64_t i = V; i > 1; --i) std::swap(lpns[i - 1], lpns[below(i)]);
+    inv.resize(V);
     const std::uint32_t F = B - gc_low_;  // full blocks; gc_low_ stay free
     // Valid pages by age k (0 newest): ppb * exp(-a k / F), a solved so they add up to V.
     auto fill_for = [&](double a) {
@@ -261,9 +269,10 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
         const std::uint32_t ppa = g * ppb + pg;
         if (need && below(ppb - pg) < need) {  // selection sampling: exactly `need` pages
           --need;
-          const std::uint64_t lpn = lpns[next_lpn++];
+          const std::uint32_t r = lpns[next_lpn++];
+          const std::uint64_t lpn = std::uint64_t{r} * planes_ + q;
           page_tokens[pg] = token_of(lpn);
-          set_l2p(lpn, ppa);
+          inv[r] = ppa + 1;  // the L2P entry (value + 1), written below
           set_p2l(ppa, lpn);
           ++blk.valid;
         } else {
@@ -275,11 +284,23 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
       blk.state = BlockState::Full;
     }
   };
+  constexpr std::uint32_t kGroup = 16;  // L2P entries per 64-byte line
+  const std::uint32_t groups = (planes_ + kGroup - 1) / kGroup;
   auto worker = [&](std::uint32_t first, std::uint32_t step) {
-    std::vector<std::uint64_t> lpns;
+    std::vector<std::uint32_t> lpns;
     std::vector<std::uint32_t> order(B), valid(B);
     std::vector<Token> page_tokens(ppb);
-    for (std::uint32_t p = first; p < planes_; p += step) do_plane(p, lpns, order, valid, page_tokens);
+    std::vector<std::vector<std::uint32_t>> inv(kGroup);
+    for (std::uint32_t g = first; g < groups; g += step) {
+      const std::uint32_t q0 = g * kGroup, n = std::min(kGroup, planes_ - q0);
+      for (std::uint32_t i = 0; i < n; ++i) do_plane(plane_of_lpn(q0 + i), lpns, order, valid, page_tokens, inv[i]);
+      const std::size_t rows = inv[0].size();  // q0 has the most logical pages of the group
+      for (std::size_t r = 0; r < rows; ++r) {
+        std::uint32_t* row = &l2p_[r * planes_ + q0];
+        for (std::uint32_t i = 0; i < n; ++i)
+          if (r < inv[i].size()) row[i] = inv[i][r];
+      }
+    }
   };
   const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), 8u));
   std::vector<std::thread> pool;

@@ -40,7 +40,7 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
                              cfg_.planes_per_die * cfg_.blocks_per_plane;
   // Page tokens are left uninitialised: a page below its block's write pointer
   // has been written, one at or above it is erased. Untouched memory stays unmapped.
-  tokens_ = BigArray<Token>(blocks * cfg_.pages_per_block);
+  tokens_ = BigArray<Token>(blocks * cfg_.pages_per_block, true);
   write_ptr_.assign(blocks, 0);
   erase_count_.assign(blocks, 0);
 }
