@@ -2,6 +2,7 @@
 
 #include "tlm/activations.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ssd::ctrl {
@@ -25,7 +26,7 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
   SC_METHOD(decide);
   sensitive << decide_event_;
   dont_initialize();
-  changed_.assign(n.channels, 0);
+  is_changed_.assign(n.channels, 0);
   for (unsigned c = 0; c < n.channels; ++c) device.channel(c).set_listener(this);
 }
 
@@ -34,7 +35,7 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     FlashCommand& c = flash_cmd(gp);
     c.exec.owner = &gp;
     policy_->push(&c);
-    changed_[c.channel] = 1;
+    mark_changed(c.channel);
     request_decision();
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
@@ -52,7 +53,7 @@ tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
 }
 
 void FlashSched::channel_changed(unsigned channel) {
-  changed_[channel] = 1;
+  mark_changed(channel);
   // A decision can only issue on this channel if it has commands queued here and no
   // command already waits for its bus (IOS: only its head can go, on its own channel).
   if (policy_->queued_on_channel(channel) && device_.channel(channel).status().queued_total() == 0)
@@ -77,12 +78,21 @@ void FlashSched::decide() {
   last_decided_ = now;
   ++decisions_;
   out_.clear();
-  for (unsigned ch = 0; ch < changed_.size(); ++ch)
-    if (policy_->queued_on_channel(ch)) device_.channel(ch).sync();
-  policy_->decide([this](const FlashCommand& c) { return device_.channel(c.channel).status().ready_for(c); },
+  // Channels in ascending order (the order the block scans them); only those that
+  // changed can decide differently from last time.
+  // A channel's state is brought up to now (a skipped command-phase end) before it is
+  // sampled.
+  std::sort(changed_.begin(), changed_.end());
+  policy_->decide(
+      [this, now](const FlashCommand& c) {
+        nand::NandChannel& ch = device_.channel(c.channel);
+        ch.engine().catch_up(now);
+        return ch.status().ready_for(c);
+      },
                   [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; }, out_,
                   &changed_);
-  std::fill(changed_.begin(), changed_.end(), 0);
+  for (unsigned ch : changed_) is_changed_[ch] = 0;
+  changed_.clear();
   for (FlashCommand* c : out_) {
     ++issued_;
     if (log_on_) log_.push_back({now / period_, c->id, c->channel, c->chip});

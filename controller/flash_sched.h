@@ -61,7 +61,14 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   bool ios_ = false;
   sc_core::sc_event decide_event_;
   std::vector<FlashCommand*> out_;
-  std::vector<std::uint8_t> changed_;  // per channel, since the last decision
+  void mark_changed(unsigned ch) {
+    if (!is_changed_[ch]) {
+      is_changed_[ch] = 1;
+      changed_.push_back(ch);
+    }
+  }
+  std::vector<unsigned> changed_;         // channels changed since the last decision
+  std::vector<std::uint8_t> is_changed_;  // per channel: in changed_
   std::uint64_t issued_ = 0, decisions_ = 0;
   bool log_on_ = false;
   std::vector<Issue> log_;

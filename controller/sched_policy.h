@@ -29,17 +29,17 @@ class SchedPolicy {
   // One decision edge; appends the issued commands (removed from the queues) to `out`.
   // Ready is a callable bool(const FlashCommand&); ChannelOpen a callable bool(unsigned
   // channel), false when no command of that channel can be ready (a shortcut: it must
-  // agree with Ready). `changed` (optional) flags, per
-  // channel, whether its queue or its NAND state changed since the last decision; a
-  // channel with no change would decide exactly as last time (nothing), so it is skipped.
+  // agree with Ready). `changed` (optional): the channels, in ascending order, whose
+  // queue or NAND state changed since the last decision; a channel with no change would
+  // decide exactly as last time (nothing), so it is skipped.
   template <typename Ready>
   void decide(Ready&& ready, std::vector<FlashCommand*>& out,
-              const std::vector<std::uint8_t>* changed = nullptr) {
+              const std::vector<unsigned>* changed = nullptr) {
     decide(ready, [](unsigned) { return true; }, out, changed);
   }
   template <typename Ready, typename ChannelOpen>
   void decide(Ready&& ready, ChannelOpen&& open, std::vector<FlashCommand*>& out,
-              const std::vector<std::uint8_t>* changed);
+              const std::vector<unsigned>* changed);
   virtual std::size_t queued() const = 0;
   virtual std::size_t queued_on_chip(unsigned channel, unsigned chip) const = 0;
   virtual std::size_t queued_on_channel(unsigned channel) const = 0;
@@ -51,7 +51,7 @@ class SchedPolicy {
     virtual bool channel_open(unsigned channel) const = 0;
   };
   virtual void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
-                           const std::vector<std::uint8_t>* changed) = 0;
+                           const std::vector<unsigned>* changed) = 0;
 };
 
 class IosPolicy : public SchedPolicy {
@@ -71,7 +71,7 @@ class IosPolicy : public SchedPolicy {
 
  protected:
   void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
-                   const std::vector<std::uint8_t>*) override {
+                   const std::vector<unsigned>*) override {
     if (fifo_.empty() || !ready(*fifo_.front())) return;
     FlashCommand* c = fifo_.front();
     fifo_.pop_front();
@@ -104,34 +104,41 @@ class HosPolicy : public SchedPolicy {
 
  protected:
   void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
-                   const std::vector<std::uint8_t>* changed) override {
+                   const std::vector<unsigned>* changed) override {
     if (total_ == 0) return;
-    for (unsigned ch = 0; ch < channels_; ++ch) {
-      if (!per_channel_[ch] || (changed && !(*changed)[ch]) || !ready.channel_open(ch)) continue;
-      for (unsigned k = 1; k <= chips_; ++k) {
-        const unsigned chip = (rr_[ch] + k) % chips_;
-        std::deque<FlashCommand*>& q = queues_[ch * chips_ + chip];
-        if (q.empty()) continue;
-        auto pick = q.begin();
-        if (read_first_) {
-          for (auto it = q.begin(); it != q.end(); ++it)
-            if ((*it)->op == FlashOp::Read) {
-              pick = it;
-              break;
-            }
-        }
-        if (!ready(**pick)) continue;
-        out.push_back(*pick);
-        q.erase(pick);
-        --total_;
-        --per_channel_[ch];
-        rr_[ch] = chip;
-        break;
-      }
+    if (changed) {
+      for (unsigned ch : *changed) decide_channel(ch, ready, out);
+    } else {
+      for (unsigned ch = 0; ch < channels_; ++ch) decide_channel(ch, ready, out);
     }
   }
 
  private:
+  void decide_channel(unsigned ch, const ReadyFn& ready, std::vector<FlashCommand*>& out) {
+    if (!per_channel_[ch] || !ready.channel_open(ch)) return;
+    unsigned chip = rr_[ch];
+    for (unsigned k = 0; k < chips_; ++k) {
+      if (++chip == chips_) chip = 0;
+      std::deque<FlashCommand*>& q = queues_[ch * chips_ + chip];
+      if (q.empty()) continue;
+      auto pick = q.begin();
+      if (read_first_) {
+        for (auto it = q.begin(); it != q.end(); ++it)
+          if ((*it)->op == FlashOp::Read) {
+            pick = it;
+            break;
+          }
+      }
+      if (!ready(**pick)) continue;
+      out.push_back(*pick);
+      q.erase(pick);
+      --total_;
+      --per_channel_[ch];
+      rr_[ch] = chip;
+      return;
+    }
+  }
+
   unsigned channels_, chips_;
   bool read_first_;
   std::vector<std::deque<FlashCommand*>> queues_;
@@ -142,7 +149,7 @@ class HosPolicy : public SchedPolicy {
 
 template <typename Ready, typename ChannelOpen>
 void SchedPolicy::decide(Ready&& ready, ChannelOpen&& open, std::vector<FlashCommand*>& out,
-                         const std::vector<std::uint8_t>* changed) {
+                         const std::vector<unsigned>* changed) {
   struct Fn : ReadyFn {
     Ready& r;
     ChannelOpen& o;

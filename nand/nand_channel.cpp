@@ -21,7 +21,7 @@ NandChannel::NandChannel(sc_module_name name, const NandConfig& cfg, unsigned ch
   socket.register_nb_transport_fw(this, &NandChannel::nb_transport_fw);
   SC_HAS_PROCESS(NandChannel);
   SC_METHOD(wake);
-  sensitive << wake_event_ << delayed_.get_event();
+  sensitive << wake_now_ << wake_at_ << delayed_.get_event();
   dont_initialize();
 }
 
@@ -84,20 +84,24 @@ void NandChannel::collect() {
   done_.clear();
 }
 
-// The pending notification of wake_event_ is always exactly the one asked for last:
-// cancel, then notify (a timed notify is ignored while an earlier one is pending, so
-// mirroring the kernel's state by hand loses wakes).
-void NandChannel::wake_now() {
-  wake_event_.cancel();
-  wake_event_.notify(SC_ZERO_TIME);
-}
+// Two events: wake_now_ (delta notifications only; notifying it again while pending
+// is a no-op) and wake_at_ (timed only). A delta notification never replaces the timed
+// one, so armed_ mirrors wake_at_'s pending notification exactly: it is pending iff
+// armed_ > now. The timed wake is re-armed only when the engine's next event moved,
+// which keeps cancelled entries out of the kernel's timed queue.
+void NandChannel::wake_now() { wake_now_.notify(SC_ZERO_TIME); }
 
 void NandChannel::schedule(Tick now) {
   const Tick next = engine_.next_event();
-  wake_event_.cancel();
-  if (next == kNever) return;
-  if (next <= now) wake_event_.notify(SC_ZERO_TIME);
-  else wake_event_.notify(sc_time::from_value(next - now));
+  if (next <= now) {
+    wake_now();
+    return;
+  }
+  const Tick armed = armed_ > now ? armed_ : kNever;
+  if (next == armed) return;
+  if (armed != kNever) wake_at_.cancel();
+  armed_ = next;
+  if (next != kNever) wake_at_.notify(sc_time::from_value(next - now));
 }
 
 void NandChannel::wake() {

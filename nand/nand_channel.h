@@ -49,13 +49,14 @@ class NandChannel : public sc_core::sc_module {
   void wake();
   void accept(tlm::tlm_generic_payload& gp);
   void send_responses();
-  void schedule(Tick now);  // wake at the engine's next event (replacing any pending wake)
-  void wake_now();          // wake in the next delta (replacing any pending wake)
+  void schedule(Tick now);  // wake at the engine's next event
+  void wake_now();          // wake in the next delta
   void collect();  // done_ -> responses_ (with status; protocol errors reported)
 
   ChannelEngine engine_;
   std::unique_ptr<NandTracer> tracer_;
-  sc_core::sc_event wake_event_;
+  sc_core::sc_event wake_now_, wake_at_;
+  Tick armed_ = kNever;  // time of wake_at_'s pending notification (if > now)
   Listener* listener_ = nullptr;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> delayed_;  // BEGIN_REQ with a delay
   std::vector<FlashCommand*> done_;
