@@ -39,28 +39,36 @@ bool IoScheduler::batched(int list) const {
 }
 
 void IoScheduler::push(const Entry& in) {
-  Entry e = in;
-  List& l = lists_[list_of(e.op)];
+  List& l = lists_[list_of(in.op)];
   ++waiting_;
-  if (batched(list_of(e.op))) {
-    for (Batch& b : l) {  // Algorithm 1, lines 7-17
-      if (b.v.conflicts(e.v)) continue;
-      e.batch = b.number;
-      b.v.merge(e.v);
-      b.waiting.push_back(e);
-      return;
-    }
+  if (!l.batched) {  // one request per batch: FIFO
+    l.fifo.push_back(in);
+    l.fifo.back().batch = next_batch_++;
+    return;
   }
-  Batch b;  // lines 18-22 (and, unbatched, one request per batch: FIFO)
+  for (Batch& b : l.batches) {  // Algorithm 1, lines 7-17
+    if (b.v.conflicts(in.v)) continue;
+    b.v.merge(in.v);
+    b.waiting.push_back(in);
+    b.waiting.back().batch = b.number;
+    return;
+  }
+  Batch& b = l.batches.emplace_back();  // lines 18-22
   b.number = next_batch_++;
-  b.v = e.v;
-  e.batch = b.number;
-  b.waiting.push_back(e);
-  l.push_back(std::move(b));
+  b.v = in.v;
+  b.waiting.push_back(in);
+  b.waiting.back().batch = b.number;
 }
 
 bool IoScheduler::take(List& l, std::uint64_t limit, Entry& out) {
-  for (Batch& b : l) {
+  if (!l.batched) {
+    if (l.fifo.empty() || l.fifo.front().batch >= limit) return false;
+    out = l.fifo.front();
+    l.fifo.pop_front();
+    --waiting_;
+    return true;
+  }
+  for (Batch& b : l.batches) {
     if (b.number >= limit) break;
     if (b.waiting.empty()) continue;
     out = b.waiting.front();
@@ -97,12 +105,13 @@ void IoScheduler::recompute(Batch& b) {
 
 void IoScheduler::complete(std::uint64_t id) {
   for (List& l : lists_) {
-    for (auto b = l.begin(); b != l.end(); ++b) {
+    if (!l.batched) continue;  // nothing kept after dispatch
+    for (auto b = l.batches.begin(); b != l.batches.end(); ++b) {
       for (std::size_t i = 0; i < b->in_flight.size(); ++i) {
         if (b->in_flight[i].id != id) continue;
         b->in_flight[i] = b->in_flight.back();
         b->in_flight.pop_back();
-        if (b->waiting.empty() && b->in_flight.empty()) l.erase(b);
+        if (b->waiting.empty() && b->in_flight.empty()) l.batches.erase(b);
         else recompute(*b);
         return;
       }
@@ -112,7 +121,12 @@ void IoScheduler::complete(std::uint64_t id) {
 
 std::vector<std::uint64_t> IoScheduler::batch_values(int list) const {
   std::vector<std::uint64_t> r;
-  for (const Batch& b : lists_[list]) r.push_back(b.v.value());
+  const List& l = lists_[list];
+  if (l.batched) {
+    for (const Batch& b : l.batches) r.push_back(b.v.value());
+  } else {
+    for (const Entry& e : l.fifo) r.push_back(e.v.value());
+  }
   return r;
 }
 

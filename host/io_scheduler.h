@@ -83,7 +83,9 @@ class IoScheduler {
     std::uint64_t lba = 0;
     std::uint32_t sectors = 0;
   };
-  IoScheduler(SchedulerKind kind, unsigned chips) : kind_(kind), chips_(chips) {}
+  IoScheduler(SchedulerKind kind, unsigned chips) : kind_(kind), chips_(chips) {
+    for (int l = 0; l < 2; ++l) lists_[l].batched = batched(l);
+  }
 
   void push(const Entry& e);
   bool empty() const { return waiting_ == 0; }
@@ -92,7 +94,8 @@ class IoScheduler {
   bool pop(Entry& out);
   void complete(std::uint64_t id);
 
-  // Batch view, for tests: per list (0 reads or all, 1 writes), batch vectors in order.
+  // Batch view, for tests: per list (0 reads or all, 1 writes), batch vectors in order
+  // (for an unbatched list, the vectors of the requests waiting in it).
   std::vector<std::uint64_t> batch_values(int list) const;
 
  private:
@@ -102,10 +105,17 @@ class IoScheduler {
     std::deque<Entry> waiting;  // members not yet dispatched, in arrival order
     std::vector<Entry> in_flight;  // dispatched, not completed
   };
-  using List = std::deque<Batch>;
+  // A list is batched (Algorithm 1) or a plain FIFO, where every request is a batch of
+  // its own: then only the entries are kept (their batch numbers order the rounds), and
+  // a completion has nothing to update.
+  struct List {
+    bool batched = false;
+    std::deque<Batch> batches;
+    std::deque<Entry> fifo;
+  };
   bool batched(int list) const;
   int list_of(HostOp op) const;
-  bool take(List& l, std::size_t limit, Entry& out);
+  bool take(List& l, std::uint64_t limit, Entry& out);
   void recompute(Batch& b);
 
   SchedulerKind kind_;
