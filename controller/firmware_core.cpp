@@ -20,7 +20,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   spp_ = ftl.nand.page_bytes / 512;
   cycle_ps_ = 1e6 / fw.clock_mhz;
   stalled_.resize(ftl_.planes());
-  pending_bits_.assign((ftl_.logical_pages() + 63) / 64, 0);
+  pending_filter_.assign(std::size_t{1} << 16, 0);
   gc_.resize(ftl_.planes());
   chip_outstanding_.assign(ftl.nand.chips(), 0);
   gc_wanted_.assign(ftl.nand.chips(), 0);
@@ -160,8 +160,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
       c.tokens.assign(pages, kUnwrittenToken);
       for (std::uint32_t i = 0; i < pages; ++i) {
         const std::uint64_t lpn = first + i;
-        if (is_pending(lpn)) {
-          const std::uint32_t op = pending_.find(lpn)->second;
+        if (const std::uint32_t op = pending_op(lpn); op != kNone) {
           WriteOp& w = ops_[op];
           if (w.known) {
             c.tokens[i] = w.token;
@@ -201,7 +200,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
         w.host = &gp;
         w.fresh = c.tokens[i];
         w.partial = c.lba > lpn * spp_ || c.lba + c.sectors < (lpn + 1) * spp_;
-        const std::uint32_t prev = is_pending(lpn) ? pending_.find(lpn)->second : kNone;
+        const std::uint32_t prev = pending_op(lpn);
         set_pending(lpn, op);
         if (!w.partial) {
           set_token(op, w.fresh);
@@ -315,7 +314,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     case HostProgram: {
       const std::uint32_t op = f.issuer.a;
       WriteOp& w = ops_[op];
-      if (is_pending(w.lpn) && pending_.find(w.lpn)->second == op) {
+      if (pending_op(w.lpn) == op) {
         ftl_.map(w.lpn, ppa);
         clear_pending(w.lpn);
       } else {

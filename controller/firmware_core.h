@@ -126,16 +126,24 @@ class FirmwareCore : public sc_core::sc_module {
   std::vector<Parked> parked_;
   std::vector<std::uint32_t> free_parked_;
   std::unordered_map<std::uint64_t, std::uint32_t> pending_;  // lpn -> newest WriteOp
-  std::vector<std::uint64_t> pending_bits_;  // 1 bit per logical page: in pending_ (skips most lookups)
-  bool is_pending(std::uint64_t lpn) const { return pending_bits_[lpn >> 6] >> (lpn & 63) & 1u; }
+  // In front of pending_, a counting filter of 2^16 buckets (256 KiB, cache-resident):
+  // most lookups find their bucket empty and never hash into pending_. (A bit per
+  // logical page did the same with a cache miss per lookup.)
+  std::vector<std::uint32_t> pending_filter_;
+  static std::size_t bucket(std::uint64_t lpn) { return (lpn * 0x9E3779B97F4A7C15ull) >> 48; }
+  // The newest WriteOp of a logical page in the write buffer, kNone if none.
+  std::uint32_t pending_op(std::uint64_t lpn) const {
+    if (!pending_filter_[bucket(lpn)]) return kNone;
+    const auto it = pending_.find(lpn);
+    return it == pending_.end() ? kNone : it->second;
+  }
   void set_pending(std::uint64_t lpn, std::uint32_t op) {
-    pending_[lpn] = op;
-    pending_bits_[lpn >> 6] |= std::uint64_t{1} << (lpn & 63);
+    const auto [it, fresh] = pending_.try_emplace(lpn, op);
+    if (fresh) ++pending_filter_[bucket(lpn)];
+    else it->second = op;
   }
   void clear_pending(std::uint64_t lpn) {
-    if (!is_pending(lpn)) return;
-    pending_.erase(lpn);
-    pending_bits_[lpn >> 6] &= ~(std::uint64_t{1} << (lpn & 63));
+    if (pending_filter_[bucket(lpn)] && pending_.erase(lpn)) --pending_filter_[bucket(lpn)];
   }
   std::vector<std::deque<std::uint32_t>> stalled_;            // per plane: WriteOps waiting for space
   std::vector<GcJob> gc_;
