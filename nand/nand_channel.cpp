@@ -1,17 +1,14 @@
 #include "nand/nand_channel.h"
 
-#include "tlm/activations.h"
+#include <algorithm>
 
 namespace ssd::nand {
 
 using namespace sc_core;
 
-NandChannel::NandChannel(sc_module_name name, const NandConfig& cfg, unsigned channel,
+NandChannel::NandChannel(sc_module_name name, const NandConfig& cfg, unsigned channel, ChannelWaker& waker,
                          ChipActivity* activity, VcdWriter* vcd)
-    : sc_module(name),
-      socket("socket"),
-      engine_(cfg, channel, activity),
-      delayed_("delayed") {
+    : sc_module(name), socket("socket"), engine_(cfg, channel, activity), waker_(waker) {
   // The engine counts picoseconds; SystemC's time values must be picoseconds too.
   sc_assert(sc_get_time_resolution() == sc_time(1, SC_PS));
   if (vcd) {
@@ -19,10 +16,6 @@ NandChannel::NandChannel(sc_module_name name, const NandConfig& cfg, unsigned ch
     engine_.set_observer(tracer_.get());
   }
   socket.register_nb_transport_fw(this, &NandChannel::nb_transport_fw);
-  SC_HAS_PROCESS(NandChannel);
-  SC_METHOD(wake);
-  sensitive << wake_now_ << wake_at_ << delayed_.get_event();
-  dont_initialize();
 }
 
 tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
@@ -31,7 +24,9 @@ tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
     if (delay == SC_ZERO_TIME) {
       accept(gp);
     } else {
-      delayed_.notify(gp, delay);
+      const Tick now = sc_time_stamp().value();
+      delayed_.emplace(now + delay.value(), &gp);  // after earlier ones of the same time
+      schedule(now);
     }
     phase = tlm::END_REQ;
     delay = SC_ZERO_TIME;
@@ -39,7 +34,7 @@ tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
   }
   if (phase == tlm::END_RESP) {
     awaiting_end_resp_ = false;
-    if (!responses_.empty()) wake_now();
+    if (!responses_.empty()) schedule(sc_time_stamp().value());
     return tlm::TLM_COMPLETED;
   }
   SC_REPORT_ERROR(kProtocolError, "nb_transport_fw: unexpected phase (only BEGIN_REQ and END_RESP)");
@@ -50,24 +45,20 @@ void NandChannel::accept(tlm::tlm_generic_payload& gp) {
   FlashCommand& cmd = flash_cmd(gp);
   cmd.exec.owner = &gp;
   const Tick now = sc_time_stamp().value();
-  const bool due = engine_.next_event() <= now;  // something else is due now: let wake() run it
+  const bool due = engine_.next_event() <= now;  // something else is due now: let run() do it
   engine_.submit(&cmd, now);
-  if (due || !cmd.error.empty()) {  // a rejected command completes in wake(), not here
-    wake_now();
+  if (due || !cmd.error.empty()) {  // a rejected command completes in run(), not here
+    schedule(now);
     return;
   }
   // Nothing else is due at this time, so advancing now can only start the new command
   // (every phase lasts > 0), or refuse it with a protocol error: its response then goes
-  // out from wake(), never from inside this call.
+  // out from run(), never from inside this call.
   done_.clear();
   engine_.advance(now, done_);
   if (listener_) listener_->channel_changed(engine_.channel());
-  if (!done_.empty()) {
-    collect();
-    wake_now();  // the responses go out from wake()
-  } else {
-    schedule(now);
-  }
+  collect();  // any responses go out from run()
+  schedule(now);
 }
 
 void NandChannel::collect() {
@@ -84,30 +75,22 @@ void NandChannel::collect() {
   done_.clear();
 }
 
-// Two events: wake_now_ (delta notifications only; notifying it again while pending
-// is a no-op) and wake_at_ (timed only). A delta notification never replaces the timed
-// one, so armed_ mirrors wake_at_'s pending notification exactly: it is pending iff
-// armed_ > now. The timed wake is re-armed only when the engine's next event moved,
-// which keeps cancelled entries out of the kernel's timed queue.
-void NandChannel::wake_now() { wake_now_.notify(SC_ZERO_TIME); }
-
+// Everything the channel may need to run for: responses to send, the engine's next
+// event, the next delayed command. (One request replaces the previous one, so it
+// always names the earliest of them.)
 void NandChannel::schedule(Tick now) {
-  const Tick next = engine_.next_event();
-  if (next <= now) {
-    wake_now();
-    return;
-  }
-  const Tick armed = armed_ > now ? armed_ : kNever;
-  if (next == armed) return;
-  if (armed != kNever) wake_at_.cancel();
-  armed_ = next;
-  if (next != kNever) wake_at_.notify(sc_time::from_value(next - now));
+  Tick next = engine_.next_event();
+  if (!delayed_.empty()) next = std::min(next, delayed_.begin()->first);
+  if (!responses_.empty() && !awaiting_end_resp_) next = now;
+  waker_.request(engine_.channel(), next <= now ? now : next);
 }
 
-void NandChannel::wake() {
-  count_activation(kActNand);
-  const Tick now = sc_time_stamp().value();
-  while (tlm::tlm_generic_payload* gp = delayed_.get_next_transaction()) accept(*gp);
+void NandChannel::run(Tick now) {
+  while (!delayed_.empty() && delayed_.begin()->first <= now) {
+    tlm::tlm_generic_payload* gp = delayed_.begin()->second;
+    delayed_.erase(delayed_.begin());
+    accept(*gp);
+  }
   if (engine_.next_event() <= now) {
     done_.clear();
     engine_.advance(now, done_);

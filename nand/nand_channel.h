@@ -1,14 +1,16 @@
 // SystemC module of one NAND channel: a TLM-2.0 AT target (flash protocol) in
-// front of a ChannelEngine. One SC_METHOD and one event: the method runs only
-// when a command arrives or an internal phase ends (bus segment, array time).
+// front of a ChannelEngine. It has no process of its own: it tells its Waker (the
+// NandDevice, whose one SC_METHOD runs every channel due at a time, in channel
+// order) when it next needs to run: when a command arrives with a delay or an
+// internal phase ends (bus segment, array time).
 #pragma once
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <vector>
 
 #include <systemc>
-#include <tlm_utils/peq_with_get.h>
 
 #include "nand/channel_engine.h"
 #include "nand/nand_tracer.h"
@@ -16,12 +18,22 @@
 
 namespace ssd::nand {
 
+// Runs channels: request(ch, t) asks for channel ch's run(t) at simulated time t
+// (at the current time: in a following delta), replacing its previous request.
+class ChannelWaker {
+ public:
+  virtual ~ChannelWaker() = default;
+  virtual void request(unsigned channel, Tick t) = 0;
+};
+
 class NandChannel : public sc_core::sc_module {
  public:
   FlashTargetSocket<NandChannel> socket;
 
-  NandChannel(sc_core::sc_module_name name, const NandConfig& cfg, unsigned channel,
+  NandChannel(sc_core::sc_module_name name, const NandConfig& cfg, unsigned channel, ChannelWaker& waker,
               ChipActivity* activity = nullptr, VcdWriter* vcd = nullptr);
+  // Called by the waker at the time it was asked for (or later in the same time).
+  void run(Tick now);
 
   // Read-only status for schedulers (queue lengths, die/chip/bus state) and stats.
   const ChannelEngine& status() const { return engine_; }
@@ -46,19 +58,16 @@ class NandChannel : public sc_core::sc_module {
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
-  void wake();
   void accept(tlm::tlm_generic_payload& gp);
   void send_responses();
-  void schedule(Tick now);  // wake at the engine's next event
-  void wake_now();          // wake in the next delta
+  void schedule(Tick now);  // asks the waker for the next run this channel needs
   void collect();  // done_ -> responses_ (with status; protocol errors reported)
 
   ChannelEngine engine_;
   std::unique_ptr<NandTracer> tracer_;
-  sc_core::sc_event wake_now_, wake_at_;
-  Tick armed_ = kNever;  // time of wake_at_'s pending notification (if > now)
+  ChannelWaker& waker_;
   Listener* listener_ = nullptr;
-  tlm_utils::peq_with_get<tlm::tlm_generic_payload> delayed_;  // BEGIN_REQ with a delay
+  std::multimap<Tick, tlm::tlm_generic_payload*> delayed_;  // BEGIN_REQ with a delay, by arrival
   std::vector<FlashCommand*> done_;
   std::deque<tlm::tlm_generic_payload*> responses_;
   bool awaiting_end_resp_ = false;

@@ -1,6 +1,9 @@
 #include "nand/nand_device.h"
 
+#include <algorithm>
 #include <string>
+
+#include "tlm/activations.h"
 
 namespace ssd::nand {
 
@@ -8,8 +11,51 @@ NandDevice::NandDevice(sc_core::sc_module_name name, const NandConfig& cfg, VcdW
     : sc_module(name), cfg_(cfg), activity_(cfg.chips()) {
   for (unsigned c = 0; c < cfg.channels; ++c) {
     const std::string n = "ch" + std::to_string(c);
-    channels_.push_back(std::make_unique<NandChannel>(n.c_str(), cfg, c, &activity_, vcd));
+    channels_.push_back(std::make_unique<NandChannel>(n.c_str(), cfg, c, static_cast<ChannelWaker&>(*this), &activity_, vcd));
   }
+  due_.assign(cfg.channels, kNever);
+  SC_HAS_PROCESS(NandDevice);
+  SC_METHOD(run);
+  sensitive << now_ << at_;
+  dont_initialize();
+}
+
+void NandDevice::request(unsigned channel, Tick t) {
+  const Tick before = due_[channel];
+  due_[channel] = t;
+  if (running_) return;  // run() recomputes the earliest and arms once at its end
+  if (t <= earliest_) {
+    earliest_ = t;
+  } else if (before == earliest_) {  // the earliest may have moved later
+    earliest_ = *std::min_element(due_.begin(), due_.end());
+  }
+  arm(sc_core::sc_time_stamp().value());
+}
+
+void NandDevice::arm(Tick now) {
+  if (earliest_ <= now) {
+    now_.notify(sc_core::SC_ZERO_TIME);  // a no-op while one is pending
+    return;
+  }
+  const Tick armed = armed_ > now ? armed_ : kNever;
+  if (earliest_ == armed) return;
+  if (armed != kNever) at_.cancel();
+  armed_ = earliest_;
+  if (earliest_ != kNever) at_.notify(sc_core::sc_time::from_value(earliest_ - now));
+}
+
+void NandDevice::run() {
+  count_activation(kActNand);
+  const Tick now = sc_core::sc_time_stamp().value();
+  running_ = true;
+  for (unsigned c = 0; c < due_.size(); ++c) {
+    if (due_[c] > now) continue;
+    due_[c] = kNever;
+    channels_[c]->run(now);  // asks for its next run
+  }
+  earliest_ = *std::min_element(due_.begin(), due_.end());
+  running_ = false;
+  arm(now);
 }
 
 ChannelCounters NandDevice::totals() const {

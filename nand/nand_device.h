@@ -1,5 +1,11 @@
 // All channels of the NAND array, with the device-wide chip activity and the
 // optional waveform trace. One flash target socket per channel.
+//
+// One SC_METHOD runs the channels: each channel names the time it next needs to run,
+// and the device keeps one timed notification, at the earliest of them. At a time,
+// the channels due run in channel order within one activation: ties between channels
+// do not depend on the kernel's event order, and the kernel's timed queue holds one
+// entry for the whole array instead of one per channel.
 #pragma once
 
 #include <memory>
@@ -12,7 +18,7 @@
 
 namespace ssd::nand {
 
-class NandDevice : public sc_core::sc_module {
+class NandDevice : public sc_core::sc_module, private ChannelWaker {
  public:
   NandDevice(sc_core::sc_module_name name, const NandConfig& cfg, VcdWriter* vcd = nullptr);
 
@@ -26,9 +32,18 @@ class NandDevice : public sc_core::sc_module {
   ChannelCounters totals() const;
 
  private:
+  void request(unsigned channel, Tick t) override;
+  void run();
+  void arm(Tick now);  // the notification for the earliest due channel
+
   NandConfig cfg_;
   ChipActivity activity_;
   std::vector<std::unique_ptr<NandChannel>> channels_;
+  std::vector<Tick> due_;  // per channel: when it next needs to run (kNever: not)
+  Tick earliest_ = kNever;  // min of due_ (kept exact)
+  sc_core::sc_event now_, at_;  // delta notifications; timed notifications
+  Tick armed_ = kNever;  // time of at_'s pending notification (pending iff > now)
+  bool running_ = false;
 };
 
 }  // namespace ssd::nand
