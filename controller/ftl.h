@@ -198,7 +198,7 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
   // time (a cache line per row) instead of at random over the whole table.
   auto do_plane = [&](std::uint32_t p, std::vector<std::uint32_t>& lpns, std::vector<std::uint32_t>& order,
                       std::vector<std::uint32_t>& valid, std::vector<Token>& page_tokens,
-                      std::vector<std::uint32_t>& inv) {
+                      std::vector<std::uint32_t>& inv, std::vector<std::uint64_t>& mask) {
     std::uint64_t x = (seed + 1) * 0x9E3779B97F4A7C15ull ^ (p + 1) * 0xD1B54A32D192ED03ull;
     auto rnd = [&x]() {  // xorshift64*
       x ^= x >> 12;
@@ -264,11 +264,19 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
         pl.free.push_back(b);
         continue;
       }
-      std::uint32_t need = valid[k];
+      // Which `valid[k]` of the ppb pages are valid: a uniform random subset (Floyd's
+      // algorithm, drawing the smaller of the valid and the invalid sets).
+      const std::uint32_t need = valid[k];
+      const bool draw_valid = need <= ppb - need;
+      std::fill(mask.begin(), mask.end(), 0);
+      for (std::uint32_t j = ppb - (draw_valid ? need : ppb - need); j < ppb; ++j) {
+        std::uint32_t t = static_cast<std::uint32_t>(below(j + 1));
+        if (mask[t >> 6] >> (t & 63) & 1u) t = j;
+        mask[t >> 6] |= std::uint64_t{1} << (t & 63);
+      }
       for (std::uint32_t pg = 0; pg < ppb; ++pg) {
         const std::uint32_t ppa = g * ppb + pg;
-        if (need && below(ppb - pg) < need) {  // selection sampling: exactly `need` pages
-          --need;
+        if ((mask[pg >> 6] >> (pg & 63) & 1u) == draw_valid) {
           const std::uint32_t r = lpns[next_lpn++];
           const std::uint64_t lpn = std::uint64_t{r} * planes_ + q;
           page_tokens[pg] = token_of(lpn);
@@ -276,7 +284,7 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
           set_p2l(ppa, lpn);
           ++blk.valid;
         } else {
-          page_tokens[pg] = static_cast<Token>(rnd() | 1);  // a stale version, never read
+          page_tokens[pg] = kStaleToken;  // an overwritten version, never read
         }
       }
       nand.program_block(a, page_tokens.data(), ppb);
@@ -289,17 +297,25 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
   auto worker = [&](std::uint32_t first, std::uint32_t step) {
     std::vector<std::uint32_t> lpns;
     std::vector<std::uint32_t> order(B), valid(B);
+    std::vector<std::uint64_t> mask((ppb + 63) / 64);
     std::vector<Token> page_tokens(ppb);
     std::vector<std::vector<std::uint32_t>> inv(kGroup);
     for (std::uint32_t g = first; g < groups; g += step) {
       const std::uint32_t q0 = g * kGroup, n = std::min(kGroup, planes_ - q0);
-      for (std::uint32_t i = 0; i < n; ++i) do_plane(plane_of_lpn(q0 + i), lpns, order, valid, page_tokens, inv[i]);
-      const std::size_t rows = inv[0].size();  // q0 has the most logical pages of the group
-      for (std::size_t r = 0; r < rows; ++r) {
-        std::uint32_t* row = &l2p_[r * planes_ + q0];
-        for (std::uint32_t i = 0; i < n; ++i)
-          if (r < inv[i].size()) row[i] = inv[i][r];
+      for (std::uint32_t i = 0; i < n; ++i) do_plane(plane_of_lpn(q0 + i), lpns, order, valid, page_tokens, inv[i], mask);
+      // Planes of lower q have one logical page more, or as many: rows below `full`
+      // have all n entries.
+      const std::uint32_t* col[kGroup];
+      for (std::uint32_t i = 0; i < n; ++i) col[i] = inv[i].data();
+      const std::size_t full = inv[n - 1].size(), rows = inv[0].size();
+      std::uint32_t* const l2p = l2p_.data();
+      for (std::size_t r = 0; r < full; ++r) {
+        std::uint32_t* row = l2p + r * planes_ + q0;
+        for (std::uint32_t i = 0; i < n; ++i) row[i] = col[i][r];
       }
+      for (std::size_t r = full; r < rows; ++r)
+        for (std::uint32_t i = 0; i < n; ++i)
+          if (r < inv[i].size()) l2p[r * planes_ + q0 + i] = col[i][r];
     }
   };
   const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), 8u));

@@ -28,8 +28,9 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       ctrl::NandBackdoor backdoor(*nand);
       const double age = cfg.get_double("ftl.precondition_age");
       const auto seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));
-      if (age > 0) ftl.precondition_steady(preconditioned, age, seed, backdoor, precondition_token);
-      else ftl.precondition(preconditioned, 0, seed, backdoor, precondition_token);
+      const auto token = [](std::uint64_t lpn) { return precondition_token(lpn); };  // inlined, unlike a pointer
+      if (age > 0) ftl.precondition_steady(preconditioned, age, seed, backdoor, token);
+      else ftl.precondition(preconditioned, 0, seed, backdoor, token);
     }
     precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sched = std::make_unique<ctrl::FlashSched>("sched", sc, *nand);

@@ -23,6 +23,9 @@ inline Tick us_to_ticks(double us) { return static_cast<Tick>(us * 1e6 + 0.5); }
 // Token 0 is reserved for "erased".
 using Token = std::uint32_t;
 constexpr Token kErasedToken = 0;
+// What preconditioning leaves in pages whose data was overwritten since (never read:
+// a read that returned it would fail the integrity check).
+constexpr Token kStaleToken = 0x57A1E5u;
 
 constexpr unsigned kMaxPlanes = 8;  // planes per die the command format can address
 
