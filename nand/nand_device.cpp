@@ -23,7 +23,10 @@ NandDevice::NandDevice(sc_core::sc_module_name name, const NandConfig& cfg, VcdW
 void NandDevice::request(unsigned channel, Tick t) {
   const Tick before = due_[channel];
   due_[channel] = t;
-  if (running_) return;  // run() recomputes the earliest and arms once at its end
+  if (running_) {  // run() recomputes the earliest and arms once at its end
+    if (channel != current_) rescan_ = true;
+    return;
+  }
   if (t <= earliest_) {
     earliest_ = t;
   } else if (before == earliest_) {  // the earliest may have moved later
@@ -48,12 +51,19 @@ void NandDevice::run() {
   count_activation(kActNand);
   const Tick now = sc_core::sc_time_stamp().value();
   running_ = true;
+  rescan_ = false;
+  Tick earliest = kNever;
   for (unsigned c = 0; c < due_.size(); ++c) {
-    if (due_[c] > now) continue;
-    due_[c] = kNever;
-    channels_[c]->run(now);  // asks for its next run
+    if (due_[c] <= now) {
+      due_[c] = kNever;
+      current_ = c;
+      channels_[c]->run(now);  // asks for its next run
+    }
+    earliest = std::min(earliest, due_[c]);
   }
-  earliest_ = *std::min_element(due_.begin(), due_.end());
+  // A channel's run asks only for its own next run; should another channel's request
+  // come in meanwhile, the minimum is taken again.
+  earliest_ = rescan_ ? *std::min_element(due_.begin(), due_.end()) : earliest;
   running_ = false;
   arm(now);
 }

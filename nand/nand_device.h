@@ -43,7 +43,8 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   Tick earliest_ = kNever;  // min of due_ (kept exact)
   sc_core::sc_event now_, at_;  // delta notifications; timed notifications
   Tick armed_ = kNever;  // time of at_'s pending notification (pending iff > now)
-  bool running_ = false;
+  bool running_ = false, rescan_ = false;
+  unsigned current_ = 0;  // the channel run() is running
 };
 
 }  // namespace ssd::nand
