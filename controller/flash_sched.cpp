@@ -36,7 +36,7 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     c.exec.owner = &gp;
     policy_->push(&c);
     mark_changed(c.channel);
-    request_decision();
+    if (could_issue(c.channel)) request_decision();
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
@@ -54,10 +54,19 @@ tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
 
 void FlashSched::channel_changed(unsigned channel) {
   mark_changed(channel);
-  // A decision can only issue on this channel if it has commands queued here and no
-  // command already waits for its bus (IOS: only its head can go, on its own channel).
-  if (policy_->queued_on_channel(channel) && device_.channel(channel).status().queued_total() == 0)
-    request_decision();
+  if (could_issue(channel)) request_decision();
+}
+
+// Whether a decision would issue a command on `channel` if it were taken now: a command
+// of the block is queued for it, none waits for its bus, and a candidate is ready (IOS:
+// only its head can go). Until the channel or the queue changes again the answer stays
+// the same, so an edge is scheduled only when it is true.
+bool FlashSched::could_issue(unsigned channel) {
+  if (!policy_->queued_on_channel(channel)) return false;
+  nand::NandChannel& ch = device_.channel(channel);
+  if (ch.status().queued_total() != 0) return false;
+  ch.engine().catch_up(sc_time_stamp().value());
+  return policy_->any_ready(channel, [&ch](const FlashCommand& c) { return ch.status().ready_for(c); });
 }
 
 void FlashSched::request_decision() {

@@ -51,6 +51,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   void request_decision();
   void decide();
   void channel_changed(unsigned channel) override;
+  bool could_issue(unsigned channel);
 
   SchedConfig cfg_;
   nand::NandDevice& device_;

@@ -40,6 +40,10 @@ class SchedPolicy {
   template <typename Ready, typename ChannelOpen>
   void decide(Ready&& ready, ChannelOpen&& open, std::vector<FlashCommand*>& out,
               const std::vector<unsigned>* changed);
+  // Whether a decision now would issue a command on `channel` (some candidate of it is
+  // ready): the block skips edges where it would not.
+  template <typename Ready>
+  bool any_ready(unsigned channel, Ready&& ready) const;
   virtual std::size_t queued() const = 0;
   virtual std::size_t queued_on_chip(unsigned channel, unsigned chip) const = 0;
   virtual std::size_t queued_on_channel(unsigned channel) const = 0;
@@ -52,6 +56,7 @@ class SchedPolicy {
   };
   virtual void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
                            const std::vector<unsigned>* changed) = 0;
+  virtual bool any_ready_impl(unsigned channel, const ReadyFn& ready) const = 0;
 };
 
 class IosPolicy : public SchedPolicy {
@@ -78,6 +83,9 @@ class IosPolicy : public SchedPolicy {
     --per_chip_[c->channel * chips_ + c->chip];
     --per_channel_[c->channel];
     out.push_back(c);
+  }
+  bool any_ready_impl(unsigned channel, const ReadyFn& ready) const override {
+    return !fifo_.empty() && fifo_.front()->channel == channel && ready(*fifo_.front());
   }
 
  private:
@@ -113,7 +121,26 @@ class HosPolicy : public SchedPolicy {
     }
   }
 
+  bool any_ready_impl(unsigned ch, const ReadyFn& ready) const override {
+    if (!per_channel_[ch] || !ready.channel_open(ch)) return false;
+    for (unsigned chip = 0; chip < chips_; ++chip) {
+      const std::deque<FlashCommand*>& q = queues_[ch * chips_ + chip];
+      if (!q.empty() && ready(**candidate(q))) return true;
+    }
+    return false;
+  }
+
  private:
+  // The command a chip queue offers: its head, or with read_first its oldest read.
+  template <typename Queue>
+  auto candidate(Queue& q) const -> decltype(q.begin()) {
+    auto pick = q.begin();
+    if (read_first_) {
+      for (auto it = q.begin(); it != q.end(); ++it)
+        if ((*it)->op == FlashOp::Read) return it;
+    }
+    return pick;
+  }
   void decide_channel(unsigned ch, const ReadyFn& ready, std::vector<FlashCommand*>& out) {
     if (!per_channel_[ch] || !ready.channel_open(ch)) return;
     unsigned chip = rr_[ch];
@@ -121,14 +148,7 @@ class HosPolicy : public SchedPolicy {
       if (++chip == chips_) chip = 0;
       std::deque<FlashCommand*>& q = queues_[ch * chips_ + chip];
       if (q.empty()) continue;
-      auto pick = q.begin();
-      if (read_first_) {
-        for (auto it = q.begin(); it != q.end(); ++it)
-          if ((*it)->op == FlashOp::Read) {
-            pick = it;
-            break;
-          }
-      }
+      const auto pick = candidate(q);
       if (!ready(**pick)) continue;
       out.push_back(*pick);
       q.erase(pick);
@@ -146,6 +166,17 @@ class HosPolicy : public SchedPolicy {
   std::vector<std::uint32_t> per_channel_;
   std::size_t total_ = 0;
 };
+
+template <typename Ready>
+bool SchedPolicy::any_ready(unsigned channel, Ready&& ready) const {
+  struct Fn : ReadyFn {
+    Ready& r;
+    explicit Fn(Ready& rr) : r(rr) {}
+    bool operator()(const FlashCommand& c) const override { return r(c); }
+    bool channel_open(unsigned) const override { return true; }
+  } fn(ready);
+  return any_ready_impl(channel, fn);
+}
 
 template <typename Ready, typename ChannelOpen>
 void SchedPolicy::decide(Ready&& ready, ChannelOpen&& open, std::vector<FlashCommand*>& out,
