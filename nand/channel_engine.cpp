@@ -122,15 +122,17 @@ bool ChannelEngine::chip_idle(unsigned chip) const {
   return true;
 }
 
-std::string ChannelEngine::static_error(const FlashCommand& c) const {
-  // The common case first, without building a message.
+bool ChannelEngine::statically_valid(const FlashCommand& c) const {
   bool blocks_ok = true;
   for_planes(c.plane_mask, [&](unsigned p) { blocks_ok = blocks_ok && c.block[p] < cfg_.blocks_per_plane; });
-  if (c.channel == channel_ && c.chip < cfg_.chips_per_channel && c.die < cfg_.dies_per_chip &&
-      c.plane_mask != 0 && !(c.plane_mask >> cfg_.planes_per_die) &&
-      (c.plane_count() == 1 || cfg_.multiplane) &&
-      (c.op == FlashOp::Erase || c.page < cfg_.pages_per_block) && blocks_ok)
-    return std::string();
+  return c.channel == channel_ && c.chip < cfg_.chips_per_channel && c.die < cfg_.dies_per_chip &&
+         c.plane_mask != 0 && !(c.plane_mask >> cfg_.planes_per_die) &&
+         (c.plane_count() == 1 || cfg_.multiplane) && (c.op == FlashOp::Erase || c.page < cfg_.pages_per_block) &&
+         blocks_ok;
+}
+
+std::string ChannelEngine::static_error(const FlashCommand& c) const {
+  if (statically_valid(c)) return std::string();
   std::ostringstream os;
   if (c.channel != channel_) {
     os << "sent to channel " << channel_ << " but addressed to channel " << c.channel;
@@ -160,14 +162,18 @@ std::string ChannelEngine::static_error(const FlashCommand& c) const {
   return os.str();
 }
 
-std::string ChannelEngine::dynamic_error(const FlashCommand& c) const {
+bool ChannelEngine::dynamically_valid(const FlashCommand& c) const {
   bool ok = true;
   for_planes(c.plane_mask, [&](unsigned p) {
     const std::uint32_t wp = write_ptr_[block_index(c, p)];
     if (c.op == FlashOp::Program) ok = ok && c.page == wp;
     else if (c.op == FlashOp::Read) ok = ok && c.page < wp;
   });
-  if (ok) return std::string();
+  return ok;
+}
+
+std::string ChannelEngine::dynamic_error(const FlashCommand& c) const {
+  if (dynamically_valid(c)) return std::string();
   std::ostringstream os;
   for_planes(c.plane_mask, [&](unsigned p) {
     if (os.tellp() != 0) return;
@@ -217,9 +223,8 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
   c->t_submit = now;
   ++in_flight_;
   next_event_ = std::min(next_event_, now);
-  std::string err = static_error(*c);
-  if (!err.empty()) {
-    c->error = std::move(err);
+  if (!statically_valid(*c)) {
+    c->error = static_error(*c);
     rejected_.push_back(c);
     return;
   }
@@ -532,9 +537,8 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   --queued_total_;
   d.eligible_since = kNever;
   note_queue(d, best->chip, best->die, now);
-  std::string err = dynamic_error(*best);
-  if (!err.empty()) {
-    fail(best, now, std::move(err), done);
+  if (!dynamically_valid(*best)) {
+    fail(best, now, dynamic_error(*best), done);
     return true;
   }
   start_bus_command(best, now);

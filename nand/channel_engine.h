@@ -146,6 +146,9 @@ class ChannelEngine {
   }
   Die& die_of(const FlashCommand& c) { return die_at(c.chip, c.die); }
   std::size_t block_index(const FlashCommand& c, unsigned plane) const;
+  // Address checks (cheap), and the messages of a failed one (built only then).
+  bool statically_valid(const FlashCommand& c) const;
+  bool dynamically_valid(const FlashCommand& c) const;
   std::string static_error(const FlashCommand& c) const;
   std::string dynamic_error(const FlashCommand& c) const;
   bool can_start(const Die& d, const FlashCommand& c) const;
