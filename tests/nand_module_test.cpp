@@ -44,6 +44,7 @@ struct Initiator : sc_module {
   struct Item {
     Tick at;
     FlashCommand cmd;
+    Tick delay = 0;  // the BEGIN_REQ's annotated delay
   };
   std::vector<Item> script;
   std::vector<FlashCommand> done;  // copies, in completion order
@@ -68,7 +69,7 @@ struct Initiator : sc_module {
       tlm::tlm_generic_payload* gp = pool.acquire();
       flash_cmd(*gp) = it.cmd;
       tlm::tlm_phase ph = tlm::BEGIN_REQ;
-      sc_time d = SC_ZERO_TIME;
+      sc_time d = sc_time::from_value(it.delay);
       tlm::tlm_sync_enum r = (*sockets[it.cmd.channel])->nb_transport_fw(*gp, ph, d);
       REQUIRE(r == tlm::TLM_UPDATED);
       REQUIRE(ph == tlm::END_REQ);
@@ -161,6 +162,39 @@ TEST_CASE("tlm: NandChannel over TLM gives the bus and array timeline of the equ
   b.init.pool.check_all_returned();
   CHECK(b.init.pool.outstanding() == 0);
   CHECK(b.nand.activity().utilization(sc_time_stamp().value()) > 0);
+}
+
+TEST_CASE("tlm: completions at the same time on several channels are delivered in channel order", "[tlm][nand][device]") {
+  NandConfig cfg = small();
+  cfg.channels = 4;
+  Bench b("b", cfg);
+  // Identical erases, sent in the reverse channel order at the same time: they end in
+  // the same picosecond, and the device runs its channels in index order.
+  for (unsigned ch = 4; ch-- > 0;) b.init.add(0, FlashOp::Erase, ch, 0, 0, 0b01, 2, 0);
+  sc_start();
+  REQUIRE(b.init.done.size() == 4);
+  for (unsigned i = 0; i < 4; ++i) {
+    CHECK(b.init.done[i].channel == i);
+    CHECK(b.init.resp_times[i] == b.init.resp_times[0]);
+  }
+  b.init.pool.check_all_returned();
+}
+
+TEST_CASE("tlm: a BEGIN_REQ with an annotated delay starts its command after the delay", "[tlm][nand][channel]") {
+  NandConfig cfg = small();
+  Bench b("b", cfg);
+  const double C = 7 / cfg.bus_mts, D = cfg.page_bytes / cfg.bus_mts;
+  b.init.add(0, FlashOp::Program, 0, 0, 0, 0b01, 1, 0);
+  b.init.script.back().delay = us_to_ticks(50);
+  b.init.add(0, FlashOp::Program, 1, 0, 0, 0b01, 1, 0);  // no delay, other channel
+  sc_start();
+  REQUIRE(b.init.done.size() == 2);
+  std::map<std::uint64_t, FlashCommand> by_id;
+  for (const FlashCommand& c : b.init.done) by_id[c.id] = c;
+  CHECK(us(by_id[0].t_start) == at(50));
+  CHECK(us(by_id[0].t_done) == at(50 + C + D + 200));
+  CHECK(us(by_id[1].t_done) == at(C + D + 200));
+  b.init.pool.check_all_returned();
 }
 
 TEST_CASE("tlm: responses wait for END_RESP when the initiator answers TLM_ACCEPTED", "[tlm][nand]") {
