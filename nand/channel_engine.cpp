@@ -7,11 +7,6 @@
 namespace ssd::nand {
 
 namespace {
-template <typename F>
-void for_planes(std::uint8_t mask, F f) {
-  for (unsigned p = 0; p < kMaxPlanes; ++p)
-    if (mask >> p & 1u) f(p);
-}
 RegState reg_state(const FlashCommand* c) {
   if (!c) return RegState::Free;
   return c->op == FlashOp::Read ? RegState::ReadData : RegState::ProgramData;
@@ -109,11 +104,6 @@ Token ChannelEngine::backdoor_read(unsigned chip, unsigned die, unsigned plane, 
   const std::size_t bi = block_index(c, plane);
   if (page >= write_ptr_[bi]) return kErasedToken;
   return tokens_[bi * cfg_.pages_per_block + page];
-}
-
-bool ChannelEngine::ready_for(const FlashCommand& c) const {
-  if (queued_total_ != 0) return false;  // a command already waits for this channel's bus
-  return can_start(die_at(c.chip, c.die), c);
 }
 
 bool ChannelEngine::chip_idle(unsigned chip) const {
@@ -239,31 +229,6 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
   ++d.queued;
   ++queued_total_;
   note_queue(d, c->chip, c->die, now);
-}
-
-bool ChannelEngine::can_start(const Die& d, const FlashCommand& c) const {
-  switch (c.op) {
-    case FlashOp::Read: {
-      if (!cfg_.cache_read) return d.inflight == 0;
-      // Cache read: only reads in flight, the array idle and the data registers free.
-      if (d.array_op || d.inflight != d.inflight_reads) return false;
-      bool free = true;
-      for_planes(c.plane_mask, [&](unsigned p) { free = free && !d.planes[p].data; });
-      return free;
-    }
-    case FlashOp::Program: {
-      if (!cfg_.cache_program) return d.inflight == 0;
-      // Cache program: only programs in flight, none already waiting in a cache
-      // register, and the cache registers of the target planes free.
-      if (d.inflight != d.inflight_programs || d.waiting_programs) return false;
-      bool free = true;
-      for_planes(c.plane_mask, [&](unsigned p) { free = free && !d.planes[p].cache; });
-      return free;
-    }
-    case FlashOp::Erase:
-      return d.inflight == 0;
-  }
-  return false;
 }
 
 void ChannelEngine::start_bus(FlashCommand* c, Tick now) {
@@ -545,8 +510,7 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   return true;
 }
 
-void ChannelEngine::catch_up(Tick now) {
-  if (!lazy_bus_end_ || !bus_op_ || seg_end_ > now) return;
+void ChannelEngine::finish_lazy_bus_end() {
   lazy_bus_end_ = false;
   std::vector<FlashCommand*> none;  // a command phase's end completes nothing
   finish_bus_segment(seg_end_, none);

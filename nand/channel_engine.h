@@ -33,6 +33,12 @@
 
 namespace ssd::nand {
 
+// Calls f(plane) for each plane of a mask, in ascending order.
+template <typename F>
+inline void for_planes(std::uint8_t mask, F f) {
+  for (unsigned m = mask; m; m &= m - 1) f(static_cast<unsigned>(__builtin_ctz(m)));
+}
+
 enum class BusPhase : std::uint8_t { Idle = 0, CmdAddr = 1, DataIn = 2, DataOut = 3 };
 enum class ArrayState : std::uint8_t { Idle = 0, Read = 1, Program = 2, Erase = 3 };
 enum class RegState : std::uint8_t { Free = 0, ReadData = 1, ProgramData = 2 };
@@ -81,7 +87,9 @@ class ChannelEngine {
   // channel, next_event() skips it and names the array end that follows instead. The
   // skipped phase end is processed, at its own time, by the next advance() or by
   // catch_up(), which a scheduler calls before sampling the channel's state.
-  void catch_up(Tick now);
+  void catch_up(Tick now) {
+    if (lazy_bus_end_ && bus_op_ && seg_end_ <= now) finish_lazy_bus_end();
+  }
 
   // ---- read-only status for schedulers and statistics ----
   bool bus_busy() const { return bus_op_ != nullptr; }
@@ -112,7 +120,10 @@ class ChannelEngine {
   // channel's bus yet (so at most one does), and the command's die can take it now
   // (array idle and registers free, or the cache-operation rules). The bus itself may
   // be busy: the command then starts when it frees, first come first served.
-  bool ready_for(const FlashCommand& c) const;
+  bool ready_for(const FlashCommand& c) const {
+    if (queued_total_ != 0) return false;  // a command already waits for this channel's bus
+    return can_start(die_at(c.chip, c.die), c);
+  }
   unsigned queued_total() const { return queued_total_; }
   // Bus time of a command phase and of one page's data, in ticks.
   Tick t_cmd() const { return t_cmd_; }
@@ -151,7 +162,31 @@ class ChannelEngine {
   bool dynamically_valid(const FlashCommand& c) const;
   std::string static_error(const FlashCommand& c) const;
   std::string dynamic_error(const FlashCommand& c) const;
-  bool can_start(const Die& d, const FlashCommand& c) const;
+  bool can_start(const Die& d, const FlashCommand& c) const {
+    switch (c.op) {
+      case FlashOp::Read: {
+        if (!cfg_.cache_read) return d.inflight == 0;
+        // Cache read: only reads in flight, the array idle and the data registers free.
+        if (d.array_op || d.inflight != d.inflight_reads) return false;
+        bool free = true;
+        for_planes(c.plane_mask, [&](unsigned p) { free = free && !d.planes[p].data; });
+        return free;
+      }
+      case FlashOp::Program: {
+        if (!cfg_.cache_program) return d.inflight == 0;
+        // Cache program: only programs in flight, none already waiting in a cache
+        // register, and the cache registers of the target planes free.
+        if (d.inflight != d.inflight_programs || d.waiting_programs) return false;
+        bool free = true;
+        for_planes(c.plane_mask, [&](unsigned p) { free = free && !d.planes[p].cache; });
+        return free;
+      }
+      case FlashOp::Erase:
+        return d.inflight == 0;
+    }
+    return false;
+  }
+  void finish_lazy_bus_end();  // catch_up()'s work
   void start_bus_command(FlashCommand* c, Tick now);
   void start_bus_dataout(FlashCommand* c, Tick now);
   void start_bus(FlashCommand* c, Tick now);
