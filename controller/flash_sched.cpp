@@ -14,7 +14,11 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
   const nand::NandConfig& n = device.config();
   ios_ = cfg.policy == "ios";
   if (ios_) policy_ = std::make_unique<IosPolicy>(n.channels, n.chips_per_channel);
-  else policy_ = std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, cfg.read_first);
+  else {
+    auto hos = std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, cfg.read_first);
+    hos_ = hos.get();
+    policy_ = std::move(hos);
+  }
   period_ = static_cast<Tick>(std::llround(1e6 / cfg.clock_mhz));
   if (period_ == 0) period_ = 1;
   target.register_nb_transport_fw(this, &FlashSched::fw);
@@ -66,7 +70,8 @@ bool FlashSched::could_issue(unsigned channel) {
   nand::NandChannel& ch = device_.channel(channel);
   if (ch.status().queued_total() != 0) return false;
   ch.engine().catch_up(sc_time_stamp().value());
-  return policy_->any_ready(channel, [&ch](const FlashCommand& c) { return ch.status().ready_for(c); });
+  const auto ready = [&ch](const FlashCommand& c) { return ch.status().ready_for(c); };
+  return hos_ ? hos_->any_ready_with(channel, ready) : policy_->any_ready(channel, ready);
 }
 
 void FlashSched::request_decision() {
@@ -92,14 +97,14 @@ void FlashSched::decide() {
   // A channel's state is brought up to now (a skipped command-phase end) before it is
   // sampled.
   std::sort(changed_.begin(), changed_.end());
-  policy_->decide(
-      [this, now](const FlashCommand& c) {
-        nand::NandChannel& ch = device_.channel(c.channel);
-        ch.engine().catch_up(now);
-        return ch.status().ready_for(c);
-      },
-                  [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; }, out_,
-                  &changed_);
+  const auto ready = [this, now](const FlashCommand& c) {
+    nand::NandChannel& ch = device_.channel(c.channel);
+    ch.engine().catch_up(now);
+    return ch.status().ready_for(c);
+  };
+  const auto open = [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; };
+  if (hos_) hos_->decide_with(ready, open, out_, &changed_);
+  else policy_->decide(ready, open, out_, &changed_);
   for (unsigned ch : changed_) is_changed_[ch] = 0;
   changed_.clear();
   for (FlashCommand* c : out_) {

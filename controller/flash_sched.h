@@ -56,6 +56,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   SchedConfig cfg_;
   nand::NandDevice& device_;
   std::unique_ptr<SchedPolicy> policy_;
+  HosPolicy* hos_ = nullptr;  // policy_ when it is HOS: decisions with inlined readiness
   Tick period_;
   Tick next_edge_ = kNever;     // a decision is scheduled at this edge
   Tick last_decided_ = kNever;  // the edge of the last decision

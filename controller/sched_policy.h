@@ -94,7 +94,7 @@ class IosPolicy : public SchedPolicy {
   unsigned chips_;
 };
 
-class HosPolicy : public SchedPolicy {
+class HosPolicy final : public SchedPolicy {
  public:
   HosPolicy(unsigned channels, unsigned chips_per_channel, bool read_first)
       : channels_(channels), chips_(chips_per_channel), read_first_(read_first),
@@ -110,24 +110,37 @@ class HosPolicy : public SchedPolicy {
     return queues_[channel * chips_ + chip].size();
   }
 
- protected:
-  void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
-                   const std::vector<unsigned>* changed) override {
+ public:
+  // The same as decide() and any_ready() with the callables inlined (no virtual call per
+  // candidate): for a caller that knows it holds a HosPolicy.
+  template <typename Ready, typename ChannelOpen>
+  void decide_with(Ready&& ready, ChannelOpen&& open, std::vector<FlashCommand*>& out,
+                   const std::vector<unsigned>* changed) {
     if (total_ == 0) return;
     if (changed) {
-      for (unsigned ch : *changed) decide_channel(ch, ready, out);
+      for (unsigned ch : *changed) decide_channel(ch, ready, open, out);
     } else {
-      for (unsigned ch = 0; ch < channels_; ++ch) decide_channel(ch, ready, out);
+      for (unsigned ch = 0; ch < channels_; ++ch) decide_channel(ch, ready, open, out);
     }
   }
-
-  bool any_ready_impl(unsigned ch, const ReadyFn& ready) const override {
-    if (!per_channel_[ch] || !ready.channel_open(ch)) return false;
+  template <typename Ready>
+  bool any_ready_with(unsigned ch, Ready&& ready) const {
+    if (!per_channel_[ch]) return false;
     for (unsigned chip = 0; chip < chips_; ++chip) {
       const std::deque<FlashCommand*>& q = queues_[ch * chips_ + chip];
       if (!q.empty() && ready(**candidate(q))) return true;
     }
     return false;
+  }
+
+ protected:
+  void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
+                   const std::vector<unsigned>* changed) override {
+    decide_with([&ready](const FlashCommand& c) { return ready(c); },
+                [&ready](unsigned ch) { return ready.channel_open(ch); }, out, changed);
+  }
+  bool any_ready_impl(unsigned ch, const ReadyFn& ready) const override {
+    return ready.channel_open(ch) && any_ready_with(ch, [&ready](const FlashCommand& c) { return ready(c); });
   }
 
  private:
@@ -141,8 +154,9 @@ class HosPolicy : public SchedPolicy {
     }
     return pick;
   }
-  void decide_channel(unsigned ch, const ReadyFn& ready, std::vector<FlashCommand*>& out) {
-    if (!per_channel_[ch] || !ready.channel_open(ch)) return;
+  template <typename Ready, typename ChannelOpen>
+  void decide_channel(unsigned ch, Ready& ready, ChannelOpen& open, std::vector<FlashCommand*>& out) {
+    if (!per_channel_[ch] || !open(ch)) return;
     unsigned chip = rr_[ch];
     for (unsigned k = 0; k < chips_; ++k) {
       if (++chip == chips_) chip = 0;
