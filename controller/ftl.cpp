@@ -70,7 +70,7 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   planes_v_.resize(planes_);
   for (std::uint32_t p = 0; p < planes_; ++p) {
     planes_v_[p].free.reserve(n.blocks_per_plane);
-    for (std::uint32_t b = n.blocks_per_plane; b-- > 0;) planes_v_[p].free.push_back(b);
+    for (std::uint32_t b = 0; b < n.blocks_per_plane; ++b) planes_v_[p].free.push(0, b);
   }
 }
 
@@ -116,14 +116,8 @@ std::uint32_t Ftl::chip_of_plane(std::uint32_t plane) const {
 }
 
 std::uint32_t Ftl::take_free_block(std::uint32_t plane) {
-  std::vector<std::uint32_t>& f = planes_v_[plane].free;
   const std::uint32_t base = plane * cfg_.nand.blocks_per_plane;
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < f.size(); ++i)
-    if (blocks_[base + f[i]].erases < blocks_[base + f[best]].erases) best = i;
-  const std::uint32_t b = f[best];
-  f[best] = f.back();
-  f.pop_back();
+  const std::uint32_t b = planes_v_[plane].free.pop();  // least-erased, lowest index
   blocks_[base + b].state = BlockState::Open;
   return base + b;  // global block index
 }
@@ -203,7 +197,7 @@ void Ftl::erased(std::uint32_t block_global) {
   b.valid = 0;
   ++b.erases;
   ++gc_erases_;
-  planes_v_[block_global / cfg_.nand.blocks_per_plane].free.push_back(block_global % cfg_.nand.blocks_per_plane);
+  planes_v_[block_global / cfg_.nand.blocks_per_plane].free.push(b.erases, block_global % cfg_.nand.blocks_per_plane);
 }
 
 void Ftl::instant_gc(std::uint32_t plane, FlashBackdoor& nand) {

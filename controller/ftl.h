@@ -11,9 +11,11 @@
 // only inside its plane, so its chip never changes (the PIQ paper relies on that).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -145,6 +147,29 @@ class Ftl {
 
  private:
   enum class BlockState : std::uint8_t { Free, Open, Full, Victim };
+  // A plane's free blocks as a min-heap on (erase count, block index): the block to open
+  // is the least-erased, the lowest index among equals, in O(log n). (The erase count of
+  // a free block does not change while it is free.)
+  class FreeBlocks {
+   public:
+    std::size_t size() const { return heap_.size(); }
+    bool empty() const { return heap_.empty(); }
+    void clear() { heap_.clear(); }
+    void reserve(std::size_t n) { heap_.reserve(n); }
+    void push(std::uint32_t erases, std::uint32_t block) {
+      heap_.push_back(std::uint64_t{erases} << 32 | block);
+      std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+    }
+    std::uint32_t pop() {
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+      const auto b = static_cast<std::uint32_t>(heap_.back());
+      heap_.pop_back();
+      return b;
+    }
+
+   private:
+    std::vector<std::uint64_t> heap_;
+  };
   struct Block {
     std::uint16_t write_ptr = 0;
     std::uint16_t valid = 0;
@@ -153,7 +178,7 @@ class Ftl {
     std::uint32_t erases = 0;
   };
   struct Plane {
-    std::vector<std::uint32_t> free;  // block indices within the plane
+    FreeBlocks free;  // the plane's free blocks
     std::uint32_t open[2] = {kUnmapped, kUnmapped};  // host stream, GC stream
   };
   std::uint32_t take_free_block(std::uint32_t plane);
@@ -261,7 +286,7 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
       blk = Block{};
       blk.erases = e;
       if (k >= F) {  // free
-        pl.free.push_back(b);
+        pl.free.push(e, b);
         continue;
       }
       // Which `valid[k]` of the ppb pages are valid: a uniform random subset (Floyd's
