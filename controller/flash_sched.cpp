@@ -69,7 +69,7 @@ bool FlashSched::could_issue(unsigned channel) {
   if (!policy_->queued_on_channel(channel)) return false;
   nand::NandChannel& ch = device_.channel(channel);
   if (ch.status().queued_total() != 0) return false;
-  ch.engine().catch_up(sc_time_stamp().value());
+  ch.sync(sc_time_stamp().value());
   const auto ready = [&ch](const FlashCommand& c) { return ch.status().ready_for(c); };
   return hos_ ? hos_->any_ready_with(channel, ready) : policy_->any_ready(channel, ready);
 }
@@ -93,13 +93,12 @@ void FlashSched::decide() {
   ++decisions_;
   out_.clear();
   // Channels in ascending order (the order the block scans them); only those that
-  // changed can decide differently from last time.
-  // A channel's state is brought up to now (a skipped command-phase end) before it is
-  // sampled.
+  // changed can decide differently from last time. A channel's state is brought up to
+  // now (a skipped command-phase end) before it is sampled.
   std::sort(changed_.begin(), changed_.end());
   const auto ready = [this, now](const FlashCommand& c) {
     nand::NandChannel& ch = device_.channel(c.channel);
-    ch.engine().catch_up(now);
+    ch.sync(now);
     return ch.status().ready_for(c);
   };
   const auto open = [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; };

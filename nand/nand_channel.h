@@ -37,9 +37,9 @@ class NandChannel : public sc_core::sc_module {
 
   // Read-only status for schedulers (queue lengths, die/chip/bus state) and stats.
   const ChannelEngine& status() const { return engine_; }
-  // Brings the engine's state up to the current time (a skipped command-phase end),
-  // so that status() is exact; a scheduler calls it before sampling.
-  void sync() { engine_.catch_up(sc_core::sc_time_stamp().value()); }
+  // Brings the engine's state up to `now`, the current time (a skipped command-phase
+  // end), so that status() is exact; a scheduler calls it before sampling.
+  void sync(Tick now) { engine_.catch_up(now); }
   // Page-state backdoor (preconditioning); not for use while commands are in flight.
   ChannelEngine& engine() { return engine_; }
   // Called whenever the channel's state changed (a command started or ended a phase,
