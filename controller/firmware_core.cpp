@@ -20,7 +20,6 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   spp_ = ftl.nand.page_bytes / 512;
   cycle_ps_ = 1e6 / fw.clock_mhz;
   stalled_.resize(ftl_.planes());
-  pending_filter_.assign(std::size_t{1} << 16, 0);
   gc_.resize(ftl_.planes());
   chip_outstanding_.assign(ftl.nand.chips(), 0);
   gc_wanted_.assign(ftl.nand.chips(), 0);

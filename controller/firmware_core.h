@@ -19,13 +19,13 @@
 
 #include <deque>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include <systemc>
 #include <tlm_utils/peq_with_get.h>
 
 #include "controller/ftl.h"
+#include "controller/lpn_map.h"
 #include "tlm/flash_protocol.h"
 #include "tlm/host_protocol.h"
 #include "tlm/payload_pool.h"
@@ -125,26 +125,14 @@ class FirmwareCore : public sc_core::sc_module {
   std::uint32_t free_op_ = kNone;
   std::vector<Parked> parked_;
   std::vector<std::uint32_t> free_parked_;
-  std::unordered_map<std::uint64_t, std::uint32_t> pending_;  // lpn -> newest WriteOp
-  // In front of pending_, a counting filter of 2^16 buckets (256 KiB, cache-resident):
-  // most lookups find their bucket empty and never hash into pending_. (A bit per
-  // logical page did the same with a cache miss per lookup.)
-  std::vector<std::uint32_t> pending_filter_;
-  static std::size_t bucket(std::uint64_t lpn) { return (lpn * 0x9E3779B97F4A7C15ull) >> 48; }
+  LpnMap pending_;  // lpn -> newest WriteOp, for pages with a write in the buffer
   // The newest WriteOp of a logical page in the write buffer, kNone if none.
   std::uint32_t pending_op(std::uint64_t lpn) const {
-    if (!pending_filter_[bucket(lpn)]) return kNone;
-    const auto it = pending_.find(lpn);
-    return it == pending_.end() ? kNone : it->second;
+    const std::uint32_t op = pending_.find(lpn);
+    return op == LpnMap::kAbsent ? kNone : op;
   }
-  void set_pending(std::uint64_t lpn, std::uint32_t op) {
-    const auto [it, fresh] = pending_.try_emplace(lpn, op);
-    if (fresh) ++pending_filter_[bucket(lpn)];
-    else it->second = op;
-  }
-  void clear_pending(std::uint64_t lpn) {
-    if (pending_filter_[bucket(lpn)] && pending_.erase(lpn)) --pending_filter_[bucket(lpn)];
-  }
+  void set_pending(std::uint64_t lpn, std::uint32_t op) { pending_.set(lpn, op); }
+  void clear_pending(std::uint64_t lpn) { pending_.erase(lpn); }
   std::vector<std::deque<std::uint32_t>> stalled_;            // per plane: WriteOps waiting for space
   std::vector<GcJob> gc_;
   std::vector<std::uint32_t> chip_outstanding_;

@@ -1,0 +1,92 @@
+// A hash map from logical page to a 32-bit value, for the firmware's write buffer (the
+// newest write operation of each page with a write in flight). Open addressing with
+// linear probing in one array: no allocation per insert, and at the buffer's usual size
+// (tens of pages in a 1024-slot table) a lookup of an absent page reads one slot that
+// stays in the L1 cache. Deletion shifts the following entries back, so there are no
+// tombstones. The table doubles when half full. Plain C++.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ssd::ctrl {
+
+class LpnMap {
+ public:
+  static constexpr std::uint32_t kAbsent = ~std::uint32_t{0};
+
+  explicit LpnMap(unsigned log2_slots = 10) { reset(log2_slots); }
+
+  // The value of `lpn`, kAbsent if none.
+  std::uint32_t find(std::uint64_t lpn) const {
+    for (std::size_t i = home(lpn);; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.key == lpn + 1) return s.value;
+      if (s.key == 0) return kAbsent;
+    }
+  }
+  // Inserts or overwrites.
+  void set(std::uint64_t lpn, std::uint32_t value) {
+    std::size_t i = home(lpn);
+    for (; slots_[i].key != 0; i = (i + 1) & mask_) {
+      if (slots_[i].key == lpn + 1) {
+        slots_[i].value = value;
+        return;
+      }
+    }
+    slots_[i] = Slot{lpn + 1, value};
+    if (++size_ * 2 > slots_.size()) grow();
+  }
+  // Removes `lpn`; false if it was not there.
+  bool erase(std::uint64_t lpn) {
+    std::size_t i = home(lpn);
+    for (;; i = (i + 1) & mask_) {
+      if (slots_[i].key == lpn + 1) break;
+      if (slots_[i].key == 0) return false;
+    }
+    // Backward shift: an entry after the hole moves into it unless its home lies
+    // cyclically after the hole (it may not move before its home).
+    for (std::size_t j = (i + 1) & mask_; slots_[j].key != 0; j = (j + 1) & mask_) {
+      const std::size_t k = home(slots_[j].key - 1);
+      if (((j - k) & mask_) >= ((j - i) & mask_)) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i] = Slot{};
+    --size_;
+    return true;
+  }
+  std::size_t size() const { return size_; }
+  std::size_t slots() const { return slots_.size(); }
+
+ private:
+  struct Slot {
+    std::uint64_t key = 0;  // lpn + 1; 0 = empty
+    std::uint32_t value = 0;
+  };
+  std::size_t home(std::uint64_t lpn) const {
+    return static_cast<std::size_t>((lpn * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
+  void reset(unsigned log2_slots) {
+    slots_.assign(std::size_t{1} << log2_slots, Slot{});
+    mask_ = slots_.size() - 1;
+    shift_ = 64 - log2_slots;
+    size_ = 0;
+  }
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    reset(64 - shift_ + 1);
+    for (const Slot& s : old)
+      if (s.key != 0) set(s.key - 1, s.value);
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  unsigned shift_ = 64;
+  std::size_t size_ = 0;
+};
+
+}  // namespace ssd::ctrl

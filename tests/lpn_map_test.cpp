@@ -1,0 +1,63 @@
+// The firmware's write-buffer map against std::unordered_map, over long random runs.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "controller/lpn_map.h"
+
+using ssd::ctrl::LpnMap;
+
+TEST_CASE("lpn map: inserts, overwrites and erases agree with std::unordered_map", "[ftl][lpn_map]") {
+  for (std::uint64_t range : {8ull, 200ull, 100000ull}) {  // dense keys: long probe chains
+    LpnMap m(2);  // 4 slots: grows many times
+    std::unordered_map<std::uint64_t, std::uint32_t> ref;
+    std::uint64_t x = 12345 + range;
+    for (int i = 0; i < 200000; ++i) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      const std::uint64_t lpn = (x >> 8) % range;
+      const auto v = static_cast<std::uint32_t>(x >> 40);
+      switch (x % 3) {
+        case 0:
+          m.set(lpn, v);
+          ref[lpn] = v;
+          break;
+        case 1:
+          REQUIRE(m.erase(lpn) == (ref.erase(lpn) == 1));
+          break;
+        default: {
+          const auto it = ref.find(lpn);
+          REQUIRE(m.find(lpn) == (it == ref.end() ? LpnMap::kAbsent : it->second));
+        }
+      }
+      REQUIRE(m.size() == ref.size());
+      REQUIRE(m.size() * 2 <= m.slots());
+    }
+    for (std::uint64_t lpn = 0; lpn < std::min<std::uint64_t>(range, 1000); ++lpn) {
+      const auto it = ref.find(lpn);
+      CHECK(m.find(lpn) == (it == ref.end() ? LpnMap::kAbsent : it->second));
+    }
+  }
+}
+
+TEST_CASE("lpn map: an entry whose probe chain wraps past the end survives erasures before it", "[ftl][lpn_map]") {
+  LpnMap m(3);  // 8 slots, at most 4 entries
+  // Find four pages sharing one home slot near the end of the table, so their chain wraps.
+  std::vector<std::uint64_t> same;
+  for (std::uint64_t lpn = 0; same.size() < 4 && lpn < 100000; ++lpn) {
+    if (((lpn * 0x9E3779B97F4A7C15ull) >> 61) == 7) same.push_back(lpn);
+  }
+  REQUIRE(same.size() == 4);
+  for (std::size_t i = 0; i < 3; ++i) m.set(same[i], static_cast<std::uint32_t>(i));
+  REQUIRE(m.erase(same[0]));
+  CHECK(m.find(same[1]) == 1);
+  CHECK(m.find(same[2]) == 2);
+  REQUIRE(m.erase(same[1]));
+  CHECK(m.find(same[2]) == 2);
+  CHECK(m.find(same[0]) == LpnMap::kAbsent);
+  CHECK(m.size() == 1);
+}
