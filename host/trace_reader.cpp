@@ -1,8 +1,7 @@
 #include "host/trace_reader.h"
 
-#include <charconv>
-#include <cmath>
-#include <sstream>
+#include "tlm/text_fields.h"
+
 #include <vector>
 
 namespace ssd::host {
@@ -21,9 +20,7 @@ TraceReader::TraceReader(const std::string& path, TraceFormat format, std::int64
 }
 
 void TraceReader::fail(const std::string& field, const std::string& what) const {
-  std::ostringstream os;
-  os << path_ << ':' << line_ << ": field '" << field << "': " << what;
-  throw TraceError(os.str());
+  throw TraceError(field_error(path_, line_, field, what));
 }
 
 namespace {
@@ -53,24 +50,6 @@ std::vector<std::string> split(const std::string& s, bool csv) {
   return f;
 }
 
-bool to_u64(const std::string& s, std::uint64_t& v) {
-  if (s.empty()) return false;
-  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-bool to_i64(const std::string& s, std::int64_t& v) {
-  if (s.empty()) return false;
-  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-bool to_real(const std::string& s, long double& v) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  v = std::strtold(s.c_str(), &end);
-  return end == s.c_str() + s.size() && std::isfinite(static_cast<double>(v));
-}
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -92,57 +71,57 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
     case TraceFormat::Msr: {
       static const char* names[] = {"Timestamp", "Hostname", "DiskNumber", "Type", "Offset", "Size", "ResponseTime"};
       if (f.size() < 7) fail(names[f.size()], "missing (an MSR line has 7 comma-separated fields)");
-      if (!to_u64(f[0], u)) fail("Timestamp", "not a whole number: '" + f[0] + "'");
+      if (!parse_whole(f[0], u)) fail("Timestamp", "not a whole number: '" + f[0] + "'");
       t = static_cast<long double>(u);
       unit_ps = 1e5L;  // 100 ns
-      if (!to_i64(f[2], dev) || dev < 0) fail("DiskNumber", "not a disk number: '" + f[2] + "'");
+      if (!parse_whole(f[2], dev) || dev < 0) fail("DiskNumber", "not a disk number: '" + f[2] + "'");
       const std::string type = lower(f[3]);
       if (type == "read") r.op = HostOp::Read;
       else if (type == "write") r.op = HostOp::Write;
       else fail("Type", "expected Read or Write, got '" + f[3] + "'");
-      if (!to_u64(f[4], r.offset)) fail("Offset", "not a byte offset: '" + f[4] + "'");
-      if (!to_u64(f[5], r.bytes)) fail("Size", "not a size in bytes: '" + f[5] + "'");
+      if (!parse_whole(f[4], r.offset)) fail("Offset", "not a byte offset: '" + f[4] + "'");
+      if (!parse_whole(f[5], r.bytes)) fail("Size", "not a size in bytes: '" + f[5] + "'");
       break;
     }
     case TraceFormat::Spc: {
       static const char* names[] = {"ASU", "LBA", "Size", "Opcode", "Timestamp"};
       if (f.size() < 5) fail(names[f.size()], "missing (an SPC line has 5 comma-separated fields)");
-      if (!to_i64(f[0], dev) || dev < 0) fail("ASU", "not an ASU number: '" + f[0] + "'");
-      if (!to_u64(f[1], u)) fail("LBA", "not a block number: '" + f[1] + "'");
+      if (!parse_whole(f[0], dev) || dev < 0) fail("ASU", "not an ASU number: '" + f[0] + "'");
+      if (!parse_whole(f[1], u)) fail("LBA", "not a block number: '" + f[1] + "'");
       r.offset = u * 512;
-      if (!to_u64(f[2], r.bytes)) fail("Size", "not a size in bytes: '" + f[2] + "'");
+      if (!parse_whole(f[2], r.bytes)) fail("Size", "not a size in bytes: '" + f[2] + "'");
       const std::string op = lower(f[3]);
       if (op == "r") r.op = HostOp::Read;
       else if (op == "w") r.op = HostOp::Write;
       else fail("Opcode", "expected r or w, got '" + f[3] + "'");
-      if (!to_real(f[4], t) || t < 0) fail("Timestamp", "not a time in seconds: '" + f[4] + "'");
+      if (!parse_real(f[4], t) || t < 0) fail("Timestamp", "not a time in seconds: '" + f[4] + "'");
       unit_ps = 1e12L;
       break;
     }
     case TraceFormat::DiskSim: {
       static const char* names[] = {"arrival_ms", "devno", "blkno", "bcount", "flags"};
       if (f.size() < 5) fail(names[f.size()], "missing (a DiskSim line has 5 fields)");
-      if (!to_real(f[0], t) || t < 0) fail("arrival_ms", "not a time in ms: '" + f[0] + "'");
+      if (!parse_real(f[0], t) || t < 0) fail("arrival_ms", "not a time in ms: '" + f[0] + "'");
       unit_ps = 1e9L;
-      if (!to_i64(f[1], dev) || dev < 0) fail("devno", "not a device number: '" + f[1] + "'");
-      if (!to_u64(f[2], u)) fail("blkno", "not a block number: '" + f[2] + "'");
+      if (!parse_whole(f[1], dev) || dev < 0) fail("devno", "not a device number: '" + f[1] + "'");
+      if (!parse_whole(f[2], u)) fail("blkno", "not a block number: '" + f[2] + "'");
       r.offset = u * 512;
-      if (!to_u64(f[3], u)) fail("bcount", "not a block count: '" + f[3] + "'");
+      if (!parse_whole(f[3], u)) fail("bcount", "not a block count: '" + f[3] + "'");
       r.bytes = u * 512;
-      if (!to_u64(f[4], u)) fail("flags", "not a number: '" + f[4] + "'");
+      if (!parse_whole(f[4], u)) fail("flags", "not a number: '" + f[4] + "'");
       r.op = (u & 1) ? HostOp::Read : HostOp::Write;
       break;
     }
     case TraceFormat::MqSim: {
       static const char* names[] = {"arrival_ns", "device", "start_sector", "sector_count", "type"};
       if (f.size() < 5) fail(names[f.size()], "missing (an MQSim line has 5 fields)");
-      if (!to_u64(f[0], u)) fail("arrival_ns", "not a time in ns: '" + f[0] + "'");
+      if (!parse_whole(f[0], u)) fail("arrival_ns", "not a time in ns: '" + f[0] + "'");
       t = static_cast<long double>(u);
       unit_ps = 1e3L;
-      if (!to_i64(f[1], dev) || dev < 0) fail("device", "not a device number: '" + f[1] + "'");
-      if (!to_u64(f[2], u)) fail("start_sector", "not a sector number: '" + f[2] + "'");
+      if (!parse_whole(f[1], dev) || dev < 0) fail("device", "not a device number: '" + f[1] + "'");
+      if (!parse_whole(f[2], u)) fail("start_sector", "not a sector number: '" + f[2] + "'");
       r.offset = u * 512;
-      if (!to_u64(f[3], u)) fail("sector_count", "not a sector count: '" + f[3] + "'");
+      if (!parse_whole(f[3], u)) fail("sector_count", "not a sector count: '" + f[3] + "'");
       r.bytes = u * 512;
       if (f[4] == "1") r.op = HostOp::Read;
       else if (f[4] == "0") r.op = HostOp::Write;

@@ -1,7 +1,8 @@
 #include "sc_main/config.h"
 
+#include "tlm/text_fields.h"
+
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <iomanip>
 #include <map>
@@ -29,20 +30,6 @@ std::string fmt_double(double v) {
   return os.str();
 }
 
-bool parse_int(const std::string& t, std::int64_t& out) {
-  if (t.empty()) return false;
-  const char* b = t.data();
-  const char* e = t.data() + t.size();
-  auto r = std::from_chars(b, e, out);
-  return r.ec == std::errc() && r.ptr == e;
-}
-
-bool parse_double(const std::string& t, double& out) {
-  if (t.empty()) return false;
-  char* end = nullptr;
-  out = std::strtod(t.c_str(), &end);
-  return end == t.c_str() + t.size() && std::isfinite(out);
-}
 
 const char* type_name(Config::Type t) {
   switch (t) {
@@ -133,7 +120,7 @@ void Config::set_text(const std::string& key, const std::string& text, const std
   switch (k.type) {
     case Type::Int: {
       std::int64_t v;
-      if (!parse_int(text, v))
+      if (!parse_whole(text, v))
         throw ConfigError(where + ": expected an integer, got '" + text + "'");
       if (v < k.imin || v > k.imax)
         throw ConfigError(where + " = " + text + " is out of range [" + std::to_string(k.imin) +
@@ -143,7 +130,7 @@ void Config::set_text(const std::string& key, const std::string& text, const std
     }
     case Type::Double: {
       double v;
-      if (!parse_double(text, v)) throw ConfigError(where + ": expected a number, got '" + text + "'");
+      if (!parse_real(text, v)) throw ConfigError(where + ": expected a number, got '" + text + "'");
       if (v < k.dmin || v > k.dmax)
         throw ConfigError(where + " = " + text + " is out of range [" + fmt_double(k.dmin) + ", " +
                           fmt_double(k.dmax) + "]");

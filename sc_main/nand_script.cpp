@@ -1,7 +1,7 @@
 #include "sc_main/nand_script.h"
 
-#include <charconv>
-#include <cmath>
+#include "tlm/text_fields.h"
+
 #include <sstream>
 #include <vector>
 
@@ -13,18 +13,8 @@ NandScriptReader::NandScriptReader(const std::string& path, unsigned planes_per_
 }
 
 void NandScriptReader::fail(const std::string& field, const std::string& what) const {
-  std::ostringstream os;
-  os << path_ << ':' << line_no_ << ": field '" << field << "': " << what;
-  throw ScriptError(os.str());
+  throw ScriptError(field_error(path_, line_no_, field, what));
 }
-
-namespace {
-bool to_u32(const std::string& s, std::uint32_t& v) {
-  if (s.empty()) return false;
-  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-}  // namespace
 
 bool NandScriptReader::read_line() {
   std::string line;
@@ -40,9 +30,8 @@ bool NandScriptReader::read_line() {
     if (f.size() > 8) fail("pages", "unexpected text after the 8th field: '" + f[8] + "'");
     ScriptCommand c;
     c.line = line_no_;
-    char* end = nullptr;
-    const double t = std::strtod(f[0].c_str(), &end);
-    if (end != f[0].c_str() + f[0].size() || !std::isfinite(t)) fail("time_us", "not a number: '" + f[0] + "'");
+    double t = 0;
+    if (!parse_real(f[0], t)) fail("time_us", "not a number: '" + f[0] + "'");
     if (t < 0) fail("time_us", "negative time " + f[0]);
     c.time = us_to_ticks(t);
     if (c.time < last_time_) fail("time_us", "time " + f[0] + " goes backwards (times must not decrease)");
@@ -52,11 +41,11 @@ bool NandScriptReader::read_line() {
     else if (f[1] == "erase") c.op = FlashOp::Erase;
     else fail("op", "unknown operation '" + f[1] + "' (read, program or erase)");
     std::uint32_t v;
-    if (!to_u32(f[2], v) || v > 65535) fail("channel", "not a channel number: '" + f[2] + "'");
+    if (!parse_whole(f[2], v) || v > 65535) fail("channel", "not a channel number: '" + f[2] + "'");
     c.channel = static_cast<std::uint16_t>(v);
-    if (!to_u32(f[3], v) || v > 65535) fail("chip", "not a chip number: '" + f[3] + "'");
+    if (!parse_whole(f[3], v) || v > 65535) fail("chip", "not a chip number: '" + f[3] + "'");
     c.chip = static_cast<std::uint16_t>(v);
-    if (!to_u32(f[4], v) || v > 65535) fail("die", "not a die number: '" + f[4] + "'");
+    if (!parse_whole(f[4], v) || v > 65535) fail("die", "not a die number: '" + f[4] + "'");
     c.die = static_cast<std::uint16_t>(v);
     if (f[5] == "all") {
       c.plane_mask = static_cast<std::uint8_t>((1u << planes_) - 1);
@@ -64,21 +53,21 @@ bool NandScriptReader::read_line() {
       std::string item;
       std::istringstream ps(f[5]);
       while (std::getline(ps, item, ',')) {
-        if (!to_u32(item, v) || v >= kMaxPlanes) fail("planes", "not a plane number: '" + item + "'");
+        if (!parse_whole(item, v) || v >= kMaxPlanes) fail("planes", "not a plane number: '" + item + "'");
         c.plane_mask = static_cast<std::uint8_t>(c.plane_mask | (1u << v));
       }
       if (c.plane_mask == 0) fail("planes", "no plane given");
     }
-    if (!to_u32(f[6], c.block)) fail("block", "not a block number: '" + f[6] + "'");
+    if (!parse_whole(f[6], c.block)) fail("block", "not a block number: '" + f[6] + "'");
     std::uint32_t first = 0, last = 0;
     if (c.op == FlashOp::Erase) {
-      if (f[7] != "-" && !to_u32(f[7], first)) fail("pages", "an erase takes '-' (or a number, ignored)");
+      if (f[7] != "-" && !parse_whole(f[7], first)) fail("pages", "an erase takes '-' (or a number, ignored)");
     } else {
       const std::size_t dash = f[7].find('-');
       if (dash == std::string::npos) {
-        if (!to_u32(f[7], first)) fail("pages", "not a page number: '" + f[7] + "'");
+        if (!parse_whole(f[7], first)) fail("pages", "not a page number: '" + f[7] + "'");
         last = first;
-      } else if (!to_u32(f[7].substr(0, dash), first) || !to_u32(f[7].substr(dash + 1), last) || last < first) {
+      } else if (!parse_whole(f[7].substr(0, dash), first) || !parse_whole(f[7].substr(dash + 1), last) || last < first) {
         fail("pages", "not a page range a-b with a <= b: '" + f[7] + "'");
       }
     }
