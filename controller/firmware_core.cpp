@@ -1,5 +1,6 @@
 #include "controller/firmware_core.h"
 
+#include "tlm/sim_now.h"
 #include "tlm/activations.h"
 
 #include <cmath>
@@ -32,7 +33,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
 }
 
 Tick FirmwareCore::reserve_core(std::uint64_t cycles) {
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   const Tick start = std::max(now, core_free_);
   const Tick dur = static_cast<Tick>(std::llround(static_cast<double>(cycles) * cycle_ps_));
   core_free_ = start + dur;
@@ -45,7 +46,7 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   HostCommand& c = host_cmd(gp);
   const std::uint64_t pages =
       c.sectors ? (c.lba + c.sectors - 1) / spp_ - c.lba / spp_ + 1 : 0;
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   const Tick done = reserve_core(cfg_.cycles_per_command + pages * cfg_.cycles_per_page);
   if (done == now && !work_backlog_) {
     process(gp);  // the core is free and the work takes no time
@@ -121,7 +122,7 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, Kind kind) 
 
 void FirmwareCore::send_flash(FlashCommand& f, Tick at) {
   auto* gp = static_cast<tlm::tlm_generic_payload*>(f.exec.owner);
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   if (at <= now) {
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_time d = SC_ZERO_TIME;
@@ -152,7 +153,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   c.exec.pages_left = static_cast<std::uint32_t>(pages);
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   switch (c.op) {
     case HostOp::Read:
       ++counters_.host_reads;
@@ -273,7 +274,7 @@ void FirmwareCore::program(std::uint32_t op) {
   f.token[ftl_.decode(ppa).plane] = ops_[op].token;
   f.issuer.a = op;
   ftl_.count_host_page();
-  send_flash(f, sc_time_stamp().value());
+  send_flash(f, sim_now());
   maybe_gc(plane);
 }
 

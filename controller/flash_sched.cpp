@@ -1,5 +1,6 @@
 #include "controller/flash_sched.h"
 
+#include "tlm/sim_now.h"
 #include "tlm/activations.h"
 
 #include <algorithm>
@@ -69,13 +70,13 @@ bool FlashSched::could_issue(unsigned channel) {
   if (!policy_->queued_on_channel(channel)) return false;
   nand::NandChannel& ch = device_.channel(channel);
   if (ch.status().queued_total() != 0) return false;
-  ch.sync(sc_time_stamp().value());
+  ch.sync(sim_now());
   const auto ready = [&ch](const FlashCommand& c) { return ch.status().ready_for(c); };
   return hos_ ? hos_->any_ready_with(channel, ready) : policy_->any_ready(channel, ready);
 }
 
 void FlashSched::request_decision() {
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   Tick edge = (now + period_ - 1) / period_ * period_;
   // One decision per edge: a change made by (or after) this edge's decision is decided
   // at the next edge.
@@ -87,7 +88,7 @@ void FlashSched::request_decision() {
 
 void FlashSched::decide() {
   count_activation(kActScheduler);
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   next_edge_ = kNever;
   last_decided_ = now;
   ++decisions_;

@@ -1,5 +1,6 @@
 #include "controller/host_iface.h"
 
+#include "tlm/sim_now.h"
 #include "tlm/activations.h"
 
 #include <cmath>
@@ -21,7 +22,7 @@ HostIface::HostIface(sc_module_name name, unsigned ncq_depth, double link_mb_s)
 }
 
 Tick HostIface::link(std::uint64_t bytes) {
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   if (ps_per_byte_ == 0.0 || bytes == 0) return now;
   const Tick start = std::max(now, link_free_);
   const Tick dur = static_cast<Tick>(std::llround(static_cast<double>(bytes) * ps_per_byte_));
@@ -35,7 +36,7 @@ void HostIface::accept(tlm::tlm_generic_payload& gp) {
   c.tag = free_tags_.back();
   free_tags_.pop_back();
   max_in_use_ = std::max(max_in_use_, ++in_use_);
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   const Tick ready = c.op == HostOp::Write ? link(std::uint64_t{c.sectors} * 512) : now;
   if (ready == now && inbound_.empty()) {  // nothing to wait for: straight to the firmware
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
@@ -67,7 +68,7 @@ tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
 tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
   if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   HostCommand& c = host_cmd(gp);
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   const Tick at = c.op == HostOp::Read ? link(std::uint64_t{c.sectors} * 512) : now;
   if (at != now) {
     to_host_.notify(gp, sc_time::from_value(at - now));
@@ -88,7 +89,7 @@ void HostIface::deliver(tlm::tlm_generic_payload& gp) {
   HostCommand& c = host_cmd(gp);
   free_tags_.push_back(c.tag);
   --in_use_;
-  c.t_done = sc_time_stamp().value();
+  c.t_done = sim_now();
   host->nb_transport_bw(gp, ph, d);
   if (waiting_ && in_use_ < depth_) {
     tlm::tlm_generic_payload* w = waiting_;
@@ -104,7 +105,7 @@ void HostIface::deliver(tlm::tlm_generic_payload& gp) {
 
 void HostIface::on_event() {
   count_activation(kActHostIface);
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   // Completions: the response goes to the host and the tag frees.
   std::vector<tlm::tlm_generic_payload*> now_list;
   now_list.swap(complete_now_);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tlm/sim_now.h"
+
 namespace ssd::nand {
 
 using namespace sc_core;
@@ -24,7 +26,7 @@ tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
     if (delay == SC_ZERO_TIME) {
       accept(gp);
     } else {
-      const Tick now = sc_time_stamp().value();
+      const Tick now = sim_now();
       delayed_.emplace(now + delay.value(), &gp);  // after earlier ones of the same time
       schedule(now);
     }
@@ -34,7 +36,7 @@ tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
   }
   if (phase == tlm::END_RESP) {
     awaiting_end_resp_ = false;
-    if (!responses_.empty()) schedule(sc_time_stamp().value());
+    if (!responses_.empty()) schedule(sim_now());
     return tlm::TLM_COMPLETED;
   }
   SC_REPORT_ERROR(kProtocolError, "nb_transport_fw: unexpected phase (only BEGIN_REQ and END_RESP)");
@@ -44,7 +46,7 @@ tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
 void NandChannel::accept(tlm::tlm_generic_payload& gp) {
   FlashCommand& cmd = flash_cmd(gp);
   cmd.exec.owner = &gp;
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   const bool due = engine_.next_event() <= now;  // something else is due now: let run() do it
   engine_.submit(&cmd, now);
   if (due || !cmd.error.empty()) {  // a rejected command completes in run(), not here

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tlm/activations.h"
+#include "tlm/sim_now.h"
 
 namespace ssd::nand {
 
@@ -32,7 +33,7 @@ void NandDevice::request(unsigned channel, Tick t) {
   } else if (before == earliest_) {  // the earliest may have moved later
     earliest_ = *std::min_element(due_.begin(), due_.end());
   }
-  arm(sc_core::sc_time_stamp().value());
+  arm(sim_now());
 }
 
 void NandDevice::arm(Tick now) {
@@ -49,7 +50,7 @@ void NandDevice::arm(Tick now) {
 
 void NandDevice::run() {
   count_activation(kActNand);
-  const Tick now = sc_core::sc_time_stamp().value();
+  const Tick now = sim_now();
   running_ = true;
   rescan_ = false;
   Tick earliest = kNever;
