@@ -25,7 +25,7 @@
 #include <tlm_utils/peq_with_get.h>
 
 #include "controller/ftl.h"
-#include "controller/lpn_map.h"
+#include "tlm/lpn_map.h"
 #include "tlm/flash_protocol.h"
 #include "tlm/host_protocol.h"
 #include "tlm/payload_pool.h"

@@ -17,7 +17,7 @@ HostDriver::HostDriver(sc_module_name name, std::unique_ptr<RequestSource> sourc
     : sc_module(name), socket("socket"), src_(std::move(source)),
       sched_(sched.kind, sched.locations ? sched.locations->chips() : 1), queue_length_(sched.queue_length),
       locations_(sched.locations), qd_(queue_depth), spp_(sectors_per_page),
-      shadow_(logical_pages), preconditioned_(preconditioned), pool_("host commands") {
+      shadow_(logical_pages, preconditioned), pool_("host commands") {
   socket.register_nb_transport_bw(this, &HostDriver::bw);
   SC_HAS_PROCESS(HostDriver);
   SC_METHOD(on_pump_event);
@@ -98,12 +98,12 @@ void HostDriver::send(const IoScheduler::Entry& e) {
   const std::uint64_t first = e.lba / spp_, last = (e.lba + e.sectors - 1) / spp_;
   for (std::uint64_t lpn = first; lpn <= last; ++lpn) {
     if (e.op == HostOp::Read) {
-      c.expected.push_back(current(lpn));
+      c.expected.push_back(shadow_.current(lpn));
     } else if (e.op == HostOp::Write) {
       const Token fresh = write_token(lpn, c.id);
       const bool partial = e.lba > lpn * spp_ || e.lba + e.sectors < (lpn + 1) * spp_;
       c.tokens.push_back(fresh);
-      shadow_[lpn] = partial ? merge_tokens(current(lpn), fresh) : fresh;
+      shadow_.set(lpn, partial ? merge_tokens(shadow_.current(lpn), fresh) : fresh);
     }
   }
   gp->set_command(e.op == HostOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);

@@ -20,7 +20,7 @@
 
 #include "host/io_scheduler.h"
 #include "host/request_source.h"
-#include "tlm/big_array.h"
+#include "host/token_shadow.h"
 #include "tlm/host_protocol.h"
 #include "tlm/latency_histogram.h"
 #include "tlm/payload_pool.h"
@@ -110,16 +110,7 @@ class HostDriver : public sc_core::sc_module {
   unsigned in_host_ = 0;  // requests admitted or waiting in the host and not completed
   unsigned qd_;
   std::uint32_t spp_;
-  // The token last written to each logical page, 0 for "as at time 0" (the precondition
-  // token below preconditioned_, else unwritten): lazily mapped zeroed memory, so untouched
-  // pages of it cost neither time nor memory. Written tokens are never 0.
-  BigArray<Token> shadow_;
-  std::uint64_t preconditioned_;
-  Token current(std::uint64_t lpn) const {
-    const Token t = shadow_[lpn];
-    if (t != 0) return t;
-    return lpn < preconditioned_ ? precondition_token(lpn) : kUnwrittenToken;
-  }
+  TokenShadow shadow_;  // what the host last wrote to each logical page
   HostPayloadPool pool_;
   unsigned outstanding_ = 0;
   bool awaiting_end_req_ = false;

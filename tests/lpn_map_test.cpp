@@ -6,9 +6,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "controller/lpn_map.h"
+#include "tlm/lpn_map.h"
 
-using ssd::ctrl::LpnMap;
+using ssd::LpnMap;
 
 TEST_CASE("lpn map: inserts, overwrites and erases agree with std::unordered_map", "[ftl][lpn_map]") {
   for (std::uint64_t range : {8ull, 200ull, 100000ull}) {  // dense keys: long probe chains

@@ -1,5 +1,6 @@
-// A hash map from logical page to a 32-bit value, for the firmware's write buffer (the
-// newest write operation of each page with a write in flight). Open addressing with
+// A hash map from logical page to a 32-bit value: the firmware's write buffer (the
+// newest write operation of each page with a write in flight), the host's record of the
+// pages it wrote (host/token_shadow.h). Open addressing with
 // linear probing in one array: no allocation per insert, and at the buffer's usual size
 // (tens of pages in a 1024-slot table) a lookup of an absent page reads one slot that
 // stays in the L1 cache. Deletion shifts the following entries back, so there are no
@@ -10,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace ssd::ctrl {
+namespace ssd {
 
 class LpnMap {
  public:
@@ -25,6 +26,23 @@ class LpnMap {
       if (s.key == lpn + 1) return s.value;
       if (s.key == 0) return kAbsent;
     }
+  }
+  // Whether `lpn` is present, and its value (for values that may equal kAbsent).
+  bool get(std::uint64_t lpn, std::uint32_t& value) const {
+    for (std::size_t i = home(lpn);; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.key == lpn + 1) {
+        value = s.value;
+        return true;
+      }
+      if (s.key == 0) return false;
+    }
+  }
+  // Calls f(lpn, value) for every entry, in no particular order.
+  template <typename F>
+  void for_each(F f) const {
+    for (const Slot& s : slots_)
+      if (s.key != 0) f(s.key - 1, s.value);
   }
   // Inserts or overwrites.
   void set(std::uint64_t lpn, std::uint32_t value) {
@@ -60,6 +78,12 @@ class LpnMap {
   }
   std::size_t size() const { return size_; }
   std::size_t slots() const { return slots_.size(); }
+  std::size_t bytes() const { return slots_.size() * sizeof(Slot); }
+  // Empties the map and returns its memory (down to `log2_slots` slots).
+  void release(unsigned log2_slots = 1) {
+    std::vector<Slot>().swap(slots_);
+    reset(log2_slots);
+  }
 
  private:
   struct Slot {
@@ -89,4 +113,4 @@ class LpnMap {
   std::size_t size_ = 0;
 };
 
-}  // namespace ssd::ctrl
+}  // namespace ssd
