@@ -132,6 +132,7 @@ int run(int argc, char** argv) {
     for (int k = 0; k < kActSources; ++k) fig.activations_by[k] = g_activations_by[k];
     if (top.calibrator) {
       fig.kernel_activations_per_second = top.calibrator->activations_per_second();
+      fig.kernel_peq_events_per_second = top.calibrator->peq_events_per_second();
       fig.wall_seconds -= top.calibrator->seconds();  // the calibration is not the model's time
     }
     const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand};

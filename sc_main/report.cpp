@@ -209,6 +209,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(rn, "process_activations_per_request_by_module", by);
   if (run.kernel_activations_per_second > 0) {
     put(rn, "kernel_activations_per_second", num(run.kernel_activations_per_second));
+    put(rn, "kernel_peq_events_per_second", num(run.kernel_peq_events_per_second));
     put(rn, "kernel_activations_per_request", num(run.wall_seconds * run.kernel_activations_per_second / req));
     put(rn, "kernel_activations_per_request_simulation",
         num(run.simulation_seconds * run.kernel_activations_per_second / req));
@@ -253,7 +254,8 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
     os << "  kernel cost         " << std::setprecision(1) << run.wall_seconds * run.kernel_activations_per_second / req
        << " kernel activations per request (whole process), "
        << run.simulation_seconds * run.kernel_activations_per_second / req << " (simulation only); kernel rate "
-       << std::setprecision(2) << run.kernel_activations_per_second / 1e6 << "e6 activations/s\n";
+       << std::setprecision(2) << run.kernel_activations_per_second / 1e6 << "e6 activations/s (peq_with_get "
+       << run.kernel_peq_events_per_second / 1e6 << "e6 events/s)\n";
   os.unsetf(std::ios::floatfield);
 }
 

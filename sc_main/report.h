@@ -22,6 +22,7 @@ struct RunFigures {
   double precondition_seconds = 0;
   double simulation_seconds = 0;         // start of simulation to the last completion
   double kernel_activations_per_second = 0;  // 0: not calibrated
+  double kernel_peq_events_per_second = 0;   // the same kernel's rate for a peq_with_get loop
   std::uint64_t process_activations = 0;  // the model's own SC_METHOD activations
   std::uint64_t activations_by[kActSources] = {};  // ... by module
 };
