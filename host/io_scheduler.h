@@ -31,7 +31,8 @@ class LocationVector {
     w_[bit / 64] |= std::uint64_t{1} << (bit % 64);
   }
   bool conflicts(const LocationVector& o) const {  // Formulas 2 and 3
-    for (unsigned i = 0; i < words(); ++i)
+    if (w_[0] & o.w_[0]) return true;  // a device of up to 64 chips needs no loop
+    for (unsigned i = 1, n = words(); i < n; ++i)
       if (w_[i] & o.w_[i]) return true;
     return false;
   }
