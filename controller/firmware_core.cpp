@@ -34,6 +34,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
 
 Tick FirmwareCore::reserve_core(std::uint64_t cycles) {
   const Tick now = sim_now();
+  if (cycles == 0) return core_free_ = std::max(now, core_free_);  // free firmware: nothing to round
   const Tick start = std::max(now, core_free_);
   const Tick dur = static_cast<Tick>(std::llround(static_cast<double>(cycles) * cycle_ps_));
   core_free_ = start + dur;

@@ -30,6 +30,7 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   t_prog_ = us_to_ticks(cfg_.t_prog_us);
   t_erase_ = us_to_ticks(cfg_.t_erase_us);
   dies_.resize(std::size_t{cfg_.chips_per_channel} * cfg_.dies_per_chip);
+  in_array_.assign((dies_.size() + 63) / 64, 0);
   chip_inflight_.assign(cfg_.chips_per_channel, 0);
   const std::size_t blocks = std::size_t{cfg_.chips_per_channel} * cfg_.dies_per_chip *
                              cfg_.planes_per_die * cfg_.blocks_per_plane;
@@ -293,6 +294,8 @@ void ChannelEngine::start_bus_dataout(FlashCommand* c, Tick now) {
 
 void ChannelEngine::start_array(Die& d, FlashCommand* c, Tick now) {
   d.array_op = c;
+  const std::size_t i = static_cast<std::size_t>(&d - dies_.data());
+  in_array_[i / 64] |= std::uint64_t{1} << (i % 64);
   c->exec.stage = Array;
   c->t_array_start = now;
   d.array_end = now + (c->op == FlashOp::Read      ? t_read_
@@ -337,6 +340,8 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& d
   FlashCommand* c = d.array_op;
   d.array_op = nullptr;
   d.array_end = kNever;
+  const std::size_t i = static_cast<std::size_t>(&d - dies_.data());
+  in_array_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
   c->t_array_end = now;
   if (observer_) observer_->on_array(now, c->chip, c->die, ArrayState::Idle);
   switch (c->op) {
@@ -532,12 +537,17 @@ void ChannelEngine::advance(Tick now, std::vector<FlashCommand*>& done) {
     }
     if (next_array_end_ <= now) {
       next_array_end_ = kNever;
-      for (Die& d : dies_) {
-        if (d.array_op && d.array_end <= now) {
-          finish_array(d, now, done);
-          changed = true;
+      // The dies with an array operation, in die order (finishing one may start the
+      // next operation of the same die, never of another).
+      for (std::size_t w = 0; w < in_array_.size(); ++w) {
+        for (std::uint64_t bits = in_array_[w]; bits; bits &= bits - 1) {
+          Die& d = dies_[w * 64 + static_cast<unsigned>(__builtin_ctzll(bits))];
+          if (d.array_end <= now) {
+            finish_array(d, now, done);
+            changed = true;
+          }
+          next_array_end_ = std::min(next_array_end_, d.array_end);
         }
-        next_array_end_ = std::min(next_array_end_, d.array_end);
       }
     }
     if (arbitrate(now, done)) changed = true;

@@ -209,6 +209,7 @@ class ChannelEngine {
   Tick t_cmd_, t_erase_cmd_, t_data_, t_read_, t_prog_, t_erase_;
 
   std::vector<Die> dies_;
+  std::vector<std::uint64_t> in_array_;  // bit i: die i has an array operation (array_op set)
   std::vector<unsigned> chip_inflight_;
   BigArray<Token> tokens_;                  // per physical page; valid below the write pointer
   std::vector<std::uint16_t> write_ptr_;    // per block: next page to program

@@ -75,7 +75,12 @@ struct FlashCommand {
     void* owner = nullptr;  // the executing module's handle (e.g. the payload)
   } exec;
 
-  unsigned plane_count() const { return static_cast<unsigned>(__builtin_popcount(plane_mask)); }
+  unsigned plane_count() const {  // bits of an 8-bit mask, without a popcount instruction or call
+    unsigned m = plane_mask;
+    m = m - ((m >> 1) & 0x55u);
+    m = (m & 0x33u) + ((m >> 2) & 0x33u);
+    return (m + (m >> 4)) & 0x0Fu;
+  }
   void reset();  // back to a fresh command, without reallocating `error`
   std::string describe() const;  // "READ ch0.chip1.die0 planes{0,1} blk 12 pg 3"
 };
