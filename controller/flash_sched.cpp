@@ -41,7 +41,7 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     c.exec.owner = &gp;
     policy_->push(&c);
     mark_changed(c.channel);
-    if (could_issue(c.channel)) request_decision();
+    if (!decision_pending() && could_issue(c.channel)) request_decision();
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
@@ -59,8 +59,13 @@ tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
 
 void FlashSched::channel_changed(unsigned channel) {
   mark_changed(channel);
-  if (could_issue(channel)) request_decision();
+  if (!decision_pending() && could_issue(channel)) request_decision();
 }
+
+// A decision is scheduled at an edge not yet passed: it is the first edge a new request
+// could get (request_decision() would keep it), and it looks at every changed channel,
+// so there is nothing to check now.
+bool FlashSched::decision_pending() const { return next_edge_ != kNever && next_edge_ >= sim_now(); }
 
 // Whether a decision would issue a command on `channel` if it were taken now: a command
 // of the block is queued for it, none waits for its bus, and a candidate is ready (IOS:

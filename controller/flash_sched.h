@@ -52,6 +52,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   void decide();
   void channel_changed(unsigned channel) override;
   bool could_issue(unsigned channel);
+  bool decision_pending() const;
 
   SchedConfig cfg_;
   nand::NandDevice& device_;
