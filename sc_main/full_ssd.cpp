@@ -107,7 +107,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       }
     }
     if (cfg.get_bool("report.calibrate_kernel"))
-      calibrator = std::make_unique<KernelCalibrator>("calibrator", 400000, 5);
+      calibrator = std::make_unique<KernelCalibrator>("calibrator", 400000, 10);
     host->on_finished([this] {
       sim_end = std::chrono::steady_clock::now();
       if (calibrator) calibrator->start();

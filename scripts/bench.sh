@@ -42,5 +42,5 @@ n="${counts[0]}"
 "$ssdsim" --preset bench --set workload.requests="$n" --set report.calibrate_kernel=true \
   --set trace.vcd="$out/trace.vcd" --set trace.scopes=ssd.nand.ch0 --out "$out/trace" >/dev/null 2>"$out/trace.log"
 row "requests=$n traced" "$out/trace"
-echo "kernel rate: $(field "$out/$n/stats.json" kernel_activations_per_second) timed SC_METHOD activations per second (fastest of 5 rounds), $(field "$out/$n/stats.json" kernel_peq_events_per_second) peq_with_get events per second"
+echo "kernel rate: $(field "$out/$n/stats.json" kernel_activations_per_second) timed SC_METHOD activations per second (fastest of 10 rounds), $(field "$out/$n/stats.json" kernel_peq_events_per_second) peq_with_get events per second"
 echo "trace file: $(du -h "$out/trace.vcd" | cut -f1) for channel 0; results in $out"
