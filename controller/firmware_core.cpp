@@ -272,6 +272,7 @@ void FirmwareCore::program(std::uint32_t op) {
     return;
   }
   FlashCommand& f = new_flash(FlashOp::Program, ppa, HostProgram);
+  ftl_.prefetch_mapping(ops_[op].lpn);  // map() at completion
   f.token[ftl_.decode(ppa).plane] = ops_[op].token;
   f.issuer.a = op;
   ftl_.count_host_page();
@@ -334,6 +335,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       const Token t = f.token[plane_in_die];
       const std::uint64_t lpn = f.issuer.c;
       FlashCommand& p = new_flash(FlashOp::Program, to, GcProgram);
+      ftl_.prefetch_mapping(lpn);  // remap_if() at completion
       p.token[ftl_.decode(to).plane] = t;
       p.issuer.a = plane;
       p.issuer.b = to;

@@ -82,6 +82,9 @@ class Ftl {
   // ---- mapping ----
   std::uint32_t lookup(std::uint64_t lpn) const { return l2p_[lpn] - 1; }  // stored +1: 0 is unmapped
   std::uint64_t owner(std::uint32_t ppa) const { return p2l_[ppa] - 1; }  // kUnmapped: invalid page
+  // A hint that the mapping of `lpn` will be looked up or changed soon (a program of it is
+  // on its way): its line is fetched while other work goes on. Changes nothing.
+  void prefetch_mapping(std::uint64_t lpn) const { __builtin_prefetch(&l2p_[lpn]); }
 
   // Next free page for a write into `plane` (host or GC stream); kUnmapped when the
   // plane has no free block the stream may open (the host may not take the GC reserve).

@@ -219,6 +219,13 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
     rejected_.push_back(c);
     return;
   }
+  // The lines the command will need later (its block's write pointer when it starts, a
+  // read's token at its array end): fetched now, while other work goes on.
+  for_planes(c->plane_mask, [&](unsigned p) {
+    const std::size_t bi = block_index(*c, p);
+    __builtin_prefetch(&write_ptr_[bi]);
+    if (c->op == FlashOp::Read) __builtin_prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
+  });
   Die& d = die_of(*c);
   if (d.tail) {
     d.tail->exec.next = c;
