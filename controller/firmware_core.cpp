@@ -1,7 +1,7 @@
 #include "controller/firmware_core.h"
 
-#include "tlm/sim_now.h"
 #include "tlm/activations.h"
+#include "tlm/sim_now.h"
 
 #include <cmath>
 

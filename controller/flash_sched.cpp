@@ -1,7 +1,7 @@
 #include "controller/flash_sched.h"
 
-#include "tlm/sim_now.h"
 #include "tlm/activations.h"
+#include "tlm/sim_now.h"
 
 #include <algorithm>
 #include <cmath>

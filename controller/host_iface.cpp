@@ -1,7 +1,7 @@
 #include "controller/host_iface.h"
 
-#include "tlm/sim_now.h"
 #include "tlm/activations.h"
+#include "tlm/sim_now.h"
 
 #include <cmath>
 

@@ -1,6 +1,7 @@
 #include "host/host_driver.h"
 
 #include "tlm/activations.h"
+#include "tlm/sim_now.h"
 
 #include <cstdio>
 #include <iostream>

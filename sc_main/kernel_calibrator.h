@@ -57,7 +57,6 @@ class KernelCalibrator : public sc_core::sc_module {
     if (count(rate_)) {
       ev_.notify(sc_core::sc_time(1, sc_core::SC_NS));
     } else {
-      peq_phase_ = true;
       peq_.notify(payload_, sc_core::sc_time(1, sc_core::SC_NS));
     }
   }
@@ -69,7 +68,6 @@ class KernelCalibrator : public sc_core::sc_module {
   unsigned rounds_;
   std::chrono::steady_clock::time_point start_, round_start_;
   double rate_ = 0, peq_rate_ = 0, seconds_ = 0;
-  bool peq_phase_ = false;
   sc_core::sc_event ev_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> peq_;
   tlm::tlm_generic_payload payload_;
