@@ -165,7 +165,8 @@ class HosPolicy final : public SchedPolicy {
       const auto pick = candidate(q);
       if (!ready(**pick)) continue;
       out.push_back(*pick);
-      q.erase(pick);
+      if (pick == q.begin()) q.pop_front();  // the usual case, without erase()'s general path
+      else q.erase(pick);
       --total_;
       --per_channel_[ch];
       rr_[ch] = chip;
