@@ -63,6 +63,7 @@ class HostDriver : public sc_core::sc_module {
   Tick last_completion() const { return last_done_; }
   Tick first_submit() const { return first_submit_; }
   HostPayloadPool& pool() { return pool_; }
+  const TokenShadow& shadow() const { return shadow_; }
   // Writes one line per completed request to `path`:
   // submit_us,complete_us,op,lba,bytes,latency_us (throws std::runtime_error if it cannot).
   void write_requests_csv(const std::string& path);
