@@ -100,14 +100,18 @@ class HosPolicy final : public SchedPolicy {
       : channels_(channels), chips_(chips_per_channel), read_first_(read_first),
         queues_(channels * chips_per_channel), rr_(channels, chips_per_channel - 1), per_channel_(channels, 0) {}
   void push(FlashCommand* c) override {
-    queues_[c->channel * chips_ + c->chip].push_back(c);
+    ChipQueue& q = queues_[c->channel * chips_ + c->chip];
+    c->queue_next = nullptr;
+    (q.tail ? q.tail->queue_next : q.head) = c;
+    q.tail = c;
+    ++q.size;
     ++total_;
     ++per_channel_[c->channel];
   }
   std::size_t queued_on_channel(unsigned channel) const override { return per_channel_[channel]; }
   std::size_t queued() const override { return total_; }
   std::size_t queued_on_chip(unsigned channel, unsigned chip) const override {
-    return queues_[channel * chips_ + chip].size();
+    return queues_[channel * chips_ + chip].size;
   }
 
  public:
@@ -127,8 +131,8 @@ class HosPolicy final : public SchedPolicy {
   bool any_ready_with(unsigned ch, Ready&& ready) const {
     if (!per_channel_[ch]) return false;
     for (unsigned chip = 0; chip < chips_; ++chip) {
-      const std::deque<FlashCommand*>& q = queues_[ch * chips_ + chip];
-      if (!q.empty() && ready(**candidate(q))) return true;
+      const ChipQueue& q = queues_[ch * chips_ + chip];
+      if (q.head && ready(*candidate(q).pick)) return true;
     }
     return false;
   }
@@ -144,15 +148,24 @@ class HosPolicy final : public SchedPolicy {
   }
 
  private:
+  // A chip's queue, oldest first, linked through FlashCommand::queue_next.
+  struct ChipQueue {
+    FlashCommand* head = nullptr;
+    FlashCommand* tail = nullptr;
+    std::uint32_t size = 0;
+  };
+  struct Candidate {
+    FlashCommand* pick;
+    FlashCommand* before;  // the command ahead of it in the queue (null: it is the head)
+  };
   // The command a chip queue offers: its head, or with read_first its oldest read.
-  template <typename Queue>
-  auto candidate(Queue& q) const -> decltype(q.begin()) {
-    auto pick = q.begin();
+  Candidate candidate(const ChipQueue& q) const {
     if (read_first_) {
-      for (auto it = q.begin(); it != q.end(); ++it)
-        if ((*it)->op == FlashOp::Read) return it;
+      FlashCommand* before = nullptr;
+      for (FlashCommand* c = q.head; c; before = c, c = c->queue_next)
+        if (c->op == FlashOp::Read) return {c, before};
     }
-    return pick;
+    return {q.head, nullptr};
   }
   template <typename Ready, typename ChannelOpen>
   void decide_channel(unsigned ch, Ready& ready, ChannelOpen& open, std::vector<FlashCommand*>& out) {
@@ -160,13 +173,15 @@ class HosPolicy final : public SchedPolicy {
     unsigned chip = rr_[ch];
     for (unsigned k = 0; k < chips_; ++k) {
       if (++chip == chips_) chip = 0;
-      std::deque<FlashCommand*>& q = queues_[ch * chips_ + chip];
-      if (q.empty()) continue;
-      const auto pick = candidate(q);
-      if (!ready(**pick)) continue;
-      out.push_back(*pick);
-      if (pick == q.begin()) q.pop_front();  // the usual case, without erase()'s general path
-      else q.erase(pick);
+      ChipQueue& q = queues_[ch * chips_ + chip];
+      if (!q.head) continue;
+      const Candidate c = candidate(q);
+      if (!ready(*c.pick)) continue;
+      out.push_back(c.pick);
+      (c.before ? c.before->queue_next : q.head) = c.pick->queue_next;
+      if (q.tail == c.pick) q.tail = c.before;
+      c.pick->queue_next = nullptr;
+      --q.size;
       --total_;
       --per_channel_[ch];
       rr_[ch] = chip;
@@ -176,7 +191,7 @@ class HosPolicy final : public SchedPolicy {
 
   unsigned channels_, chips_;
   bool read_first_;
-  std::vector<std::deque<FlashCommand*>> queues_;
+  std::vector<ChipQueue> queues_;
   std::vector<unsigned> rr_;
   std::vector<std::uint32_t> per_channel_;
   std::size_t total_ = 0;

@@ -114,3 +114,22 @@ TEST_CASE("sched: HOS with read_first takes a chip's oldest read before older wr
   fifo.decide(ready, out2);
   CHECK(ids(out2) == std::vector<std::uint64_t>{1, 2});
 }
+
+TEST_CASE("sched: HOS read_first taking a queue's last command keeps later arrivals in order", "[sched][hos]") {
+  Cmds k;
+  HosPolicy hos(1, 1, true);
+  auto ready = [](const FlashCommand&) { return true; };
+  std::vector<FlashCommand*> out;
+  hos.push(k.make(0, 0, FlashOp::Program));  // 1
+  hos.push(k.make(0, 0, FlashOp::Read));     // 2: the queue's last, taken first
+  hos.decide(ready, out);
+  CHECK(hos.queued_on_chip(0, 0) == 1);
+  hos.push(k.make(0, 0, FlashOp::Program));  // 3: behind 1
+  hos.push(k.make(0, 0, FlashOp::Read));     // 4
+  for (int i = 0; i < 3; ++i) hos.decide(ready, out);
+  CHECK(ids(out) == std::vector<std::uint64_t>{2, 4, 1, 3});
+  CHECK(hos.queued_on_chip(0, 0) == 0);
+  hos.push(k.make(0, 0, FlashOp::Program));  // 5: into the emptied queue
+  hos.decide(ready, out);
+  CHECK(ids(out).back() == 5);
+}

@@ -66,6 +66,10 @@ struct FlashCommand {
     void* p = nullptr;
   } issuer;
 
+  // ---- scratch of the scheduler block while it queues the command (not part of the
+  // protocol): the next command of the same queue ----
+  FlashCommand* queue_next = nullptr;
+
   // ---- scratch of the executing channel (not part of the protocol) ----
   struct Scratch {
     std::uint8_t stage = 0;

@@ -37,6 +37,7 @@ void FlashCommand::reset() {
   t_submit = t_start = t_array_start = t_array_end = t_done = 0;
   error.clear();
   issuer = Issuer{};
+  queue_next = nullptr;
   exec = Scratch{};
 }
 
