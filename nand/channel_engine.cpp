@@ -231,7 +231,7 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
     d.tail->exec.next = c;
   } else {
     d.head = c;
-    heads_.push_back(static_cast<std::uint32_t>(&d - dies_.data()));
+    heads_.push_back(die_index(d));
   }
   d.tail = c;
   ++d.queued;
@@ -301,7 +301,7 @@ void ChannelEngine::start_bus_dataout(FlashCommand* c, Tick now) {
 
 void ChannelEngine::start_array(Die& d, FlashCommand* c, Tick now) {
   d.array_op = c;
-  const std::size_t i = static_cast<std::size_t>(&d - dies_.data());
+  const std::uint32_t i = die_index(d);
   in_array_[i / 64] |= std::uint64_t{1} << (i % 64);
   c->exec.stage = Array;
   c->t_array_start = now;
@@ -347,7 +347,7 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& d
   FlashCommand* c = d.array_op;
   d.array_op = nullptr;
   d.array_end = kNever;
-  const std::size_t i = static_cast<std::size_t>(&d - dies_.data());
+  const std::uint32_t i = die_index(d);
   in_array_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
   c->t_array_end = now;
   if (observer_) observer_->on_array(now, c->chip, c->die, ArrayState::Idle);
@@ -501,7 +501,7 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   d.head = best->exec.next;
   if (!d.head) {
     d.tail = nullptr;
-    const auto idx = static_cast<std::uint32_t>(best_die - dies_.data());
+    const std::uint32_t idx = die_index(*best_die);
     for (std::size_t k = 0; k < heads_.size(); ++k)
       if (heads_[k] == idx) {
         heads_[k] = heads_.back();

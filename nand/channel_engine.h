@@ -156,6 +156,7 @@ class ChannelEngine {
     return dies_[chip * cfg_.dies_per_chip + die];
   }
   Die& die_of(const FlashCommand& c) { return die_at(c.chip, c.die); }
+  std::uint32_t die_index(const Die& d) const { return static_cast<std::uint32_t>(&d - dies_.data()); }
   std::size_t block_index(const FlashCommand& c, unsigned plane) const;
   // Address checks (cheap), and the messages of a failed one (built only then).
   bool statically_valid(const FlashCommand& c) const;

@@ -21,11 +21,8 @@ class LpnMap {
 
   // The value of `lpn`, kAbsent if none.
   std::uint32_t find(std::uint64_t lpn) const {
-    for (std::size_t i = home(lpn);; i = (i + 1) & mask_) {
-      const Slot& s = slots_[i];
-      if (s.key == lpn + 1) return s.value;
-      if (s.key == 0) return kAbsent;
-    }
+    std::uint32_t v;
+    return get(lpn, v) ? v : kAbsent;
   }
   // Whether `lpn` is present, and its value (for values that may equal kAbsent).
   bool get(std::uint64_t lpn, std::uint32_t& value) const {
