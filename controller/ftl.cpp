@@ -63,8 +63,8 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   logical_pages_ = logical / planes_ * planes_;  // every plane holds the same share
   gc_low_ = std::max<std::uint32_t>(2, static_cast<std::uint32_t>(std::ceil(cfg_.gc_threshold * n.blocks_per_plane)));
   gc_reserve_ = 1;
-  l2p_ = Table(logical_pages_, true);
   p2l_ = Table(physical, true);
+  valid_bits_ = BigArray<std::uint64_t>((physical + 63) / 64, true);
   physical_pages_ = physical;
   blocks_.resize(static_cast<std::size_t>(planes_) * n.blocks_per_plane);
   planes_v_.resize(planes_);
@@ -146,15 +146,23 @@ std::uint32_t Ftl::allocate(std::uint32_t plane, bool gc_stream) {
 }
 
 void Ftl::invalidate(std::uint32_t ppa) {
-  p2l_[ppa] = 0;
+  clear_valid(ppa);
   --blocks_[block_of_ppa(ppa)].valid;
 }
 
 void Ftl::map(std::uint64_t lpn, std::uint32_t ppa) {
-  if (lookup(lpn) != kUnmapped) invalidate(lookup(lpn));
-  set_l2p(lpn, ppa);
+  if (const std::uint32_t old = lookup(lpn); old != kUnmapped) invalidate(old);
+  set_l2p_entry(lpn, ppa + 1);
   set_p2l(ppa, lpn);
+  set_valid(ppa);
   ++blocks_[block_of_ppa(ppa)].valid;
+}
+
+void Ftl::densify_l2p() {
+  l2p_ = Table(logical_pages_, true);
+  l2p_map_.for_each([this](std::uint64_t lpn, std::uint32_t v) { l2p_[lpn] = v; });
+  l2p_map_.release();
+  l2p_dense_ = true;
 }
 
 bool Ftl::remap_if(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from) {
@@ -164,9 +172,10 @@ bool Ftl::remap_if(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from) {
 }
 
 void Ftl::trim(std::uint64_t lpn) {
-  if (lookup(lpn) == kUnmapped) return;
-  invalidate(lookup(lpn));
-  l2p_[lpn] = 0;
+  const std::uint32_t old = lookup(lpn);
+  if (old == kUnmapped) return;
+  invalidate(old);
+  set_l2p_entry(lpn, kTrimmedEntry);
 }
 
 std::uint32_t Ftl::pick_victim(std::uint32_t plane) {
@@ -187,7 +196,7 @@ std::uint32_t Ftl::pick_victim(std::uint32_t plane) {
 void Ftl::valid_ppas(std::uint32_t block_global, std::vector<std::uint32_t>& out) const {
   const std::uint32_t first = block_global * cfg_.nand.pages_per_block;
   for (std::uint32_t i = 0; i < cfg_.nand.pages_per_block; ++i)
-    if (p2l_[first + i] != 0) out.push_back(first + i);
+    if (is_valid(first + i)) out.push_back(first + i);
 }
 
 void Ftl::erased(std::uint32_t block_global) {
@@ -195,6 +204,7 @@ void Ftl::erased(std::uint32_t block_global) {
   b.state = BlockState::Free;
   b.write_ptr = 0;
   b.valid = 0;
+  b.image = false;
   ++b.erases;
   ++gc_erases_;
   planes_v_[block_global / cfg_.nand.blocks_per_plane].free.push(b.erases, block_global % cfg_.nand.blocks_per_plane);
@@ -224,6 +234,84 @@ void Ftl::instant_write(std::uint64_t lpn, Token t, FlashBackdoor& nand) {
   map(lpn, ppa);
 }
 
+void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint64_t seed, FlashBackdoor& nand,
+                              SteadyImage::TokenOf token_of) {
+  const std::uint32_t B = cfg_.nand.blocks_per_plane, ppb = cfg_.nand.pages_per_block;
+  if (fill > logical_pages_) throw std::invalid_argument("precondition: more pages than the logical space");
+  if (fill / planes_ + 1 >= (std::uint64_t{1} << 32)) throw std::invalid_argument("precondition: too many pages per plane");
+  if (l2p_dense_ || l2p_map_.size() || image_) throw std::logic_error("precondition: the FTL has been written already");
+  std::vector<std::uint32_t> lane_of_plane(planes_);
+  for (std::uint32_t q = 0; q < planes_; ++q) lane_of_plane[plane_of_lpn(q)] = q;
+  const std::uint32_t F = B - gc_low_;  // full blocks; gc_low_ stay free
+  image_ = std::make_unique<SteadyImage>(planes_, B, ppb, F, lane_of_plane, fill, token_of);
+  nand.attach_image(*image_);
+  p2l_.set_dense(false);  // written only for blocks the run opens
+  // Planes are independent: each has its own random stream (seeded by the plane), so the
+  // result does not depend on how the planes are spread over threads. Plane p holds the
+  // logical pages r * planes + q (q = lane_of_plane[p]).
+  auto do_plane = [&](std::uint32_t p) {
+    std::uint64_t x = (seed + 1) * 0x9E3779B97F4A7C15ull ^ (p + 1) * 0xD1B54A32D192ED03ull;
+    auto rnd = [&x]() {  // xorshift64*
+      x ^= x >> 12;
+      x ^= x << 25;
+      x ^= x >> 27;
+      return x * 0x2545F4914F6CDD1Dull;
+    };
+    // A number in [0, n) without a division (multiply-shift range reduction).
+    auto below = [&rnd](std::uint64_t n) {
+      return static_cast<std::uint64_t>((static_cast<unsigned __int128>(rnd()) * n) >> 64);
+    };
+    image_->build_plane(p, below);
+    // Erase history.
+    const std::uint64_t q = lane_of_plane[p];
+    const std::uint64_t V = fill / planes_ + (q < fill % planes_ ? 1 : 0);
+    const std::uint32_t victim_valid = image_->valid_at_age(p, F - 1);
+    const double wa = ppb > victim_valid ? static_cast<double>(ppb) / (ppb - victim_valid) : 1.0;
+    const double erases = drive_writes * static_cast<double>(V) * wa / (static_cast<double>(B) * ppb);
+    Plane& pl = planes_v_[p];
+    pl.free.clear();
+    pl.open[0] = pl.open[1] = kUnmapped;
+    const std::uint32_t words = image_->mask_words();
+    for (std::uint32_t k = 0; k < B; ++k) {
+      const std::uint32_t b = image_->block_of_age(p, k);
+      const std::uint32_t g = p * B + b;
+      Block& blk = blocks_[g];
+      // Older blocks were erased a little less often than newer ones.
+      const auto e = static_cast<std::uint32_t>(erases * (1.0 + 0.1 * (static_cast<double>(F - std::min(k, F)) / F)) + 0.5);
+      const PhysAddr a = decode(g * ppb);
+      blk = Block{};
+      blk.erases = e;
+      if (k >= F) {  // free
+        for (std::uint32_t n = 0; n < e; ++n) nand.erase(a);
+        pl.free.push(e, b);
+        continue;
+      }
+      const std::uint64_t* m = image_->valid_mask(g);
+      if (ppb % 64 == 0) {
+        for (std::uint32_t w = 0; w < words; ++w) valid_bits_[std::size_t{g} * words + w] = m[w];
+      } else {
+        for (std::uint32_t pg = 0; pg < ppb; ++pg)
+          if (m[pg >> 6] >> (pg & 63) & 1u) set_valid(g * ppb + pg);
+      }
+      blk.valid = static_cast<std::uint16_t>(image_->valid_at_age(p, k));
+      blk.write_ptr = static_cast<std::uint16_t>(ppb);
+      blk.state = BlockState::Full;
+      blk.image = true;
+      nand.load_image_block(a, g * ppb, ppb, e);
+    }
+  };
+  // Blocks whose pages share a word of the valid bitmap are written by one thread.
+  const unsigned threads = ppb % 64 ? 1u : std::max(1u, std::min(std::thread::hardware_concurrency(), 8u));
+  auto worker = [&](std::uint32_t first, std::uint32_t step) {
+    for (std::uint32_t p = first; p < planes_; p += step) do_plane(p);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t, threads);
+  worker(0, threads);
+  for (std::thread& t : pool) t.join();
+  host_pages_ = gc_pages_ = gc_erases_ = 0;
+}
+
 void Ftl::erase_stats(std::uint32_t& min, std::uint32_t& max, double& mean) const {
   min = ~0u;
   max = 0;
@@ -237,8 +325,10 @@ void Ftl::erase_stats(std::uint32_t& min, std::uint32_t& max, double& mean) cons
 }
 
 std::uint64_t Ftl::table_bytes() const {
-  return (logical_pages_ + physical_pages_) * sizeof(std::uint32_t) +
-         blocks_.size() * sizeof(Block) + planes_v_.size() * (sizeof(Plane) + cfg_.nand.blocks_per_plane * 4ull);
+  return (l2p_dense_ ? logical_pages_ * sizeof(std::uint32_t) : l2p_map_.bytes()) +
+         physical_pages_ * sizeof(std::uint32_t) + physical_pages_ / 8 +
+         blocks_.size() * sizeof(Block) + planes_v_.size() * (sizeof(Plane) + cfg_.nand.blocks_per_plane * 4ull) +
+         (image_ ? image_->bytes() : 0);
 }
 
 }  // namespace ssd::ctrl

@@ -22,9 +22,12 @@
 #include <thread>
 #include <vector>
 
+#include "controller/steady_image.h"
 #include "nand/nand_config.h"
+#include "nand/page_image.h"
 #include "tlm/big_array.h"
 #include "tlm/flash_command.h"
+#include "tlm/lpn_map.h"
 
 namespace ssd::ctrl {
 
@@ -51,6 +54,19 @@ class FlashBackdoor {
   virtual void program(const PhysAddr& a, Token t) = 0;
   virtual void erase(const PhysAddr& a) = 0;  // a.page ignored
   virtual Token read(const PhysAddr& a) const = 0;
+  // Blocks loaded later by load_image_block read their pages from `image`. Called once,
+  // before any load_image_block, from one thread.
+  virtual void attach_image(const nand::PageImage& image) { image_ = &image; }
+  // Block a (a.page ignored) holds the image's pages [first_ppa, first_ppa + pages) and
+  // was erased `erases` times. This default erases and programs it page by page; a NAND
+  // that can read an image lazily stores nothing.
+  virtual void load_image_block(const PhysAddr& a, std::uint32_t first_ppa, std::uint32_t pages,
+                                std::uint32_t erases) {
+    for (std::uint32_t n = 0; n < erases; ++n) erase(a);
+    std::vector<Token> t(pages);
+    for (std::uint32_t i = 0; i < pages; ++i) t[i] = image_->token(first_ppa + i);
+    program_block(a, t.data(), pages);
+  }
   // Programs pages [0, n) of a.block in order (a.page ignored).
   virtual void program_block(const PhysAddr& a, const Token* tokens, std::uint32_t n) {
     PhysAddr b = a;
@@ -59,6 +75,9 @@ class FlashBackdoor {
       program(b, tokens[i]);
     }
   }
+
+ protected:
+  const nand::PageImage* image_ = nullptr;
 };
 
 class Ftl {
@@ -80,11 +99,26 @@ class Ftl {
   std::uint32_t chip_of_plane(std::uint32_t plane) const;
 
   // ---- mapping ----
-  std::uint32_t lookup(std::uint64_t lpn) const { return l2p_[lpn] - 1; }  // stored +1: 0 is unmapped
-  std::uint64_t owner(std::uint32_t ppa) const { return p2l_[ppa] - 1; }  // kUnmapped: invalid page
+  // The page holding `lpn`, kUnmapped if none.
+  std::uint32_t lookup(std::uint64_t lpn) const {
+    std::uint32_t v;
+    if (l2p_dense_) v = l2p_[lpn];
+    else if (!l2p_map_.get(lpn, v)) v = 0;
+    if (v == 0) return image_ ? image_->l2p(lpn) : kUnmapped;  // as preconditioned
+    return v == kTrimmedEntry ? kUnmapped : v - 1;
+  }
+  // The logical page page `ppa` holds, kUnmapped (as a 64-bit value) if it is not valid.
+  std::uint64_t owner(std::uint32_t ppa) const {
+    if (!is_valid(ppa)) return kUnmapped;
+    return blocks_[block_of_ppa(ppa)].image ? image_->p2l(ppa) : p2l_[ppa] - 1;
+  }
+  bool is_valid(std::uint32_t ppa) const { return valid_bits_[ppa >> 6] >> (ppa & 63) & 1u; }
   // A hint that the mapping of `lpn` will be looked up or changed soon (a program of it is
   // on its way): its line is fetched while other work goes on. Changes nothing.
-  void prefetch_mapping(std::uint64_t lpn) const { __builtin_prefetch(&l2p_[lpn]); }
+  void prefetch_mapping(std::uint64_t lpn) const {
+    if (l2p_dense_) __builtin_prefetch(&l2p_[lpn]);
+    else l2p_map_.prefetch(lpn);
+  }
 
   // Next free page for a write into `plane` (host or GC stream); kUnmapped when the
   // plane has no free block the stream may open (the host may not take the GC reserve).
@@ -130,9 +164,14 @@ class Ftl {
   // (each page of a plane is overwritten at random), the valid pages at random places;
   // logical pages are shuffled over them. Erase counts: `drive_writes` times the plane's
   // logical pages, times the write amplification of that state, spread over its blocks.
-  template <typename TokenOf>
+  // The state is kept as an image (controller/steady_image.h): the mapping tables and
+  // the NAND's pages hold only what the run changes.
   void precondition_steady(std::uint64_t fill, double drive_writes, std::uint64_t seed,
-                           FlashBackdoor& nand, TokenOf token_of);
+                           FlashBackdoor& nand, SteadyImage::TokenOf token_of);
+  // The image of the steady-state preconditioning, null without one.
+  const SteadyImage* image() const { return image_.get(); }
+  // Whether the logical-to-physical map has moved from its hash map to its array.
+  bool l2p_dense() const { return l2p_dense_; }
 
   // ---- statistics ----
   std::uint64_t host_pages_written() const { return host_pages_; }
@@ -145,7 +184,8 @@ class Ftl {
   }
   // Erase counts over all blocks: min, max, mean.
   void erase_stats(std::uint32_t& min, std::uint32_t& max, double& mean) const;
-  // Bytes of the mapping and block tables (memory per physical page, for the docs).
+  // Bytes of the mapping and block tables and the image (as allocated; the arrays are
+  // mapped by the operating system only where written).
   std::uint64_t table_bytes() const;
 
  private:
@@ -178,6 +218,7 @@ class Ftl {
     std::uint16_t valid = 0;
     std::uint16_t pending_reads = 0;
     BlockState state = BlockState::Free;
+    bool image = false;  // holds the preconditioning image's pages (owners from the image)
     std::uint32_t erases = 0;
   };
   struct Plane {
@@ -197,13 +238,31 @@ class Ftl {
   std::uint32_t gc_low_;     // free blocks below which GC runs
   std::uint32_t gc_reserve_; // free blocks only the GC stream may take
   unsigned order_[4];        // dimension per position, fastest first: 0 ch, 1 chip, 2 die, 3 plane
-  // Both tables hold value + 1 (0 = unmapped), in lazily mapped zeroed memory: a table
-  // costs time and memory only where it is written.
+  // The logical-to-physical map holds only the entries the run (or a replayed
+  // preconditioning) changed, as ppa + 1; 0 (no entry) = as in the image (unmapped
+  // without one), kTrimmedEntry = unmapped. First in a hash map; past 1/32 of the logical
+  // pages, in an array of them (lazily mapped zeroed memory, like every table here: it
+  // costs time and memory only where it is written).
+  static constexpr std::uint32_t kTrimmedEntry = 0xFFFFFFFFu;
   using Table = BigArray<std::uint32_t>;
-  void set_l2p(std::uint64_t lpn, std::uint32_t ppa) { l2p_[lpn] = ppa + 1; }
+  void set_l2p_entry(std::uint64_t lpn, std::uint32_t v) {
+    if (l2p_dense_) {
+      l2p_[lpn] = v;
+      return;
+    }
+    l2p_map_.set(lpn, v);
+    if (l2p_map_.size() > logical_pages_ / 32) densify_l2p();
+  }
+  void densify_l2p();
   void set_p2l(std::uint32_t ppa, std::uint64_t lpn) { p2l_[ppa] = static_cast<std::uint32_t>(lpn + 1); }
+  void set_valid(std::uint32_t ppa) { valid_bits_[ppa >> 6] |= std::uint64_t{1} << (ppa & 63); }
+  void clear_valid(std::uint32_t ppa) { valid_bits_[ppa >> 6] &= ~(std::uint64_t{1} << (ppa & 63)); }
+  LpnMap l2p_map_;
   Table l2p_;
-  Table p2l_;  // lpn per physical page (lpn < 2^32 - 1)
+  bool l2p_dense_ = false;
+  Table p2l_;  // lpn + 1 per physical page of blocks written since preconditioning
+  BigArray<std::uint64_t> valid_bits_;  // a bit per physical page: holds the newest version
+  std::unique_ptr<SteadyImage> image_;
   std::uint64_t physical_pages_;
   std::vector<Block> blocks_;
   std::vector<Plane> planes_v_;
@@ -211,149 +270,6 @@ class Ftl {
 };
 
 // ---- template implementation ----
-template <typename TokenOf>
-void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint64_t seed,
-                              FlashBackdoor& nand, TokenOf token_of) {
-  const std::uint32_t B = cfg_.nand.blocks_per_plane, ppb = cfg_.nand.pages_per_block;
-  std::vector<std::uint32_t> q_of_plane(planes_);
-  for (std::uint32_t q = 0; q < planes_; ++q) q_of_plane[plane_of_lpn(q)] = q;
-  if (fill / planes_ + 1 >= (std::uint64_t{1} << 32)) throw std::invalid_argument("precondition: too many pages per plane");
-  // Planes are independent: each has its own random stream (seeded by the plane), so the
-  // result does not depend on how the planes are spread over threads. Plane p holds the
-  // logical pages r * planes + q (q = q_of_plane[p]); its pages are written in physical
-  // order (P2L, tokens: sequential), and the L2P entry of its r-th logical page goes to
-  // inv[r] first: the L2P itself is then written row by row for 16 consecutive q at a
-  // time (a cache line per row) instead of at random over the whole table.
-  auto do_plane = [&](std::uint32_t p, std::vector<std::uint32_t>& lpns, std::vector<std::uint32_t>& order,
-                      std::vector<std::uint32_t>& valid, std::vector<Token>& page_tokens,
-                      std::vector<std::uint32_t>& inv, std::vector<std::uint64_t>& mask) {
-    std::uint64_t x = (seed + 1) * 0x9E3779B97F4A7C15ull ^ (p + 1) * 0xD1B54A32D192ED03ull;
-    auto rnd = [&x]() {  // xorshift64*
-      x ^= x >> 12;
-      x ^= x << 25;
-      x ^= x >> 27;
-      return x * 0x2545F4914F6CDD1Dull;
-    };
-    // A number in [0, n) without a division (multiply-shift range reduction).
-    auto below = [&rnd](std::uint64_t n) {
-      return static_cast<std::uint64_t>((static_cast<unsigned __int128>(rnd()) * n) >> 64);
-    };
-    const std::uint64_t q = q_of_plane[p];
-    const std::uint64_t V = fill / planes_ + (q < fill % planes_ ? 1 : 0);
-    lpns.resize(V);  // r of the logical page r * planes + q, in the order they are placed
-    for (std::uint64_t r = 0; r < V; ++r) lpns[r] = static_cast<std::uint32_t>(r);
-    for (std::uint64_t i = V; i > 1; --i) std::swap(lpns[i - 1], lpns[below(i)]);
-    inv.resize(V);
-    const std::uint32_t F = B - gc_low_;  // full blocks; gc_low_ stay free
-    // Valid pages by age k (0 newest): ppb * exp(-a k / F), a solved so they add up to V.
-    auto fill_for = [&](double a) {
-      std::uint64_t sum = 0;
-      const double r = std::exp(-a / F);  // ppb * exp(-a k / F) = ppb * r^k
-      double f = ppb;
-      for (std::uint32_t k = 0; k < F; ++k, f *= r) {
-        valid[k] = static_cast<std::uint32_t>(f);
-        sum += valid[k];
-      }
-      return sum;
-    };
-    double lo = 0, hi = 1;
-    while (fill_for(hi) > V && hi < 1e6) hi *= 2;
-    for (int it = 0; it < 60; ++it) {
-      const double mid = (lo + hi) / 2;
-      (fill_for(mid) > V ? lo : hi) = mid;
-    }
-    std::uint64_t sum = fill_for(hi);
-    for (std::uint32_t k = 0; sum < V; k = (k + 1) % F)  // the rounding remainder, newest first
-      if (valid[k] < ppb) {
-        ++valid[k];
-        ++sum;
-      }
-    // Erase history.
-    const std::uint32_t victim_valid = valid[F - 1];
-    const double wa = ppb > victim_valid ? static_cast<double>(ppb) / (ppb - victim_valid) : 1.0;
-    const double erases = drive_writes * static_cast<double>(V) * wa / (static_cast<double>(B) * ppb);
-    for (std::uint32_t i = 0; i < B; ++i) order[i] = i;
-    for (std::uint32_t i = B; i > 1; --i) std::swap(order[i - 1], order[below(i)]);
-    Plane& pl = planes_v_[p];
-    pl.free.clear();
-    pl.open[0] = pl.open[1] = kUnmapped;
-    std::uint64_t next_lpn = 0;
-    for (std::uint32_t k = 0; k < B; ++k) {
-      const std::uint32_t b = order[k];
-      const std::uint32_t g = p * B + b;
-      Block& blk = blocks_[g];
-      // Older blocks were erased a little less often than newer ones.
-      const auto e = static_cast<std::uint32_t>(erases * (1.0 + 0.1 * (static_cast<double>(F - std::min(k, F)) / F)) + 0.5);
-      PhysAddr a = decode(g * ppb);
-      for (std::uint32_t n = 0; n < e; ++n) nand.erase(a);
-      blk = Block{};
-      blk.erases = e;
-      if (k >= F) {  // free
-        pl.free.push(e, b);
-        continue;
-      }
-      // Which `valid[k]` of the ppb pages are valid: a uniform random subset (Floyd's
-      // algorithm, drawing the smaller of the valid and the invalid sets).
-      const std::uint32_t need = valid[k];
-      const bool draw_valid = need <= ppb - need;
-      std::fill(mask.begin(), mask.end(), 0);
-      for (std::uint32_t j = ppb - (draw_valid ? need : ppb - need); j < ppb; ++j) {
-        std::uint32_t t = static_cast<std::uint32_t>(below(j + 1));
-        if (mask[t >> 6] >> (t & 63) & 1u) t = j;
-        mask[t >> 6] |= std::uint64_t{1} << (t & 63);
-      }
-      for (std::uint32_t pg = 0; pg < ppb; ++pg) {
-        const std::uint32_t ppa = g * ppb + pg;
-        if ((mask[pg >> 6] >> (pg & 63) & 1u) == draw_valid) {
-          const std::uint32_t r = lpns[next_lpn++];
-          const std::uint64_t lpn = std::uint64_t{r} * planes_ + q;
-          page_tokens[pg] = token_of(lpn);
-          inv[r] = ppa + 1;  // the L2P entry (value + 1), written below
-          set_p2l(ppa, lpn);
-          ++blk.valid;
-        } else {
-          page_tokens[pg] = kStaleToken;  // an overwritten version, never read
-        }
-      }
-      nand.program_block(a, page_tokens.data(), ppb);
-      blk.write_ptr = static_cast<std::uint16_t>(ppb);
-      blk.state = BlockState::Full;
-    }
-  };
-  constexpr std::uint32_t kGroup = 16;  // L2P entries per 64-byte line
-  const std::uint32_t groups = (planes_ + kGroup - 1) / kGroup;
-  auto worker = [&](std::uint32_t first, std::uint32_t step) {
-    std::vector<std::uint32_t> lpns;
-    std::vector<std::uint32_t> order(B), valid(B);
-    std::vector<std::uint64_t> mask((ppb + 63) / 64);
-    std::vector<Token> page_tokens(ppb);
-    std::vector<std::vector<std::uint32_t>> inv(kGroup);
-    for (std::uint32_t g = first; g < groups; g += step) {
-      const std::uint32_t q0 = g * kGroup, n = std::min(kGroup, planes_ - q0);
-      for (std::uint32_t i = 0; i < n; ++i) do_plane(plane_of_lpn(q0 + i), lpns, order, valid, page_tokens, inv[i], mask);
-      // Planes of lower q have one logical page more, or as many: rows below `full`
-      // have all n entries.
-      const std::uint32_t* col[kGroup];
-      for (std::uint32_t i = 0; i < n; ++i) col[i] = inv[i].data();
-      const std::size_t full = inv[n - 1].size(), rows = inv[0].size();
-      std::uint32_t* const l2p = l2p_.data();
-      for (std::size_t r = 0; r < full; ++r) {
-        std::uint32_t* row = l2p + r * planes_ + q0;
-        for (std::uint32_t i = 0; i < n; ++i) row[i] = col[i][r];
-      }
-      for (std::size_t r = full; r < rows; ++r)
-        for (std::uint32_t i = 0; i < n; ++i)
-          if (r < inv[i].size()) l2p[r * planes_ + q0 + i] = col[i][r];
-    }
-  };
-  const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), 8u));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t, threads);
-  worker(0, threads);
-  for (std::thread& t : pool) t.join();
-  host_pages_ = gc_pages_ = gc_erases_ = 0;
-}
-
 template <typename TokenOf>
 void Ftl::precondition(std::uint64_t fill, std::uint64_t age_writes, std::uint64_t seed,
                        FlashBackdoor& nand, TokenOf token_of) {

@@ -18,6 +18,14 @@ class NandBackdoor : public FlashBackdoor {
   void program_block(const PhysAddr& a, const Token* tokens, std::uint32_t n) override {
     nand_.engine(a.channel).backdoor_program_block(a.chip, a.die, a.plane, a.block, tokens, n);
   }
+  void attach_image(const nand::PageImage& image) override {
+    FlashBackdoor::attach_image(image);
+    for (unsigned c = 0; c < nand_.config().channels; ++c) nand_.engine(c).set_image(&image);
+  }
+  // The engine reads the block's pages from the image: nothing is stored per page.
+  void load_image_block(const PhysAddr& a, std::uint32_t, std::uint32_t, std::uint32_t erases) override {
+    nand_.engine(a.channel).backdoor_load_image(a.chip, a.die, a.plane, a.block, erases);
+  }
   Token read(const PhysAddr& a) const override {
     return nand_.engine(a.channel).backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
   }

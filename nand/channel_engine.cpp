@@ -39,6 +39,8 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   tokens_ = BigArray<Token>(blocks * cfg_.pages_per_block, true);
   write_ptr_.assign(blocks, 0);
   erase_count_.assign(blocks, 0);
+  from_image_.assign(blocks, 0);
+  first_block_ = std::size_t{channel} * blocks;
 }
 
 std::size_t ChannelEngine::block_index(const FlashCommand& c, unsigned plane) const {
@@ -94,6 +96,27 @@ void ChannelEngine::backdoor_erase(unsigned chip, unsigned die, unsigned plane, 
   const std::size_t bi = block_index(c, plane);
   write_ptr_[bi] = 0;
   ++erase_count_[bi];
+  from_image_[bi] = 0;
+}
+
+void ChannelEngine::set_image(const PageImage* image) {
+  image_ = image;
+  // Only blocks the run rewrites store tokens now: small pages, so that each costs
+  // 4 KiB of memory instead of a huge page's 2 MiB.
+  tokens_.set_dense(image == nullptr);
+}
+
+void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
+                                        std::uint32_t erases) {
+  if (!image_) throw std::logic_error("NAND backdoor: loading a block from an image without one");
+  FlashCommand c;
+  c.chip = static_cast<std::uint16_t>(chip);
+  c.die = static_cast<std::uint16_t>(die);
+  c.block[plane] = block;
+  const std::size_t bi = block_index(c, plane);
+  write_ptr_[bi] = static_cast<std::uint16_t>(cfg_.pages_per_block);
+  erase_count_[bi] = erases;
+  from_image_[bi] = 1;
 }
 
 Token ChannelEngine::backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
@@ -104,7 +127,7 @@ Token ChannelEngine::backdoor_read(unsigned chip, unsigned die, unsigned plane, 
   c.block[plane] = block;
   const std::size_t bi = block_index(c, plane);
   if (page >= write_ptr_[bi]) return kErasedToken;
-  return tokens_[bi * cfg_.pages_per_block + page];
+  return page_token(bi, page);
 }
 
 bool ChannelEngine::chip_idle(unsigned chip) const {
@@ -224,7 +247,10 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
   for_planes(c->plane_mask, [&](unsigned p) {
     const std::size_t bi = block_index(*c, p);
     __builtin_prefetch(&write_ptr_[bi]);
-    if (c->op == FlashOp::Read) __builtin_prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
+    if (c->op == FlashOp::Read) {
+      __builtin_prefetch(&from_image_[bi]);
+      __builtin_prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
+    }
   });
   Die& d = die_of(*c);
   if (d.tail) {
@@ -284,6 +310,7 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
         const std::size_t bi = block_index(*c, p);
         write_ptr_[bi] = 0;
         ++erase_count_[bi];
+        from_image_[bi] = 0;
         segs_[nseg_++] = {BusPhase::CmdAddr, t_erase_cmd_};
       });
       break;
@@ -354,7 +381,7 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& d
   switch (c->op) {
     case FlashOp::Read:
       for_planes(c->plane_mask, [&](unsigned p) {
-        c->token[p] = tokens_[block_index(*c, p) * cfg_.pages_per_block + c->page];
+        c->token[p] = page_token(block_index(*c, p), c->page);
       });
       if (cfg_.cache_read) {
         c->exec.stage = WaitReg;  // register_moves() copies it to the cache register

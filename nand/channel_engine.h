@@ -28,6 +28,7 @@
 
 #include "nand/chip_activity.h"
 #include "nand/nand_config.h"
+#include "nand/page_image.h"
 #include "tlm/big_array.h"
 #include "tlm/flash_command.h"
 
@@ -114,6 +115,14 @@ class ChannelEngine {
   void backdoor_program_block(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                               const Token* tokens, std::uint32_t n);
   void backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block);
+  // The image that blocks loaded by backdoor_load_image read from; it must outlive the
+  // engine's use of them. Once set, only blocks the run writes store their tokens.
+  void set_image(const PageImage* image);
+  // Loads a block from the image: it becomes full, erased `erases` times, and its pages
+  // read as image.token(page address) until it is next erased. Nothing is stored per
+  // page. Distinct blocks may be loaded concurrently.
+  void backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
+                           std::uint32_t erases);
   Token backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                       std::uint32_t page) const;
   // What a scheduler block samples as "ready" for a command: no command waits for this
@@ -213,6 +222,14 @@ class ChannelEngine {
   std::vector<std::uint64_t> in_array_;  // bit i: die i has an array operation (array_op set)
   std::vector<unsigned> chip_inflight_;
   BigArray<Token> tokens_;                  // per physical page; valid below the write pointer
+  const PageImage* image_ = nullptr;        // the content of blocks loaded from an image
+  std::vector<std::uint8_t> from_image_;    // per block: its pages read from image_
+  // A page's token: from the image or stored.
+  Token page_token(std::size_t bi, std::uint32_t page) const {
+    return from_image_[bi] ? image_->token(static_cast<std::uint32_t>((first_block_ + bi) * cfg_.pages_per_block + page))
+                           : tokens_[bi * cfg_.pages_per_block + page];
+  }
+  std::size_t first_block_ = 0;             // device-wide index of this channel's first block
   std::vector<std::uint16_t> write_ptr_;    // per block: next page to program
   std::vector<std::uint32_t> erase_count_;  // per block
 

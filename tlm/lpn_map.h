@@ -35,6 +35,8 @@ class LpnMap {
       if (s.key == 0) return false;
     }
   }
+  // A hint that `lpn` will be looked up soon: its home slot's line is fetched.
+  void prefetch(std::uint64_t lpn) const { __builtin_prefetch(&slots_[home(lpn)]); }
   // Calls f(lpn, value) for every entry, in no particular order.
   template <typename F>
   void for_each(F f) const {

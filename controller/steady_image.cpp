@@ -1,0 +1,118 @@
+#include "controller/steady_image.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ssd::ctrl {
+
+SteadyImage::Permutation::Permutation(std::uint32_t n, std::uint64_t key) : n_(n) {
+  unsigned bits = 0;  // the domain is the smallest 2^bits >= n, at least 2 bits
+  while (bits < 32 && (std::uint64_t{1} << bits) < n) ++bits;
+  bits = std::max(2u, bits);
+  lo_bits_ = bits / 2;
+  lo_mask_ = (std::uint32_t{1} << lo_bits_) - 1;
+  hi_mask_ = static_cast<std::uint32_t>((std::uint64_t{1} << (bits - lo_bits_)) - 1);
+  for (int i = 0; i < kRounds; ++i) {  // splitmix64 of the key: one key per round
+    key += 0x9E3779B97F4A7C15ull;
+    std::uint64_t z = key;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    key_[i] = z ^ (z >> 31);
+  }
+}
+
+SteadyImage::SteadyImage(std::uint32_t planes, std::uint32_t blocks_per_plane, std::uint32_t pages_per_block,
+                         std::uint32_t full_blocks, std::vector<std::uint32_t> lane_of_plane, std::uint64_t fill,
+                         TokenOf token_of)
+    : planes_(planes),
+      B_(blocks_per_plane),
+      ppb_(pages_per_block),
+      F_(full_blocks),
+      words_((pages_per_block + 63) / 64),
+      lane_of_plane_(std::move(lane_of_plane)),
+      fill_(fill),
+      token_of_(token_of) {
+  if (F_ == 0 || F_ > B_ || lane_of_plane_.size() != planes_) throw std::invalid_argument("SteadyImage: bad geometry");
+  if (fill_ / planes_ + 1 > std::uint64_t{F_} * ppb_) throw std::invalid_argument("SteadyImage: more pages than the full blocks hold");
+  plane_of_lane_.assign(planes_, 0);
+  for (std::uint32_t p = 0; p < planes_; ++p) plane_of_lane_[lane_of_plane_[p]] = p;
+  plane_.resize(planes_);
+  mask_ = BigArray<std::uint64_t>(std::size_t{planes_} * B_ * words_, true);  // zero: nothing valid
+}
+
+void SteadyImage::solve(PlaneImage& pl) const {
+  // Pages in the full blocks for a decay a: C(a) = ppb (1 - e^-a) / (1 - e^(-a/F)),
+  // from F ppb (a -> 0) down to ppb (a -> infinity); a solved for C(a) = V (a plane
+  // with V <= ppb keeps all of it in its newest block).
+  const double F = F_, ppb = ppb_;
+  auto total = [&](double a) { return ppb * std::expm1(-a) / std::expm1(-a / F); };
+  double lo = 0, hi = 1;
+  while (total(hi) > pl.V && hi < 1e6) hi *= 2;
+  for (int it = 0; it < 60; ++it) {
+    const double mid = (lo + hi) / 2;
+    (total(mid) > pl.V ? lo : hi) = mid;
+  }
+  pl.a = pl.V == 0 ? 0 : hi;
+  if (pl.a > 0) {
+    pl.scale = -ppb / std::expm1(-pl.a / F);
+    pl.k_per_log = -F / pl.a;
+  }
+  for (std::uint32_t k = 0; k < F_; ++k)
+    if (first_slot(pl, k + 1) - first_slot(pl, k) > ppb_ || first_slot(pl, k + 1) < first_slot(pl, k))
+      throw std::logic_error("SteadyImage: block of age " + std::to_string(k) + " would hold more than a block");
+}
+
+std::uint32_t SteadyImage::age_of_slot(const PlaneImage& pl, std::uint32_t s, std::uint32_t& first) const {
+  std::uint32_t k;
+  if (pl.a == 0) {
+    k = s / ppb_;
+  } else {  // the inverse of first_slot, then corrected for its rounding
+    const double x = pl.k_per_log * std::log1p(-static_cast<double>(s) / pl.scale);
+    k = !(x > 0) ? 0 : x >= F_ ? F_ - 1 : static_cast<std::uint32_t>(x);
+  }
+  if (k >= F_) k = F_ - 1;
+  first = first_slot(pl, k);
+  while (first > s) first = first_slot(pl, --k);  // k = 0 has first 0 <= s
+  for (std::uint32_t next; (next = first_slot(pl, k + 1)) <= s; ++k) first = next;
+  return k;
+}
+
+std::uint32_t SteadyImage::l2p(std::uint64_t lpn) const {
+  if (lpn >= fill_) return 0xFFFFFFFFu;
+  const std::uint32_t p = plane_of_lane_[lpn % planes_];
+  const PlaneImage& pl = plane_[p];
+  const std::uint32_t s = pl.slots.inverse(static_cast<std::uint32_t>(lpn / planes_));
+  std::uint32_t first;
+  const std::uint32_t k = age_of_slot(pl, s, first);
+  const std::uint32_t g = p * B_ + pl.blocks.forward(k);
+  // The (s - first_slot(k))-th valid page of the block.
+  std::uint32_t i = s - first;
+  const std::uint64_t* m = valid_mask(g);
+  std::uint32_t w = 0;
+  for (unsigned c; i >= (c = popcount64(m[w])); ++w) i -= c;
+  std::uint64_t x = m[w];
+  std::uint32_t page = w * 64;
+  for (unsigned c; i >= (c = popcount64(x & 0xFF)); x >>= 8, page += 8) i -= c;
+  for (; i; --i) x &= x - 1;  // clear the i lowest set bits
+  page += static_cast<std::uint32_t>(__builtin_ctzll(x));
+  return g * ppb_ + page;
+}
+
+std::uint64_t SteadyImage::p2l(std::uint32_t ppa) const {
+  const std::uint32_t g = ppa / ppb_, pg = ppa % ppb_;
+  const std::uint32_t p = g / B_;
+  const PlaneImage& pl = plane_[p];
+  const std::uint64_t* m = valid_mask(g);
+  if (!(m[pg >> 6] >> (pg & 63) & 1u)) return kNoPage;  // also every page of a free block
+  const std::uint32_t k = pl.blocks.inverse(g % B_);
+  std::uint32_t s = first_slot(pl, k);
+  for (std::uint32_t w = 0; w < pg >> 6; ++w) s += popcount64(m[w]);
+  s += popcount64(m[pg >> 6] & ((std::uint64_t{1} << (pg & 63)) - 1));
+  return std::uint64_t{pl.slots.forward(s)} * planes_ + lane_of_plane_[p];
+}
+
+std::uint64_t SteadyImage::bytes() const {
+  return plane_.size() * sizeof(PlaneImage) + mask_.size() * 8 + (lane_of_plane_.size() + plane_of_lane_.size()) * 4;
+}
+
+}  // namespace ssd::ctrl

@@ -1,0 +1,208 @@
+// The preconditioning image (controller/steady_image.h) and the FTL and NAND that read
+// it instead of per-page tables, without the SystemC kernel.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <vector>
+
+#include "controller/ftl.h"
+#include "controller/steady_image.h"
+#include "nand/channel_engine.h"
+
+using namespace ssd;
+using namespace ssd::ctrl;
+
+namespace {
+
+Token token_of(std::uint64_t lpn) { return static_cast<Token>(lpn * 2654435761u) | 1u; }
+
+FtlConfig geometry(std::uint32_t pages_per_block) {
+  FtlConfig f;
+  f.nand.channels = 2;
+  f.nand.chips_per_channel = 2;
+  f.nand.dies_per_chip = 1;
+  f.nand.planes_per_die = 2;
+  f.nand.blocks_per_plane = 64;
+  f.nand.pages_per_block = pages_per_block;
+  f.nand.page_bytes = 4096;
+  f.overprovisioning = 0.1;
+  f.gc_threshold = 0.05;
+  return f;
+}
+
+// The NAND engines through the backdoor, reading loaded blocks from the image (the
+// model's own path: nothing stored per page).
+struct LazyBackdoor : FlashBackdoor {
+  std::vector<std::unique_ptr<nand::ChannelEngine>> ch;
+  explicit LazyBackdoor(const nand::NandConfig& n) {
+    for (unsigned c = 0; c < n.channels; ++c) ch.push_back(std::make_unique<nand::ChannelEngine>(n, c));
+  }
+  void program(const PhysAddr& a, Token t) override {
+    ch[a.channel]->backdoor_program(a.chip, a.die, a.plane, a.block, a.page, t);
+  }
+  void erase(const PhysAddr& a) override { ch[a.channel]->backdoor_erase(a.chip, a.die, a.plane, a.block); }
+  Token read(const PhysAddr& a) const override {
+    return ch[a.channel]->backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
+  }
+  void attach_image(const nand::PageImage& image) override {
+    FlashBackdoor::attach_image(image);
+    for (auto& e : ch) e->set_image(&image);
+  }
+  void load_image_block(const PhysAddr& a, std::uint32_t, std::uint32_t, std::uint32_t erases) override {
+    ch[a.channel]->backdoor_load_image(a.chip, a.die, a.plane, a.block, erases);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("steady image: the keyed permutation is a bijection and its inverse undoes it", "[image]") {
+  for (std::uint32_t n : {1u, 2u, 3u, 5u, 64u, 1000u, 4097u, 100000u}) {
+    const SteadyImage::Permutation perm(n, 0x1234567u + n);
+    std::vector<char> seen(n, 0);
+    std::uint32_t fixed = 0;
+    for (std::uint32_t x = 0; x < n; ++x) {
+      const std::uint32_t y = perm.forward(x);
+      REQUIRE(y < n);
+      REQUIRE_FALSE(seen[y]);
+      seen[y] = 1;
+      REQUIRE(perm.inverse(y) == x);
+      fixed += y == x;
+    }
+    INFO("n " << n << ": " << fixed << " fixed points");
+    if (n >= 1000) CHECK(fixed < n / 100);  // a shuffle, not the identity
+  }
+  // Another key, another order.
+  const SteadyImage::Permutation a(1000, 1), b(1000, 2);
+  std::uint32_t same = 0;
+  for (std::uint32_t x = 0; x < 1000; ++x) same += a.forward(x) == b.forward(x);
+  CHECK(same < 20);
+}
+
+TEST_CASE("steady image: the FTL's mapping, the image's owners and the NAND's pages agree on every page", "[image][precondition]") {
+  for (std::uint32_t ppb : {64u, 48u}) {  // whole words of the valid bitmap, and not
+    const FtlConfig cfg = geometry(ppb);
+    Ftl f(cfg);
+    LazyBackdoor nand(cfg.nand);
+    const std::uint64_t fill = f.logical_pages() * 3 / 4;
+    f.precondition_steady(fill, 1.0, 5, nand, token_of);
+    REQUIRE(f.image() != nullptr);
+    CHECK_FALSE(f.l2p_dense());  // nothing written into the mapping tables
+    std::uint64_t valid = 0;
+    for (std::uint32_t ppa = 0; ppa < cfg.nand.total_pages(); ++ppa) {
+      const std::uint64_t lpn = f.owner(ppa);
+      if (lpn == kUnmapped) continue;
+      ++valid;
+      REQUIRE(lpn < fill);
+      REQUIRE(f.lookup(lpn) == ppa);
+      REQUIRE(f.image()->p2l(ppa) == lpn);
+    }
+    CHECK(valid == fill);
+    for (std::uint64_t lpn = 0; lpn < f.logical_pages(); ++lpn) {
+      const std::uint32_t ppa = f.lookup(lpn);
+      if (lpn >= fill) {
+        REQUIRE(ppa == kUnmapped);
+        continue;
+      }
+      REQUIRE(f.owner(ppa) == lpn);
+      REQUIRE(nand.read(f.decode(ppa)) == token_of(lpn));
+    }
+    // Blocks by age: the valid pages decay from a full newest block; free blocks are erased.
+    const SteadyImage& img = *f.image();
+    const std::uint32_t B = cfg.nand.blocks_per_plane;
+    for (std::uint32_t p = 0; p < f.planes(); ++p) {
+      CHECK(img.valid_at_age(p, 0) == ppb);
+      CHECK(img.valid_at_age(p, 0) >= img.valid_at_age(p, B / 2));
+      CHECK(img.valid_at_age(p, B / 2) > img.valid_at_age(p, B - 5));
+      CHECK(f.free_blocks(p) == B - (B - 4));  // gc_low = max(2, ceil(0.05 * 64)) = 4
+      for (std::uint32_t k = 0; k < B; ++k) {
+        const std::uint32_t g = p * B + img.block_of_age(p, k);
+        CHECK(img.age_of_block(p, img.block_of_age(p, k)) == k);
+        CHECK(f.valid_pages(g) == img.valid_at_age(p, k));
+        const Token last = nand.read(f.decode(g * ppb + ppb - 1));
+        if (k >= B - 4) CHECK(last == kErasedToken);
+        else CHECK(last != kErasedToken);
+      }
+    }
+  }
+}
+
+TEST_CASE("steady image: the run's writes, copies, trims and erases override the image", "[image][precondition]") {
+  const FtlConfig cfg = geometry(64);
+  Ftl f(cfg);
+  LazyBackdoor nand(cfg.nand);
+  const std::uint64_t fill = f.logical_pages() * 3 / 4;
+  f.precondition_steady(fill, 1.0, 9, nand, token_of);
+  // A host write of an image page: the old page becomes invalid, the new one is the lpn's.
+  const std::uint64_t lpn = 17;
+  const std::uint32_t old = f.lookup(lpn);
+  const std::uint32_t old_block = f.block_of_ppa(old);
+  const std::uint32_t before = f.valid_pages(old_block);
+  const std::uint32_t plane = f.plane_of_lpn(lpn);
+  const std::uint32_t ppa = f.allocate(plane, false);
+  nand.program(f.decode(ppa), 0xABCDu);
+  f.map(lpn, ppa);
+  CHECK(f.lookup(lpn) == ppa);
+  CHECK(f.owner(ppa) == lpn);
+  CHECK(f.owner(old) == kUnmapped);
+  CHECK(f.valid_pages(old_block) == before - 1);
+  CHECK(nand.read(f.decode(ppa)) == 0xABCDu);
+  // A GC copy of another image page whose mapping has not moved: the mapping follows it.
+  const std::uint64_t other = 18;
+  const std::uint32_t from = f.lookup(other);
+  const std::uint32_t to = f.allocate(f.plane_of_lpn(other), true);
+  nand.program(f.decode(to), nand.read(f.decode(from)));
+  CHECK(f.remap_if(other, to, from));
+  CHECK(f.lookup(other) == to);
+  CHECK(nand.read(f.decode(to)) == token_of(other));
+  // A trim of an image page unmaps it.
+  const std::uint32_t trimmed = f.lookup(19);
+  f.trim(19);
+  CHECK(f.lookup(19) == kUnmapped);
+  CHECK(f.owner(trimmed) == kUnmapped);
+  // GC of a whole image block: its valid pages are the image's, and after the erase the
+  // NAND reads the block as erased (no longer from the image).
+  const std::uint32_t victim = f.pick_victim(plane);
+  REQUIRE(victim != kUnmapped);
+  std::vector<std::uint32_t> pages;
+  f.valid_ppas(victim, pages);
+  CHECK(pages.size() == f.valid_pages(victim));
+  for (std::uint32_t src : pages) {
+    const std::uint64_t owner = f.owner(src);
+    REQUIRE(owner < fill);
+    REQUIRE(nand.read(f.decode(src)) == token_of(owner));
+    const std::uint32_t dst = f.allocate(plane, true);
+    REQUIRE(dst != kUnmapped);
+    nand.program(f.decode(dst), nand.read(f.decode(src)));
+    REQUIRE(f.remap_if(owner, dst, src));
+    REQUIRE(nand.read(f.decode(f.lookup(owner))) == token_of(owner));
+  }
+  CHECK(f.valid_pages(victim) == 0);
+  nand.erase(f.decode(victim * cfg.nand.pages_per_block));
+  f.erased(victim);
+  CHECK(nand.read(f.decode(victim * cfg.nand.pages_per_block)) == kErasedToken);
+  const std::uint32_t first = victim * cfg.nand.pages_per_block;
+  nand.program(f.decode(first), 0x1234u);
+  CHECK(nand.read(f.decode(first)) == 0x1234u);
+}
+
+TEST_CASE("ftl: the mapping moves from its hash map to its array past 1/32 of the logical pages", "[ftl][mapping]") {
+  const FtlConfig cfg = geometry(64);
+  Ftl f(cfg);
+  const std::uint64_t n = f.logical_pages() / 32;
+  std::vector<std::uint32_t> where;
+  for (std::uint64_t lpn = 0; lpn <= n; ++lpn) {
+    CHECK_FALSE(f.l2p_dense());
+    const std::uint32_t ppa = f.allocate(f.plane_of_lpn(lpn * 7), false);
+    f.map(lpn * 7, ppa);
+    where.push_back(ppa);
+  }
+  CHECK(f.l2p_dense());
+  for (std::uint64_t lpn = 0; lpn <= n; ++lpn) {
+    REQUIRE(f.lookup(lpn * 7) == where[lpn]);
+    REQUIRE(f.owner(where[lpn]) == lpn * 7);
+  }
+  CHECK(f.lookup(1) == kUnmapped);
+  f.trim(7);
+  CHECK(f.lookup(7) == kUnmapped);
+  CHECK(f.owner(where[1]) == kUnmapped);
+}
