@@ -4,12 +4,16 @@
 // linear probing in one array: no allocation per insert, and at the buffer's usual size
 // (tens of pages in a 1024-slot table) a lookup of an absent page reads one slot that
 // stays in the L1 cache. Deletion shifts the following entries back, so there are no
-// tombstones. The table doubles when half full. Plain C++.
+// tombstones. The table doubles when half full. Its array is anonymous memory from the
+// operating system, in huge pages once it is 2 MiB or more: a large map (the host's
+// record of a million written pages) is probed at random, and each probe would otherwise
+// miss the TLB as well as the cache. Plain C++.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+
+#include "tlm/big_array.h"
 
 namespace ssd {
 
@@ -40,8 +44,8 @@ class LpnMap {
   // Calls f(lpn, value) for every entry, in no particular order.
   template <typename F>
   void for_each(F f) const {
-    for (const Slot& s : slots_)
-      if (s.key != 0) f(s.key - 1, s.value);
+    for (std::size_t i = 0; i < slots_.size(); ++i)
+      if (slots_[i].key != 0) f(slots_[i].key - 1, slots_[i].value);
   }
   // Inserts or overwrites.
   void set(std::uint64_t lpn, std::uint32_t value) {
@@ -79,10 +83,7 @@ class LpnMap {
   std::size_t slots() const { return slots_.size(); }
   std::size_t bytes() const { return slots_.size() * sizeof(Slot); }
   // Empties the map and returns its memory (down to `log2_slots` slots).
-  void release(unsigned log2_slots = 1) {
-    std::vector<Slot>().swap(slots_);
-    reset(log2_slots);
-  }
+  void release(unsigned log2_slots = 1) { reset(log2_slots); }
 
  private:
   struct Slot {
@@ -93,20 +94,20 @@ class LpnMap {
     return static_cast<std::size_t>((lpn * 0x9E3779B97F4A7C15ull) >> shift_);
   }
   void reset(unsigned log2_slots) {
-    slots_.assign(std::size_t{1} << log2_slots, Slot{});
+    const std::size_t n = std::size_t{1} << log2_slots;
+    slots_ = BigArray<Slot>(n, n * sizeof(Slot) >= (std::size_t{2} << 20));  // zero: every slot empty
     mask_ = slots_.size() - 1;
     shift_ = 64 - log2_slots;
     size_ = 0;
   }
   void grow() {
-    std::vector<Slot> old;
-    old.swap(slots_);
+    BigArray<Slot> old = std::move(slots_);
     reset(64 - shift_ + 1);
-    for (const Slot& s : old)
-      if (s.key != 0) set(s.key - 1, s.value);
+    for (std::size_t i = 0; i < old.size(); ++i)
+      if (old[i].key != 0) set(old[i].key - 1, old[i].value);
   }
 
-  std::vector<Slot> slots_;
+  BigArray<Slot> slots_;
   std::size_t mask_ = 0;
   unsigned shift_ = 64;
   std::size_t size_ = 0;
