@@ -5,6 +5,31 @@
 
 namespace ssd::ctrl {
 
+namespace {
+struct SelectInByte {
+  std::uint8_t pos[256][8];
+  SelectInByte() {
+    for (unsigned b = 0; b < 256; ++b)
+      for (unsigned i = 0, n = 0; i < 8; ++i)
+        if (b >> i & 1u) pos[b][n++] = static_cast<std::uint8_t>(i);
+  }
+};
+const SelectInByte kSelectInByte;
+}  // namespace
+
+unsigned select64(std::uint64_t x, unsigned i) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  std::uint64_t c = x - ((x >> 1) & 0x5555555555555555ull);  // bits per byte, as in popcount64
+  c = (c & 0x3333333333333333ull) + ((c >> 2) & 0x3333333333333333ull);
+  c = (c + (c >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  const std::uint64_t running = c * kOnes;  // byte j: set bits in bytes 0..j (at most 64)
+  // The first byte whose running count exceeds i: its high bit survives the subtraction.
+  const std::uint64_t over = ((running | kHigh) - (i + 1) * kOnes) & kHigh;
+  const unsigned byte = static_cast<unsigned>(__builtin_ctzll(over)) / 8;
+  const unsigned before = byte ? static_cast<unsigned>(running >> (8 * byte - 8)) & 0xFF : 0;
+  return 8 * byte + kSelectInByte.pos[(x >> (8 * byte)) & 0xFF][i - before];
+}
+
 SteadyImage::Permutation::Permutation(std::uint32_t n, std::uint64_t key) : n_(n) {
   unsigned bits = 0;  // the domain is the smallest 2^bits >= n, at least 2 bits
   while (bits < 32 && (std::uint64_t{1} << bits) < n) ++bits;
@@ -90,12 +115,7 @@ std::uint32_t SteadyImage::l2p(std::uint64_t lpn) const {
   const std::uint64_t* m = valid_mask(g);
   std::uint32_t w = 0;
   for (unsigned c; i >= (c = popcount64(m[w])); ++w) i -= c;
-  std::uint64_t x = m[w];
-  std::uint32_t page = w * 64;
-  for (unsigned c; i >= (c = popcount64(x & 0xFF)); x >>= 8, page += 8) i -= c;
-  for (; i; --i) x &= x - 1;  // clear the i lowest set bits
-  page += static_cast<std::uint32_t>(__builtin_ctzll(x));
-  return g * ppb_ + page;
+  return g * ppb_ + w * 64 + select64(m[w], i);
 }
 
 std::uint64_t SteadyImage::p2l(std::uint32_t ppa) const {

@@ -149,6 +149,10 @@ inline unsigned popcount64(std::uint64_t x) {
   return static_cast<unsigned>((x * 0x0101010101010101ull) >> 56);
 }
 
+// The position of the (i+1)-th set bit of x (i < popcount64(x)), without a loop over
+// the bits: the bytes' running counts in one multiply pick the byte, a table the bit.
+unsigned select64(std::uint64_t x, unsigned i);
+
 template <typename Below>
 void SteadyImage::build_plane(std::uint32_t p, Below&& below) {
   PlaneImage& pl = plane_[p];

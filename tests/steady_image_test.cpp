@@ -78,6 +78,22 @@ TEST_CASE("steady image: the keyed permutation is a bijection and its inverse un
   CHECK(same < 20);
 }
 
+TEST_CASE("steady image: select64 finds the i-th set bit of a word", "[image]") {
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int round = 0; round < 2000; ++round) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const std::uint64_t w = round % 3 == 0 ? x & (x >> 1) : round % 3 == 1 ? x : x | (x << 3);  // sparse, even, dense
+    unsigned i = 0;
+    for (unsigned bit = 0; bit < 64; ++bit)
+      if (w >> bit & 1u) REQUIRE(select64(w, i++) == bit);
+    REQUIRE(i == popcount64(w));
+  }
+  CHECK(select64(~std::uint64_t{0}, 63) == 63);
+  CHECK(select64(std::uint64_t{1} << 63, 0) == 63);
+}
+
 TEST_CASE("steady image: the FTL's mapping, the image's owners and the NAND's pages agree on every page", "[image][precondition]") {
   for (std::uint32_t ppb : {64u, 48u}) {  // whole words of the valid bitmap, and not
     const FtlConfig cfg = geometry(ppb);
