@@ -46,6 +46,26 @@ SteadyImage::Permutation::Permutation(std::uint32_t n, std::uint64_t key) : n_(n
   }
 }
 
+SteadyImage::AffinePermutation::AffinePermutation(std::uint32_t n, std::uint64_t key) : n_(n) {
+  if (n == 0) throw std::invalid_argument("AffinePermutation: empty domain");
+  c_ = key % n;
+  auto gcd = [](std::uint64_t x, std::uint64_t y) {
+    while (y) x %= y, std::swap(x, y);
+    return x;
+  };
+  a_ = (key >> 32) % n | 1;
+  if (n > 1) a_ %= n;
+  while (gcd(a_, n) != 1) a_ = (a_ + 1) % n;  // n = 1: gcd(0, 1) = 1
+  // a^-1 mod n by the extended Euclid algorithm.
+  std::int64_t t = 0, t1 = 1, r = n, r1 = static_cast<std::int64_t>(a_);
+  while (r1) {
+    const std::int64_t q = r / r1;
+    t -= q * t1, std::swap(t, t1);
+    r -= q * r1, std::swap(r, r1);
+  }
+  a_inv_ = static_cast<std::uint64_t>(t < 0 ? t + static_cast<std::int64_t>(n) : t) % n;
+}
+
 SteadyImage::SteadyImage(std::uint32_t planes, std::uint32_t blocks_per_plane, std::uint32_t pages_per_block,
                          std::uint32_t full_blocks, std::vector<std::uint32_t> lane_of_plane, std::uint64_t fill,
                          TokenOf token_of)

@@ -111,6 +111,20 @@ class SteadyImage final : public nand::PageImage {
     std::uint32_t n_ = 0, lo_bits_ = 0, lo_mask_ = 0, hi_mask_ = 0;
     std::uint64_t key_[kRounds] = {};
   };
+  // x -> (a x + c) mod n, a coprime with n: a cheap bijection of [0, n) for what needs no
+  // more than an arbitrary order (public for its tests).
+  class AffinePermutation {
+   public:
+    AffinePermutation() = default;
+    AffinePermutation(std::uint32_t n, std::uint64_t key);
+    std::uint32_t forward(std::uint32_t x) const { return static_cast<std::uint32_t>((a_ * x + c_) % n_); }
+    std::uint32_t inverse(std::uint32_t y) const {
+      return static_cast<std::uint32_t>(a_inv_ * ((y + n_ - c_) % n_) % n_);
+    }
+
+   private:
+    std::uint64_t n_ = 1, a_ = 1, a_inv_ = 1, c_ = 0;
+  };
 
  private:
   // A plane: V valid pages; the block of age k holds the slots [first_slot(k),
@@ -120,7 +134,8 @@ class SteadyImage final : public nand::PageImage {
   struct PlaneImage {
     std::uint32_t V = 0;
     double a = 0, scale = 0, k_per_log = 0;  // scale = ppb / (1 - exp(-a / F)); k_per_log = -F / a
-    Permutation slots, blocks;  // slot -> the plane's logical page number; age -> block
+    Permutation slots;        // slot -> the plane's logical page number
+    AffinePermutation blocks;  // age -> block (which block has which age needs no more)
   };
   std::uint32_t first_slot(const PlaneImage& pl, std::uint32_t k) const {
     if (k >= F_) return pl.V;
@@ -159,7 +174,7 @@ void SteadyImage::build_plane(std::uint32_t p, Below&& below) {
   const std::uint64_t q = lane_of_plane_[p];
   pl.V = static_cast<std::uint32_t>(fill_ / planes_ + (q < fill_ % planes_ ? 1 : 0));
   solve(pl);
-  pl.blocks = Permutation(B_, below(~std::uint64_t{0}));
+  pl.blocks = AffinePermutation(B_, below(~std::uint64_t{0}));
   pl.slots = Permutation(pl.V, below(~std::uint64_t{0}));
   for (std::uint32_t k = 0; k < F_; ++k) {
     std::uint64_t* m = &mask_[(std::size_t{p} * B_ + pl.blocks.forward(k)) * words_];

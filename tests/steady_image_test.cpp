@@ -71,6 +71,17 @@ TEST_CASE("steady image: the keyed permutation is a bijection and its inverse un
     INFO("n " << n << ": " << fixed << " fixed points");
     if (n >= 1000) CHECK(fixed < n / 100);  // a shuffle, not the identity
   }
+  for (std::uint32_t n : {1u, 2u, 6u, 2048u, 3000u}) {
+    const SteadyImage::AffinePermutation perm(n, 0xDEADBEEF12345ull * n);
+    std::vector<char> seen(n, 0);
+    for (std::uint32_t x = 0; x < n; ++x) {
+      const std::uint32_t y = perm.forward(x);
+      REQUIRE(y < n);
+      REQUIRE_FALSE(seen[y]);
+      seen[y] = 1;
+      REQUIRE(perm.inverse(y) == x);
+    }
+  }
   // Another key, another order.
   const SteadyImage::Permutation a(1000, 1), b(1000, 2);
   std::uint32_t same = 0;
