@@ -7,9 +7,11 @@
 
 #include "controller/ftl.h"
 #include "nand/channel_engine.h"
+#include "tests/engine_backdoor.h"
 
 using namespace ssd;
 using namespace ssd::ctrl;
+using ssd::ctrl::test::EngineBackdoor;
 
 namespace {
 
@@ -27,21 +29,6 @@ FtlConfig small(const std::string& order = "CWDP") {
   f.allocation = order;
   return f;
 }
-
-// The real NAND page state, one engine per channel, used through the backdoor.
-struct EngineBackdoor : FlashBackdoor {
-  std::vector<std::unique_ptr<nand::ChannelEngine>> ch;
-  explicit EngineBackdoor(const nand::NandConfig& n) {
-    for (unsigned c = 0; c < n.channels; ++c) ch.push_back(std::make_unique<nand::ChannelEngine>(n, c));
-  }
-  void program(const PhysAddr& a, Token t) override {
-    ch[a.channel]->backdoor_program(a.chip, a.die, a.plane, a.block, a.page, t);
-  }
-  void erase(const PhysAddr& a) override { ch[a.channel]->backdoor_erase(a.chip, a.die, a.plane, a.block); }
-  Token read(const PhysAddr& a) const override {
-    return ch[a.channel]->backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
-  }
-};
 
 Token token_of(std::uint64_t lpn) { return static_cast<Token>(lpn * 2654435761u) | 1u; }
 

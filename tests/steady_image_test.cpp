@@ -8,6 +8,7 @@
 #include "controller/ftl.h"
 #include "controller/steady_image.h"
 #include "nand/channel_engine.h"
+#include "tests/engine_backdoor.h"
 
 using namespace ssd;
 using namespace ssd::ctrl;
@@ -30,58 +31,37 @@ FtlConfig geometry(std::uint32_t pages_per_block) {
   return f;
 }
 
-// The NAND engines through the backdoor, reading loaded blocks from the image (the
-// model's own path: nothing stored per page).
-struct LazyBackdoor : FlashBackdoor {
-  std::vector<std::unique_ptr<nand::ChannelEngine>> ch;
-  explicit LazyBackdoor(const nand::NandConfig& n) {
-    for (unsigned c = 0; c < n.channels; ++c) ch.push_back(std::make_unique<nand::ChannelEngine>(n, c));
-  }
-  void program(const PhysAddr& a, Token t) override {
-    ch[a.channel]->backdoor_program(a.chip, a.die, a.plane, a.block, a.page, t);
-  }
-  void erase(const PhysAddr& a) override { ch[a.channel]->backdoor_erase(a.chip, a.die, a.plane, a.block); }
-  Token read(const PhysAddr& a) const override {
-    return ch[a.channel]->backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
-  }
-  void attach_image(const nand::PageImage& image) override {
-    FlashBackdoor::attach_image(image);
-    for (auto& e : ch) e->set_image(&image);
-  }
-  void load_image_block(const PhysAddr& a, std::uint32_t, std::uint32_t, std::uint32_t erases) override {
-    ch[a.channel]->backdoor_load_image(a.chip, a.die, a.plane, a.block, erases);
-  }
+struct LazyBackdoor : test::EngineBackdoor {
+  explicit LazyBackdoor(const nand::NandConfig& n) : EngineBackdoor(n, true) {}
 };
+
+// Checks that perm is a bijection of [0, n) and inverse() undoes forward(); returns the
+// number of fixed points.
+template <typename Perm>
+std::uint32_t check_bijection(const Perm& perm, std::uint32_t n) {
+  std::vector<char> seen(n, 0);
+  std::uint32_t fixed = 0;
+  for (std::uint32_t x = 0; x < n; ++x) {
+    const std::uint32_t y = perm.forward(x);
+    REQUIRE(y < n);
+    REQUIRE_FALSE(seen[y]);
+    seen[y] = 1;
+    REQUIRE(perm.inverse(y) == x);
+    fixed += y == x;
+  }
+  return fixed;
+}
 
 }  // namespace
 
 TEST_CASE("steady image: the keyed permutation is a bijection and its inverse undoes it", "[image]") {
   for (std::uint32_t n : {1u, 2u, 3u, 5u, 64u, 1000u, 4097u, 100000u}) {
-    const SteadyImage::Permutation perm(n, 0x1234567u + n);
-    std::vector<char> seen(n, 0);
-    std::uint32_t fixed = 0;
-    for (std::uint32_t x = 0; x < n; ++x) {
-      const std::uint32_t y = perm.forward(x);
-      REQUIRE(y < n);
-      REQUIRE_FALSE(seen[y]);
-      seen[y] = 1;
-      REQUIRE(perm.inverse(y) == x);
-      fixed += y == x;
-    }
+    const std::uint32_t fixed = check_bijection(SteadyImage::Permutation(n, 0x1234567u + n), n);
     INFO("n " << n << ": " << fixed << " fixed points");
     if (n >= 1000) CHECK(fixed < n / 100);  // a shuffle, not the identity
   }
-  for (std::uint32_t n : {1u, 2u, 6u, 2048u, 3000u}) {
-    const SteadyImage::AffinePermutation perm(n, 0xDEADBEEF12345ull * n);
-    std::vector<char> seen(n, 0);
-    for (std::uint32_t x = 0; x < n; ++x) {
-      const std::uint32_t y = perm.forward(x);
-      REQUIRE(y < n);
-      REQUIRE_FALSE(seen[y]);
-      seen[y] = 1;
-      REQUIRE(perm.inverse(y) == x);
-    }
-  }
+  for (std::uint32_t n : {1u, 2u, 6u, 2048u, 3000u})
+    check_bijection(SteadyImage::AffinePermutation(n, 0xDEADBEEF12345ull * n), n);
   // Another key, another order.
   const SteadyImage::Permutation a(1000, 1), b(1000, 2);
   std::uint32_t same = 0;

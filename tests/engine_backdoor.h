@@ -1,0 +1,39 @@
+// The FTL's FlashBackdoor onto real NAND page state, one ChannelEngine per channel,
+// without the SystemC kernel. `lazy`: blocks loaded from a preconditioning image read
+// from it, as in the model (nothing stored per page); otherwise FlashBackdoor's default
+// programs them page by page.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "controller/ftl.h"
+#include "nand/channel_engine.h"
+
+namespace ssd::ctrl::test {
+
+struct EngineBackdoor : FlashBackdoor {
+  std::vector<std::unique_ptr<nand::ChannelEngine>> ch;
+  bool lazy;
+  explicit EngineBackdoor(const nand::NandConfig& n, bool lazy_image = false) : lazy(lazy_image) {
+    for (unsigned c = 0; c < n.channels; ++c) ch.push_back(std::make_unique<nand::ChannelEngine>(n, c));
+  }
+  void program(const PhysAddr& a, Token t) override {
+    ch[a.channel]->backdoor_program(a.chip, a.die, a.plane, a.block, a.page, t);
+  }
+  void erase(const PhysAddr& a) override { ch[a.channel]->backdoor_erase(a.chip, a.die, a.plane, a.block); }
+  Token read(const PhysAddr& a) const override {
+    return ch[a.channel]->backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
+  }
+  void attach_image(const nand::PageImage& image) override {
+    FlashBackdoor::attach_image(image);
+    if (lazy)
+      for (auto& e : ch) e->set_image(&image);
+  }
+  void load_image_block(const PhysAddr& a, std::uint32_t first_ppa, std::uint32_t pages, std::uint32_t erases) override {
+    if (lazy) ch[a.channel]->backdoor_load_image(a.chip, a.die, a.plane, a.block, erases);
+    else FlashBackdoor::load_image_block(a, first_ppa, pages, erases);
+  }
+};
+
+}  // namespace ssd::ctrl::test
