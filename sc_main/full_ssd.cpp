@@ -28,7 +28,8 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       ctrl::NandBackdoor backdoor(*nand);
       const double age = cfg.get_double("ftl.precondition_age");
       const auto seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));
-      const auto token = [](std::uint64_t lpn) { return precondition_token(lpn); };  // inlined, unlike a pointer
+      // Inlined into the replay; the steady state's image keeps it as a function pointer.
+      const auto token = [](std::uint64_t lpn) { return precondition_token(lpn); };
       if (age > 0) ftl.precondition_steady(preconditioned, age, seed, backdoor, token);
       else ftl.precondition(preconditioned, 0, seed, backdoor, token);
     }
