@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <sstream>
 #include <stdexcept>
 
@@ -302,13 +303,21 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
   };
   // Blocks whose pages share a word of the valid bitmap are written by one thread.
   const unsigned threads = ppb % 64 ? 1u : std::max(1u, std::min(std::thread::hardware_concurrency(), 8u));
+  // A worker's exception is rethrown here, after every thread has finished.
+  std::vector<std::exception_ptr> failed(threads);
   auto worker = [&](std::uint32_t first, std::uint32_t step) {
-    for (std::uint32_t p = first; p < planes_; p += step) do_plane(p);
+    try {
+      for (std::uint32_t p = first; p < planes_; p += step) do_plane(p);
+    } catch (...) {
+      failed[first] = std::current_exception();
+    }
   };
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t, threads);
   worker(0, threads);
   for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
   host_pages_ = gc_pages_ = gc_erases_ = 0;
 }
 
