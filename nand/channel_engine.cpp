@@ -43,31 +43,34 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   first_block_ = std::size_t{channel} * blocks;
 }
 
+std::size_t ChannelEngine::block_at(unsigned chip, unsigned die, unsigned plane, std::uint32_t block) const {
+  return ((std::size_t{chip} * cfg_.dies_per_chip + die) * cfg_.planes_per_die + plane) * cfg_.blocks_per_plane +
+         block;
+}
+
 std::size_t ChannelEngine::block_index(const FlashCommand& c, unsigned plane) const {
-  return ((std::size_t{c.chip} * cfg_.dies_per_chip + c.die) * cfg_.planes_per_die + plane) *
-             cfg_.blocks_per_plane +
-         c.block[plane];
+  return block_at(c.chip, c.die, plane, c.block[plane]);
+}
+
+void ChannelEngine::erase_block(std::size_t bi) {
+  write_ptr_[bi] = 0;
+  ++erase_count_[bi];
+  from_image_[bi] = 0;
 }
 
 std::uint32_t ChannelEngine::erase_count(unsigned chip, unsigned die, unsigned plane,
                                          std::uint32_t block) const {
-  return erase_count_[((std::size_t{chip} * cfg_.dies_per_chip + die) * cfg_.planes_per_die +
-                       plane) * cfg_.blocks_per_plane + block];
+  return erase_count_[block_at(chip, die, plane, block)];
 }
 
 std::uint32_t ChannelEngine::write_pointer(unsigned chip, unsigned die, unsigned plane,
                                            std::uint32_t block) const {
-  return write_ptr_[((std::size_t{chip} * cfg_.dies_per_chip + die) * cfg_.planes_per_die +
-                     plane) * cfg_.blocks_per_plane + block];
+  return write_ptr_[block_at(chip, die, plane, block)];
 }
 
 void ChannelEngine::backdoor_program(unsigned chip, unsigned die, unsigned plane,
                                      std::uint32_t block, std::uint32_t page, Token t) {
-  FlashCommand c;
-  c.chip = static_cast<std::uint16_t>(chip);
-  c.die = static_cast<std::uint16_t>(die);
-  c.block[plane] = block;
-  const std::size_t bi = block_index(c, plane);
+  const std::size_t bi = block_at(chip, die, plane, block);
   if (write_ptr_[bi] != page)
     throw std::logic_error("NAND backdoor: programming page " + std::to_string(page) + " of block " +
                            std::to_string(block) + " whose next page is " + std::to_string(write_ptr_[bi]));
@@ -77,11 +80,7 @@ void ChannelEngine::backdoor_program(unsigned chip, unsigned die, unsigned plane
 
 void ChannelEngine::backdoor_program_block(unsigned chip, unsigned die, unsigned plane,
                                            std::uint32_t block, const Token* tokens, std::uint32_t n) {
-  FlashCommand c;
-  c.chip = static_cast<std::uint16_t>(chip);
-  c.die = static_cast<std::uint16_t>(die);
-  c.block[plane] = block;
-  const std::size_t bi = block_index(c, plane);
+  const std::size_t bi = block_at(chip, die, plane, block);
   if (write_ptr_[bi] != 0 || n > cfg_.pages_per_block)
     throw std::logic_error("NAND backdoor: block " + std::to_string(block) + " is not erased");
   std::copy(tokens, tokens + n, &tokens_[bi * cfg_.pages_per_block]);
@@ -89,14 +88,7 @@ void ChannelEngine::backdoor_program_block(unsigned chip, unsigned die, unsigned
 }
 
 void ChannelEngine::backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block) {
-  FlashCommand c;
-  c.chip = static_cast<std::uint16_t>(chip);
-  c.die = static_cast<std::uint16_t>(die);
-  c.block[plane] = block;
-  const std::size_t bi = block_index(c, plane);
-  write_ptr_[bi] = 0;
-  ++erase_count_[bi];
-  from_image_[bi] = 0;
+  erase_block(block_at(chip, die, plane, block));
 }
 
 void ChannelEngine::set_image(const PageImage* image) {
@@ -109,11 +101,7 @@ void ChannelEngine::set_image(const PageImage* image) {
 void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                                         std::uint32_t erases) {
   if (!image_) throw std::logic_error("NAND backdoor: loading a block from an image without one");
-  FlashCommand c;
-  c.chip = static_cast<std::uint16_t>(chip);
-  c.die = static_cast<std::uint16_t>(die);
-  c.block[plane] = block;
-  const std::size_t bi = block_index(c, plane);
+  const std::size_t bi = block_at(chip, die, plane, block);
   write_ptr_[bi] = static_cast<std::uint16_t>(cfg_.pages_per_block);
   erase_count_[bi] = erases;
   from_image_[bi] = 1;
@@ -121,11 +109,7 @@ void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned pl
 
 Token ChannelEngine::backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                                    std::uint32_t page) const {
-  FlashCommand c;
-  c.chip = static_cast<std::uint16_t>(chip);
-  c.die = static_cast<std::uint16_t>(die);
-  c.block[plane] = block;
-  const std::size_t bi = block_index(c, plane);
+  const std::size_t bi = block_at(chip, die, plane, block);
   if (page >= write_ptr_[bi]) return kErasedToken;
   return page_token(bi, page);
 }
@@ -307,10 +291,7 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
       break;
     case FlashOp::Erase:
       for_planes(c->plane_mask, [&](unsigned p) {
-        const std::size_t bi = block_index(*c, p);
-        write_ptr_[bi] = 0;
-        ++erase_count_[bi];
-        from_image_[bi] = 0;
+        erase_block(block_index(*c, p));
         segs_[nseg_++] = {BusPhase::CmdAddr, t_erase_cmd_};
       });
       break;

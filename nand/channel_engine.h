@@ -166,7 +166,9 @@ class ChannelEngine {
   }
   Die& die_of(const FlashCommand& c) { return die_at(c.chip, c.die); }
   std::uint32_t die_index(const Die& d) const { return static_cast<std::uint32_t>(&d - dies_.data()); }
-  std::size_t block_index(const FlashCommand& c, unsigned plane) const;
+  std::size_t block_at(unsigned chip, unsigned die, unsigned plane, std::uint32_t block) const;
+  std::size_t block_index(const FlashCommand& c, unsigned plane) const;  // the block of c in `plane`
+  void erase_block(std::size_t bi);  // write pointer to 0, one more erase, no longer from the image
   // Address checks (cheap), and the messages of a failed one (built only then).
   bool statically_valid(const FlashCommand& c) const;
   bool dynamically_valid(const FlashCommand& c) const;
