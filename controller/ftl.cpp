@@ -264,8 +264,7 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
     };
     image_->build_plane(p, below);
     // Erase history.
-    const std::uint64_t q = lane_of_plane[p];
-    const std::uint64_t V = fill / planes_ + (q < fill % planes_ ? 1 : 0);
+    const std::uint64_t V = image_->plane_pages(p);
     const std::uint32_t victim_valid = image_->valid_at_age(p, F - 1);
     const double wa = ppb > victim_valid ? static_cast<double>(ppb) / (ppb - victim_valid) : 1.0;
     const double erases = drive_writes * static_cast<double>(V) * wa / (static_cast<double>(B) * ppb);
@@ -288,13 +287,15 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
         continue;
       }
       const std::uint64_t* m = image_->valid_mask(g);
+      std::uint32_t valid = 0;  // valid_at_age(p, k), counted from the mask being copied
+      for (std::uint32_t w = 0; w < words; ++w) valid += popcount64(m[w]);
       if (ppb % 64 == 0) {
         for (std::uint32_t w = 0; w < words; ++w) valid_bits_[std::size_t{g} * words + w] = m[w];
       } else {
         for (std::uint32_t pg = 0; pg < ppb; ++pg)
           if (m[pg >> 6] >> (pg & 63) & 1u) set_valid(g * ppb + pg);
       }
-      blk.valid = static_cast<std::uint16_t>(image_->valid_at_age(p, k));
+      blk.valid = static_cast<std::uint16_t>(valid);
       blk.write_ptr = static_cast<std::uint16_t>(ppb);
       blk.state = BlockState::Full;
       blk.image = true;

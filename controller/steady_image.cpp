@@ -102,8 +102,8 @@ void SteadyImage::solve(PlaneImage& pl) const {
     pl.scale = -ppb / std::expm1(-pl.a / F);
     pl.k_per_log = -F / pl.a;
   }
-  for (std::uint32_t k = 0; k < F_; ++k)
-    if (first_slot(pl, k + 1) - first_slot(pl, k) > ppb_ || first_slot(pl, k + 1) < first_slot(pl, k))
+  for (std::uint32_t k = 0, first = 0, next; k < F_; ++k, first = next)
+    if ((next = first_slot(pl, k + 1)) < first || next - first > ppb_)
       throw std::logic_error("SteadyImage: block of age " + std::to_string(k) + " would hold more than a block");
 }
 

@@ -48,6 +48,8 @@ class SteadyImage final : public nand::PageImage {
   void build_plane(std::uint32_t p, Below&& below);
 
   std::uint64_t fill() const { return fill_; }
+  // The valid pages of plane p: its share of [0, fill).
+  std::uint32_t plane_pages(std::uint32_t p) const { return plane_[p].V; }
   // The page logical page `lpn` occupies; 0xFFFFFFFF when lpn >= fill.
   std::uint32_t l2p(std::uint64_t lpn) const;
   // The logical page held by page `ppa`; kNoPage when the image holds no valid data there.
@@ -176,11 +178,12 @@ void SteadyImage::build_plane(std::uint32_t p, Below&& below) {
   solve(pl);
   pl.blocks = AffinePermutation(B_, below(~std::uint64_t{0}));
   pl.slots = Permutation(pl.V, below(~std::uint64_t{0}));
-  for (std::uint32_t k = 0; k < F_; ++k) {
+  for (std::uint32_t k = 0, first = 0, next; k < F_; ++k, first = next) {
     std::uint64_t* m = &mask_[(std::size_t{p} * B_ + pl.blocks.forward(k)) * words_];
     // Which of the ppb pages are valid: a uniform random subset (Floyd's algorithm,
     // drawing the smaller of the valid and the invalid sets).
-    const std::uint32_t need = valid_at_age(p, k);
+    next = first_slot(pl, k + 1);
+    const std::uint32_t need = next - first;  // valid_at_age(p, k), one exponential a block
     const bool draw_valid = need <= ppb_ - need;
     for (std::uint32_t j = ppb_ - (draw_valid ? need : ppb_ - need); j < ppb_; ++j) {
       std::uint32_t t = static_cast<std::uint32_t>(below(j + 1));
