@@ -64,6 +64,7 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   logical_pages_ = logical / planes_ * planes_;  // every plane holds the same share
   gc_low_ = std::max<std::uint32_t>(2, static_cast<std::uint32_t>(std::ceil(cfg_.gc_threshold * n.blocks_per_plane)));
   gc_reserve_ = 1;
+  l2p_ = SparsePageTable(logical_pages_, true);
   p2l_ = Table(physical, true);
   valid_bits_ = BigArray<std::uint64_t>((physical + 63) / 64, true);
   physical_pages_ = physical;
@@ -153,17 +154,10 @@ void Ftl::invalidate(std::uint32_t ppa) {
 
 void Ftl::map(std::uint64_t lpn, std::uint32_t ppa) {
   if (const std::uint32_t old = lookup(lpn); old != kUnmapped) invalidate(old);
-  set_l2p_entry(lpn, ppa + 1);
+  l2p_.set(lpn, ppa + 1);
   set_p2l(ppa, lpn);
   set_valid(ppa);
   ++blocks_[block_of_ppa(ppa)].valid;
-}
-
-void Ftl::densify_l2p() {
-  l2p_ = Table(logical_pages_, true);
-  l2p_map_.for_each([this](std::uint64_t lpn, std::uint32_t v) { l2p_[lpn] = v; });
-  l2p_map_.release();
-  l2p_dense_ = true;
 }
 
 bool Ftl::remap_if(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from) {
@@ -176,7 +170,7 @@ void Ftl::trim(std::uint64_t lpn) {
   const std::uint32_t old = lookup(lpn);
   if (old == kUnmapped) return;
   invalidate(old);
-  set_l2p_entry(lpn, kTrimmedEntry);
+  l2p_.set(lpn, kTrimmedEntry);
 }
 
 std::uint32_t Ftl::pick_victim(std::uint32_t plane) {
@@ -240,7 +234,7 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
   const std::uint32_t B = cfg_.nand.blocks_per_plane, ppb = cfg_.nand.pages_per_block;
   if (fill > logical_pages_) throw std::invalid_argument("precondition: more pages than the logical space");
   if (fill / planes_ + 1 >= (std::uint64_t{1} << 32)) throw std::invalid_argument("precondition: too many pages per plane");
-  if (l2p_dense_ || l2p_map_.size() || image_) throw std::logic_error("precondition: the FTL has been written already");
+  if (!l2p_.empty() || image_) throw std::logic_error("precondition: the FTL has been written already");
   std::vector<std::uint32_t> lane_of_plane(planes_);
   for (std::uint32_t q = 0; q < planes_; ++q) lane_of_plane[plane_of_lpn(q)] = q;
   const std::uint32_t F = B - gc_low_;  // full blocks; gc_low_ stay free
@@ -335,7 +329,7 @@ void Ftl::erase_stats(std::uint32_t& min, std::uint32_t& max, double& mean) cons
 }
 
 std::uint64_t Ftl::table_bytes() const {
-  return (l2p_dense_ ? logical_pages_ * sizeof(std::uint32_t) : l2p_map_.bytes()) +
+  return l2p_.bytes() +
          physical_pages_ * sizeof(std::uint32_t) + physical_pages_ / 8 +
          blocks_.size() * sizeof(Block) + planes_v_.size() * (sizeof(Plane) + cfg_.nand.blocks_per_plane * 4ull) +
          (image_ ? image_->bytes() : 0);

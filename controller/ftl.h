@@ -27,7 +27,7 @@
 #include "nand/page_image.h"
 #include "tlm/big_array.h"
 #include "tlm/flash_command.h"
-#include "tlm/lpn_map.h"
+#include "tlm/page_table.h"
 
 namespace ssd::ctrl {
 
@@ -101,9 +101,7 @@ class Ftl {
   // ---- mapping ----
   // The page holding `lpn`, kUnmapped if none.
   std::uint32_t lookup(std::uint64_t lpn) const {
-    std::uint32_t v;
-    if (l2p_dense_) v = l2p_[lpn];
-    else if (!l2p_map_.get(lpn, v)) v = 0;
+    const std::uint32_t v = l2p_.get(lpn);
     if (v == 0) return image_ ? image_->l2p(lpn) : kUnmapped;  // as preconditioned
     return v == kTrimmedEntry ? kUnmapped : v - 1;
   }
@@ -115,10 +113,7 @@ class Ftl {
   bool is_valid(std::uint32_t ppa) const { return valid_bits_[ppa >> 6] >> (ppa & 63) & 1u; }
   // A hint that the mapping of `lpn` will be looked up or changed soon (a program of it is
   // on its way): its line is fetched while other work goes on. Changes nothing.
-  void prefetch_mapping(std::uint64_t lpn) const {
-    if (l2p_dense_) __builtin_prefetch(&l2p_[lpn]);
-    else l2p_map_.prefetch(lpn);
-  }
+  void prefetch_mapping(std::uint64_t lpn) const { l2p_.prefetch(lpn); }
 
   // Next free page for a write into `plane` (host or GC stream); kUnmapped when the
   // plane has no free block the stream may open (the host may not take the GC reserve).
@@ -171,7 +166,7 @@ class Ftl {
   // The image of the steady-state preconditioning, null without one.
   const SteadyImage* image() const { return image_.get(); }
   // Whether the logical-to-physical map has moved from its hash map to its array.
-  bool l2p_dense() const { return l2p_dense_; }
+  bool l2p_dense() const { return l2p_.dense(); }
 
   // ---- statistics ----
   std::uint64_t host_pages_written() const { return host_pages_; }
@@ -240,26 +235,15 @@ class Ftl {
   unsigned order_[4];        // dimension per position, fastest first: 0 ch, 1 chip, 2 die, 3 plane
   // The logical-to-physical map holds only the entries the run (or a replayed
   // preconditioning) changed, as ppa + 1; 0 (no entry) = as in the image (unmapped
-  // without one), kTrimmedEntry = unmapped. First in a hash map; past 1/32 of the logical
-  // pages, in an array of them (lazily mapped zeroed memory, like every table here: it
-  // costs time and memory only where it is written).
+  // without one), kTrimmedEntry = unmapped, in a SparsePageTable (tlm/page_table.h: a
+  // hash map, past 1/32 of the logical pages an array in huge pages). The other tables
+  // are lazily mapped zeroed memory too: they cost time and memory only where written.
   static constexpr std::uint32_t kTrimmedEntry = 0xFFFFFFFFu;
   using Table = BigArray<std::uint32_t>;
-  void set_l2p_entry(std::uint64_t lpn, std::uint32_t v) {
-    if (l2p_dense_) {
-      l2p_[lpn] = v;
-      return;
-    }
-    l2p_map_.set(lpn, v);
-    if (l2p_map_.size() > logical_pages_ / 32) densify_l2p();
-  }
-  void densify_l2p();
   void set_p2l(std::uint32_t ppa, std::uint64_t lpn) { p2l_[ppa] = static_cast<std::uint32_t>(lpn + 1); }
   void set_valid(std::uint32_t ppa) { valid_bits_[ppa >> 6] |= std::uint64_t{1} << (ppa & 63); }
   void clear_valid(std::uint32_t ppa) { valid_bits_[ppa >> 6] &= ~(std::uint64_t{1} << (ppa & 63)); }
-  LpnMap l2p_map_;
-  Table l2p_;
-  bool l2p_dense_ = false;
+  SparsePageTable l2p_;
   Table p2l_;  // lpn + 1 per physical page of blocks written since preconditioning
   BigArray<std::uint64_t> valid_bits_;  // a bit per physical page: holds the newest version
   std::unique_ptr<SteadyImage> image_;
