@@ -3,7 +3,7 @@
 // shadow against the tokens of time 0, the FTL's L2P against the preconditioning
 // image). First in a hash map (tlm/lpn_map.h), because a run usually touches a small
 // part of the device (the bench job's million requests write 300,000 of 125 million
-// pages: 16 MiB of map instead of 476 MiB of array, whose every page the operating
+// pages: 8 MiB of map instead of 476 MiB of array, whose every page the operating
 // system would have to map and zero); once the map holds more than 1/32 of the pages
 // it moves into a dense array of a value per page (lazily mapped), so the map never
 // takes more than half the array's memory and a long run's memory stays bounded by the
@@ -51,8 +51,8 @@ class SparsePageTable {
 
  private:
   // The map doubles when half full and holds at most pages / 32 entries before it moves
-  // to the array: at most pages / 8 slots of 16 bytes, half the array's 4 bytes per
-  // page. It starts at 64 Ki slots (1 MiB), fewer on a small device.
+  // to the array: at most pages / 8 slots of 8 bytes, a quarter of the array's 4 bytes
+  // per page. It starts at 64 Ki slots (512 KiB), fewer on a small device.
   static unsigned initial_log2_slots(std::uint64_t pages) {
     unsigned k = 2;
     while (k < 16 && (std::uint64_t{2} << k) <= pages / 8) ++k;
