@@ -15,6 +15,7 @@ NandDevice::NandDevice(sc_core::sc_module_name name, const NandConfig& cfg, VcdW
     channels_.push_back(std::make_unique<NandChannel>(n.c_str(), cfg, c, static_cast<ChannelWaker&>(*this), &activity_, vcd));
   }
   due_.assign(cfg.channels, kNever);
+  due_now_.assign((cfg.channels + 63) / 64, 0);
   SC_HAS_PROCESS(NandDevice);
   SC_METHOD(run);
   sensitive << now_ << at_;
@@ -24,8 +25,9 @@ NandDevice::NandDevice(sc_core::sc_module_name name, const NandConfig& cfg, VcdW
 void NandDevice::request(unsigned channel, Tick t) {
   const Tick before = due_[channel];
   due_[channel] = t;
-  if (running_) {  // run() recomputes the earliest and arms once at its end
-    if (channel != current_) rescan_ = true;
+  if (running_) {  // run() takes the earliest again and arms once at its end
+    // A later channel due now runs in this activation, as when its turn comes.
+    if (channel > current_ && t <= run_now_) due_now_[channel / 64] |= std::uint64_t{1} << (channel % 64);
     return;
   }
   if (t <= earliest_) {
@@ -52,19 +54,29 @@ void NandDevice::run() {
   count_activation(kActNand);
   const Tick now = sim_now();
   running_ = true;
-  rescan_ = false;
-  Tick earliest = kNever;
-  for (unsigned c = 0; c < due_.size(); ++c) {
-    if (due_[c] <= now) {
+  run_now_ = now;
+  const unsigned n = static_cast<unsigned>(due_.size());
+  for (unsigned w = 0; w < due_now_.size(); ++w) {
+    std::uint64_t bits = 0;
+    for (unsigned c = w * 64, end = std::min(n, c + 64); c < end; ++c)
+      bits |= std::uint64_t{due_[c] <= now} << (c % 64);
+    due_now_[w] = bits;
+  }
+  // In channel order; a channel's run may make a later one due now (request() adds its
+  // bit) or move a due one later (checked again here).
+  for (unsigned w = 0; w < due_now_.size(); ++w) {
+    while (const std::uint64_t bits = due_now_[w]) {
+      due_now_[w] = bits & (bits - 1);
+      const unsigned c = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
+      if (due_[c] > now) continue;
       due_[c] = kNever;
       current_ = c;
       channels_[c]->run(now);  // asks for its next run
     }
-    earliest = std::min(earliest, due_[c]);
   }
-  // A channel's run asks only for its own next run; should another channel's request
-  // come in meanwhile, the minimum is taken again.
-  earliest_ = rescan_ ? *std::min_element(due_.begin(), due_.end()) : earliest;
+  Tick earliest = kNever;
+  for (const Tick t : due_) earliest = std::min(earliest, t);
+  earliest_ = earliest;
   running_ = false;
   arm(now);
 }
