@@ -31,7 +31,8 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
   SC_METHOD(decide);
   sensitive << decide_event_;
   dont_initialize();
-  is_changed_.assign(n.channels, 0);
+  changed_bits_.assign((n.channels + 63) / 64, 0);
+  changed_.reserve(n.channels);
   for (unsigned c = 0; c < n.channels; ++c) device.channel(c).set_listener(this);
 }
 
@@ -101,7 +102,12 @@ void FlashSched::decide() {
   // Channels in ascending order (the order the block scans them); only those that
   // changed can decide differently from last time. A channel's state is brought up to
   // now (a skipped command-phase end) before it is sampled.
-  std::sort(changed_.begin(), changed_.end());
+  changed_.clear();
+  for (std::size_t w = 0; w < changed_bits_.size(); ++w) {
+    for (std::uint64_t bits = changed_bits_[w]; bits; bits &= bits - 1)
+      changed_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
+    changed_bits_[w] = 0;
+  }
   const auto ready = [this, now](const FlashCommand& c) {
     nand::NandChannel& ch = device_.channel(c.channel);
     ch.sync(now);
@@ -110,8 +116,6 @@ void FlashSched::decide() {
   const auto open = [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; };
   if (hos_) hos_->decide_with(ready, open, out_, &changed_);
   else policy_->decide(ready, open, out_, &changed_);
-  for (unsigned ch : changed_) is_changed_[ch] = 0;
-  changed_.clear();
   for (FlashCommand* c : out_) {
     ++issued_;
     if (log_on_) log_.push_back({now / period_, c->id, c->channel, c->chip});
