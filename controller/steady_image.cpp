@@ -83,9 +83,11 @@ SteadyImage::SteadyImage(std::uint32_t planes, std::uint32_t blocks_per_plane, s
   for (std::uint32_t p = 0; p < planes_; ++p) plane_of_lane_[lane_of_plane_[p]] = p;
   plane_.resize(planes_);
   mask_ = BigArray<std::uint64_t>(std::size_t{planes_} * B_ * words_, true);  // zero: nothing valid
+  starts_ = BigArray<std::uint32_t>(std::size_t{planes_} * (F_ + 1), true);
 }
 
-void SteadyImage::solve(PlaneImage& pl) const {
+void SteadyImage::solve(std::uint32_t p) {
+  PlaneImage& pl = plane_[p];
   // Pages in the full blocks for a decay a: C(a) = ppb (1 - e^-a) / (1 - e^(-a/F)),
   // from F ppb (a -> 0) down to ppb (a -> infinity); a solved for C(a) = V (a plane
   // with V <= ppb keeps all of it in its newest block).
@@ -102,12 +104,17 @@ void SteadyImage::solve(PlaneImage& pl) const {
     pl.scale = -ppb / std::expm1(-pl.a / F);
     pl.k_per_log = -F / pl.a;
   }
-  for (std::uint32_t k = 0, first = 0, next; k < F_; ++k, first = next)
-    if ((next = first_slot(pl, k + 1)) < first || next - first > ppb_)
+  std::uint32_t* starts = &starts_[std::size_t{p} * (F_ + 1)];
+  starts[0] = first_slot(pl, 0);
+  for (std::uint32_t k = 0; k < F_; ++k) {
+    starts[k + 1] = first_slot(pl, k + 1);
+    if (starts[k + 1] < starts[k] || starts[k + 1] - starts[k] > ppb_)
       throw std::logic_error("SteadyImage: block of age " + std::to_string(k) + " would hold more than a block");
+  }
 }
 
-std::uint32_t SteadyImage::age_of_slot(const PlaneImage& pl, std::uint32_t s, std::uint32_t& first) const {
+std::uint32_t SteadyImage::age_of_slot(std::uint32_t p, std::uint32_t s, std::uint32_t& first) const {
+  const PlaneImage& pl = plane_[p];
   std::uint32_t k;
   if (pl.a == 0) {
     k = s / ppb_;
@@ -116,9 +123,9 @@ std::uint32_t SteadyImage::age_of_slot(const PlaneImage& pl, std::uint32_t s, st
     k = !(x > 0) ? 0 : x >= F_ ? F_ - 1 : static_cast<std::uint32_t>(x);
   }
   if (k >= F_) k = F_ - 1;
-  first = first_slot(pl, k);
-  while (first > s) first = first_slot(pl, --k);  // k = 0 has first 0 <= s
-  for (std::uint32_t next; (next = first_slot(pl, k + 1)) <= s; ++k) first = next;
+  first = start(p, k);
+  while (first > s) first = start(p, --k);  // k = 0 has first 0 <= s
+  for (std::uint32_t next; (next = start(p, k + 1)) <= s; ++k) first = next;
   return k;
 }
 
@@ -128,7 +135,7 @@ std::uint32_t SteadyImage::l2p(std::uint64_t lpn) const {
   const PlaneImage& pl = plane_[p];
   const std::uint32_t s = pl.slots.inverse(static_cast<std::uint32_t>(lpn / planes_));
   std::uint32_t first;
-  const std::uint32_t k = age_of_slot(pl, s, first);
+  const std::uint32_t k = age_of_slot(p, s, first);
   const std::uint32_t g = p * B_ + pl.blocks.forward(k);
   // The (s - first_slot(k))-th valid page of the block.
   std::uint32_t i = s - first;
@@ -145,14 +152,15 @@ std::uint64_t SteadyImage::p2l(std::uint32_t ppa) const {
   const std::uint64_t* m = valid_mask(g);
   if (!(m[pg >> 6] >> (pg & 63) & 1u)) return kNoPage;  // also every page of a free block
   const std::uint32_t k = pl.blocks.inverse(g % B_);
-  std::uint32_t s = first_slot(pl, k);
+  std::uint32_t s = start(p, k);
   for (std::uint32_t w = 0; w < pg >> 6; ++w) s += popcount64(m[w]);
   s += popcount64(m[pg >> 6] & ((std::uint64_t{1} << (pg & 63)) - 1));
   return std::uint64_t{pl.slots.forward(s)} * planes_ + lane_of_plane_[p];
 }
 
 std::uint64_t SteadyImage::bytes() const {
-  return plane_.size() * sizeof(PlaneImage) + mask_.size() * 8 + (lane_of_plane_.size() + plane_of_lane_.size()) * 4;
+  return plane_.size() * sizeof(PlaneImage) + mask_.size() * 8 + starts_.size() * 4 +
+         (lane_of_plane_.size() + plane_of_lane_.size()) * 4;
 }
 
 }  // namespace ssd::ctrl

@@ -11,7 +11,7 @@
 // both ways (a Feistel network, cycle-walked into [0, V)), so that
 //   slot s of a plane (its s-th valid page, by age, then page order) holds the plane's
 //   logical page number r = perm(s), and the logical page r is found at perm^-1(r).
-// A lookup costs a few hundred instructions and two cache lines; building the image
+// A lookup costs a few hundred instructions and three cache lines; building the image
 // costs a pass over the blocks instead of one over the pages (1 TiB raw: ~0.1 s
 // against ~1-3 s, and ~25 MiB instead of 1.5 GiB of tables). The NAND reads the image's
 // tokens for blocks not rewritten since (nand/page_image.h); the FTL keeps only the
@@ -63,7 +63,7 @@ class SteadyImage final : public nand::PageImage {
   std::uint32_t block_of_age(std::uint32_t p, std::uint32_t k) const { return plane_[p].blocks.forward(k); }
   std::uint32_t age_of_block(std::uint32_t p, std::uint32_t b) const { return plane_[p].blocks.inverse(b); }
   std::uint32_t valid_at_age(std::uint32_t p, std::uint32_t k) const {
-    return k >= F_ ? 0 : first_slot(plane_[p], k + 1) - first_slot(plane_[p], k);
+    return k >= F_ ? 0 : start(p, k + 1) - start(p, k);
   }
   // Per block (device-wide index): its valid pages, a bit each (mask_words() words).
   const std::uint64_t* valid_mask(std::uint32_t block) const { return &mask_[std::size_t{block} * words_]; }
@@ -132,7 +132,9 @@ class SteadyImage final : public nand::PageImage {
   // A plane: V valid pages; the block of age k holds the slots [first_slot(k),
   // first_slot(k + 1)), first_slot(k) = round(ppb * (1 - exp(-a k / F)) / (1 - exp(-a / F)))
   // (the valid pages of the block of age k: ppb * exp(-a k / F), a solved so they add up
-  // to V), computed, not stored: a lookup touches no table but the block's mask.
+  // to V). A lookup inverts it with one logarithm (the age of a slot, corrected for the
+  // rounding) and reads first_slot from a table of 4 bytes per block (starts_: the line
+  // of that age; the exponentials cost more instructions than the table's line costs time).
   struct PlaneImage {
     std::uint32_t V = 0;
     double a = 0, scale = 0, k_per_log = 0;  // scale = ppb / (1 - exp(-a / F)); k_per_log = -F / a
@@ -145,10 +147,14 @@ class SteadyImage final : public nand::PageImage {
     const double c = -pl.scale * std::expm1(-pl.a * k / F_);
     return std::min<std::uint32_t>(pl.V, static_cast<std::uint32_t>(c + 0.5));
   }
-  // The age of the block holding slot s (first_slot(k) <= s < first_slot(k + 1)), and
-  // first_slot(k) in `first`.
-  std::uint32_t age_of_slot(const PlaneImage& pl, std::uint32_t s, std::uint32_t& first) const;
-  void solve(PlaneImage& pl) const;
+  // first_slot(k) of plane p for k <= F, from the table solve() fills: a lookup reads
+  // the line of its age instead of computing exponentials.
+  std::uint32_t start(std::uint32_t p, std::uint32_t k) const { return starts_[std::size_t{p} * (F_ + 1) + k]; }
+  // The age of the block of plane p holding slot s (start(k) <= s < start(k + 1)), and
+  // start(k) in `first`.
+  std::uint32_t age_of_slot(std::uint32_t p, std::uint32_t s, std::uint32_t& first) const;
+  // Solves plane p's decay and fills its first_slot table.
+  void solve(std::uint32_t p);
 
   std::uint32_t planes_, B_, ppb_, F_, words_;
   std::vector<std::uint32_t> lane_of_plane_, plane_of_lane_;
@@ -156,6 +162,7 @@ class SteadyImage final : public nand::PageImage {
   TokenOf token_of_;
   std::vector<PlaneImage> plane_;
   BigArray<std::uint64_t> mask_;  // per block, words_ words: its valid pages (huge pages: fewer TLB misses)
+  BigArray<std::uint32_t> starts_;  // per plane, F_ + 1 entries: first_slot(k)
 };
 
 // Bits set in a word, without a library call (the build does not assume POPCNT).
@@ -175,15 +182,15 @@ void SteadyImage::build_plane(std::uint32_t p, Below&& below) {
   PlaneImage& pl = plane_[p];
   const std::uint64_t q = lane_of_plane_[p];
   pl.V = static_cast<std::uint32_t>(fill_ / planes_ + (q < fill_ % planes_ ? 1 : 0));
-  solve(pl);
+  solve(p);
   pl.blocks = AffinePermutation(B_, below(~std::uint64_t{0}));
   pl.slots = Permutation(pl.V, below(~std::uint64_t{0}));
   for (std::uint32_t k = 0, first = 0, next; k < F_; ++k, first = next) {
     std::uint64_t* m = &mask_[(std::size_t{p} * B_ + pl.blocks.forward(k)) * words_];
     // Which of the ppb pages are valid: a uniform random subset (Floyd's algorithm,
     // drawing the smaller of the valid and the invalid sets).
-    next = first_slot(pl, k + 1);
-    const std::uint32_t need = next - first;  // valid_at_age(p, k), one exponential a block
+    next = start(p, k + 1);
+    const std::uint32_t need = next - first;  // valid_at_age(p, k)
     const bool draw_valid = need <= ppb_ - need;
     for (std::uint32_t j = ppb_ - (draw_valid ? need : ppb_ - need); j < ppb_; ++j) {
       std::uint32_t t = static_cast<std::uint32_t>(below(j + 1));
