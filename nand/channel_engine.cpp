@@ -190,12 +190,7 @@ std::string ChannelEngine::dynamic_error(const FlashCommand& c) const {
   return os.str();
 }
 
-void ChannelEngine::note_queue(const Die& d, unsigned chip, unsigned die, Tick now) {
-  if (observer_) observer_->on_queue(now, chip, die, d.queued);
-}
-
-void ChannelEngine::set_regs(Die& d, const FlashCommand& c, Tick now) {
-  if (!observer_) return;
+void ChannelEngine::observe_regs(Die& d, const FlashCommand& c, Tick now) {
   for_planes(c.plane_mask, [&](unsigned p) {
     observer_->on_registers(now, c.chip, c.die, p, reg_state(d.planes[p].data),
                             reg_state(d.planes[p].cache));

@@ -209,8 +209,14 @@ class ChannelEngine {
   void complete(FlashCommand* c, Tick now, std::vector<FlashCommand*>& done);
   void fail(FlashCommand* c, Tick now, std::string why, std::vector<FlashCommand*>& done);
   bool arbitrate(Tick now, std::vector<FlashCommand*>& done);
-  void set_regs(Die& d, const FlashCommand& c, Tick now);
-  void note_queue(const Die& d, unsigned chip, unsigned die, Tick now);
+  // Observer notes, inline so that with no observer (tracing off) they cost one test.
+  void set_regs(Die& d, const FlashCommand& c, Tick now) {
+    if (observer_) observe_regs(d, c, now);
+  }
+  void note_queue(const Die& d, unsigned chip, unsigned die, Tick now) {
+    if (observer_) observer_->on_queue(now, chip, die, d.queued);
+  }
+  void observe_regs(Die& d, const FlashCommand& c, Tick now);
   void chip_started(unsigned chip, Tick now);
   void chip_finished(unsigned chip, Tick now);
 
