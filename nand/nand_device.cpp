@@ -27,7 +27,7 @@ void NandDevice::request(unsigned channel, Tick t) {
   due_[channel] = t;
   if (running_) {  // run() takes the earliest again and arms once at its end
     // A later channel due now runs in this activation, as when its turn comes.
-    if (channel > current_ && t <= run_now_) due_now_[channel / 64] |= std::uint64_t{1} << (channel % 64);
+    if (channel > current_ && t <= sim_now()) due_now_[channel / 64] |= std::uint64_t{1} << (channel % 64);
     return;
   }
   if (t <= earliest_) {
@@ -54,7 +54,6 @@ void NandDevice::run() {
   count_activation(kActNand);
   const Tick now = sim_now();
   running_ = true;
-  run_now_ = now;
   const unsigned n = static_cast<unsigned>(due_.size());
   for (unsigned w = 0; w < due_now_.size(); ++w) {
     std::uint64_t bits = 0;
@@ -74,9 +73,7 @@ void NandDevice::run() {
       channels_[c]->run(now);  // asks for its next run
     }
   }
-  Tick earliest = kNever;
-  for (const Tick t : due_) earliest = std::min(earliest, t);
-  earliest_ = earliest;
+  earliest_ = *std::min_element(due_.begin(), due_.end());
   running_ = false;
   arm(now);
 }

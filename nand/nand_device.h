@@ -45,7 +45,6 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   Tick armed_ = kNever;  // time of at_'s pending notification (pending iff > now)
   bool running_ = false;
   unsigned current_ = 0;  // the channel run() is running
-  Tick run_now_ = 0;      // the time of the run in progress
   // While run() runs: a bit per channel still to run in this activation (found with no
   // branch per channel: which of 64 channels are due is data the branch predictor
   // cannot learn).
