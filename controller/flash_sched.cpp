@@ -18,6 +18,7 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
   else {
     auto hos = std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, cfg.read_first);
     hos_ = hos.get();
+    masked_ = hos_->masked();
     policy_ = std::move(hos);
   }
   period_ = static_cast<Tick>(std::llround(1e6 / cfg.clock_mhz));
@@ -77,6 +78,7 @@ bool FlashSched::could_issue(unsigned channel) {
   nand::NandChannel& ch = device_.channel(channel);
   if (ch.status().queued_total() != 0) return false;
   ch.sync(sim_now());
+  if (masked_) return hos_->ready_chips(channel, ch.status()) != 0;
   const auto ready = [&ch](const FlashCommand& c) { return ch.status().ready_for(c); };
   return hos_ ? hos_->any_ready_with(channel, ready) : policy_->any_ready(channel, ready);
 }
@@ -108,6 +110,19 @@ void FlashSched::decide() {
       changed_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
     changed_bits_[w] = 0;
   }
+  if (masked_) {
+    // A channel is brought up to now once, when its chips are tested together.
+    const auto open = [this, now](unsigned ch) {
+      nand::NandChannel& c = device_.channel(ch);
+      if (c.status().queued_total() != 0) return false;
+      c.sync(now);
+      return true;
+    };
+    const auto offer = [this](unsigned ch) -> const nand::ChannelEngine& { return device_.channel(ch).status(); };
+    hos_->decide_masked(offer, open, out_, changed_);
+    issue(now);
+    return;
+  }
   const auto ready = [this, now](const FlashCommand& c) {
     nand::NandChannel& ch = device_.channel(c.channel);
     ch.sync(now);
@@ -116,6 +131,10 @@ void FlashSched::decide() {
   const auto open = [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; };
   if (hos_) hos_->decide_with(ready, open, out_, &changed_);
   else policy_->decide(ready, open, out_, &changed_);
+  issue(now);
+}
+
+void FlashSched::issue(Tick now) {
   for (FlashCommand* c : out_) {
     ++issued_;
     if (log_on_) log_.push_back({now / period_, c->id, c->channel, c->chip});

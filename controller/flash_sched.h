@@ -50,6 +50,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   tlm::tlm_sync_enum bw(int ch, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void request_decision();
   void decide();
+  void issue(Tick now);  // sends out_'s commands to their channels
   void channel_changed(unsigned channel) override;
   bool could_issue(unsigned channel);
   bool decision_pending() const;
@@ -62,6 +63,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   Tick next_edge_ = kNever;     // a decision is scheduled at this edge
   Tick last_decided_ = kNever;  // the edge of the last decision
   bool ios_ = false;
+  bool masked_ = false;  // HOS deciding on the NAND's accept words (HosPolicy::masked())
   sc_core::sc_event decide_event_;
   std::vector<FlashCommand*> out_;
   // A bit per channel: no branch on whether it is already marked, and the decision

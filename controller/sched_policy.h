@@ -102,7 +102,8 @@ class HosPolicy final : public SchedPolicy {
   void push(FlashCommand* c) override {
     ChipQueue& q = queues_[c->channel * chips_ + c->chip];
     c->queue_next = nullptr;
-    (q.tail ? q.tail->queue_next : q.head) = c;
+    if (!q.head) q.set_head(c);
+    else q.tail->queue_next = c;
     q.tail = c;
     ++q.size;
     ++total_;
@@ -125,6 +126,41 @@ class HosPolicy final : public SchedPolicy {
       for (unsigned ch : *changed) decide_channel(ch, ready, open, out);
     } else {
       for (unsigned ch = 0; ch < channels_; ++ch) decide_channel(ch, ready, open, out);
+    }
+  }
+  // Readiness as bits, for a caller whose NAND state offers it so (the NAND engine's
+  // accept words): with read_first off, each chip queue keeps what its head needs to
+  // start (FlashCommand::start_need()), and a channel's chips are tested together with
+  // no branch per chip. `offer(ch)` returns an object whose accept_word(chip, die) is
+  // the die's offer, up to date at the decision's time. The decisions are those of
+  // decide_with() with the same readiness (a test checks it).
+  bool masked() const { return !read_first_ && chips_ <= 64; }
+  // Bit `chip`: the head of the chip's queue on channel `ch` could start.
+  template <typename Offers>
+  std::uint64_t ready_chips(unsigned ch, const Offers& offers) const {
+    const ChipQueue* q = &queues_[ch * chips_];
+    std::uint64_t bits = 0;
+    for (unsigned chip = 0; chip < chips_; ++chip) {
+      const std::uint32_t need = q[chip].need;  // 0: an empty queue
+      const bool ready = (need != 0) & ((need & ~offers.accept_word(chip, q[chip].die)) == 0);
+      bits |= std::uint64_t{ready} << chip;
+    }
+    return bits;
+  }
+  template <typename Offer, typename ChannelOpen>
+  void decide_masked(Offer&& offer, ChannelOpen&& open, std::vector<FlashCommand*>& out,
+                     const std::vector<unsigned>& changed) {
+    if (total_ == 0) return;
+    for (unsigned ch : changed) {
+      if (!per_channel_[ch] || !open(ch)) continue;
+      const std::uint64_t bits = ready_chips(ch, offer(ch));
+      if (!bits) continue;
+      // Round-robin: the first ready chip after the one last granted, else the first.
+      const unsigned from = rr_[ch] + 1;
+      const std::uint64_t after = from < 64 ? bits & (~std::uint64_t{0} << from) : 0;
+      const unsigned chip = static_cast<unsigned>(__builtin_ctzll(after ? after : bits));
+      ChipQueue& q = queues_[ch * chips_ + chip];
+      take(ch, chip, q, {q.head, nullptr}, out);
     }
   }
   template <typename Ready>
@@ -153,6 +189,13 @@ class HosPolicy final : public SchedPolicy {
     FlashCommand* head = nullptr;
     FlashCommand* tail = nullptr;
     std::uint32_t size = 0;
+    std::uint32_t need = 0;  // head->start_need(), 0 when empty
+    std::uint16_t die = 0;   // head->die
+    void set_head(FlashCommand* c) {
+      head = c;
+      need = c ? c->start_need() : 0;
+      die = c ? c->die : 0;
+    }
   };
   struct Candidate {
     FlashCommand* pick;
@@ -177,16 +220,21 @@ class HosPolicy final : public SchedPolicy {
       if (!q.head) continue;
       const Candidate c = candidate(q);
       if (!ready(*c.pick)) continue;
-      out.push_back(c.pick);
-      (c.before ? c.before->queue_next : q.head) = c.pick->queue_next;
-      if (q.tail == c.pick) q.tail = c.before;
-      c.pick->queue_next = nullptr;
-      --q.size;
-      --total_;
-      --per_channel_[ch];
-      rr_[ch] = chip;
+      take(ch, chip, q, c, out);
       return;
     }
+  }
+  // Issues a chip queue's candidate.
+  void take(unsigned ch, unsigned chip, ChipQueue& q, Candidate c, std::vector<FlashCommand*>& out) {
+    out.push_back(c.pick);
+    if (c.before) c.before->queue_next = c.pick->queue_next;
+    else q.set_head(c.pick->queue_next);
+    if (q.tail == c.pick) q.tail = c.before;
+    c.pick->queue_next = nullptr;
+    --q.size;
+    --total_;
+    --per_channel_[ch];
+    rr_[ch] = chip;
   }
 
   unsigned channels_, chips_;

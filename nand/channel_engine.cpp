@@ -244,6 +244,24 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
   note_queue(d, c->chip, c->die, now);
 }
 
+void ChannelEngine::refresh_accept(Die& d) const {
+  std::uint32_t data_free = 0, cache_free = 0;  // plane bits; planes that do not exist are free
+  for (unsigned p = 0; p < kMaxPlanes; ++p) {
+    data_free |= std::uint32_t{d.planes[p].data == nullptr} << p;
+    cache_free |= std::uint32_t{d.planes[p].cache == nullptr} << p;
+  }
+  constexpr std::uint32_t all = (1u << kStartBits) - 1, condition = 1u << kMaxPlanes;
+  const std::uint32_t idle = d.inflight == 0 ? all : 0u;
+  const bool reads_only = !d.array_op && d.inflight == d.inflight_reads;
+  const bool programs_only = d.inflight == d.inflight_programs && !d.waiting_programs;
+  const std::uint32_t read = !cfg_.cache_read ? idle : reads_only ? condition | data_free : 0u;
+  const std::uint32_t program = !cfg_.cache_program ? idle : programs_only ? condition | cache_free : 0u;
+  constexpr unsigned k = kStartBits;
+  d.accept = read << (k * static_cast<unsigned>(FlashOp::Read)) |
+             program << (k * static_cast<unsigned>(FlashOp::Program)) |
+             idle << (k * static_cast<unsigned>(FlashOp::Erase));
+}
+
 void ChannelEngine::start_bus(FlashCommand* c, Tick now) {
   if (!observer_ && nseg_ > 1) {  // nobody watches the segment boundaries: one event
     Tick total = 0;
@@ -292,6 +310,7 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
       break;
   }
   set_regs(d, *c, now);
+  refresh_accept(d);
   start_bus(c, now);
 }
 
@@ -334,6 +353,7 @@ void ChannelEngine::finish_bus_segment(Tick now, std::vector<FlashCommand*>& don
     set_regs(d, *c, now);
     complete(c, now, done);
     register_moves(d, now);
+    refresh_accept(d);
     return;
   }
   // End of a command phase: the array operation follows.
@@ -344,6 +364,7 @@ void ChannelEngine::finish_bus_segment(Tick now, std::vector<FlashCommand*>& don
   } else {
     start_array(d, c, now);
   }
+  refresh_accept(d);
 }
 
 void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& done) {
@@ -377,6 +398,7 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& d
       break;
   }
   register_moves(d, now);
+  refresh_accept(d);
 }
 
 void ChannelEngine::register_moves(Die& d, Tick now) {
@@ -469,7 +491,7 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   };
   for (std::uint32_t i : heads_) {
     Die& d = dies_[i];
-    if (!can_start(d, *d.head)) {
+    if (!accepts(d.accept, d.head->start_need())) {
       d.eligible_since = kNever;
       continue;
     }

@@ -131,8 +131,16 @@ class ChannelEngine {
   // be busy: the command then starts when it frees, first come first served.
   bool ready_for(const FlashCommand& c) const {
     if (queued_total_ != 0) return false;  // a command already waits for this channel's bus
-    return can_start(die_at(c.chip, c.die), c);
+    return accepts(accept_word(c.chip, c.die), c.start_need());
   }
+  // The same question as bits, for a scheduler that asks it of many chips at once with
+  // no branch per chip: the die's word offers, per operation, whether it could start one
+  // now and on which planes (kStartBits each); a command `c` could start iff
+  // accepts(accept_word(c.chip, c.die), c.start_need()).
+  static bool accepts(std::uint32_t offer, std::uint32_t need) { return (need & ~offer) == 0; }
+  std::uint32_t accept_word(unsigned chip, unsigned die) const { return die_at(chip, die).accept; }
+  // The rules themselves, evaluated on the die's state (what accept_word() caches).
+  bool can_start(const FlashCommand& c) const { return can_start(die_at(c.chip, c.die), c); }
   unsigned queued_total() const { return queued_total_; }
   // Bus time of a command phase and of one page's data, in ticks.
   Tick t_cmd() const { return t_cmd_; }
@@ -154,6 +162,9 @@ class ChannelEngine {
     unsigned inflight = 0, inflight_reads = 0, inflight_programs = 0;
     unsigned waiting_programs = 0;  // cache program: data in cache register, waiting for the array
     Plane planes[kMaxPlanes];
+    // can_start() as bits (accept_word()), refreshed at every change of the state
+    // above; an idle die takes anything.
+    std::uint32_t accept = (1u << (3 * kStartBits)) - 1;
   };
   struct Segment {
     BusPhase phase;
@@ -198,6 +209,7 @@ class ChannelEngine {
     }
     return false;
   }
+  void refresh_accept(Die& d) const;
   void finish_lazy_bus_end();  // catch_up()'s work
   void start_bus_command(FlashCommand* c, Tick now);
   void start_bus_dataout(FlashCommand* c, Tick now);

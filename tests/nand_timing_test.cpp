@@ -346,7 +346,7 @@ TEST_CASE("protocol: addresses outside the geometry are errors naming the config
   CHECK(h.engine.in_flight() == 0);
 }
 
-TEST_CASE("nand: random soak returns every page's last written token, under every cache setting", "[nand][integrity]") {
+TEST_CASE("nand: random soak returns every page's last written token, and the dies' accept words follow the rules, under every cache setting", "[nand][integrity]") {
   for (int variant = 0; variant < 4; ++variant) {
     NandConfig cfg = chen();
     cfg.cache_read = variant & 1;
@@ -361,6 +361,26 @@ TEST_CASE("nand: random soak returns every page's last written token, under ever
         planes, std::vector<std::vector<Token>>(cfg.blocks_per_plane));
     struct Expect { FlashCommand* c; Token t[kMaxPlanes]; };
     std::vector<Expect> reads;
+    // The die's accept word (what a scheduler tests with bits) agrees with the rules
+    // (can_start) at every step, for every die, operation and plane mask (an empty one
+    // and one naming a plane the die does not have included).
+    std::size_t probes = 0, disagree = 0;
+    FlashCommand probe;
+    auto check_offers = [&] {
+      for (unsigned chip = 0; chip < cfg.chips_per_channel; ++chip)
+        for (unsigned die = 0; die < cfg.dies_per_chip; ++die)
+          for (FlashOp op : {FlashOp::Read, FlashOp::Program, FlashOp::Erase})
+            for (std::uint8_t mask : {0, 1, 2, 3, 4}) {
+              probe.op = op;
+              probe.chip = static_cast<std::uint16_t>(chip);
+              probe.die = static_cast<std::uint16_t>(die);
+              probe.plane_mask = mask;
+              ++probes;
+              if (ChannelEngine::accepts(h.engine.accept_word(chip, die), probe.start_need()) !=
+                  h.engine.can_start(probe))
+                ++disagree;
+            }
+    };
     for (int i = 0; i < 20000; ++i) {
       const unsigned chip = rng() % cfg.chips_per_channel, die = rng() % cfg.dies_per_chip;
       std::uint8_t mask = static_cast<std::uint8_t>(1 + rng() % 3);  // planes {0}, {1} or {0,1}
@@ -392,10 +412,14 @@ TEST_CASE("nand: random soak returns every page's last written token, under ever
         for (unsigned p = 0; p < 2; ++p) if (mask >> p & 1) sh(p).clear();
         h.engine.submit(&c, h.now);
       }
+      check_offers();
       h.run_until(h.now + us_to_ticks(static_cast<double>(rng() % 100)));
+      check_offers();
     }
     h.run();
     INFO("variant " << variant);
+    CHECK(disagree == 0);
+    CHECK(probes == 2 * 20000 * std::size_t{4 * 3 * 5});
     CHECK(h.engine.counters().protocol_errors == 0);
     CHECK(h.engine.in_flight() == 0);
     std::size_t bad = 0;

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <deque>
+#include <random>
 #include <set>
 
 #include "controller/sched_policy.h"
@@ -132,4 +133,60 @@ TEST_CASE("sched: HOS read_first taking a queue's last command keeps later arriv
   hos.push(k.make(0, 0, FlashOp::Program));  // 5: into the emptied queue
   hos.decide(ready, out);
   CHECK(ids(out).back() == 5);
+}
+
+TEST_CASE("sched: HOS on accept words (bits) decides as HOS on a readiness callable", "[sched][hos]") {
+  // Two copies of one random command stream: one policy decides with the generic
+  // readiness (a callable per candidate), the other on the dies' accept words with every
+  // chip of a channel tested at once. Random offers, open channels and changed sets.
+  constexpr unsigned kCh = 3, kChips = 5, kDies = 2;
+  Cmds ka, kb;
+  HosPolicy a(kCh, kChips, false), b(kCh, kChips, false);
+  REQUIRE(b.masked());
+  std::mt19937_64 rng(77);
+  std::uint32_t offer[kCh][kChips][kDies];
+  struct Offers {
+    const std::uint32_t (*words)[kDies];
+    std::uint32_t accept_word(unsigned chip, unsigned die) const { return words[chip][die]; }
+  };
+  std::vector<FlashCommand*> out_a, out_b;
+  std::size_t issued = 0;
+  for (int edge = 0; edge < 20000; ++edge) {
+    for (int n = static_cast<int>(rng() % 4); n > 0; --n) {
+      const unsigned ch = rng() % kCh, chip = rng() % kChips;
+      const auto op = static_cast<FlashOp>(rng() % 3);
+      FlashCommand* x = ka.make(ch, chip, op);
+      FlashCommand* y = kb.make(ch, chip, op);
+      x->die = y->die = static_cast<std::uint16_t>(rng() % kDies);
+      x->plane_mask = y->plane_mask = static_cast<std::uint8_t>(rng() % 4);
+      a.push(x);
+      b.push(y);
+    }
+    for (auto& per_ch : offer)
+      for (auto& per_chip : per_ch)
+        for (std::uint32_t& w : per_chip) w = static_cast<std::uint32_t>(rng()) & static_cast<std::uint32_t>(rng());
+    std::vector<unsigned> changed;
+    bool open[kCh];
+    for (unsigned ch = 0; ch < kCh; ++ch) {
+      if (rng() % 4) changed.push_back(ch);
+      open[ch] = rng() % 5 != 0;
+    }
+    auto ready = [&](const FlashCommand& c) {
+      return (c.start_need() & ~offer[c.channel][c.chip][c.die]) == 0;
+    };
+    auto is_open = [&](unsigned ch) { return open[ch]; };
+    out_a.clear();
+    out_b.clear();
+    a.decide_with(ready, is_open, out_a, &changed);
+    b.decide_masked([&](unsigned ch) { return Offers{offer[ch]}; }, is_open, out_b, changed);
+    REQUIRE(ids(out_a) == ids(out_b));
+    for (unsigned ch = 0; ch < kCh; ++ch) {
+      const bool ra = open[ch] && a.any_ready_with(ch, ready);
+      const bool rb = open[ch] && b.queued_on_channel(ch) && b.ready_chips(ch, Offers{offer[ch]}) != 0;
+      REQUIRE(ra == rb);
+    }
+    issued += out_a.size();
+  }
+  CHECK(issued > 5000);
+  CHECK(a.queued() == b.queued());
 }

@@ -30,6 +30,10 @@ constexpr Token kStaleToken = 0x57A1E5u;
 constexpr unsigned kMaxPlanes = 8;  // planes per die the command format can address
 
 enum class FlashOp : std::uint8_t { Read, Program, Erase };
+// Readiness as bits: a die's state offers, per operation, kStartBits bits (the planes
+// an operation could use now, then one for the die's own condition); a command needs
+// its planes and that condition (FlashCommand::start_need()).
+constexpr unsigned kStartBits = kMaxPlanes + 1;
 enum class FlashStatus : std::uint8_t { Pending, Ok, ProtocolError };
 
 const char* to_string(FlashOp op);
@@ -84,6 +88,11 @@ struct FlashCommand {
     m = m - ((m >> 1) & 0x55u);
     m = (m & 0x33u) + ((m >> 2) & 0x33u);
     return (m + (m >> 4)) & 0x0Fu;
+  }
+  // What the command needs of its die to start: it could start iff
+  // (start_need() & ~offer) == 0, where `offer` is the die's word (ChannelEngine::accept_word).
+  std::uint32_t start_need() const {
+    return (std::uint32_t{plane_mask} | (1u << kMaxPlanes)) << (kStartBits * static_cast<unsigned>(op));
   }
   void reset();  // back to a fresh command, without reallocating `error`
   std::string describe() const;  // "READ ch0.chip1.die0 planes{0,1} blk 12 pg 3"
