@@ -245,8 +245,11 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
 }
 
 void ChannelEngine::refresh_accept(Die& d) const {
-  std::uint32_t data_free = 0, cache_free = 0;  // plane bits; planes that do not exist are free
-  for (unsigned p = 0; p < kMaxPlanes; ++p) {
+  // Plane bits; the planes the die does not have hold nothing (an address check refuses
+  // a command naming one when it reaches the channel).
+  const std::uint32_t absent = ((1u << kMaxPlanes) - 1) & ~((1u << cfg_.planes_per_die) - 1);
+  std::uint32_t data_free = absent, cache_free = absent;
+  for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
     data_free |= std::uint32_t{d.planes[p].data == nullptr} << p;
     cache_free |= std::uint32_t{d.planes[p].cache == nullptr} << p;
   }
