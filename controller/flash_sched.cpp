@@ -35,6 +35,7 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
   changed_bits_.assign((n.channels + 63) / 64, 0);
   changed_.reserve(n.channels);
   for (unsigned c = 0; c < n.channels; ++c) device.channel(c).set_listener(this);
+  if (cfg.decide_ahead) device.set_run_listener(this);
 }
 
 tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
@@ -67,7 +68,7 @@ void FlashSched::channel_changed(unsigned channel) {
 // A decision is scheduled at an edge not yet passed: it is the first edge a new request
 // could get (request_decision() would keep it), and it looks at every changed channel,
 // so there is nothing to check now.
-bool FlashSched::decision_pending() const { return next_edge_ != kNever && next_edge_ >= sim_now(); }
+bool FlashSched::decision_pending() const { return next_edge_ != kNever && next_edge_ >= at(); }
 
 // Whether a decision would issue a command on `channel` if it were taken now: a command
 // of the block is queued for it, none waits for its bus, and a candidate is ready (IOS:
@@ -77,26 +78,61 @@ bool FlashSched::could_issue(unsigned channel) {
   if (!policy_->queued_on_channel(channel)) return false;
   nand::NandChannel& ch = device_.channel(channel);
   if (ch.status().queued_total() != 0) return false;
-  ch.sync(sim_now());
+  ch.sync(at());
   if (masked_) return hos_->ready_chips(channel, ch.status()) != 0;
   const auto ready = [&ch](const FlashCommand& c) { return ch.status().ready_for(c); };
   return hos_ ? hos_->any_ready_with(channel, ready) : policy_->any_ready(channel, ready);
 }
 
 void FlashSched::request_decision() {
-  const Tick now = sim_now();
+  const Tick now = at();
   Tick edge = (now + period_ - 1) / period_ * period_;
   // One decision per edge: a change made by (or after) this edge's decision is decided
   // at the next edge.
   if (last_decided_ != kNever && edge <= last_decided_) edge = last_decided_ + period_;
   if (next_edge_ != kNever && next_edge_ >= now && next_edge_ <= edge) return;  // already due
   next_edge_ = edge;
-  decide_event_.notify(sc_time::from_value(edge - now));
+  // Asked while the NAND array's process runs (a channel changed, or the firmware queued
+  // a command from a completion): after_run() takes it when that process ends.
+  if (cfg_.decide_ahead && (settling_ || device_.running())) {
+    deferred_ = true;
+    return;
+  }
+  decide_event_.notify(sc_time::from_value(edge - sim_now()));
+}
+
+// At the end of each activation of the NAND array's process, which asks for most
+// decisions: when no process of the simulation can run before the decision's edge
+// (nothing is pending now, nor until then), every input the block would sample at the
+// edge is what it is now, so the decision is taken now, as at the edge, and the
+// channels take its commands as at the edge too (NandChannel::nb_transport_fw). This
+// saves the kernel a time step per decision. Otherwise the block waits for the edge.
+void FlashSched::after_run(Tick kernel) {
+  settling_ = true;
+  while (deferred_) {
+    deferred_ = false;
+    const Tick edge = next_edge_;
+    const sc_time until_edge = sc_time::from_value(edge - kernel);
+    if (sc_time_to_pending_activity() > until_edge) {
+      if (edge > kernel) {
+        ahead_ = edge;
+        ++decided_ahead_;
+      }
+      decide_at(edge);  // may ask for the next edge's decision (deferred_ again)
+      ahead_ = kNever;
+    } else {
+      decide_event_.notify(until_edge);
+    }
+  }
+  settling_ = false;
 }
 
 void FlashSched::decide() {
   count_activation(kActScheduler);
-  const Tick now = sim_now();
+  decide_at(sim_now());
+}
+
+void FlashSched::decide_at(Tick now) {
   next_edge_ = kNever;
   last_decided_ = now;
   ++decisions_;
@@ -120,17 +156,16 @@ void FlashSched::decide() {
     };
     const auto offer = [this](unsigned ch) -> const nand::ChannelEngine& { return device_.channel(ch).status(); };
     hos_->decide_masked(offer, open, out_, changed_);
-    issue(now);
-    return;
+  } else {
+    const auto ready = [this, now](const FlashCommand& c) {
+      nand::NandChannel& ch = device_.channel(c.channel);
+      ch.sync(now);
+      return ch.status().ready_for(c);
+    };
+    const auto open = [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; };
+    if (hos_) hos_->decide_with(ready, open, out_, &changed_);
+    else policy_->decide(ready, open, out_, &changed_);
   }
-  const auto ready = [this, now](const FlashCommand& c) {
-    nand::NandChannel& ch = device_.channel(c.channel);
-    ch.sync(now);
-    return ch.status().ready_for(c);
-  };
-  const auto open = [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; };
-  if (hos_) hos_->decide_with(ready, open, out_, &changed_);
-  else policy_->decide(ready, open, out_, &changed_);
   issue(now);
 }
 
@@ -140,7 +175,7 @@ void FlashSched::issue(Tick now) {
     if (log_on_) log_.push_back({now / period_, c->id, c->channel, c->chip});
     auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
-    sc_time delay = SC_ZERO_TIME;
+    sc_time delay = sc_time::from_value(now - sim_now());  // non-zero for a decision taken ahead
     (*nand[c->channel])->nb_transport_fw(*gp, ph, delay);  // the channel keeps gp in exec.owner too
   }
   // IOS: the queue's new head may sit on a channel that did not change; look at it at

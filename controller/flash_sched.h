@@ -14,6 +14,7 @@
 #include "controller/sched_policy.h"
 #include "nand/nand_device.h"
 #include "tlm/flash_protocol.h"
+#include "tlm/sim_now.h"
 
 namespace ssd::ctrl {
 
@@ -21,9 +22,11 @@ struct SchedConfig {
   std::string policy = "hos";  // ios | hos
   double clock_mhz = 1000.0;
   bool read_first = false;     // hos: the oldest read of a chip queue before its head
+  bool decide_ahead = true;    // decisions taken ahead of their edge when nothing can run before it
 };
 
-class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listener {
+class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listener,
+                   private nand::NandDevice::RunListener {
  public:
   FlashTargetSocket<FlashSched> target;  // from the firmware
   std::vector<std::unique_ptr<FlashInitiatorSocketTagged<FlashSched>>> nand;  // per channel
@@ -33,6 +36,9 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   std::uint64_t issued() const { return issued_; }
   const SchedPolicy& policy() const { return *policy_; }
   std::uint64_t decisions() const { return decisions_; }
+  // Decisions taken ahead of their edge, at the end of the NAND array's activation that
+  // asked for them, because no process could run before the edge (after_run()).
+  std::uint64_t decided_ahead() const { return decided_ahead_; }
   std::size_t queued_on_chip(unsigned channel, unsigned chip) const {
     return policy_->queued_on_chip(channel, chip);
   }
@@ -49,11 +55,15 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   tlm::tlm_sync_enum bw(int ch, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void request_decision();
-  void decide();
+  void decide();              // the process, at an edge
+  void decide_at(Tick now);   // the decision of the edge `now`
+  void after_run(Tick now) override;
   void issue(Tick now);  // sends out_'s commands to their channels
   void channel_changed(unsigned channel) override;
   bool could_issue(unsigned channel);
   bool decision_pending() const;
+  // The time the block acts at: the kernel's, or the edge of a decision taken ahead of it.
+  Tick at() const { return ahead_ != kNever ? ahead_ : sim_now(); }
 
   SchedConfig cfg_;
   nand::NandDevice& device_;
@@ -62,6 +72,9 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   Tick period_;
   Tick next_edge_ = kNever;     // a decision is scheduled at this edge
   Tick last_decided_ = kNever;  // the edge of the last decision
+  Tick ahead_ = kNever;         // while a decision is taken ahead of its edge: that edge
+  bool deferred_ = false;       // a decision asked for while the NAND array's process ran
+  bool settling_ = false;       // in after_run()
   bool ios_ = false;
   bool masked_ = false;  // HOS deciding on the NAND's accept words (HosPolicy::masked())
   sc_core::sc_event decide_event_;
@@ -71,7 +84,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   void mark_changed(unsigned ch) { changed_bits_[ch / 64] |= std::uint64_t{1} << (ch % 64); }
   std::vector<std::uint64_t> changed_bits_;  // channels changed since the last decision
   std::vector<unsigned> changed_;            // the same, listed for the policy at a decision
-  std::uint64_t issued_ = 0, decisions_ = 0;
+  std::uint64_t issued_ = 0, decisions_ = 0, decided_ahead_ = 0;
   bool log_on_ = false;
   std::vector<Issue> log_;
 };

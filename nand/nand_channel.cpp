@@ -23,10 +23,16 @@ NandChannel::NandChannel(sc_module_name name, const NandConfig& cfg, unsigned ch
 tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
                                                 tlm::tlm_phase& phase, sc_time& delay) {
   if (phase == tlm::BEGIN_REQ) {
+    const Tick now = sim_now();
     if (delay == SC_ZERO_TIME) {
-      accept(gp);
+      accept(gp, now);
+    } else if (listener_ && delayed_.empty() && sc_time_to_pending_activity() > delay) {
+      // From the scheduler block (the listener: the channel's only initiator, which
+      // issues in time order), and no process of the simulation can run before the
+      // command's time: nothing can reach or change the channel until then, so taking it
+      // now as at its time is what taking it then would do, without a time step for it.
+      accept(gp, now + delay.value());
     } else {
-      const Tick now = sim_now();
       delayed_.emplace(now + delay.value(), &gp);  // after earlier ones of the same time
       schedule(now);
     }
@@ -43,10 +49,9 @@ tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
   return tlm::TLM_COMPLETED;
 }
 
-void NandChannel::accept(tlm::tlm_generic_payload& gp) {
+void NandChannel::accept(tlm::tlm_generic_payload& gp, Tick now) {
   FlashCommand& cmd = flash_cmd(gp);
   cmd.exec.owner = &gp;
-  const Tick now = sim_now();
   const bool due = engine_.next_event() <= now;  // something else is due now: let run() do it
   engine_.submit(&cmd, now);
   if (due || !cmd.error.empty()) {  // a rejected command completes in run(), not here
@@ -91,7 +96,7 @@ void NandChannel::run(Tick now) {
   while (!delayed_.empty() && delayed_.begin()->first <= now) {
     tlm::tlm_generic_payload* gp = delayed_.begin()->second;
     delayed_.erase(delayed_.begin());
-    accept(*gp);
+    accept(*gp, now);
   }
   if (engine_.next_event() <= now) {
     done_.clear();

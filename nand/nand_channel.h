@@ -44,7 +44,9 @@ class NandChannel : public sc_core::sc_module {
   ChannelEngine& engine() { return engine_; }
   // Called whenever the channel's state changed (a command started or ended a phase,
   // the bus freed), with the channel's index: a scheduler block re-samples its inputs.
-  // A plain callback, not an event: it costs no process activation.
+  // A plain callback, not an event: it costs no process activation. A listener is the
+  // channel's only initiator and sends its commands in time order; the channel may then
+  // take a command sent with a delay at once, as at its time (nb_transport_fw).
   class Listener {
    public:
     virtual ~Listener() = default;
@@ -58,7 +60,7 @@ class NandChannel : public sc_core::sc_module {
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
-  void accept(tlm::tlm_generic_payload& gp);
+  void accept(tlm::tlm_generic_payload& gp, Tick now);  // `now`: the command's time
   void send_responses();
   void schedule(Tick now);  // asks the waker for the next run this channel needs
   void collect();  // done_ -> responses_ (with status; protocol errors reported)

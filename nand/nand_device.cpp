@@ -76,6 +76,7 @@ void NandDevice::run() {
   earliest_ = *std::min_element(due_.begin(), due_.end());
   running_ = false;
   arm(now);
+  if (run_listener_) run_listener_->after_run(now);
 }
 
 ChannelCounters NandDevice::totals() const {

@@ -30,6 +30,17 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   const NandConfig& config() const { return cfg_; }
   // Sum of the channels' counters.
   ChannelCounters totals() const;
+  // Whether the device's process is running (its channels' callbacks come from it).
+  bool running() const { return running_; }
+  // Told at the end of each activation of the device's process, once the channels have
+  // run and the next wake-up is armed (the scheduler block takes the decisions they
+  // asked for there).
+  class RunListener {
+   public:
+    virtual ~RunListener() = default;
+    virtual void after_run(Tick now) = 0;
+  };
+  void set_run_listener(RunListener* l) { run_listener_ = l; }
 
  private:
   void request(unsigned channel, Tick t) override;
@@ -44,6 +55,7 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   sc_core::sc_event now_, at_;  // delta notifications; timed notifications
   Tick armed_ = kNever;  // time of at_'s pending notification (pending iff > now)
   bool running_ = false;
+  RunListener* run_listener_ = nullptr;
   unsigned current_ = 0;  // the channel run() is running
   // While run() runs: a bit per channel still to run in this activation (found with no
   // branch per channel: which of 64 channels are due is data the branch predictor

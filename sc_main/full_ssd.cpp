@@ -18,6 +18,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     sc.policy = cfg.get_string("controller.scheduler");
     sc.clock_mhz = cfg.get_double("controller.clock_mhz");
     sc.read_first = cfg.get_bool("controller.read_first");
+    sc.decide_ahead = cfg.get_bool("controller.decide_ahead");
 
     nand = std::make_unique<nand::NandDevice>("nand", fcfg.nand, vcd);
     firmware = std::make_unique<ctrl::FirmwareCore>("firmware", fcfg, fw);

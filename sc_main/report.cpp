@@ -207,6 +207,9 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   for (int k = 0; k < kActSources; ++k)
     put(by, activation_source_name(k), num(static_cast<double>(run.activations_by[k]) / req));
   put(rn, "process_activations_per_request_by_module", by);
+  // How the run was simulated, not a result: the scheduler decisions taken ahead of their
+  // edge (controller.decide_ahead).
+  put(rn, "scheduler_decisions_ahead", integer(f.sched.decided_ahead()));
   if (run.kernel_activations_per_second > 0) {
     put(rn, "kernel_activations_per_second", num(run.kernel_activations_per_second));
     put(rn, "kernel_peq_events_per_second", num(run.kernel_peq_events_per_second));

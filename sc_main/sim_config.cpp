@@ -37,6 +37,10 @@ Config make_config() {
   c.add_double("controller.clock_mhz", 1000, 1, 100000, "decision clock of the flash scheduler block, MHz");
   c.add_enum("controller.scheduler", "hos", {"ios", "hos"}, "flash scheduler block: in-order (ios) or per-chip queues (hos)");
   c.add_bool("controller.read_first", false, "hos: take the oldest read of a chip queue before its head");
+  c.add_bool("controller.decide_ahead", true,
+             "take a scheduler decision when the NAND activation that asks for it ends, as at its edge, "
+             "if nothing can run before that edge (identical results, fewer kernel time steps); false: "
+             "always wake at the edge");
   c.add_double("firmware.clock_mhz", 500, 1, 100000, "clock of the embedded core running the FTL, MHz");
   c.add_int("firmware.cycles_per_command", 0, 0, 100000000, "core cycles per host command (0: free firmware)");
   c.add_int("firmware.cycles_per_page", 0, 0, 100000000, "core cycles per logical page of a host command");
