@@ -27,6 +27,7 @@
 #include "nand/page_image.h"
 #include "tlm/big_array.h"
 #include "tlm/flash_command.h"
+#include "tlm/lpn_map.h"
 #include "tlm/page_table.h"
 
 namespace ssd::ctrl {
@@ -140,9 +141,24 @@ class Ftl {
   // The victim's erase completed: it joins the free pool.
   void erased(std::uint32_t block_global);
   std::uint32_t erase_count(std::uint32_t block_global) const { return blocks_[block_global].erases; }
-  void add_pending_read(std::uint32_t ppa) { ++blocks_[block_of_ppa(ppa)].pending_reads; }
-  void remove_pending_read(std::uint32_t ppa) { --blocks_[block_of_ppa(ppa)].pending_reads; }
-  std::uint32_t pending_reads(std::uint32_t block_global) const { return blocks_[block_global].pending_reads; }
+  // Reads in flight per block (a block with some is not erased). Kept in a small map of
+  // the blocks that have any, not in the block table: a read would otherwise touch a
+  // random line of that table twice (6 MiB on the bench device), and a read in flight is
+  // rare per block.
+  void add_pending_read(std::uint32_t ppa) {
+    const std::uint32_t b = block_of_ppa(ppa), n = pending_reads_.find(b);
+    pending_reads_.set(b, n == LpnMap::kAbsent ? 1 : n + 1);
+  }
+  void remove_pending_read(std::uint32_t ppa) {
+    const std::uint32_t b = block_of_ppa(ppa), n = pending_reads_.find(b);
+    if (n == LpnMap::kAbsent) throw std::logic_error("FTL: a read completed in a block with none in flight");
+    if (n == 1) pending_reads_.erase(b);
+    else pending_reads_.set(b, n - 1);
+  }
+  std::uint32_t pending_reads(std::uint32_t block_global) const {
+    const std::uint32_t n = pending_reads_.find(block_global);
+    return n == LpnMap::kAbsent ? 0 : n;
+  }
 
   // ---- preconditioning (zero simulated time; the NAND's page state is set through
   // the backdoor; statistics counters start at zero afterwards) ----
@@ -211,7 +227,6 @@ class Ftl {
   struct Block {
     std::uint16_t write_ptr = 0;
     std::uint16_t valid = 0;
-    std::uint16_t pending_reads = 0;
     BlockState state = BlockState::Free;
     bool image = false;  // holds the preconditioning image's pages (owners from the image)
     std::uint32_t erases = 0;
@@ -249,6 +264,7 @@ class Ftl {
   std::unique_ptr<SteadyImage> image_;
   std::uint64_t physical_pages_;
   std::vector<Block> blocks_;
+  LpnMap pending_reads_{8};  // block -> reads in flight, for blocks with any
   std::vector<Plane> planes_v_;
   std::uint64_t host_pages_ = 0, gc_pages_ = 0, gc_erases_ = 0;
 };
