@@ -37,9 +37,8 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   // Page tokens are left uninitialised: a page below its block's write pointer
   // has been written, one at or above it is erased. Untouched memory stays unmapped.
   tokens_ = BigArray<Token>(blocks * cfg_.pages_per_block, true);
-  write_ptr_.assign(blocks, 0);
+  pages_.assign(blocks, BlockPages{});
   erase_count_.assign(blocks, 0);
-  from_image_.assign(blocks, 0);
   first_block_ = std::size_t{channel} * blocks;
 }
 
@@ -53,9 +52,9 @@ std::size_t ChannelEngine::block_index(const FlashCommand& c, unsigned plane) co
 }
 
 void ChannelEngine::erase_block(std::size_t bi) {
-  write_ptr_[bi] = 0;
+  pages_[bi].write_ptr = 0;
   ++erase_count_[bi];
-  from_image_[bi] = 0;
+  pages_[bi].from_image = 0;
 }
 
 std::uint32_t ChannelEngine::erase_count(unsigned chip, unsigned die, unsigned plane,
@@ -65,26 +64,26 @@ std::uint32_t ChannelEngine::erase_count(unsigned chip, unsigned die, unsigned p
 
 std::uint32_t ChannelEngine::write_pointer(unsigned chip, unsigned die, unsigned plane,
                                            std::uint32_t block) const {
-  return write_ptr_[block_at(chip, die, plane, block)];
+  return pages_[block_at(chip, die, plane, block)].write_ptr;
 }
 
 void ChannelEngine::backdoor_program(unsigned chip, unsigned die, unsigned plane,
                                      std::uint32_t block, std::uint32_t page, Token t) {
   const std::size_t bi = block_at(chip, die, plane, block);
-  if (write_ptr_[bi] != page)
+  if (pages_[bi].write_ptr != page)
     throw std::logic_error("NAND backdoor: programming page " + std::to_string(page) + " of block " +
-                           std::to_string(block) + " whose next page is " + std::to_string(write_ptr_[bi]));
+                           std::to_string(block) + " whose next page is " + std::to_string(pages_[bi].write_ptr));
   tokens_[bi * cfg_.pages_per_block + page] = t;
-  ++write_ptr_[bi];
+  ++pages_[bi].write_ptr;
 }
 
 void ChannelEngine::backdoor_program_block(unsigned chip, unsigned die, unsigned plane,
                                            std::uint32_t block, const Token* tokens, std::uint32_t n) {
   const std::size_t bi = block_at(chip, die, plane, block);
-  if (write_ptr_[bi] != 0 || n > cfg_.pages_per_block)
+  if (pages_[bi].write_ptr != 0 || n > cfg_.pages_per_block)
     throw std::logic_error("NAND backdoor: block " + std::to_string(block) + " is not erased");
   std::copy(tokens, tokens + n, &tokens_[bi * cfg_.pages_per_block]);
-  write_ptr_[bi] = static_cast<std::uint16_t>(n);
+  pages_[bi].write_ptr = static_cast<std::uint16_t>(n);
 }
 
 void ChannelEngine::backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block) {
@@ -102,15 +101,15 @@ void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned pl
                                         std::uint32_t erases) {
   if (!image_) throw std::logic_error("NAND backdoor: loading a block from an image without one");
   const std::size_t bi = block_at(chip, die, plane, block);
-  write_ptr_[bi] = static_cast<std::uint16_t>(cfg_.pages_per_block);
+  pages_[bi].write_ptr = static_cast<std::uint16_t>(cfg_.pages_per_block);
   erase_count_[bi] = erases;
-  from_image_[bi] = 1;
+  pages_[bi].from_image = 1;
 }
 
 Token ChannelEngine::backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                                    std::uint32_t page) const {
   const std::size_t bi = block_at(chip, die, plane, block);
-  if (page >= write_ptr_[bi]) return kErasedToken;
+  if (page >= pages_[bi].write_ptr) return kErasedToken;
   return page_token(bi, page);
 }
 
@@ -163,7 +162,7 @@ std::string ChannelEngine::static_error(const FlashCommand& c) const {
 bool ChannelEngine::dynamically_valid(const FlashCommand& c) const {
   bool ok = true;
   for_planes(c.plane_mask, [&](unsigned p) {
-    const std::uint32_t wp = write_ptr_[block_index(c, p)];
+    const std::uint32_t wp = pages_[block_index(c, p)].write_ptr;
     if (c.op == FlashOp::Program) ok = ok && c.page == wp;
     else if (c.op == FlashOp::Read) ok = ok && c.page < wp;
   });
@@ -175,7 +174,7 @@ std::string ChannelEngine::dynamic_error(const FlashCommand& c) const {
   std::ostringstream os;
   for_planes(c.plane_mask, [&](unsigned p) {
     if (os.tellp() != 0) return;
-    const std::uint32_t wp = write_ptr_[block_index(c, p)];
+    const std::uint32_t wp = pages_[block_index(c, p)].write_ptr;
     if (c.op == FlashOp::Program && c.page < wp) {
       os << "programming page " << c.page << " of block " << c.block[p] << " on plane " << p
          << ", which is not erased (the block is programmed up to page " << wp - 1 << ")";
@@ -221,16 +220,15 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
     rejected_.push_back(c);
     return;
   }
-  // The lines the command will need later (its block's write pointer when it starts, a
-  // read's token at its array end): fetched now, while other work goes on.
-  for_planes(c->plane_mask, [&](unsigned p) {
-    const std::size_t bi = block_index(*c, p);
-    __builtin_prefetch(&write_ptr_[bi]);
-    if (c->op == FlashOp::Read) {
-      __builtin_prefetch(&from_image_[bi]);
-      __builtin_prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
-    }
-  });
+  // A read's stored token, needed at its array end: fetched now, while other work goes
+  // on. Only for a block written in the run: a block still read from the image stores
+  // none, and a prefetch into its unmapped pages costs a page walk each.
+  if (c->op == FlashOp::Read && c->page < cfg_.pages_per_block) {
+    for_planes(c->plane_mask, [&](unsigned p) {
+      const std::size_t bi = block_index(*c, p);
+      if (!pages_[bi].from_image) __builtin_prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
+    });
+  }
   Die& d = die_of(*c);
   if (d.tail) {
     d.tail->exec.next = c;
@@ -299,7 +297,7 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
       for_planes(c->plane_mask, [&](unsigned p) {
         const std::size_t bi = block_index(*c, p);
         tokens_[bi * cfg_.pages_per_block + c->page] = c->token[p];
-        ++write_ptr_[bi];
+        ++pages_[bi].write_ptr;
         (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = c;
         segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
         segs_[nseg_++] = {BusPhase::DataIn, t_data_};

@@ -92,6 +92,16 @@ class ChannelEngine {
     if (lazy_bus_end_ && bus_op_ && seg_end_ <= now) finish_lazy_bus_end();
   }
 
+  // A hint, for whoever holds a command for this channel before submitting it (the
+  // scheduler block when it queues one): the line of its blocks' page state is fetched
+  // now, so that it is in the cache when the command is submitted and starts.
+  void prefetch(const FlashCommand& c) const {
+    for_planes(c.plane_mask & ((1u << cfg_.planes_per_die) - 1), [&](unsigned p) {
+      if (c.chip < cfg_.chips_per_channel && c.die < cfg_.dies_per_chip && c.block[p] < cfg_.blocks_per_plane)
+        __builtin_prefetch(&pages_[block_index(c, p)]);
+    });
+  }
+
   // ---- read-only status for schedulers and statistics ----
   bool bus_busy() const { return bus_op_ != nullptr; }
   unsigned queued(unsigned chip, unsigned die) const { return die_at(chip, die).queued; }
@@ -243,14 +253,20 @@ class ChannelEngine {
   std::vector<unsigned> chip_inflight_;
   BigArray<Token> tokens_;                  // per physical page; valid below the write pointer
   const PageImage* image_ = nullptr;        // the content of blocks loaded from an image
-  std::vector<std::uint8_t> from_image_;    // per block: its pages read from image_
+  // Per block, what a command reads when it starts (the write pointer) and at a read's
+  // array end (where the pages come from): one line for both, fetched once.
+  struct BlockPages {
+    std::uint16_t write_ptr = 0;  // next page to program
+    std::uint8_t from_image = 0;  // its pages read as image_'s
+    std::uint8_t unused = 0;
+  };
+  std::vector<BlockPages> pages_;
   // A page's token: from the image or stored.
   Token page_token(std::size_t bi, std::uint32_t page) const {
-    return from_image_[bi] ? image_->token(static_cast<std::uint32_t>((first_block_ + bi) * cfg_.pages_per_block + page))
+    return pages_[bi].from_image ? image_->token(static_cast<std::uint32_t>((first_block_ + bi) * cfg_.pages_per_block + page))
                            : tokens_[bi * cfg_.pages_per_block + page];
   }
   std::size_t first_block_ = 0;             // device-wide index of this channel's first block
-  std::vector<std::uint16_t> write_ptr_;    // per block: next page to program
   std::vector<std::uint32_t> erase_count_;  // per block
 
   FlashCommand* bus_op_ = nullptr;
