@@ -31,6 +31,7 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   t_erase_ = us_to_ticks(cfg_.t_erase_us);
   dies_.resize(std::size_t{cfg_.chips_per_channel} * cfg_.dies_per_chip);
   in_array_.assign((dies_.size() + 63) / 64, 0);
+  accept_.assign(dies_.size(), (1u << (3 * kStartBits)) - 1);
   chip_inflight_.assign(cfg_.chips_per_channel, 0);
   const std::size_t blocks = std::size_t{cfg_.chips_per_channel} * cfg_.dies_per_chip *
                              cfg_.planes_per_die * cfg_.blocks_per_plane;
@@ -242,7 +243,7 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
   note_queue(d, c->chip, c->die, now);
 }
 
-void ChannelEngine::refresh_accept(Die& d) const {
+void ChannelEngine::refresh_accept(Die& d) {
   // Plane bits; the planes the die does not have hold nothing (an address check refuses
   // a command naming one when it reaches the channel).
   const std::uint32_t absent = ((1u << kMaxPlanes) - 1) & ~((1u << cfg_.planes_per_die) - 1);
@@ -258,7 +259,7 @@ void ChannelEngine::refresh_accept(Die& d) const {
   const std::uint32_t read = !cfg_.cache_read ? idle : reads_only ? condition | data_free : 0u;
   const std::uint32_t program = !cfg_.cache_program ? idle : programs_only ? condition | cache_free : 0u;
   constexpr unsigned k = kStartBits;
-  d.accept = read << (k * static_cast<unsigned>(FlashOp::Read)) |
+  accept_[die_index(d)] = read << (k * static_cast<unsigned>(FlashOp::Read)) |
              program << (k * static_cast<unsigned>(FlashOp::Program)) |
              idle << (k * static_cast<unsigned>(FlashOp::Erase));
 }
@@ -492,7 +493,7 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   };
   for (std::uint32_t i : heads_) {
     Die& d = dies_[i];
-    if (!accepts(d.accept, d.head->start_need())) {
+    if (!accepts(accept_[i], d.head->start_need())) {
       d.eligible_since = kNever;
       continue;
     }

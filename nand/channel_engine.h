@@ -148,7 +148,7 @@ class ChannelEngine {
   // now and on which planes (kStartBits each); a command `c` could start iff
   // accepts(accept_word(c.chip, c.die), c.start_need()).
   static bool accepts(std::uint32_t offer, std::uint32_t need) { return (need & ~offer) == 0; }
-  std::uint32_t accept_word(unsigned chip, unsigned die) const { return die_at(chip, die).accept; }
+  std::uint32_t accept_word(unsigned chip, unsigned die) const { return accept_[chip * cfg_.dies_per_chip + die]; }
   // The rules themselves, evaluated on the die's state (what accept_word() caches).
   bool can_start(const FlashCommand& c) const { return can_start(die_at(c.chip, c.die), c); }
   unsigned queued_total() const { return queued_total_; }
@@ -172,9 +172,6 @@ class ChannelEngine {
     unsigned inflight = 0, inflight_reads = 0, inflight_programs = 0;
     unsigned waiting_programs = 0;  // cache program: data in cache register, waiting for the array
     Plane planes[kMaxPlanes];
-    // can_start() as bits (accept_word()), refreshed at every change of the state
-    // above; an idle die takes anything.
-    std::uint32_t accept = (1u << (3 * kStartBits)) - 1;
   };
   struct Segment {
     BusPhase phase;
@@ -219,7 +216,7 @@ class ChannelEngine {
     }
     return false;
   }
-  void refresh_accept(Die& d) const;
+  void refresh_accept(Die& d);
   void finish_lazy_bus_end();  // catch_up()'s work
   void start_bus_command(FlashCommand* c, Tick now);
   void start_bus_dataout(FlashCommand* c, Tick now);
@@ -249,6 +246,10 @@ class ChannelEngine {
   Tick t_cmd_, t_erase_cmd_, t_data_, t_read_, t_prog_, t_erase_;
 
   std::vector<Die> dies_;
+  // Per die, can_start() as bits (accept_word()), refreshed at every change of the die's
+  // state; an idle die takes anything. Apart from the dies, so that a scheduler testing
+  // a channel's chips reads one or two lines, not a line per die.
+  std::vector<std::uint32_t> accept_;
   std::vector<std::uint64_t> in_array_;  // bit i: die i has an array operation (array_op set)
   std::vector<unsigned> chip_inflight_;
   BigArray<Token> tokens_;                  // per physical page; valid below the write pointer
