@@ -139,6 +139,13 @@ void HostDriver::pump() {
   }
   dispatch();
   if (src_->timed() && have_next_) pump_event_.notify(sc_time::from_value(next_arrival_ - now));
+  // Closed loop: the next request is read now rather than at the next completion, and
+  // its pages' shadow entries are fetched meanwhile (a random line of a table of
+  // megabytes each). Not with a time limit, which fetch() checks at the time of reading.
+  if (!src_->timed() && !time_limit_ && fetch()) {
+    const std::uint64_t first = next_.lba / spp_, last = (next_.lba + next_.sectors - 1) / spp_;
+    for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4; ++lpn) shadow_.prefetch(lpn);
+  }
   in_pump_ = false;
 }
 

@@ -227,7 +227,7 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
   if (c->op == FlashOp::Read && c->page < cfg_.pages_per_block) {
     for_planes(c->plane_mask, [&](unsigned p) {
       const std::size_t bi = block_index(*c, p);
-      if (!pages_[bi].from_image) __builtin_prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
+      if (!pages_[bi].from_image) ssd::prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
     });
   }
   Die& d = die_of(*c);

@@ -31,6 +31,7 @@
 #include "nand/page_image.h"
 #include "tlm/big_array.h"
 #include "tlm/flash_command.h"
+#include "tlm/prefetch.h"
 
 namespace ssd::nand {
 
@@ -98,7 +99,7 @@ class ChannelEngine {
   void prefetch(const FlashCommand& c) const {
     for_planes(c.plane_mask & ((1u << cfg_.planes_per_die) - 1), [&](unsigned p) {
       if (c.chip < cfg_.chips_per_channel && c.die < cfg_.dies_per_chip && c.block[p] < cfg_.blocks_per_plane)
-        __builtin_prefetch(&pages_[block_index(c, p)]);
+        ssd::prefetch(&pages_[block_index(c, p)]);
     });
   }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "tlm/big_array.h"
+#include "tlm/prefetch.h"
 
 namespace ssd {
 
@@ -41,7 +42,7 @@ class LpnMap {
     }
   }
   // A hint that `lpn` will be looked up soon: its home slot's line is fetched.
-  void prefetch(std::uint64_t lpn) const { __builtin_prefetch(&slots_[home(lpn)]); }
+  void prefetch(std::uint64_t lpn) const { ssd::prefetch(&slots_[home(lpn)]); }
   // Calls f(lpn, value) for every entry, in no particular order.
   template <typename F>
   void for_each(F f) const {

@@ -14,6 +14,7 @@
 
 #include "tlm/big_array.h"
 #include "tlm/lpn_map.h"
+#include "tlm/prefetch.h"
 
 namespace ssd {
 
@@ -42,7 +43,7 @@ class SparsePageTable {
   }
   // A hint that `lpn` will be read or set soon: its line is fetched meanwhile.
   void prefetch(std::uint64_t lpn) const {
-    if (dense_) __builtin_prefetch(&array_[lpn]);
+    if (dense_) ssd::prefetch(&array_[lpn]);
     else map_.prefetch(lpn);
   }
   bool dense() const { return dense_; }
