@@ -103,7 +103,7 @@ class HosPolicy final : public SchedPolicy {
     ChipQueue& q = queues_[c->channel * chips_ + c->chip];
     c->queue_next = nullptr;
     if (!q.head) q.set_head(c);
-    else q.tail->queue_next = c;
+    else link(q.tail, c);
     q.tail = c;
     ++q.size;
     ++total_;
@@ -196,7 +196,20 @@ class HosPolicy final : public SchedPolicy {
       need = c ? c->start_need() : 0;
       die = c ? c->die : 0;
     }
+    // The head is taken: its successor's need and die come from the head (in the cache,
+    // just issued), not from the successor (a command that may have waited long).
+    void pop_head() {
+      need = head->queue_next ? head->queue_next_need : 0;
+      die = head->queue_next_die;
+      head = head->queue_next;
+    }
   };
+  // c follows `prev` in its queue.
+  static void link(FlashCommand* prev, FlashCommand* c) {
+    prev->queue_next = c;
+    prev->queue_next_need = c ? c->start_need() : 0;
+    prev->queue_next_die = c ? c->die : 0;
+  }
   struct Candidate {
     FlashCommand* pick;
     FlashCommand* before;  // the command ahead of it in the queue (null: it is the head)
@@ -227,8 +240,8 @@ class HosPolicy final : public SchedPolicy {
   // Issues a chip queue's candidate.
   void take(unsigned ch, unsigned chip, ChipQueue& q, Candidate c, std::vector<FlashCommand*>& out) {
     out.push_back(c.pick);
-    if (c.before) c.before->queue_next = c.pick->queue_next;
-    else q.set_head(c.pick->queue_next);
+    if (c.before) link(c.before, c.pick->queue_next);
+    else q.pop_head();
     if (q.tail == c.pick) q.tail = c.before;
     c.pick->queue_next = nullptr;
     --q.size;

@@ -73,6 +73,8 @@ struct FlashCommand {
   // ---- scratch of the scheduler block while it queues the command (not part of the
   // protocol): the next command of the same queue ----
   FlashCommand* queue_next = nullptr;
+  std::uint32_t queue_next_need = 0;  // queue_next->start_need(), kept where it is read
+  std::uint16_t queue_next_die = 0;   // queue_next->die
 
   // ---- scratch of the executing channel (not part of the protocol) ----
   struct Scratch {

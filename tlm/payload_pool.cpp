@@ -38,6 +38,8 @@ void FlashCommand::reset() {
   error.clear();
   issuer = Issuer{};
   queue_next = nullptr;
+  queue_next_need = 0;
+  queue_next_die = 0;
   exec = Scratch{};
 }
 
