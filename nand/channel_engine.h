@@ -97,10 +97,8 @@ class ChannelEngine {
   // scheduler block when it queues one): the line of its blocks' page state is fetched
   // now, so that it is in the cache when the command is submitted and starts.
   void prefetch(const FlashCommand& c) const {
-    for_planes(c.plane_mask & ((1u << cfg_.planes_per_die) - 1), [&](unsigned p) {
-      if (c.chip < cfg_.chips_per_channel && c.die < cfg_.dies_per_chip && c.block[p] < cfg_.blocks_per_plane)
-        ssd::prefetch(&pages_[block_index(c, p)]);
-    });
+    if (!statically_valid(c)) return;  // an address outside the geometry has no line
+    for_planes(c.plane_mask, [&](unsigned p) { ssd::prefetch(&pages_[block_index(c, p)]); });
   }
 
   // ---- read-only status for schedulers and statistics ----
