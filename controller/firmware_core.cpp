@@ -13,6 +13,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
     : sc_module(name),
       host("host"),
       flash("flash"),
+      lookahead_in("lookahead_in"),
       ftl_(ftl),
       cfg_(fw),
       work_("work"),
@@ -24,6 +25,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   gc_.resize(ftl_.planes());
   chip_outstanding_.assign(ftl.nand.chips(), 0);
   gc_wanted_.assign(ftl.nand.chips(), 0);
+  lookahead_in.bind(*this);
   host.register_nb_transport_fw(this, &FirmwareCore::host_fw);
   flash.register_nb_transport_bw(this, &FirmwareCore::flash_bw);
   SC_HAS_PROCESS(FirmwareCore);
@@ -57,6 +59,14 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   }
   ph = tlm::END_REQ;
   return tlm::TLM_UPDATED;
+}
+
+void FirmwareCore::lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors) {
+  if (op != HostOp::Read || sectors == 0) return;  // only a read looks its pages up at once
+  ++lookahead_hints_;
+  const std::uint64_t first = lba / spp_, last = (lba + sectors - 1) / spp_;
+  for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4 && lpn < ftl_.logical_pages(); ++lpn)
+    ftl_.prefetch_lookup(lpn);
 }
 
 void FirmwareCore::on_work() {

@@ -28,6 +28,7 @@
 #include "tlm/lpn_map.h"
 #include "tlm/flash_protocol.h"
 #include "tlm/host_protocol.h"
+#include "tlm/lookahead.h"
 #include "tlm/payload_pool.h"
 
 namespace ssd::ctrl {
@@ -46,10 +47,13 @@ struct FirmwareCounters {
   std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;
 };
 
-class FirmwareCore : public sc_core::sc_module {
+class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
  public:
   HostTargetSocket<FirmwareCore> host;      // from the host interface
   FlashInitiatorSocket<FirmwareCore> flash;  // to the flash scheduler block
+  // The lookahead side channel (tlm/lookahead.h): a read on its way has its pages'
+  // mapping lines fetched (Ftl::prefetch_lookup). Changes nothing.
+  sc_core::sc_export<LookaheadIf> lookahead_in;
 
   FirmwareCore(sc_core::sc_module_name name, const FtlConfig& ftl, const FirmwareConfig& fw);
 
@@ -57,6 +61,7 @@ class FirmwareCore : public sc_core::sc_module {
   const Ftl& ftl() const { return ftl_; }
   const FirmwareCounters& counters() const { return counters_; }
   Tick core_busy() const { return core_busy_; }
+  std::uint64_t lookahead_hints() const { return lookahead_hints_; }  // reads announced ahead
   FlashPayloadPool& pool() { return pool_; }
   std::uint64_t sectors_per_page() const { return spp_; }
 
@@ -92,6 +97,7 @@ class FirmwareCore : public sc_core::sc_module {
   tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   tlm::tlm_sync_enum flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void on_work();
+  void lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors) override;
   void process(tlm::tlm_generic_payload& gp);
   void page_done(tlm::tlm_generic_payload& host);
   void complete_host(tlm::tlm_generic_payload& host);
@@ -139,6 +145,7 @@ class FirmwareCore : public sc_core::sc_module {
   std::vector<std::uint8_t> gc_wanted_;                       // per chip: a plane of it wants GC
   std::vector<std::uint32_t> victims_scratch_;
   FirmwareCounters counters_;
+  std::uint64_t lookahead_hints_ = 0;
 };
 
 }  // namespace ssd::ctrl

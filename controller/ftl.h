@@ -115,6 +115,13 @@ class Ftl {
   // A hint that the mapping of `lpn` will be looked up or changed soon (a program of it is
   // on its way): its line is fetched while other work goes on. Changes nothing.
   void prefetch_mapping(std::uint64_t lpn) const { l2p_.prefetch(lpn); }
+  // A hint that lookup(lpn) will be asked soon (a read on its way, tlm/lookahead.h): the
+  // lines of the run's map and of the image that it reads are fetched meanwhile. Any lpn
+  // may be named; changes nothing.
+  void prefetch_lookup(std::uint64_t lpn) const {
+    l2p_.prefetch(lpn);
+    if (image_) image_->prefetch_l2p(lpn);
+  }
 
   // Next free page for a write into `plane` (host or GC stream); kUnmapped when the
   // plane has no free block the stream may open (the host may not take the GC reserve).

@@ -1,5 +1,7 @@
 #include "controller/steady_image.h"
 
+#include "tlm/prefetch.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -113,36 +115,54 @@ void SteadyImage::solve(std::uint32_t p) {
   }
 }
 
-std::uint32_t SteadyImage::age_of_slot(std::uint32_t p, std::uint32_t s, std::uint32_t& first) const {
+std::uint32_t SteadyImage::age_estimate(std::uint32_t p, std::uint32_t s) const {
   const PlaneImage& pl = plane_[p];
   std::uint32_t k;
   if (pl.a == 0) {
     k = s / ppb_;
-  } else {  // the inverse of first_slot, then corrected for its rounding
+  } else {  // the inverse of first_slot, before the correction for its rounding
     const double x = pl.k_per_log * std::log1p(-static_cast<double>(s) / pl.scale);
     k = !(x > 0) ? 0 : x >= F_ ? F_ - 1 : static_cast<std::uint32_t>(x);
   }
-  if (k >= F_) k = F_ - 1;
+  return k >= F_ ? F_ - 1 : k;
+}
+
+std::uint32_t SteadyImage::age_of_slot(std::uint32_t p, std::uint32_t s, std::uint32_t k,
+                                       std::uint32_t& first) const {
   first = start(p, k);
   while (first > s) first = start(p, --k);  // k = 0 has first 0 <= s
   for (std::uint32_t next; (next = start(p, k + 1)) <= s; ++k) first = next;
   return k;
 }
 
+SteadyImage::Located SteadyImage::locate(std::uint64_t lpn) const {
+  Located& m = memo_[lpn % kMemo];
+  if (m.lpn == lpn) return m;
+  const std::uint32_t p = plane_of_lane_[lpn % planes_];
+  const std::uint32_t s = plane_[p].slots.inverse(static_cast<std::uint32_t>(lpn / planes_));
+  return Located{lpn, p, s, age_estimate(p, s)};
+}
+
 std::uint32_t SteadyImage::l2p(std::uint64_t lpn) const {
   if (lpn >= fill_) return 0xFFFFFFFFu;
-  const std::uint32_t p = plane_of_lane_[lpn % planes_];
-  const PlaneImage& pl = plane_[p];
-  const std::uint32_t s = pl.slots.inverse(static_cast<std::uint32_t>(lpn / planes_));
+  const Located l = locate(lpn);
   std::uint32_t first;
-  const std::uint32_t k = age_of_slot(p, s, first);
-  const std::uint32_t g = p * B_ + pl.blocks.forward(k);
+  const std::uint32_t k = age_of_slot(l.plane, l.slot, l.age, first);
+  const std::uint32_t g = l.plane * B_ + plane_[l.plane].blocks.forward(k);
   // The (s - first_slot(k))-th valid page of the block.
-  std::uint32_t i = s - first;
+  std::uint32_t i = l.slot - first;
   const std::uint64_t* m = valid_mask(g);
   std::uint32_t w = 0;
   for (unsigned c; i >= (c = popcount64(m[w])); ++w) i -= c;
   return g * ppb_ + w * 64 + select64(m[w], i);
+}
+
+void SteadyImage::prefetch_l2p(std::uint64_t lpn) const {
+  if (lpn >= fill_) return;
+  const Located l = locate(lpn);
+  memo_[lpn % kMemo] = l;
+  ssd::prefetch(&starts_[std::size_t{l.plane} * (F_ + 1) + l.age]);
+  ssd::prefetch(valid_mask(l.plane * B_ + plane_[l.plane].blocks.forward(l.age)));
 }
 
 std::uint64_t SteadyImage::p2l(std::uint32_t ppa) const {

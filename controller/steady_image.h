@@ -52,6 +52,9 @@ class SteadyImage final : public nand::PageImage {
   std::uint32_t plane_pages(std::uint32_t p) const { return plane_[p].V; }
   // The page logical page `lpn` occupies; 0xFFFFFFFF when lpn >= fill.
   std::uint32_t l2p(std::uint64_t lpn) const;
+  // A hint that l2p(lpn) will be asked soon: the lines it reads are fetched meanwhile,
+  // and what it computes before them is kept for it (a memo of a few pages).
+  void prefetch_l2p(std::uint64_t lpn) const;
   // The logical page held by page `ppa`; kNoPage when the image holds no valid data there.
   std::uint64_t p2l(std::uint32_t ppa) const;
   Token token(std::uint32_t ppa) const override {
@@ -151,8 +154,19 @@ class SteadyImage final : public nand::PageImage {
   // the line of its age instead of computing exponentials.
   std::uint32_t start(std::uint32_t p, std::uint32_t k) const { return starts_[std::size_t{p} * (F_ + 1) + k]; }
   // The age of the block of plane p holding slot s (start(k) <= s < start(k + 1)), and
-  // start(k) in `first`.
-  std::uint32_t age_of_slot(std::uint32_t p, std::uint32_t s, std::uint32_t& first) const;
+  // start(k) in `first`, from the estimate k (age_estimate: a logarithm, off by the
+  // rounding of the table's entries).
+  std::uint32_t age_estimate(std::uint32_t p, std::uint32_t s) const;
+  std::uint32_t age_of_slot(std::uint32_t p, std::uint32_t s, std::uint32_t k, std::uint32_t& first) const;
+  // A logical page's plane, slot and estimated age: what l2p computes before it reads a
+  // table. prefetch_l2p keeps it in memo_ for the lookup that follows.
+  struct Located {
+    std::uint64_t lpn = ~std::uint64_t{0};
+    std::uint32_t plane = 0, slot = 0, age = 0;
+  };
+  Located locate(std::uint64_t lpn) const;
+  static constexpr unsigned kMemo = 4;
+  mutable Located memo_[kMemo];  // a pure function's results: changes no answer
   // Solves plane p's decay and fills its first_slot table.
   void solve(std::uint32_t p);
 

@@ -15,7 +15,7 @@ using namespace sc_core;
 HostDriver::HostDriver(sc_module_name name, std::unique_ptr<RequestSource> source, unsigned queue_depth,
                        std::uint64_t logical_pages, std::uint32_t sectors_per_page,
                        std::uint64_t preconditioned, const SchedulerSetup& sched)
-    : sc_module(name), socket("socket"), src_(std::move(source)),
+    : sc_module(name), socket("socket"), lookahead("lookahead"), src_(std::move(source)),
       sched_(sched.kind, sched.locations ? sched.locations->chips() : 1), queue_length_(sched.queue_length),
       locations_(sched.locations), qd_(queue_depth), spp_(sectors_per_page),
       shadow_(logical_pages, preconditioned), pool_("host commands") {
@@ -56,9 +56,21 @@ bool HostDriver::fetch() {
     fail(e.what());
     return false;
   }
-  if (!have_next_) exhausted_ = true;
-  return have_next_;
+  if (!have_next_) {
+    exhausted_ = true;
+    return false;
+  }
+  // The request is on its way: the lines of its pages' shadow entries (a random line of
+  // a table of megabytes each) are fetched meanwhile, and the device is told through the
+  // lookahead side channel (tlm/lookahead.h) so that it can do the same with its tables.
+  const std::uint64_t first = next_.lba / spp_;
+  const std::uint64_t last = next_.sectors ? (next_.lba + next_.sectors - 1) / spp_ : first;
+  for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4; ++lpn) shadow_.prefetch(lpn);
+  if (lookahead_if_) lookahead_if_->lookahead(next_.op, next_.lba, next_.sectors);
+  return true;
 }
+
+void HostDriver::end_of_elaboration() { lookahead_if_ = lookahead.size() ? lookahead[0] : nullptr; }
 
 void HostDriver::admit(const HostRequest& r, Tick arrival) {
   IoScheduler::Entry e{++id_, r.op, locations_ ? locations_->vector(r.lba, r.sectors) : LocationVector(), arrival,
@@ -139,13 +151,10 @@ void HostDriver::pump() {
   }
   dispatch();
   if (src_->timed() && have_next_) pump_event_.notify(sc_time::from_value(next_arrival_ - now));
-  // Closed loop: the next request is read now rather than at the next completion, and
-  // its pages' shadow entries are fetched meanwhile (a random line of a table of
-  // megabytes each). Not with a time limit, which fetch() checks at the time of reading.
-  if (!src_->timed() && !time_limit_ && fetch()) {
-    const std::uint64_t first = next_.lba / spp_, last = (next_.lba + next_.sectors - 1) / spp_;
-    for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4; ++lpn) shadow_.prefetch(lpn);
-  }
+  // Closed loop: the next request is read now rather than at the next completion, so
+  // that fetch() can announce it ahead. Not with a time limit, which fetch() checks at
+  // the time of reading.
+  if (!src_->timed() && !time_limit_) fetch();
   in_pump_ = false;
 }
 

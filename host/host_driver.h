@@ -23,6 +23,7 @@
 #include "host/token_shadow.h"
 #include "tlm/host_protocol.h"
 #include "tlm/latency_histogram.h"
+#include "tlm/lookahead.h"
 #include "tlm/payload_pool.h"
 
 namespace ssd::host {
@@ -30,6 +31,9 @@ namespace ssd::host {
 class HostDriver : public sc_core::sc_module {
  public:
   HostInitiatorSocket<HostDriver> socket;
+  // Announces each request read from the workload before it is sent (tlm/lookahead.h);
+  // may be left unbound.
+  LookaheadPort lookahead;
 
   // `logical_pages` and `sectors_per_page` describe the device; pages below
   // `preconditioned` hold precondition_token(lpn) at time 0.
@@ -78,6 +82,8 @@ class HostDriver : public sc_core::sc_module {
  private:
   void pump();
   void on_pump_event();
+  void end_of_elaboration() override;
+  LookaheadIf* lookahead_if_ = nullptr;
   bool in_pump_ = false;
   tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void finish(tlm::tlm_generic_payload& gp);

@@ -115,6 +115,8 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       if (calibrator) calibrator->start();
     });
     host->socket.bind(iface->host);
+    if (cfg.get_bool("host.lookahead")) host->lookahead.bind(iface->lookahead_in);
+    iface->lookahead_out.bind(firmware->lookahead_in);
     iface->firmware.bind(firmware->host);
     firmware->flash.bind(sched->target);
     for (unsigned c = 0; c < fcfg.nand.channels; ++c) sched->nand[c]->bind(nand->channel(c).socket);

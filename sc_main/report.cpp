@@ -210,6 +210,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   // How the run was simulated, not a result: the scheduler decisions taken ahead of their
   // edge (controller.decide_ahead).
   put(rn, "scheduler_decisions_ahead", integer(f.sched.decided_ahead()));
+  // ... and the reads the firmware was told of ahead (host.lookahead).
+  put(rn, "lookahead_hints", integer(f.firmware.lookahead_hints()));
   if (run.kernel_activations_per_second > 0) {
     put(rn, "kernel_activations_per_second", num(run.kernel_activations_per_second));
     put(rn, "kernel_peq_events_per_second", num(run.kernel_peq_events_per_second));

@@ -56,6 +56,9 @@ Config make_config() {
   c.add_enum("host.scheduler", "noop", {"noop", "rws", "piq_r", "piq_w", "piq"},
              "host I/O scheduler (PIQ paper): FIFO, reads first, or conflict-free batches of reads/writes/both");
   c.add_int("host.queue_length", 64, 1, 512, "host I/O scheduler queue length");
+  c.add_bool("host.lookahead", true,
+             "the host announces each request it reads from the workload before sending it, so the model "
+             "fetches its lookup tables' lines meanwhile (simulation speed only: results are identical)");
 
   c.add_enum("workload.kind", "synthetic", {"synthetic", "trace", "nand_ops"},
              "synthetic: generated requests; trace: a block trace (workload.path, workload.format); "

@@ -133,6 +133,47 @@ TEST_CASE("steady image: the FTL's mapping, the image's owners and the NAND's pa
   }
 }
 
+TEST_CASE("steady image: a lookup announced ahead (prefetch_l2p) answers as one that was not", "[image][precondition]") {
+  const FtlConfig cfg = geometry(64);
+  Ftl f(cfg);
+  LazyBackdoor nand(cfg.nand);
+  const std::uint64_t fill = f.logical_pages() * 3 / 4;
+  f.precondition_steady(fill, 1.0, 9, nand, token_of);
+  const SteadyImage& img = *f.image();
+  std::vector<std::uint32_t> expect(f.logical_pages() + 8);
+  for (std::uint64_t lpn = 0; lpn < expect.size(); ++lpn) expect[lpn] = img.l2p(lpn);  // no hint given yet
+  CHECK(expect[fill - 1] != 0xFFFFFFFFu);
+  CHECK(expect[fill] == 0xFFFFFFFFu);
+  // Hints in every pattern the memo meets: one ahead, several ahead answered out of
+  // order, hints whose memo entries collide (lpn and lpn + 4), hints never followed by
+  // their lookup, and hints past the image's fill or past the device.
+  std::uint64_t x = 88172645463325252ull;
+  auto rnd = [&x](std::uint64_t n) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x % n;
+  };
+  for (int round = 0; round < 20000; ++round) {
+    std::uint64_t lpns[6];
+    const unsigned n = 1 + static_cast<unsigned>(rnd(6));
+    for (unsigned i = 0; i < n; ++i) {
+      lpns[i] = rnd(4) == 0 && i > 0 ? lpns[i - 1] + 4 : rnd(expect.size());
+      if (lpns[i] >= expect.size()) lpns[i] = expect.size() - 1;
+      if (rnd(2)) img.prefetch_l2p(lpns[i]);
+      else f.prefetch_lookup(lpns[i]);  // the FTL's hint, which passes it on to the image
+    }
+    for (unsigned i = n; i-- > 0;) {
+      if (rnd(5) == 0) continue;  // announced, never asked
+      REQUIRE(img.l2p(lpns[i]) == expect[lpns[i]]);
+      if (lpns[i] < f.logical_pages())
+        REQUIRE(f.lookup(lpns[i]) == (lpns[i] < fill ? expect[lpns[i]] : kUnmapped));
+    }
+    const std::uint64_t other = rnd(expect.size());  // asked, never announced
+    REQUIRE(img.l2p(other) == expect[other]);
+  }
+}
+
 TEST_CASE("steady image: the run's writes, copies, trims and erases override the image", "[image][precondition]") {
   const FtlConfig cfg = geometry(64);
   Ftl f(cfg);

@@ -43,8 +43,8 @@ class SparsePageTable {
   }
   // A hint that `lpn` will be read or set soon: its line is fetched meanwhile.
   void prefetch(std::uint64_t lpn) const {
-    if (dense_) ssd::prefetch(&array_[lpn]);
-    else map_.prefetch(lpn);
+    if (!dense_) map_.prefetch(lpn);
+    else if (lpn < pages_) ssd::prefetch(&array_[lpn]);  // a hint may name any page
   }
   bool dense() const { return dense_; }
   bool empty() const { return !dense_ && map_.size() == 0; }
