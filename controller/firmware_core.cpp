@@ -55,7 +55,7 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
     process(gp);  // the core is free and the work takes no time
   } else {
     ++work_backlog_;
-    work_.notify(gp, sc_time::from_value(done - now));
+    work_.notify(gp, sc_delay(done - now));
   }
   ph = tlm::END_REQ;
   return tlm::TLM_UPDATED;
@@ -139,7 +139,7 @@ void FirmwareCore::send_flash(FlashCommand& f, Tick at) {
     sc_time d = SC_ZERO_TIME;
     flash->nb_transport_fw(*gp, ph, d);
   } else {
-    flash_out_.notify(*gp, sc_time::from_value(at - now));
+    flash_out_.notify(*gp, sc_delay(at - now));
   }
 }
 

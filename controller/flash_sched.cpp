@@ -100,7 +100,7 @@ void FlashSched::request_decision() {
     deferred_ = true;
     return;
   }
-  decide_event_.notify(sc_time::from_value(edge - sim_now()));
+  decide_event_.notify(sc_delay(edge - sim_now()));
 }
 
 // At the end of each activation of the NAND array's process, which asks for most
@@ -114,7 +114,7 @@ void FlashSched::after_run(Tick kernel) {
   while (deferred_) {
     deferred_ = false;
     const Tick edge = next_edge_;
-    const sc_time until_edge = sc_time::from_value(edge - kernel);
+    const sc_time until_edge = sc_delay(edge - kernel);
     if (sc_time_to_pending_activity() > until_edge) {
       if (edge > kernel) {
         ahead_ = edge;
@@ -177,7 +177,7 @@ void FlashSched::issue(Tick now) {
     if (log_on_) log_.push_back({now / period_, c->id, c->channel, c->chip});
     auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
-    sc_time delay = sc_time::from_value(now - sim_now());  // non-zero for a decision taken ahead
+    sc_time delay = sc_delay(now - sim_now());  // non-zero for a decision taken ahead
     (*nand[c->channel])->nb_transport_fw(*gp, ph, delay);  // the channel keeps gp in exec.owner too
   }
   // IOS: the queue's new head may sit on a channel that did not change; look at it at

@@ -48,7 +48,7 @@ void HostIface::accept(tlm::tlm_generic_payload& gp) {
   }
   inbound_.push_back({&gp, ready});
   const Tick first = inbound_.front().ready;
-  inbound_event_.notify(sc_time::from_value(first > now ? first - now : 0));
+  inbound_event_.notify(sc_delay(first > now ? first - now : 0));
 }
 
 tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
@@ -73,7 +73,7 @@ tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase
   const Tick now = sim_now();
   const Tick at = c.op == HostOp::Read ? link(std::uint64_t{c.sectors} * 512) : now;
   if (at != now) {
-    to_host_.notify(gp, sc_time::from_value(at - now));
+    to_host_.notify(gp, sc_delay(at - now));
   } else if (in_host_fw_) {
     // Completed inside the host's own BEGIN_REQ call: the host has not seen END_REQ yet,
     // so the response waits one delta.
@@ -121,7 +121,7 @@ void HostIface::on_event() {
     sc_time d = SC_ZERO_TIME;
     firmware->nb_transport_fw(*gp, ph, d);
   }
-  if (!inbound_.empty()) inbound_event_.notify(sc_time::from_value(inbound_.front().ready - now));
+  if (!inbound_.empty()) inbound_event_.notify(sc_delay(inbound_.front().ready - now));
 }
 
 }  // namespace ssd::ctrl

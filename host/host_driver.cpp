@@ -17,7 +17,7 @@ HostDriver::HostDriver(sc_module_name name, std::unique_ptr<RequestSource> sourc
                        std::uint64_t preconditioned, const SchedulerSetup& sched)
     : sc_module(name), socket("socket"), lookahead("lookahead"), src_(std::move(source)),
       sched_(sched.kind, sched.locations ? sched.locations->chips() : 1), queue_length_(sched.queue_length),
-      locations_(sched.locations), qd_(queue_depth), spp_(sectors_per_page),
+      locations_(sched.locations), conflicts_(sched.locations ? sched.locations->chips() : 1), qd_(queue_depth), spp_(sectors_per_page),
       shadow_(logical_pages, preconditioned), pool_("host commands") {
   socket.register_nb_transport_bw(this, &HostDriver::bw);
   SC_HAS_PROCESS(HostDriver);
@@ -45,7 +45,7 @@ void HostDriver::fail(const std::string& msg) {
 bool HostDriver::fetch() {
   if (have_next_) return true;
   if (exhausted_) return false;
-  if (time_limit_ && sc_time_stamp().value() >= time_limit_) {
+  if (time_limit_ && sim_now() >= time_limit_) {
     exhausted_ = true;
     return false;
   }
@@ -76,17 +76,7 @@ void HostDriver::admit(const HostRequest& r, Tick arrival) {
   IoScheduler::Entry e{++id_, r.op, locations_ ? locations_->vector(r.lba, r.sectors) : LocationVector(), arrival,
                        0, r.lba, r.sectors};
   // Conflict requests: this one and every waiting or outstanding one sharing a chip.
-  bool conflicted = false;
-  for (Present& p : present_) {
-    if (!p.v.conflicts(e.v)) continue;
-    conflicted = true;
-    if (!p.conflicted) {
-      p.conflicted = true;
-      ++conflicts_[p.op == HostOp::Read ? 0 : 1];
-    }
-  }
-  if (conflicted) ++conflicts_[r.op == HostOp::Read ? 0 : 1];
-  present_.push_back({e.id, e.op, e.v, conflicted});
+  conflicts_.admit(e.id, r.op == HostOp::Read ? 0 : 1, e.v);
   sched_.push(e);
 }
 
@@ -105,7 +95,7 @@ void HostDriver::send(const IoScheduler::Entry& e) {
   c.t_submit = e.arrival;
   first_submit_ = std::min(first_submit_, c.t_submit);
   const int k = e.op == HostOp::Read ? 0 : 1;
-  wait_sum_[k] += sc_time_stamp().value() - e.arrival;
+  wait_sum_[k] += sim_now() - e.arrival;
   ++dispatched_[k];
   // The shadow follows dispatch order: the order the device sees and keeps.
   const std::uint64_t first = e.lba / spp_, last = (e.lba + e.sectors - 1) / spp_;
@@ -130,7 +120,7 @@ void HostDriver::send(const IoScheduler::Entry& e) {
 
 void HostDriver::pump() {
   in_pump_ = true;
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   if (src_->timed()) {
     // Open loop: everything that has arrived joins the host's queue, in order.
     while (fetch() && next_arrival_ <= now) {
@@ -150,7 +140,7 @@ void HostDriver::pump() {
     ++in_host_;
   }
   dispatch();
-  if (src_->timed() && have_next_) pump_event_.notify(sc_time::from_value(next_arrival_ - now));
+  if (src_->timed() && have_next_) pump_event_.notify(sc_delay(next_arrival_ - now));
   // Closed loop: the next request is read now rather than at the next completion, so
   // that fetch() can announce it ahead. Not with a time limit, which fetch() checks at
   // the time of reading.
@@ -170,7 +160,7 @@ tlm::tlm_sync_enum HostDriver::bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
 
 void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   HostCommand& c = host_cmd(gp);
-  const Tick now = sc_time_stamp().value();
+  const Tick now = sim_now();
   if (!gp.is_response_ok()) {
     std::ostringstream os;
     os << "host command " << c.id << " (" << to_string(c.op) << " lba " << c.lba << ", " << c.sectors
@@ -214,12 +204,7 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   --outstanding_;
   --in_host_;
   sched_.complete(c.id);
-  for (std::size_t i = 0; i < present_.size(); ++i)
-    if (present_[i].id == c.id) {
-      present_[i] = present_.back();
-      present_.pop_back();
-      break;
-    }
+  conflicts_.complete(c.id);
   gp.release();
   if (in_host_ == 0 && queue_.empty() && !fetch()) {
     if (on_finished_) on_finished_();

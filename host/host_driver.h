@@ -18,6 +18,7 @@
 
 #include <deque>
 
+#include "host/conflict_tracker.h"
 #include "host/io_scheduler.h"
 #include "host/request_source.h"
 #include "host/token_shadow.h"
@@ -49,7 +50,7 @@ class HostDriver : public sc_core::sc_module {
   // Conflict requests (PIQ paper): requests whose chips overlapped those of another
   // request waiting or outstanding at the same time; and the mean time from arrival to
   // dispatch to the device.
-  std::uint64_t conflicts(HostOp op) const { return conflicts_[op == HostOp::Read ? 0 : 1]; }
+  std::uint64_t conflicts(HostOp op) const { return conflicts_.conflicts(op == HostOp::Read ? 0 : 1); }
   double mean_wait_us(HostOp op) const {
     const int k = op == HostOp::Read ? 0 : 1;
     return dispatched_[k] ? static_cast<double>(wait_sum_[k]) / 1e6 / static_cast<double>(dispatched_[k]) : 0.0;
@@ -106,14 +107,8 @@ class HostDriver : public sc_core::sc_module {
   IoScheduler sched_;
   unsigned queue_length_;
   std::shared_ptr<LocationMapper> locations_;
-  struct Present {
-    std::uint64_t id;
-    HostOp op;
-    LocationVector v;
-    bool conflicted;
-  };
-  std::vector<Present> present_;  // in the scheduling queue or outstanding at the device
-  std::uint64_t conflicts_[2] = {0, 0}, wait_sum_[2] = {0, 0}, dispatched_[2] = {0, 0};
+  ConflictTracker conflicts_;  // over the requests in the scheduling queue or outstanding
+  std::uint64_t wait_sum_[2] = {0, 0}, dispatched_[2] = {0, 0};
   unsigned in_host_ = 0;  // requests admitted or waiting in the host and not completed
   unsigned qd_;
   std::uint32_t spp_;

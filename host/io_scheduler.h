@@ -45,6 +45,12 @@ class LocationVector {
     return true;
   }
   std::uint64_t value() const { return w_[0]; }  // the paper's number (devices of <= 64 chips)
+  // f(k) for every chip k set, highest bit (chip 0) first.
+  template <typename F>
+  void for_each_chip(F&& f) const {
+    for (unsigned i = 0, n = words(); i < n; ++i)
+      for (std::uint64_t w = w_[i]; w; w &= w - 1) f(n_ - 1 - (i * 64 + static_cast<unsigned>(__builtin_ctzll(w))));
+  }
   bool operator==(const LocationVector& o) const { return w_ == o.w_; }
 
  private:

@@ -47,7 +47,7 @@ void NandDevice::arm(Tick now) {
   if (earliest_ == armed) return;
   if (armed != kNever) at_.cancel();
   armed_ = earliest_;
-  if (earliest_ != kNever) at_.notify(sc_core::sc_time::from_value(earliest_ - now));
+  if (earliest_ != kNever) at_.notify(sc_delay(earliest_ - now));
 }
 
 void NandDevice::run() {

@@ -1,6 +1,7 @@
 // The PIQ paper's own examples (Gao et al., Section IV), plain C++.
 #include <catch2/catch.hpp>
 
+#include "host/conflict_tracker.h"
 #include "host/io_scheduler.h"
 
 using namespace ssd;
@@ -143,4 +144,73 @@ TEST_CASE("piq: reads go first but writes are not starved (rounds)", "[piq][fair
   IoScheduler::Entry e;
   REQUIRE(n.pop(e));
   CHECK(e.id == 100);
+}
+
+TEST_CASE("piq: conflict requests kept per chip count as the test of every pair does", "[piq][conflicts]") {
+  // The paper's Fig. 5 first (as in the test above): requests 1-5 present together, and
+  // 1-3, 2-4, 3-5 conflict, so all five are conflict requests, each counted once.
+  {
+    LocationMapper m = mapper(8, 2048);
+    ConflictTracker t(8);
+    CHECK_FALSE(t.admit(1, 0, m.vector(16, 8)));
+    CHECK_FALSE(t.admit(2, 1, m.vector(4, 4)));
+    CHECK(t.admit(3, 0, m.vector(20, 8)));  // with 1
+    CHECK(t.admit(4, 1, m.vector(4, 8)));   // with 2
+    CHECK(t.admit(5, 0, m.vector(24, 8)));  // with 3, already counted
+    CHECK(t.conflicts(0) == 3);
+    CHECK(t.conflicts(1) == 2);
+    t.complete(3);
+    t.complete(1);
+    CHECK_FALSE(t.admit(6, 0, m.vector(16, 8)));  // 1's chips: nobody left on them
+    CHECK(t.admit(7, 1, m.vector(24, 8)));         // 5's chips
+    CHECK(t.conflicts(0) == 3);  // 5 was counted already
+    CHECK(t.conflicts(1) == 3);
+  }
+  // Then random arrivals and completions on 1 to 3 chips each, on 12 and on 130 chips
+  // (three words of the location vector), against the definition: a request conflicts
+  // with every present request whose vector it meets.
+  for (unsigned chips : {12u, 130u}) {
+    ConflictTracker t(chips);
+    struct P {
+      std::uint64_t id;
+      int op;
+      LocationVector v;
+      bool counted;
+    };
+    std::vector<P> present;
+    std::uint64_t expect[2] = {0, 0}, x = 0x2545F4914F6CDD1Dull + chips;
+    auto rnd = [&x](std::uint64_t n) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      return x % n;
+    };
+    for (std::uint64_t id = 1; id <= 30000; ++id) {
+      while (!present.empty() && (present.size() > 40 || rnd(3) == 0)) {  // completions, in any order
+        const std::size_t i = rnd(present.size());
+        t.complete(present[i].id);
+        present[i] = present.back();
+        present.pop_back();
+      }
+      LocationVector v(chips);
+      for (std::uint64_t k = 0, n = 1 + rnd(3); k < n; ++k) v.set_chip(static_cast<unsigned>(rnd(chips)));
+      const int op = static_cast<int>(rnd(2));
+      bool conflicted = false;
+      for (P& p : present) {
+        if (!p.v.conflicts(v)) continue;
+        conflicted = true;
+        if (!p.counted) {
+          p.counted = true;
+          ++expect[p.op];
+        }
+      }
+      if (conflicted) ++expect[op];
+      REQUIRE(t.admit(id, op, v) == conflicted);
+      present.push_back({id, op, v, conflicted});
+      REQUIRE(t.conflicts(0) == expect[0]);
+      REQUIRE(t.conflicts(1) == expect[1]);
+    }
+    CHECK(expect[0] > 1000);
+    CHECK(expect[1] > 1000);
+  }
 }

@@ -10,6 +10,7 @@
 
 #include "nand/nand_device.h"
 #include "tlm/payload_pool.h"
+#include "tlm/sim_now.h"
 
 using namespace ssd;
 using namespace ssd::nand;
@@ -317,4 +318,24 @@ TEST_CASE("trace: the VCD records bus phases, owner chip, array state and regist
   // data register of plane 1 holds program data (2) from the start to the end of tPROG.
   std::vector<std::pair<Tick, std::string>> reg = {{0, "10"}, {C + D + P, "0"}};
   CHECK(changes[code[ch + "chip1.die0.plane1.data_reg"]] == reg);
+}
+
+TEST_CASE("tlm: sc_delay gives the sc_time that sc_time::from_value gives", "[tlm][time]") {
+  std::vector<Tick> values = {0, 1, 2, 999, 1000, 1001, 75000000, 3800000000ull, (Tick{1} << 40) + 7};
+  for (int b = 50; b <= 63; ++b)
+    for (Tick d : {Tick{0}, Tick{1}, Tick{3}}) {
+      values.push_back((Tick{1} << b) - d);
+      values.push_back((Tick{1} << b) + d);
+    }
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 100000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    values.push_back(x >> (x % 40));  // spread over the magnitudes
+  }
+  for (Tick v : values) {
+    INFO("ticks " << v);
+    REQUIRE(sc_delay(v).value() == sc_core::sc_time::from_value(v).value());
+  }
 }
