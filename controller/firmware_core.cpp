@@ -62,11 +62,20 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
 }
 
 void FirmwareCore::lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors) {
-  if (op != HostOp::Read || sectors == 0) return;  // only a read looks its pages up at once
-  ++lookahead_hints_;
+  // What process() will look up at once: a read's pages, a write's pages written in part
+  // (read-modify-write: its first and last).
+  if (sectors == 0 || (op != HostOp::Read && op != HostOp::Write)) return;
   const std::uint64_t first = lba / spp_, last = (lba + sectors - 1) / spp_;
-  for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4 && lpn < ftl_.logical_pages(); ++lpn)
-    ftl_.prefetch_lookup(lpn);
+  if (first >= ftl_.logical_pages()) return;
+  ++lookahead_hints_;
+  if (op == HostOp::Read) {
+    for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4 && lpn < ftl_.logical_pages(); ++lpn)
+      ftl_.prefetch_lookup(lpn);
+    return;
+  }
+  if (lba % spp_ != 0) ftl_.prefetch_lookup(first);
+  if ((lba + sectors) % spp_ != 0 && last < ftl_.logical_pages() && (last != first || lba % spp_ == 0))
+    ftl_.prefetch_lookup(last);
 }
 
 void FirmwareCore::on_work() {

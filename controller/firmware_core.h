@@ -52,7 +52,8 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   HostTargetSocket<FirmwareCore> host;      // from the host interface
   FlashInitiatorSocket<FirmwareCore> flash;  // to the flash scheduler block
   // The lookahead side channel (tlm/lookahead.h): a read on its way has its pages'
-  // mapping lines fetched (Ftl::prefetch_lookup). Changes nothing.
+  // mapping lines fetched (Ftl::prefetch_lookup), a write those of the pages it writes
+  // in part (their read-modify-write looks them up). Changes nothing.
   sc_core::sc_export<LookaheadIf> lookahead_in;
 
   FirmwareCore(sc_core::sc_module_name name, const FtlConfig& ftl, const FirmwareConfig& fw);
@@ -61,7 +62,7 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   const Ftl& ftl() const { return ftl_; }
   const FirmwareCounters& counters() const { return counters_; }
   Tick core_busy() const { return core_busy_; }
-  std::uint64_t lookahead_hints() const { return lookahead_hints_; }  // reads announced ahead
+  std::uint64_t lookahead_hints() const { return lookahead_hints_; }  // reads and writes announced ahead
   FlashPayloadPool& pool() { return pool_; }
   std::uint64_t sectors_per_page() const { return spp_; }
 
