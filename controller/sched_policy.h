@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tlm/flash_command.h"
+#include "tlm/prefetch.h"
 
 namespace ssd::ctrl {
 
@@ -202,6 +203,9 @@ class HosPolicy final : public SchedPolicy {
       need = head->queue_next ? head->queue_next_need : 0;
       die = head->queue_next_die;
       head = head->queue_next;
+      // The new head is read when it is taken, often long after it was queued: its
+      // successor's line is fetched now.
+      if (head) ssd::prefetch(&head->queue_next);
     }
   };
   // c follows `prev` in its queue.
