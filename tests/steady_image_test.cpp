@@ -35,6 +35,18 @@ struct LazyBackdoor : test::EngineBackdoor {
   explicit LazyBackdoor(const nand::NandConfig& n) : EngineBackdoor(n, true) {}
 };
 
+// An FTL and its NAND preconditioned to 3/4 of the logical pages, aged one drive write.
+struct Preconditioned {
+  explicit Preconditioned(std::uint64_t seed, std::uint32_t pages_per_block = 64)
+      : cfg(geometry(pages_per_block)), f(cfg), nand(cfg.nand), fill(f.logical_pages() * 3 / 4) {
+    f.precondition_steady(fill, 1.0, seed, nand, token_of);
+  }
+  FtlConfig cfg;
+  Ftl f;
+  LazyBackdoor nand;
+  std::uint64_t fill;
+};
+
 // Checks that perm is a bijection of [0, n) and inverse() undoes forward(); returns the
 // number of fixed points.
 template <typename Perm>
@@ -134,11 +146,9 @@ TEST_CASE("steady image: the FTL's mapping, the image's owners and the NAND's pa
 }
 
 TEST_CASE("steady image: a lookup announced ahead (prefetch_l2p) answers as one that was not", "[image][precondition]") {
-  const FtlConfig cfg = geometry(64);
-  Ftl f(cfg);
-  LazyBackdoor nand(cfg.nand);
-  const std::uint64_t fill = f.logical_pages() * 3 / 4;
-  f.precondition_steady(fill, 1.0, 9, nand, token_of);
+  Preconditioned pre(9);
+  Ftl& f = pre.f;
+  const std::uint64_t fill = pre.fill;
   const SteadyImage& img = *f.image();
   std::vector<std::uint32_t> expect(f.logical_pages() + 8);
   for (std::uint64_t lpn = 0; lpn < expect.size(); ++lpn) expect[lpn] = img.l2p(lpn);  // no hint given yet
@@ -175,11 +185,11 @@ TEST_CASE("steady image: a lookup announced ahead (prefetch_l2p) answers as one 
 }
 
 TEST_CASE("steady image: the run's writes, copies, trims and erases override the image", "[image][precondition]") {
-  const FtlConfig cfg = geometry(64);
-  Ftl f(cfg);
-  LazyBackdoor nand(cfg.nand);
-  const std::uint64_t fill = f.logical_pages() * 3 / 4;
-  f.precondition_steady(fill, 1.0, 9, nand, token_of);
+  Preconditioned pre(9);
+  const FtlConfig& cfg = pre.cfg;
+  Ftl& f = pre.f;
+  LazyBackdoor& nand = pre.nand;
+  const std::uint64_t fill = pre.fill;
   // A host write of an image page: the old page becomes invalid, the new one is the lpn's.
   const std::uint64_t lpn = 17;
   const std::uint32_t old = f.lookup(lpn);
