@@ -73,9 +73,8 @@ void FirmwareCore::lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors
       ftl_.prefetch_lookup(lpn);
     return;
   }
-  if (lba % spp_ != 0) ftl_.prefetch_lookup(first);
-  if ((lba + sectors) % spp_ != 0 && last < ftl_.logical_pages() && (last != first || lba % spp_ == 0))
-    ftl_.prefetch_lookup(last);
+  if (written_in_part(lba, sectors, first)) ftl_.prefetch_lookup(first);
+  if (last != first && last < ftl_.logical_pages() && written_in_part(lba, sectors, last)) ftl_.prefetch_lookup(last);
 }
 
 void FirmwareCore::on_work() {
@@ -219,7 +218,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
         w.lpn = lpn;
         w.host = &gp;
         w.fresh = c.tokens[i];
-        w.partial = c.lba > lpn * spp_ || c.lba + c.sectors < (lpn + 1) * spp_;
+        w.partial = written_in_part(c.lba, c.sectors, lpn);
         const std::uint32_t prev = pending_op(lpn);
         set_pending(lpn, op);
         if (!w.partial) {

@@ -100,6 +100,11 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   void on_work();
   void lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors) override;
   void process(tlm::tlm_generic_payload& gp);
+  // Whether a write of `sectors` from `lba` covers logical page `lpn` only in part (its
+  // old data must be merged: read-modify-write).
+  bool written_in_part(std::uint64_t lba, std::uint32_t sectors, std::uint64_t lpn) const {
+    return lba > lpn * spp_ || lba + sectors < (lpn + 1) * spp_;
+  }
   void page_done(tlm::tlm_generic_payload& host);
   void complete_host(tlm::tlm_generic_payload& host);
   Tick reserve_core(std::uint64_t cycles);
