@@ -61,20 +61,34 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   return tlm::TLM_UPDATED;
 }
 
-void FirmwareCore::lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors) {
-  // What process() will look up at once: a read's pages, a write's pages written in part
-  // (read-modify-write: its first and last).
+template <typename F>
+void FirmwareCore::pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const {
   if (sectors == 0 || (op != HostOp::Read && op != HostOp::Write)) return;
-  const std::uint64_t first = lba / spp_, last = (lba + sectors - 1) / spp_;
-  if (first >= ftl_.logical_pages()) return;
-  ++lookahead_hints_;
+  const std::uint64_t first = lba / spp_, last = (lba + sectors - 1) / spp_, n = ftl_.logical_pages();
+  if (first >= n) return;
   if (op == HostOp::Read) {
-    for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4 && lpn < ftl_.logical_pages(); ++lpn)
-      ftl_.prefetch_lookup(lpn);
+    for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4 && lpn < n; ++lpn) f(lpn);
     return;
   }
-  if (written_in_part(lba, sectors, first)) ftl_.prefetch_lookup(first);
-  if (last != first && last < ftl_.logical_pages() && written_in_part(lba, sectors, last)) ftl_.prefetch_lookup(last);
+  if (written_in_part(lba, sectors, first)) f(first);
+  if (last != first && last < n && written_in_part(lba, sectors, last)) f(last);
+}
+
+void FirmwareCore::lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors) {
+  if (sectors == 0 || (op != HostOp::Read && op != HostOp::Write) || lba / spp_ >= ftl_.logical_pages()) return;
+  ++lookahead_hints_;
+  pages_looked_up(op, lba, sectors, [this](std::uint64_t lpn) { ftl_.prefetch_lookup(lpn); });
+}
+
+void FirmwareCore::lookahead_stream(std::unique_ptr<RequestStream> stream) {
+  if (worker_ || !ftl_.share_image_results(17)) return;  // no image: nothing to compute ahead
+  const SteadyImage* image = ftl_.image();
+  worker_ = std::make_unique<LookaheadWorker>(
+      std::move(stream),
+      [this, image](HostOp op, std::uint64_t lba, std::uint32_t sectors) {
+        pages_looked_up(op, lba, sectors, [image](std::uint64_t lpn) { image->precompute(lpn); });
+      },
+      [image](std::uint64_t lpn) { image->precompute(lpn); });  // a GC copy's page (start_gc)
 }
 
 void FirmwareCore::on_work() {
@@ -423,6 +437,8 @@ void FirmwareCore::start_gc(std::uint32_t plane) {
     FlashCommand& f = new_flash(FlashOp::Read, from, GcRead);
     f.issuer.a = plane;
     f.issuer.c = ftl_.owner(from);
+    // The copy's end looks the page up again (Ftl::remap_if): computed meanwhile.
+    if (worker_) worker_->post(f.issuer.c);
     send_flash(f, reserve_core(cfg_.cycles_per_gc_page));
   }
   maybe_erase(plane);

@@ -28,6 +28,7 @@
 #include "tlm/lpn_map.h"
 #include "tlm/flash_protocol.h"
 #include "tlm/host_protocol.h"
+#include "controller/lookahead_worker.h"
 #include "tlm/lookahead.h"
 #include "tlm/payload_pool.h"
 
@@ -63,6 +64,8 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   const FirmwareCounters& counters() const { return counters_; }
   Tick core_busy() const { return core_busy_; }
   std::uint64_t lookahead_hints() const { return lookahead_hints_; }  // reads and writes announced ahead
+  // Requests the lookahead thread has read ahead so far (0: none runs).
+  std::uint64_t lookahead_thread_requests() const { return worker_ ? worker_->requests() : 0; }
   FlashPayloadPool& pool() { return pool_; }
   std::uint64_t sectors_per_page() const { return spp_; }
 
@@ -99,6 +102,13 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   tlm::tlm_sync_enum flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void on_work();
   void lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors) override;
+  // With a preconditioned image: a thread reads the stream and computes the image's
+  // lookups for the pages lookahead() would name, into the image's shared tables.
+  void lookahead_stream(std::unique_ptr<RequestStream> stream) override;
+  // The pages of a request that process() looks up at once: a read's (at most four), a
+  // write's written in part (read-modify-write: its first and last). Any thread.
+  template <typename F>
+  void pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const;
   void process(tlm::tlm_generic_payload& gp);
   // Whether a write of `sectors` from `lba` covers logical page `lpn` only in part (its
   // old data must be merged: read-modify-write).
@@ -152,6 +162,7 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   std::vector<std::uint32_t> victims_scratch_;
   FirmwareCounters counters_;
   std::uint64_t lookahead_hints_ = 0;
+  std::unique_ptr<LookaheadWorker> worker_;  // last: its thread stops before the rest goes
 };
 
 }  // namespace ssd::ctrl

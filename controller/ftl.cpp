@@ -152,8 +152,10 @@ void Ftl::invalidate(std::uint32_t ppa) {
   --blocks_[block_of_ppa(ppa)].valid;
 }
 
-void Ftl::map(std::uint64_t lpn, std::uint32_t ppa) {
-  if (const std::uint32_t old = lookup(lpn); old != kUnmapped) invalidate(old);
+void Ftl::map(std::uint64_t lpn, std::uint32_t ppa) { map_from(lpn, ppa, lookup(lpn)); }
+
+void Ftl::map_from(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t old) {
+  if (old != kUnmapped) invalidate(old);
   l2p_.set(lpn, ppa + 1);
   set_p2l(ppa, lpn);
   set_valid(ppa);
@@ -162,7 +164,7 @@ void Ftl::map(std::uint64_t lpn, std::uint32_t ppa) {
 
 bool Ftl::remap_if(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from) {
   if (lookup(lpn) != from) return false;  // a newer host write won: the copy is stale
-  map(lpn, ppa);
+  map_from(lpn, ppa, from);  // from is what lookup(lpn) gave
   return true;
 }
 

@@ -188,6 +188,11 @@ class Ftl {
                            FlashBackdoor& nand, SteadyImage::TokenOf token_of);
   // The image of the steady-state preconditioning, null without one.
   const SteadyImage* image() const { return image_.get(); }
+  // Gives the image tables that another thread may fill (SteadyImage::precompute) while
+  // the simulation runs: 2^log2_entries results per lookup. False without an image.
+  bool share_image_results(unsigned log2_entries) {
+    return image_ && image_->enable_shared_results(log2_entries);
+  }
   // Whether the logical-to-physical map has moved from its hash map to its array.
   bool l2p_dense() const { return l2p_.dense(); }
 
@@ -244,6 +249,8 @@ class Ftl {
   };
   std::uint32_t take_free_block(std::uint32_t plane);
   void invalidate(std::uint32_t ppa);
+  // map(lpn, ppa) where lookup(lpn) is known to be `old`.
+  void map_from(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t old);
   // Preconditioning: one instant write and instant GC.
   void instant_write(std::uint64_t lpn, Token t, FlashBackdoor& nand);
   void instant_gc(std::uint32_t plane, FlashBackdoor& nand);

@@ -135,17 +135,18 @@ std::uint32_t SteadyImage::age_of_slot(std::uint32_t p, std::uint32_t s, std::ui
   return k;
 }
 
-SteadyImage::Located SteadyImage::locate(std::uint64_t lpn) const {
-  Located& m = memo_[lpn % kMemo];
-  if (m.lpn == lpn) return m;
+SteadyImage::Located SteadyImage::locate_pure(std::uint64_t lpn) const {
   const std::uint32_t p = plane_of_lane_[lpn % planes_];
   const std::uint32_t s = plane_[p].slots.inverse(static_cast<std::uint32_t>(lpn / planes_));
   return Located{lpn, p, s, age_estimate(p, s)};
 }
 
-std::uint32_t SteadyImage::l2p(std::uint64_t lpn) const {
-  if (lpn >= fill_) return 0xFFFFFFFFu;
-  const Located l = locate(lpn);
+SteadyImage::Located SteadyImage::locate(std::uint64_t lpn) const {
+  const Located& m = memo_[lpn % kMemo];
+  return m.lpn == lpn ? m : locate_pure(lpn);
+}
+
+std::uint32_t SteadyImage::l2p_at(const Located& l) const {
   std::uint32_t first;
   const std::uint32_t k = age_of_slot(l.plane, l.slot, l.age, first);
   const std::uint32_t g = l.plane * B_ + plane_[l.plane].blocks.forward(k);
@@ -157,8 +158,29 @@ std::uint32_t SteadyImage::l2p(std::uint64_t lpn) const {
   return g * ppb_ + w * 64 + select64(m[w], i);
 }
 
+std::uint32_t SteadyImage::l2p(std::uint64_t lpn) const {
+  if (lpn >= fill_) return 0xFFFFFFFFu;
+  if (cache_mask_) {
+    const std::uint64_t e = load(l2p_word(lpn));
+    if (e >> 32 == lpn) {
+      ++shared_hits_;
+      return static_cast<std::uint32_t>(e);
+    }
+    ++shared_misses_;
+    // Kept for a lookup of the same page that follows (a GC copy's, at its end).
+    const std::uint32_t ppa = l2p_at(locate(lpn));
+    store(l2p_word(lpn), entry(lpn, ppa));
+    return ppa;
+  }
+  return l2p_at(locate(lpn));
+}
+
 void SteadyImage::prefetch_l2p(std::uint64_t lpn) const {
   if (lpn >= fill_) return;
+  if (cache_mask_) {  // the other thread computes it: its word is what the lookup reads
+    ssd::prefetch(l2p_word(lpn));
+    return;
+  }
   const Located l = locate(lpn);
   memo_[lpn % kMemo] = l;
   ssd::prefetch(&starts_[std::size_t{l.plane} * (F_ + 1) + l.age]);
@@ -166,6 +188,23 @@ void SteadyImage::prefetch_l2p(std::uint64_t lpn) const {
 }
 
 std::uint64_t SteadyImage::p2l(std::uint32_t ppa) const {
+  if (cache_mask_) {
+    const std::uint64_t e = load(p2l_word(ppa));
+    if (e >> 32 == ppa) {
+      ++shared_hits_;
+      return static_cast<std::uint32_t>(e);  // kNoPage fits in the 32 bits
+    }
+    ++shared_misses_;
+    // Kept for a lookup of the same page that follows (a GC copy: the FTL asks for its
+    // owner, then the NAND for its token).
+    const std::uint64_t lpn = p2l_compute(ppa);
+    store(p2l_word(ppa), entry(ppa, lpn & 0xFFFFFFFFu));
+    return lpn;
+  }
+  return p2l_compute(ppa);
+}
+
+std::uint64_t SteadyImage::p2l_compute(std::uint32_t ppa) const {
   const std::uint32_t g = ppa / ppb_, pg = ppa % ppb_;
   const std::uint32_t p = g / B_;
   const PlaneImage& pl = plane_[p];
@@ -178,8 +217,25 @@ std::uint64_t SteadyImage::p2l(std::uint32_t ppa) const {
   return std::uint64_t{pl.slots.forward(s)} * planes_ + lane_of_plane_[p];
 }
 
+bool SteadyImage::enable_shared_results(unsigned log2_entries) {
+  if (cache_mask_) return true;
+  if (fill_ >= 0xFFFFFFFFull || log2_entries < 1 || log2_entries > 30) return false;
+  const std::size_t n = std::size_t{1} << log2_entries;
+  shared_ = BigArray<std::uint64_t>(2 * n, true);
+  for (std::size_t i = 0; i < n; ++i) shared_[i] = shared_[n + i] = entry((i + 1) & 0xFFFFFFFFu, 0);
+  cache_mask_ = n - 1;
+  return true;
+}
+
+void SteadyImage::precompute(std::uint64_t lpn) const {
+  if (!cache_mask_ || lpn >= fill_) return;
+  const std::uint32_t ppa = l2p_at(locate_pure(lpn));
+  store(l2p_word(lpn), entry(lpn, ppa));
+  store(p2l_word(ppa), entry(ppa, p2l_compute(ppa) & 0xFFFFFFFFu));
+}
+
 std::uint64_t SteadyImage::bytes() const {
-  return plane_.size() * sizeof(PlaneImage) + mask_.size() * 8 + starts_.size() * 4 +
+  return plane_.size() * sizeof(PlaneImage) + mask_.size() * 8 + starts_.size() * 4 + shared_.size() * 8 +
          (lane_of_plane_.size() + plane_of_lane_.size()) * 4;
 }
 

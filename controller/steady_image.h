@@ -21,10 +21,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
 #include "nand/page_image.h"
+#include "tlm/prefetch.h"
 #include "tlm/big_array.h"
 
 namespace ssd::ctrl {
@@ -61,6 +63,27 @@ class SteadyImage final : public nand::PageImage {
     const std::uint64_t lpn = p2l(ppa);
     return lpn == kNoPage ? kStaleToken : token_of_(lpn);
   }
+  void prefetch_token(std::uint32_t ppa) const override {
+    if (cache_mask_) ssd::prefetch(&shared_[cache_mask_ + 1 + (ppa & cache_mask_)]);
+  }
+
+  // Results computed on another thread. Both lookups are pure functions of the image,
+  // which nothing changes once built; a second thread that knows the workload ahead
+  // (controller/lookahead_worker.h) can compute them on the machine's other core while
+  // the simulation runs. Each result is one 64-bit word (key << 32 | value) in a
+  // direct-mapped table of 2^log2_entries words per lookup, stored and read atomically:
+  // a lookup whose word holds its own key takes the value, any other computes it. The
+  // tables change the time a lookup takes, never its answer. Called once, before
+  // precompute(), from the thread that runs the lookups; not for more than 2^32 - 1
+  // logical pages (the key is 32 bits; returns false then and enables nothing).
+  bool enable_shared_results(unsigned log2_entries);
+  // Computes l2p(lpn) and p2l of that page into the tables. Safe on any thread,
+  // concurrently with the lookups; changes no answer.
+  void precompute(std::uint64_t lpn) const;
+  bool shares_results() const { return cache_mask_ != 0; }
+  // Lookups answered from the tables, and computed (main thread's counts), once shared.
+  std::uint64_t shared_hits() const { return shared_hits_; }
+  std::uint64_t shared_misses() const { return shared_misses_; }
   // Plane p's blocks by age k (0 the newest, full_blocks and older: free): the block (in
   // the plane) and its valid pages.
   std::uint32_t block_of_age(std::uint32_t p, std::uint32_t k) const { return plane_[p].blocks.forward(k); }
@@ -164,7 +187,22 @@ class SteadyImage final : public nand::PageImage {
     std::uint64_t lpn = ~std::uint64_t{0};
     std::uint32_t plane = 0, slot = 0, age = 0;
   };
-  Located locate(std::uint64_t lpn) const;
+  Located locate(std::uint64_t lpn) const;       // with the memo (the lookups' thread)
+  Located locate_pure(std::uint64_t lpn) const;  // without (any thread)
+  std::uint32_t l2p_at(const Located& l) const;   // l2p from the located slot
+  std::uint64_t p2l_compute(std::uint32_t ppa) const;
+  // The shared tables (enable_shared_results), one array: l2p's words, then p2l's (huge
+  // pages: a lookup's prefetch costs no page walk). Entry i of each starts with the key
+  // i + 1, which no key that maps to entry i equals. Read and written with atomic
+  // builtins: the other thread writes them while this one reads.
+  static constexpr std::uint64_t entry(std::uint64_t key, std::uint64_t value) { return key << 32 | value; }
+  std::uint64_t* l2p_word(std::uint64_t lpn) const { return &shared_[lpn & cache_mask_]; }
+  std::uint64_t* p2l_word(std::uint32_t ppa) const { return &shared_[cache_mask_ + 1 + (ppa & cache_mask_)]; }
+  static std::uint64_t load(const std::uint64_t* w) { return __atomic_load_n(w, __ATOMIC_RELAXED); }
+  static void store(std::uint64_t* w, std::uint64_t v) { __atomic_store_n(w, v, __ATOMIC_RELAXED); }
+  mutable BigArray<std::uint64_t> shared_;
+  std::uint64_t cache_mask_ = 0;  // 0: no tables
+  mutable std::uint64_t shared_hits_ = 0, shared_misses_ = 0;
   static constexpr unsigned kMemo = 4;
   mutable Located memo_[kMemo];  // a pure function's results: changes no answer
   // Solves plane p's decay and fills its first_slot table.

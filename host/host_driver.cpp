@@ -60,6 +60,7 @@ bool HostDriver::fetch() {
     exhausted_ = true;
     return false;
   }
+  if (ahead_) ahead_->read.store(++read_, std::memory_order_relaxed);
   // The request is on its way: the lines of its pages' shadow entries (a random line of
   // a table of megabytes each) are fetched meanwhile, and the device is told through the
   // lookahead side channel (tlm/lookahead.h) so that it can do the same with its tables.
@@ -71,6 +72,18 @@ bool HostDriver::fetch() {
 }
 
 void HostDriver::end_of_elaboration() { lookahead_if_ = lookahead.size() ? lookahead[0] : nullptr; }
+
+void HostDriver::start_of_simulation() {
+  if (!lookahead_if_ || !ahead_thread_ || read_ != 0) return;
+  std::unique_ptr<RequestSource> replica = src_->replica();
+  if (!replica) return;
+  ahead_ = std::make_shared<ReplicaStream::Progress>();
+  lookahead_if_->lookahead_stream(std::make_unique<ReplicaStream>(std::move(replica), ahead_, ahead_window_));
+}
+
+HostDriver::~HostDriver() {
+  if (ahead_) ahead_->cancelled.store(true, std::memory_order_relaxed);
+}
 
 void HostDriver::admit(const HostRequest& r, Tick arrival) {
   IoScheduler::Entry e{++id_, r.op, locations_ ? locations_->vector(r.lba, r.sectors) : LocationVector(), arrival,
@@ -207,6 +220,7 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   conflicts_.complete(c.id);
   gp.release();
   if (in_host_ == 0 && queue_.empty() && !fetch()) {
+    if (ahead_) ahead_->cancelled.store(true, std::memory_order_relaxed);
     if (on_finished_) on_finished_();
     return;
   }

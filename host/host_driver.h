@@ -20,6 +20,7 @@
 
 #include "host/conflict_tracker.h"
 #include "host/io_scheduler.h"
+#include "host/replica_stream.h"
 #include "host/request_source.h"
 #include "host/token_shadow.h"
 #include "tlm/host_protocol.h"
@@ -79,12 +80,26 @@ class HostDriver : public sc_core::sc_module {
   void on_finished(std::function<void()> f) { on_finished_ = std::move(f); }
   // Progress on stderr for long runs: a line every `seconds` of wall time (0: none).
   void set_progress(double seconds) { progress_seconds_ = seconds; }
+  // Whether the device is offered a replica of the workload to read ahead on a thread
+  // of its own (tlm/lookahead.h; only with the lookahead port bound and a source that
+  // can be read twice), and at most how many requests ahead. Default: on, 512.
+  void set_lookahead_thread(bool on, std::uint64_t window = 512) {
+    ahead_thread_ = on;
+    ahead_window_ = window;
+  }
+  bool lookahead_stream_offered() const { return ahead_ != nullptr; }
+  ~HostDriver() override;
 
  private:
   void pump();
   void on_pump_event();
   void end_of_elaboration() override;
+  void start_of_simulation() override;
   LookaheadIf* lookahead_if_ = nullptr;
+  bool ahead_thread_ = true;
+  std::uint64_t ahead_window_ = 512;
+  std::shared_ptr<ReplicaStream::Progress> ahead_;  // shared with the stream offered, if any
+  std::uint64_t read_ = 0;                           // requests read from src_
   bool in_pump_ = false;
   tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void finish(tlm::tlm_generic_payload& gp);

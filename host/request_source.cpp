@@ -1,9 +1,21 @@
 #include "host/request_source.h"
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
+#include <system_error>
 
 namespace ssd::host {
+
+std::unique_ptr<RequestSource> TraceSource::replica() const {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(cfg_.path, ec)) return nullptr;
+  try {
+    return std::make_unique<TraceSource>(cfg_);
+  } catch (const TraceError&) {
+    return nullptr;
+  }
+}
 
 bool TraceSource::next(HostRequest& r, Tick& arrival) {
   if (cfg_.limit && given_ == cfg_.limit) return false;

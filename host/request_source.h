@@ -21,16 +21,21 @@ class RequestSource {
   // The number of requests, when known in advance (0: unknown).
   virtual std::uint64_t expected() const = 0;
   virtual std::uint64_t skipped() const { return 0; }
+  // A new source that gives the same requests from the first, independent of this one
+  // (it may be read on another thread); null when the source cannot be read twice.
+  virtual std::unique_ptr<RequestSource> replica() const { return nullptr; }
 };
 
 class SyntheticSource : public RequestSource {
  public:
-  explicit SyntheticSource(const SyntheticConfig& c) : gen_(c), n_(c.requests), timed_(c.rate_iops > 0) {}
+  explicit SyntheticSource(const SyntheticConfig& c) : cfg_(c), gen_(c), n_(c.requests), timed_(c.rate_iops > 0) {}
   bool next(HostRequest& r, Tick& arrival) override { return gen_.next(r, arrival); }
   bool timed() const override { return timed_; }
   std::uint64_t expected() const override { return n_; }
+  std::unique_ptr<RequestSource> replica() const override { return std::make_unique<SyntheticSource>(cfg_); }
 
  private:
+  SyntheticConfig cfg_;
   SyntheticWorkload gen_;
   std::uint64_t n_;
   bool timed_;
@@ -56,6 +61,8 @@ class TraceSource : public RequestSource {
   bool timed() const override { return cfg_.timed; }
   std::uint64_t expected() const override { return cfg_.limit; }
   std::uint64_t skipped() const override { return skipped_; }
+  // Opens the file again: only a regular file (a pipe cannot be read twice).
+  std::unique_ptr<RequestSource> replica() const override;
 
  private:
   TraceSourceConfig cfg_;

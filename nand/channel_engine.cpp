@@ -222,12 +222,13 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
     return;
   }
   // A read's stored token, needed at its array end: fetched now, while other work goes
-  // on. Only for a block written in the run: a block still read from the image stores
-  // none, and a prefetch into its unmapped pages costs a page walk each.
+  // on. A block still read from the image stores none (and a prefetch into its unmapped
+  // pages would cost a page walk each): the image is told instead.
   if (c->op == FlashOp::Read && c->page < cfg_.pages_per_block) {
     for_planes(c->plane_mask, [&](unsigned p) {
       const std::size_t bi = block_index(*c, p);
       if (!pages_[bi].from_image) ssd::prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
+      else image_->prefetch_token(static_cast<std::uint32_t>((first_block_ + bi) * cfg_.pages_per_block + c->page));
     });
   }
   Die& d = die_of(*c);

@@ -100,6 +100,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
                                               ftl.logical_pages(),
                                               static_cast<std::uint32_t>(firmware->sectors_per_page()), preconditioned, hs);
     host->set_progress(3.0);  // a progress line every 3 s of wall time
+    host->set_lookahead_thread(cfg.get_bool("host.lookahead_thread"));
     if (cfg.get_double("workload.duration_us") > 0) host->set_time_limit(us_to_ticks(cfg.get_double("workload.duration_us")));
     if (!cfg.get_string("report.requests_csv").empty()) {
       try {

@@ -212,6 +212,14 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(rn, "scheduler_decisions_ahead", integer(f.sched.decided_ahead()));
   // ... and the reads the firmware was told of ahead (host.lookahead).
   put(rn, "lookahead_hints", integer(f.firmware.lookahead_hints()));
+  // ... the requests the lookahead thread read ahead (host.lookahead_thread), and the
+  // image's lookups it had computed in time (these depend on the machine's timing).
+  put(rn, "lookahead_thread_requests", integer(f.firmware.lookahead_thread_requests()));
+  const ctrl::SteadyImage* im = f.firmware.ftl().image();
+  if (im && im->shares_results()) {
+    put(rn, "image_lookups_precomputed", integer(im->shared_hits()));
+    put(rn, "image_lookups_computed", integer(im->shared_misses()));
+  }
   if (run.kernel_activations_per_second > 0) {
     put(rn, "kernel_activations_per_second", num(run.kernel_activations_per_second));
     put(rn, "kernel_peq_events_per_second", num(run.kernel_peq_events_per_second));

@@ -59,6 +59,10 @@ Config make_config() {
   c.add_bool("host.lookahead", true,
              "the host announces each request it reads from the workload before sending it, so the model "
              "fetches its lookup tables' lines meanwhile (simulation speed only: results are identical)");
+  c.add_bool("host.lookahead_thread", true,
+             "with host.lookahead: the host also offers the model a replica of its workload, which a second "
+             "thread reads up to 512 requests ahead to compute the preconditioned image's lookups on the "
+             "machine's other core (simulation speed only: results are identical)");
 
   c.add_enum("workload.kind", "synthetic", {"synthetic", "trace", "nand_ops"},
              "synthetic: generated requests; trace: a block trace (workload.path, workload.format); "

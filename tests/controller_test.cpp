@@ -2,7 +2,10 @@
 // writes, the write buffer, TRIM and FLUSH, address errors. One model per process.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include <systemc>
@@ -188,4 +191,62 @@ TEST_CASE("controller: an access past the logical capacity gets an address error
   sc_start();
   REQUIRE(b.host.done.size() == 1);
   CHECK(b.host.done[0].status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+// The firmware's lookahead thread (controller/lookahead_worker.h), without the kernel.
+namespace {
+struct FakeStream : RequestStream {
+  // Requests 0..n-1 (lba = index), with an Ahead answer before every fourth; then End,
+  // or Ahead for ever.
+  FakeStream(std::uint64_t n, bool end) : n_(n), end_(end) {}
+  Next next(HostOp& op, std::uint64_t& lba, std::uint32_t& sectors) override {
+    if (cancelled_.load()) return Next::End;
+    if (i_ == n_) return end_ ? Next::End : Next::Ahead;
+    if (i_ % 4 == 0 && !paused_) {
+      paused_ = true;
+      return Next::Ahead;
+    }
+    paused_ = false;
+    op = HostOp::Read;
+    lba = i_++;
+    sectors = 8;
+    return Next::Request;
+  }
+  void cancel() override { cancelled_.store(true); }
+  std::uint64_t n_, i_ = 0;
+  bool end_, paused_ = false;
+  std::atomic<bool> cancelled_{false};
+};
+template <typename F>
+bool eventually(F&& f) {  // within 10 s
+  for (int i = 0; i < 100000 && !f(); ++i) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  return f();
+}
+}  // namespace
+
+TEST_CASE("lookahead worker: the stream's requests in order, and what the simulation posts, on its own thread",
+          "[controller][lookahead]") {
+  for (bool end : {true, false}) {
+    INFO("stream ends: " << end);
+    std::vector<std::uint64_t> seen, side;
+    {
+      ctrl::LookaheadWorker w(
+          std::make_unique<FakeStream>(1000, end),
+          [&](HostOp op, std::uint64_t lba, std::uint32_t sectors) {
+            REQUIRE(op == HostOp::Read);
+            REQUIRE(sectors == 8);
+            seen.push_back(lba);
+          },
+          [&](std::uint64_t v) { side.push_back(v); });
+      for (std::uint64_t v = 1; v <= 5000; ++v) {
+        w.post(v);  // more than the queue holds, in steps it does
+        if (v % 1000 == 0) REQUIRE(eventually([&] { return w.side_values() == v; }));
+      }
+      REQUIRE(eventually([&] { return w.requests() == 1000; }));
+    }  // joins, whether the stream has ended or still answers Ahead
+    REQUIRE(seen.size() == 1000);
+    for (std::uint64_t i = 0; i < seen.size(); ++i) REQUIRE(seen[i] == i);
+    REQUIRE(side.size() == 5000);
+    for (std::size_t i = 0; i < side.size(); ++i) REQUIRE(side[i] == i + 1);
+  }
 }

@@ -2,7 +2,9 @@
 // it instead of per-page tables, without the SystemC kernel.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "controller/ftl.h"
@@ -181,6 +183,88 @@ TEST_CASE("steady image: a lookup announced ahead (prefetch_l2p) answers as one 
     }
     const std::uint64_t other = rnd(expect.size());  // asked, never announced
     REQUIRE(img.l2p(other) == expect[other]);
+  }
+}
+
+TEST_CASE("steady image: lookups answered from results another thread computes meanwhile are the image's own",
+          "[image][precondition]") {
+  Preconditioned pre(9);
+  Ftl& f = pre.f;
+  const SteadyImage& img = *f.image();
+  const std::uint64_t pages = std::uint64_t{f.planes()} * pre.cfg.nand.blocks_per_plane * pre.cfg.nand.pages_per_block;
+  std::vector<std::uint32_t> l2p(f.logical_pages() + 8);
+  std::vector<std::uint64_t> p2l(pages);
+  for (std::uint64_t lpn = 0; lpn < l2p.size(); ++lpn) l2p[lpn] = img.l2p(lpn);
+  for (std::uint32_t ppa = 0; ppa < pages; ++ppa) p2l[ppa] = img.p2l(ppa);
+  REQUIRE_FALSE(img.shares_results());
+  // 16 words per lookup: most results are overwritten by others before they are asked.
+  REQUIRE(f.share_image_results(4));
+  REQUIRE(img.shares_results());
+  auto rnd_from = [](std::uint64_t& x, std::uint64_t n) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x % n;
+  };
+
+  SECTION("a result the lookups' thread computed is kept for the next lookup of the same page") {
+    const std::uint32_t ppa = l2p[7];
+    CHECK(img.p2l(ppa) == p2l[ppa]);
+    const std::uint64_t hits = img.shared_hits();
+    CHECK(img.p2l(ppa) == p2l[ppa]);
+    CHECK(img.shared_hits() == hits + 1);
+    CHECK(img.l2p(7) == ppa);
+    CHECK(img.l2p(7) == ppa);
+    CHECK(img.shared_hits() == hits + 2);
+  }
+
+  SECTION("another thread precomputes the pages the lookups then ask, some of them, and others") {
+    // The worker computes a random sequence of pages (some past the image's fill or the
+    // device); the lookups follow the same sequence behind it, asking some pages through
+    // the FTL, some of the pages they hold, and pages never precomputed.
+    constexpr int kSteps = 200000;
+    std::atomic<int> done{0};
+    std::thread worker([&] {
+      std::uint64_t x = 88172645463325252ull;
+      for (int i = 0; i < kSteps; ++i) {
+        img.precompute(rnd_from(x, l2p.size()));
+        done.store(i + 1, std::memory_order_release);
+      }
+    });
+    std::uint64_t x = 88172645463325252ull, y = 1234567ull;
+    for (int i = 0; i < kSteps; ++i) {
+      while (done.load(std::memory_order_acquire) < i && rnd_from(y, 4) != 0) std::this_thread::yield();
+      const std::uint64_t lpn = rnd_from(x, l2p.size());
+      switch (rnd_from(y, 5)) {
+        case 0: REQUIRE(img.l2p(lpn) == l2p[lpn]); break;
+        case 1: img.prefetch_l2p(lpn); REQUIRE(img.l2p(lpn) == l2p[lpn]); break;
+        case 2:
+          if (lpn < f.logical_pages()) REQUIRE(f.lookup(lpn) == (lpn < pre.fill ? l2p[lpn] : kUnmapped));
+          break;
+        case 3:
+          if (l2p[lpn] != 0xFFFFFFFFu) {
+            img.prefetch_token(l2p[lpn]);
+            REQUIRE(img.p2l(l2p[lpn]) == p2l[l2p[lpn]]);
+            REQUIRE(img.p2l(l2p[lpn]) == lpn);
+          }
+          break;
+        default: {
+          const std::uint32_t ppa = static_cast<std::uint32_t>(rnd_from(y, pages));
+          REQUIRE(img.p2l(ppa) == p2l[ppa]);
+        }
+      }
+    }
+    worker.join();
+    // The worker's last page is in the tables now: its lookups are answered from them.
+    std::uint64_t state = 88172645463325252ull, last = 0;
+    for (int i = 0; i < kSteps; ++i) last = rnd_from(state, l2p.size());
+    const std::uint64_t hits = img.shared_hits();
+    REQUIRE(img.l2p(last) == l2p[last]);
+    if (last < pre.fill) {
+      REQUIRE(img.p2l(l2p[last]) == last);
+      CHECK(img.shared_hits() == hits + 2);
+    }
+    CHECK(img.shared_misses() > 0);
   }
 }
 

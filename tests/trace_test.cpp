@@ -2,7 +2,9 @@
 // lines refused by file, line and field. Plain C++.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "host/request_source.h"
 
@@ -128,5 +130,36 @@ TEST_CASE("trace: an address past the capacity is an error, wraps, or is skipped
     TraceSource s(c);
     REQUIRE(s.next(r, at));
     CHECK_FALSE(s.next(r, at));  // the limit
+  }
+}
+
+TEST_CASE("trace: a replica gives the same requests from the first, independently; a pipe has none",
+          "[trace][lookahead]") {
+  write_temp("rep.mq", "0 0 0 8 1\n10 0 1000 16 1\n20 0 8 8 0\n30 0 24 16 0\n");
+  TraceSourceConfig c;
+  c.path = "rep.mq";
+  c.format = TraceFormat::MqSim;
+  c.capacity_sectors = 512;
+  c.out_of_range = OutOfRange::Skip;
+  TraceSource s(c);
+  HostRequest r, q;
+  Tick at, bt;
+  REQUIRE(s.next(r, at));  // read one before the replica is made: it still starts at the first
+  std::unique_ptr<RequestSource> rep = s.replica();
+  REQUIRE(rep);
+  REQUIRE(rep->next(q, bt));
+  CHECK((q.lba == r.lba && q.sectors == r.sectors && q.op == r.op && bt == at));
+  int n = 1;
+  while (s.next(r, at)) {
+    ++n;
+    REQUIRE(rep->next(q, bt));
+    CHECK((q.lba == r.lba && q.sectors == r.sectors && q.op == r.op && bt == at));
+  }
+  CHECK(n == 3);  // one skipped, by both
+  CHECK_FALSE(rep->next(q, bt));
+  c.path = "/dev/stdin";
+  if (!std::filesystem::is_regular_file(c.path)) {
+    TraceSource p(c);
+    CHECK_FALSE(p.replica());
   }
 }

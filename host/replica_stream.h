@@ -1,0 +1,66 @@
+// The host's workload to come, for a thread of the device model's (tlm/lookahead.h): a
+// replica of the host's source, never more than `window` requests ahead of what the
+// host has read. Once that far ahead it answers Ahead until the host is within half the
+// window; requests the host has read already are skipped. The host publishes how many requests it has read through
+// the shared Progress, and cancels it when it is done. Reading the replica changes
+// nothing in the simulation.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <utility>
+
+#include "host/request_source.h"
+#include "tlm/lookahead.h"
+
+namespace ssd::host {
+
+class ReplicaStream final : public RequestStream {
+ public:
+  struct Progress {
+    std::atomic<std::uint64_t> read{0};  // requests the host has read from its source
+    std::atomic<bool> cancelled{false};
+  };
+  ReplicaStream(std::unique_ptr<RequestSource> replica, std::shared_ptr<Progress> progress, std::uint64_t window)
+      : src_(std::move(replica)), progress_(std::move(progress)), window_(window < 2 ? 2 : window) {}
+
+  Next next(HostOp& op, std::uint64_t& lba, std::uint32_t& sectors) override {
+    for (;;) {
+      if (progress_->cancelled.load(std::memory_order_relaxed)) return Next::End;
+      // The host's count is read only when the replica may be a window ahead by it (the
+      // line is the host's, written at every request).
+      if (given_ >= host_ + (waiting_ ? window_ / 2 : window_)) {
+        host_ = progress_->read.load(std::memory_order_relaxed);
+        if (given_ >= host_ + (waiting_ ? window_ / 2 : window_)) {
+          waiting_ = true;  // once a window ahead, wait until the host is within half of it
+          return Next::Ahead;
+        }
+      }
+      waiting_ = false;
+      HostRequest r;
+      Tick arrival;
+      try {
+        if (!src_->next(r, arrival)) return Next::End;
+      } catch (const TraceError&) {
+        return Next::End;  // the host meets the same error and reports it
+      }
+      if (++given_ <= host_) continue;  // the host has it already
+      op = r.op;
+      lba = r.lba;
+      sectors = r.sectors;
+      return Next::Request;
+    }
+  }
+  void cancel() override { progress_->cancelled.store(true, std::memory_order_relaxed); }
+
+ private:
+  std::unique_ptr<RequestSource> src_;
+  std::shared_ptr<Progress> progress_;
+  std::uint64_t window_;
+  std::uint64_t given_ = 0;  // requests read from the replica
+  std::uint64_t host_ = 0;   // the host's count, as last read
+  bool waiting_ = false;
+};
+
+}  // namespace ssd::host
