@@ -114,7 +114,10 @@ class Ftl {
   bool is_valid(std::uint32_t ppa) const { return valid_bits_[ppa >> 6] >> (ppa & 63) & 1u; }
   // A hint that the mapping of `lpn` will be looked up or changed soon (a program of it is
   // on its way): its line is fetched while other work goes on. Changes nothing.
-  void prefetch_mapping(std::uint64_t lpn) const { l2p_.prefetch(lpn); }
+  void prefetch_mapping(std::uint64_t lpn) const {
+    l2p_.prefetch(lpn);
+    if (image_) image_->prefetch_shared_l2p(lpn);
+  }
   // A hint that lookup(lpn) will be asked soon (a read on its way, tlm/lookahead.h): the
   // lines of the run's map and of the image that it reads are fetched meanwhile. Any lpn
   // may be named; changes nothing.

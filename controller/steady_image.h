@@ -57,6 +57,11 @@ class SteadyImage final : public nand::PageImage {
   // A hint that l2p(lpn) will be asked soon: the lines it reads are fetched meanwhile,
   // and what it computes before them is kept for it (a memo of a few pages).
   void prefetch_l2p(std::uint64_t lpn) const;
+  // Only the line of l2p(lpn)'s shared result, if the results are shared (a lookup some
+  // time ahead, after the memo of prefetch_l2p would be gone).
+  void prefetch_shared_l2p(std::uint64_t lpn) const {
+    if (cache_mask_) ssd::prefetch(l2p_word(lpn));
+  }
   // The logical page held by page `ppa`; kNoPage when the image holds no valid data there.
   std::uint64_t p2l(std::uint32_t ppa) const;
   Token token(std::uint32_t ppa) const override {
@@ -202,9 +207,6 @@ class SteadyImage final : public nand::PageImage {
   static void store(std::uint64_t* w, std::uint64_t v) { __atomic_store_n(w, v, __ATOMIC_RELAXED); }
   mutable BigArray<std::uint64_t> shared_;
   std::uint64_t cache_mask_ = 0;  // 0: no tables
-  mutable std::uint64_t shared_hits_ = 0, shared_misses_ = 0;
-  static constexpr unsigned kMemo = 4;
-  mutable Located memo_[kMemo];  // a pure function's results: changes no answer
   // Solves plane p's decay and fills its first_slot table.
   void solve(std::uint32_t p);
 
@@ -215,6 +217,12 @@ class SteadyImage final : public nand::PageImage {
   std::vector<PlaneImage> plane_;
   BigArray<std::uint64_t> mask_;  // per block, words_ words: its valid pages (huge pages: fewer TLB misses)
   BigArray<std::uint32_t> starts_;  // per plane, F_ + 1 entries: first_slot(k)
+  // What the lookups' thread writes, on lines of their own: the other thread reads the
+  // members above, and a line written at every lookup would move between the cores.
+  alignas(64) mutable std::uint64_t shared_hits_ = 0;
+  mutable std::uint64_t shared_misses_ = 0;
+  static constexpr unsigned kMemo = 4;
+  mutable Located memo_[kMemo];  // a pure function's results: changes no answer
 };
 
 // Bits set in a word, without a library call (the build does not assume POPCNT).
