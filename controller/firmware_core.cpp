@@ -243,6 +243,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
         } else if (const std::uint32_t ppa = ftl_.lookup(lpn); ppa != kUnmapped) {
           FlashCommand& f = new_flash(FlashOp::Read, ppa, RmwRead);
           f.issuer.a = op;
+          w.replaces = ppa;
           ftl_.add_pending_read(ppa);
           ++counters_.rmw_reads;
           send_flash(f, now);
@@ -305,6 +306,7 @@ void FirmwareCore::program(std::uint32_t op) {
   }
   FlashCommand& f = new_flash(FlashOp::Program, ppa, HostProgram);
   ftl_.prefetch_mapping(ops_[op].lpn);  // map() at completion
+  if (ops_[op].replaces != kUnmapped) ftl_.prefetch_invalidation(ops_[op].replaces);  // ... and what it invalidates
   f.token[ftl_.decode(ppa).plane] = ops_[op].token;
   f.issuer.a = op;
   ftl_.count_host_page();
@@ -368,6 +370,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       const std::uint64_t lpn = f.issuer.c;
       FlashCommand& p = new_flash(FlashOp::Program, to, GcProgram);
       ftl_.prefetch_mapping(lpn);  // remap_if() at completion
+      ftl_.prefetch_invalidation(ppa);  // ... and what it invalidates
       p.token[ftl_.decode(to).plane] = t;
       p.issuer.a = plane;
       p.issuer.b = to;

@@ -79,6 +79,7 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
     Token token = 0;     // the page's final token (known once any merge is done)
     bool known = false;
     bool partial = false;
+    std::uint32_t replaces = kUnmapped;  // the page its read-modify-write read (likely the one it replaces)
     std::uint32_t waiters = kNone;  // first parked operation waiting for `token`
     std::uint32_t waiters_tail = kNone;
     std::uint32_t next_free = kNone;

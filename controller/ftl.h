@@ -114,6 +114,12 @@ class Ftl {
   bool is_valid(std::uint32_t ppa) const { return valid_bits_[ppa >> 6] >> (ppa & 63) & 1u; }
   // A hint that the mapping of `lpn` will be looked up or changed soon (a program of it is
   // on its way): its line is fetched while other work goes on. Changes nothing.
+  // A hint that page `ppa` will be invalidated soon (a program that replaces it is on its
+  // way): its valid bit's word and its block's record are fetched meanwhile.
+  void prefetch_invalidation(std::uint32_t ppa) const {
+    ssd::prefetch(&valid_bits_[ppa >> 6]);
+    ssd::prefetch(&blocks_[block_of_ppa(ppa)]);
+  }
   void prefetch_mapping(std::uint64_t lpn) const {
     l2p_.prefetch(lpn);
     if (image_) image_->prefetch_shared_l2p(lpn);
