@@ -61,3 +61,29 @@ TEST_CASE("lpn map: an entry whose probe chain wraps past the end survives erasu
   CHECK(m.find(same[0]) == LpnMap::kAbsent);
   CHECK(m.size() == 1);
 }
+
+TEST_CASE("lpn map: a map that grows past 2 MiB, its next arrays mapped on another thread, keeps every entry",
+          "[ftl][lpn_map]") {
+  LpnMap m;
+  std::unordered_map<std::uint64_t, std::uint32_t> ref;
+  std::uint64_t x = 99;
+  for (int i = 0; i < 1200000; ++i) {  // to 4 Mi slots (32 MiB), through five prepared arrays
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const std::uint64_t lpn = (x >> 8) % 500000000;
+    m.set(lpn, static_cast<std::uint32_t>(i));
+    ref[lpn] = static_cast<std::uint32_t>(i);
+    if (i % 7 == 0) {
+      REQUIRE(m.erase(lpn));
+      ref.erase(lpn);
+    }
+  }
+  REQUIRE(m.size() == ref.size());
+  CHECK(m.slots() >= (std::size_t{1} << 21));
+  for (const auto& [lpn, v] : ref) REQUIRE(m.find(lpn) == v);
+  m.release();  // also when an array is being prepared
+  CHECK(m.size() == 0);
+  m.set(5, 6);
+  CHECK(m.find(5) == 6);
+}
