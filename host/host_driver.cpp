@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
+#include <thread>
 #include <sstream>
 
 namespace ssd::host {
@@ -74,7 +75,8 @@ bool HostDriver::fetch() {
 void HostDriver::end_of_elaboration() { lookahead_if_ = lookahead.size() ? lookahead[0] : nullptr; }
 
 void HostDriver::start_of_simulation() {
-  if (!lookahead_if_ || !ahead_thread_ || read_ != 0) return;
+  // Only where a second core can run it: on one core it would take the simulation's time.
+  if (!lookahead_if_ || !ahead_thread_ || read_ != 0 || std::thread::hardware_concurrency() < 2) return;
   std::unique_ptr<RequestSource> replica = src_->replica();
   if (!replica) return;
   ahead_ = std::make_shared<ReplicaStream::Progress>();

@@ -81,8 +81,9 @@ class HostDriver : public sc_core::sc_module {
   // Progress on stderr for long runs: a line every `seconds` of wall time (0: none).
   void set_progress(double seconds) { progress_seconds_ = seconds; }
   // Whether the device is offered a replica of the workload to read ahead on a thread
-  // of its own (tlm/lookahead.h; only with the lookahead port bound and a source that
-  // can be read twice), and at most how many requests ahead. Default: on, 512.
+  // of its own (tlm/lookahead.h; only with the lookahead port bound, a source that can
+  // be read twice and a machine of two cores or more), and at most how many requests
+  // ahead. Default: on, 512.
   void set_lookahead_thread(bool on, std::uint64_t window = 512) {
     ahead_thread_ = on;
     ahead_window_ = window;
