@@ -70,6 +70,10 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   physical_pages_ = physical;
   blocks_.resize(static_cast<std::size_t>(planes_) * n.blocks_per_plane);
   planes_v_.resize(planes_);
+  // The allocation's mixed radix spans the planes exactly: a page's plane depends only
+  // on lpn mod planes, one division and a table instead of eight divisions.
+  plane_of_lane_.resize(planes_);
+  for (std::uint32_t q = 0; q < planes_; ++q) plane_of_lane_[q] = allocation_plane(q);
   for (std::uint32_t p = 0; p < planes_; ++p) {
     planes_v_[p].free.reserve(n.blocks_per_plane);
     for (std::uint32_t b = 0; b < n.blocks_per_plane; ++b) planes_v_[p].free.push(0, b);
@@ -100,7 +104,7 @@ std::uint32_t Ftl::encode(const PhysAddr& a) const {
   return (plane * n.blocks_per_plane + a.block) * n.pages_per_block + a.page;
 }
 
-std::uint32_t Ftl::plane_of_lpn(std::uint64_t lpn) const {
+std::uint32_t Ftl::allocation_plane(std::uint64_t lpn) const {
   const nand::NandConfig& n = cfg_.nand;
   const std::uint64_t size[4] = {n.channels, n.chips_per_channel, n.dies_per_chip, n.planes_per_die};
   std::uint64_t coord[4] = {0, 0, 0, 0};

@@ -58,6 +58,21 @@ TEST_CASE("ftl: static allocation stripes logical pages in the configured order"
     std::set<std::uint32_t> seen;
     for (std::uint64_t lpn = 0; lpn < f.planes(); ++lpn) seen.insert(f.plane_of_lpn(lpn));
     CHECK(seen.size() == f.planes());
+    // Further pages follow the same mixed radix, the first letter fastest (C: channel,
+    // W: chip, D: die, P: plane), over the whole logical space.
+    for (std::uint64_t lpn : {std::uint64_t{37}, std::uint64_t{1000}, std::uint64_t{12345}, f.logical_pages() - 1}) {
+      std::uint64_t r = lpn;
+      std::uint32_t coord[4] = {};  // channel, chip, die, plane
+      const std::uint32_t size[4] = {4, 2, 2, 2};
+      for (char d : order) {
+        const int k = d == 'C' ? 0 : d == 'W' ? 1 : d == 'D' ? 2 : 3;
+        coord[k] = static_cast<std::uint32_t>(r % size[k]);
+        r /= size[k];
+      }
+      const PhysAddr a = f.decode(f.plane_of_lpn(lpn) * 32 * 16);
+      INFO(order << " lpn " << lpn);
+      CHECK((a.channel == coord[0] && a.chip == coord[1] && a.die == coord[2] && a.plane == coord[3]));
+    }
     ++orders;
   } while (std::next_permutation(order.begin(), order.end()));
   CHECK(orders == 24);
