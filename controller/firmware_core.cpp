@@ -62,22 +62,21 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
 }
 
 template <typename F>
-void FirmwareCore::pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const {
-  if (sectors == 0 || (op != HostOp::Read && op != HostOp::Write)) return;
+bool FirmwareCore::pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const {
+  if (sectors == 0 || (op != HostOp::Read && op != HostOp::Write)) return false;
   const std::uint64_t first = lba / spp_, last = (lba + sectors - 1) / spp_, n = ftl_.logical_pages();
-  if (first >= n) return;
+  if (first >= n) return false;
   if (op == HostOp::Read) {
     for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4 && lpn < n; ++lpn) f(lpn);
-    return;
+    return true;
   }
   if (written_in_part(lba, sectors, first)) f(first);
   if (last != first && last < n && written_in_part(lba, sectors, last)) f(last);
+  return true;
 }
 
 void FirmwareCore::lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors) {
-  if (sectors == 0 || (op != HostOp::Read && op != HostOp::Write) || lba / spp_ >= ftl_.logical_pages()) return;
-  ++lookahead_hints_;
-  pages_looked_up(op, lba, sectors, [this](std::uint64_t lpn) { ftl_.prefetch_lookup(lpn); });
+  if (pages_looked_up(op, lba, sectors, [this](std::uint64_t lpn) { ftl_.prefetch_lookup(lpn); })) ++lookahead_hints_;
 }
 
 void FirmwareCore::lookahead_stream(std::unique_ptr<RequestStream> stream) {

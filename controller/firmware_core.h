@@ -106,10 +106,12 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   // With a preconditioned image: a thread reads the stream and computes the image's
   // lookups for the pages lookahead() would name, into the image's shared tables.
   void lookahead_stream(std::unique_ptr<RequestStream> stream) override;
-  // The pages of a request that process() looks up at once: a read's (at most four), a
-  // write's written in part (read-modify-write: its first and last). Any thread.
+  // Calls f for the pages of a request that process() looks up at once: a read's (at
+  // most four), a write's written in part (read-modify-write: its first and last). False
+  // for a request that names none (not a read or write, or past the logical space). Any
+  // thread.
   template <typename F>
-  void pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const;
+  bool pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const;
   void process(tlm::tlm_generic_payload& gp);
   // Whether a write of `sectors` from `lba` covers logical page `lpn` only in part (its
   // old data must be merged: read-modify-write).

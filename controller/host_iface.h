@@ -42,7 +42,7 @@ class HostIface : public sc_core::sc_module, public LookaheadIf {
     if (lookahead_if_) lookahead_if_->lookahead(op, lba, sectors);
   }
   void lookahead_stream(std::unique_ptr<RequestStream> stream) override {
-    if (lookahead_out.size()) lookahead_out[0]->lookahead_stream(std::move(stream));
+    if (lookahead_if_) lookahead_if_->lookahead_stream(std::move(stream));
   }
   void end_of_elaboration() override { lookahead_if_ = lookahead_out.size() ? lookahead_out[0] : nullptr; }
   LookaheadIf* lookahead_if_ = nullptr;

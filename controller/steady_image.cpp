@@ -160,27 +160,15 @@ std::uint32_t SteadyImage::l2p_at(const Located& l) const {
 
 std::uint32_t SteadyImage::l2p(std::uint64_t lpn) const {
   if (lpn >= fill_) return 0xFFFFFFFFu;
-  if (cache_mask_) {
-    const std::uint64_t e = load(l2p_word(lpn));
-    if (e >> 32 == lpn) {
-      ++shared_hits_;
-      return static_cast<std::uint32_t>(e);
-    }
-    ++shared_misses_;
-    // Kept for a lookup of the same page that follows (a GC copy's, at its end).
-    const std::uint32_t ppa = l2p_at(locate(lpn));
-    store(l2p_word(lpn), entry(lpn, ppa));
-    return ppa;
-  }
+  // A result not in the table is kept there for a lookup of the same page that follows
+  // (a GC copy's, at its end).
+  if (cache_mask_) return static_cast<std::uint32_t>(shared(l2p_word(lpn), lpn, [&] { return l2p_at(locate(lpn)); }));
   return l2p_at(locate(lpn));
 }
 
 void SteadyImage::prefetch_l2p(std::uint64_t lpn) const {
   if (lpn >= fill_) return;
-  if (cache_mask_) {  // the other thread computes it: its word is what the lookup reads
-    ssd::prefetch(l2p_word(lpn));
-    return;
-  }
+  if (cache_mask_) return prefetch_shared_l2p(lpn);  // the other thread computes it
   const Located l = locate(lpn);
   memo_[lpn % kMemo] = l;
   ssd::prefetch(&starts_[std::size_t{l.plane} * (F_ + 1) + l.age]);
@@ -188,19 +176,10 @@ void SteadyImage::prefetch_l2p(std::uint64_t lpn) const {
 }
 
 std::uint64_t SteadyImage::p2l(std::uint32_t ppa) const {
-  if (cache_mask_) {
-    const std::uint64_t e = load(p2l_word(ppa));
-    if (e >> 32 == ppa) {
-      ++shared_hits_;
-      return static_cast<std::uint32_t>(e);  // kNoPage fits in the 32 bits
-    }
-    ++shared_misses_;
-    // Kept for a lookup of the same page that follows (a GC copy: the FTL asks for its
-    // owner, then the NAND for its token).
-    const std::uint64_t lpn = p2l_compute(ppa);
-    store(p2l_word(ppa), entry(ppa, lpn & 0xFFFFFFFFu));
-    return lpn;
-  }
+  // A result not in the table is kept there for a lookup of the same page that follows
+  // (a GC copy: the FTL asks for its owner, then the NAND for its token). kNoPage fits
+  // in the word's 32 bits.
+  if (cache_mask_) return shared(p2l_word(ppa), ppa, [&] { return p2l_compute(ppa); });
   return p2l_compute(ppa);
 }
 
@@ -231,7 +210,7 @@ void SteadyImage::precompute(std::uint64_t lpn) const {
   if (!cache_mask_ || lpn >= fill_) return;
   const std::uint32_t ppa = l2p_at(locate_pure(lpn));
   store(l2p_word(lpn), entry(lpn, ppa));
-  store(p2l_word(ppa), entry(ppa, p2l_compute(ppa) & 0xFFFFFFFFu));
+  store(p2l_word(ppa), entry(ppa, p2l_compute(ppa)));
 }
 
 std::uint64_t SteadyImage::bytes() const {

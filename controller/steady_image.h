@@ -69,7 +69,7 @@ class SteadyImage final : public nand::PageImage {
     return lpn == kNoPage ? kStaleToken : token_of_(lpn);
   }
   void prefetch_token(std::uint32_t ppa) const override {
-    if (cache_mask_) ssd::prefetch(&shared_[cache_mask_ + 1 + (ppa & cache_mask_)]);
+    if (cache_mask_) ssd::prefetch(p2l_word(ppa));
   }
 
   // Results computed on another thread. Both lookups are pure functions of the image,
@@ -200,11 +200,27 @@ class SteadyImage final : public nand::PageImage {
   // pages: a lookup's prefetch costs no page walk). Entry i of each starts with the key
   // i + 1, which no key that maps to entry i equals. Read and written with atomic
   // builtins: the other thread writes them while this one reads.
-  static constexpr std::uint64_t entry(std::uint64_t key, std::uint64_t value) { return key << 32 | value; }
+  static constexpr std::uint64_t entry(std::uint64_t key, std::uint64_t value) {
+    return key << 32 | (value & 0xFFFFFFFFu);
+  }
   std::uint64_t* l2p_word(std::uint64_t lpn) const { return &shared_[lpn & cache_mask_]; }
   std::uint64_t* p2l_word(std::uint32_t ppa) const { return &shared_[cache_mask_ + 1 + (ppa & cache_mask_)]; }
   static std::uint64_t load(const std::uint64_t* w) { return __atomic_load_n(w, __ATOMIC_RELAXED); }
   static void store(std::uint64_t* w, std::uint64_t v) { __atomic_store_n(w, v, __ATOMIC_RELAXED); }
+  // The lookup of `key` through its table word `w`: the word's value if it holds the
+  // key, else compute() (counted, and stored in the word).
+  template <typename Compute>
+  std::uint64_t shared(std::uint64_t* w, std::uint64_t key, Compute&& compute) const {
+    const std::uint64_t e = load(w);
+    if (e >> 32 == key) {
+      ++shared_hits_;
+      return static_cast<std::uint32_t>(e);
+    }
+    ++shared_misses_;
+    const std::uint64_t v = compute();
+    store(w, entry(key, v));
+    return v;
+  }
   mutable BigArray<std::uint64_t> shared_;
   std::uint64_t cache_mask_ = 0;  // 0: no tables
   // Solves plane p's decay and fills its first_slot table.

@@ -28,12 +28,14 @@ class ReplicaStream final : public RequestStream {
   Next next(HostOp& op, std::uint64_t& lba, std::uint32_t& sectors) override {
     for (;;) {
       if (progress_->cancelled.load(std::memory_order_relaxed)) return Next::End;
-      // The host's count is read only when the replica may be a window ahead by it (the
-      // line is the host's, written at every request).
-      if (given_ >= host_ + (waiting_ ? window_ / 2 : window_)) {
+      // Once a window ahead, wait until the host is within half of it. The host's count
+      // is read again only when the replica may be that far ahead by it (the line is the
+      // host's, written at every request).
+      const auto ahead = [this] { return given_ >= host_ + (waiting_ ? window_ / 2 : window_); };
+      if (ahead()) {
         host_ = progress_->read.load(std::memory_order_relaxed);
-        if (given_ >= host_ + (waiting_ ? window_ / 2 : window_)) {
-          waiting_ = true;  // once a window ahead, wait until the host is within half of it
+        if (ahead()) {
+          waiting_ = true;
           return Next::Ahead;
         }
       }

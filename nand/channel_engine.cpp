@@ -228,7 +228,7 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
     for_planes(c->plane_mask, [&](unsigned p) {
       const std::size_t bi = block_index(*c, p);
       if (!pages_[bi].from_image) ssd::prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
-      else image_->prefetch_token(static_cast<std::uint32_t>((first_block_ + bi) * cfg_.pages_per_block + c->page));
+      else image_->prefetch_token(image_page(bi, c->page));
     });
   }
   Die& d = die_of(*c);

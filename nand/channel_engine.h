@@ -261,10 +261,13 @@ class ChannelEngine {
     std::uint8_t unused = 0;
   };
   std::vector<BlockPages> pages_;
+  // A page's device-wide index, as the image names it (nand/page_image.h).
+  std::uint32_t image_page(std::size_t bi, std::uint32_t page) const {
+    return static_cast<std::uint32_t>((first_block_ + bi) * cfg_.pages_per_block + page);
+  }
   // A page's token: from the image or stored.
   Token page_token(std::size_t bi, std::uint32_t page) const {
-    return pages_[bi].from_image ? image_->token(static_cast<std::uint32_t>((first_block_ + bi) * cfg_.pages_per_block + page))
-                           : tokens_[bi * cfg_.pages_per_block + page];
+    return pages_[bi].from_image ? image_->token(image_page(bi, page)) : tokens_[bi * cfg_.pages_per_block + page];
   }
   std::size_t first_block_ = 0;             // device-wide index of this channel's first block
   std::vector<std::uint32_t> erase_count_;  // per block
