@@ -3,6 +3,8 @@
 // sockets apart (a flash socket cannot be bound to a host socket or a plain memory).
 #pragma once
 
+#include <typeinfo>
+
 #include <tlm>
 
 namespace ssd {
@@ -27,9 +29,27 @@ struct tagged_protocol_types {
   typedef tlm::tlm_phase tlm_phase_type;
 };
 
-// The command of a payload carrying extension Ext.
+// A generic payload that holds its extension Ext as a member, always attached: what
+// the payload pools (tlm/payload_pool.h) hand out. Any other module still finds the
+// extension through get_extension(); payload_cmd() reaches it without that call (an
+// out-of-line lookup in the library, some twenty per host request on the hot path).
+template <typename Ext>
+class PooledPayload final : public tlm::tlm_generic_payload {
+ public:
+  explicit PooledPayload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) { set_extension(&ext_); }
+  // The base class frees the extensions it holds; this one is a member.
+  ~PooledPayload() override { clear_extension(&ext_); }
+  Ext& ext() { return ext_; }
+
+ private:
+  Ext ext_;
+};
+
+// The command of a payload carrying extension Ext: directly for a pooled payload (one
+// type test: a pointer compare), else through the payload's extension array.
 template <typename Ext>
 auto& payload_cmd(tlm::tlm_generic_payload& gp) {
+  if (typeid(gp) == typeid(PooledPayload<Ext>)) return static_cast<PooledPayload<Ext>&>(gp).ext().cmd;
   Ext* ext = nullptr;
   gp.get_extension(ext);
   sc_assert(ext != nullptr);

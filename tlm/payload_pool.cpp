@@ -74,8 +74,7 @@ std::string FlashCommand::describe() const {
 
 tlm::tlm_generic_payload* PayloadPoolBase::take() {
   if (free_.empty()) {
-    all_.push_back(std::make_unique<tlm::tlm_generic_payload>(this));
-    attach(*all_.back());
+    all_.push_back(create());
     free_.push_back(all_.back().get());
   }
   tlm::tlm_generic_payload* gp = free_.back();

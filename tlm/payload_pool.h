@@ -27,7 +27,8 @@ class PayloadPoolBase : public tlm::tlm_mm_interface {
 
  protected:
   tlm::tlm_generic_payload* take();
-  virtual void attach(tlm::tlm_generic_payload& gp) = 0;
+  // A new payload with this pool as its memory manager and its extension attached.
+  virtual std::unique_ptr<tlm::tlm_generic_payload> create() = 0;
 
  private:
   std::string name_;
@@ -45,16 +46,14 @@ class PayloadPool : public PayloadPoolBase {
   // A payload with reference count 1 and a reset command; release() it when done.
   tlm::tlm_generic_payload* acquire() {
     tlm::tlm_generic_payload* gp = take();
-    Ext* ext = nullptr;
-    gp->get_extension(ext);
-    ext->cmd.reset();
+    static_cast<PooledPayload<Ext>*>(gp)->ext().cmd.reset();
     gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     gp->acquire();
     return gp;
   }
 
  protected:
-  void attach(tlm::tlm_generic_payload& gp) override { gp.set_extension(new Ext); }
+  std::unique_ptr<tlm::tlm_generic_payload> create() override { return std::make_unique<PooledPayload<Ext>>(this); }
 };
 
 using FlashPayloadPool = PayloadPool<FlashExtension>;
