@@ -87,7 +87,10 @@ void FirmwareCore::lookahead_stream(std::unique_ptr<RequestStream> stream) {
       [this, image](HostOp op, std::uint64_t lba, std::uint32_t sectors) {
         pages_looked_up(op, lba, sectors, [image](std::uint64_t lpn) { image->precompute(lpn); });
       },
-      [image](std::uint64_t lpn) { image->precompute(lpn); });  // a GC copy's page (start_gc)
+      [image](std::uint64_t v) {  // a GC copy's page (start_gc)
+        if (v & kPostPage) image->precompute_page(static_cast<std::uint32_t>(v));
+        else image->precompute(v);
+      });
 }
 
 void FirmwareCore::on_work() {
@@ -366,7 +369,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       const std::uint32_t to = ftl_.allocate(plane, true);
       if (to == kUnmapped) SC_REPORT_FATAL("/ssd/controller/gc", "GC found no free page in its plane");
       const Token t = f.token[plane_in_die];
-      const std::uint64_t lpn = f.issuer.c;
+      const std::uint64_t lpn = f.issuer.c == kOwnerAtRead ? ftl_.image_owner(ppa) : f.issuer.c;
       FlashCommand& p = new_flash(FlashOp::Program, to, GcProgram);
       ftl_.prefetch_mapping(lpn);  // remap_if() at completion
       ftl_.prefetch_invalidation(ppa);  // ... and what it invalidates
@@ -435,12 +438,16 @@ void FirmwareCore::start_gc(std::uint32_t plane) {
   victims_scratch_.clear();
   ftl_.valid_ppas(victim, victims_scratch_);
   job.copies_left = static_cast<std::uint32_t>(victims_scratch_.size());
+  // A victim still holding the image's pages: their owners are looked up when their
+  // reads end (the same owners: the image's do not change), and the lookahead thread
+  // computes them meanwhile, with the lookups the copies' ends make (Ftl::remap_if).
+  const bool owners_later = worker_ && ftl_.image_block(victim);
   for (std::uint32_t from : victims_scratch_) {
     FlashCommand& f = new_flash(FlashOp::Read, from, GcRead);
     f.issuer.a = plane;
-    f.issuer.c = ftl_.owner(from);
+    f.issuer.c = owners_later ? kOwnerAtRead : ftl_.owner(from);
     // The copy's end looks the page up again (Ftl::remap_if): computed meanwhile.
-    if (worker_) worker_->post(f.issuer.c);
+    if (worker_) worker_->post(owners_later ? kPostPage | from : f.issuer.c);
     send_flash(f, reserve_core(cfg_.cycles_per_gc_page));
   }
   maybe_erase(plane);

@@ -111,6 +111,12 @@ class Ftl {
     if (!is_valid(ppa)) return kUnmapped;
     return blocks_[block_of_ppa(ppa)].image ? image_->p2l(ppa) : p2l_[ppa] - 1;
   }
+  // Whether a block's pages are still the image's (their owners come from it: an owner
+  // that stays the same until the block is erased, valid or not).
+  bool image_block(std::uint32_t block_global) const { return blocks_[block_global].image; }
+  // owner() of a page of an image block, without the validity test: what owner() was
+  // while the page was valid.
+  std::uint64_t image_owner(std::uint32_t ppa) const { return image_->p2l(ppa); }
   bool is_valid(std::uint32_t ppa) const { return valid_bits_[ppa >> 6] >> (ppa & 63) & 1u; }
   // A hint that the mapping of `lpn` will be looked up or changed soon (a program of it is
   // on its way): its line is fetched while other work goes on. Changes nothing.

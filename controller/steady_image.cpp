@@ -213,6 +213,13 @@ void SteadyImage::precompute(std::uint64_t lpn) const {
   store(p2l_word(ppa), entry(ppa, p2l_compute(ppa)));
 }
 
+void SteadyImage::precompute_page(std::uint32_t ppa) const {
+  if (!cache_mask_ || ppa >= std::uint64_t{planes_} * B_ * ppb_) return;
+  const std::uint64_t lpn = p2l_compute(ppa);
+  store(p2l_word(ppa), entry(ppa, lpn));
+  if (lpn != kNoPage) store(l2p_word(lpn), entry(lpn, ppa));  // l2p(p2l(ppa)) = ppa
+}
+
 std::uint64_t SteadyImage::bytes() const {
   return plane_.size() * sizeof(PlaneImage) + mask_.size() * 8 + starts_.size() * 4 + shared_.size() * 8 +
          (lane_of_plane_.size() + plane_of_lane_.size()) * 4;

@@ -85,6 +85,9 @@ class SteadyImage final : public nand::PageImage {
   // Computes l2p(lpn) and p2l of that page into the tables. Safe on any thread,
   // concurrently with the lookups; changes no answer.
   void precompute(std::uint64_t lpn) const;
+  // The same from the page's side: p2l(ppa) into the table, and l2p of that logical page
+  // (ppa itself) when the image holds one there.
+  void precompute_page(std::uint32_t ppa) const;
   bool shares_results() const { return cache_mask_ != 0; }
   // Lookups answered from the tables, and computed (main thread's counts), once shared.
   std::uint64_t shared_hits() const { return shared_hits_; }

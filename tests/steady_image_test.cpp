@@ -218,6 +218,27 @@ TEST_CASE("steady image: lookups answered from results another thread computes m
     CHECK(img.shared_hits() == hits + 2);
   }
 
+  SECTION("a page precomputed from its side answers both lookups: its owner, and the owner's page") {
+    std::uint32_t valid = 0, stale = 0;
+    for (std::uint32_t ppa = 0; ppa < pages; ppa += 37) {
+      img.precompute_page(ppa);
+      const std::uint64_t hits = img.shared_hits(), misses = img.shared_misses();
+      REQUIRE(img.p2l(ppa) == p2l[ppa]);
+      if (p2l[ppa] != SteadyImage::kNoPage) {
+        REQUIRE(img.l2p(p2l[ppa]) == ppa);
+        REQUIRE(img.shared_hits() == hits + 2);
+        ++valid;
+      } else {
+        REQUIRE(img.shared_hits() == hits + 1);  // a page the image holds no data in
+        ++stale;
+      }
+      REQUIRE(img.shared_misses() == misses);
+    }
+    CHECK(valid > 0);
+    CHECK(stale > 0);
+    img.precompute_page(static_cast<std::uint32_t>(pages));  // past the device: nothing
+  }
+
   SECTION("another thread precomputes the pages the lookups then ask, some of them, and others") {
     // The worker computes a random sequence of pages (some past the image's fill or the
     // device); the lookups follow the same sequence behind it, asking some pages through
@@ -226,8 +247,10 @@ TEST_CASE("steady image: lookups answered from results another thread computes m
     std::atomic<int> done{0};
     std::thread worker([&] {
       std::uint64_t x = 88172645463325252ull;
+      std::uint64_t z = 99991ull;
       for (int i = 0; i < kSteps; ++i) {
         img.precompute(rnd_from(x, l2p.size()));
+        if (i % 4 == 0) img.precompute_page(static_cast<std::uint32_t>(rnd_from(z, pages)));  // a GC's page
         done.store(i + 1, std::memory_order_release);
       }
     });
