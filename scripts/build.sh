@@ -2,7 +2,7 @@
 # Installs the dependencies if needed, then configures and builds into build/.
 # BUILD_DIR and CMAKE_BUILD_TYPE (default RelWithDebInfo) may be set.
 # SSD_PGO (default ON): profile-guided and link-time optimisation (see CMakeLists.txt):
-# about 7 % faster simulations, identical results; a clean build takes about a minute
+# 5-7 % faster simulations, identical results; a clean build takes about a minute
 # longer and a change to the model's sources rebuilds all of it (about a minute on two
 # cores). SSD_PGO=OFF for quick edit-build-test rounds.
 set -euo pipefail
