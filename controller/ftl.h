@@ -109,7 +109,7 @@ class Ftl {
   // The logical page page `ppa` holds, kUnmapped (as a 64-bit value) if it is not valid.
   std::uint64_t owner(std::uint32_t ppa) const {
     if (!is_valid(ppa)) return kUnmapped;
-    return blocks_[block_of_ppa(ppa)].image ? image_->p2l(ppa) : p2l_[ppa] - 1;
+    return blocks_[block_of_ppa(ppa)].image ? image_owner(ppa) : p2l_[ppa] - 1;
   }
   // Whether a block's pages are still the image's (their owners come from it: an owner
   // that stays the same until the block is erased, valid or not).
@@ -120,15 +120,15 @@ class Ftl {
   bool is_valid(std::uint32_t ppa) const { return valid_bits_[ppa >> 6] >> (ppa & 63) & 1u; }
   // A hint that the mapping of `lpn` will be looked up or changed soon (a program of it is
   // on its way): its line is fetched while other work goes on. Changes nothing.
+  void prefetch_mapping(std::uint64_t lpn) const {
+    l2p_.prefetch(lpn);
+    if (image_) image_->prefetch_shared_l2p(lpn);
+  }
   // A hint that page `ppa` will be invalidated soon (a program that replaces it is on its
   // way): its valid bit's word and its block's record are fetched meanwhile.
   void prefetch_invalidation(std::uint32_t ppa) const {
     ssd::prefetch(&valid_bits_[ppa >> 6]);
     ssd::prefetch(&blocks_[block_of_ppa(ppa)]);
-  }
-  void prefetch_mapping(std::uint64_t lpn) const {
-    l2p_.prefetch(lpn);
-    if (image_) image_->prefetch_shared_l2p(lpn);
   }
   // A hint that lookup(lpn) will be asked soon (a read on its way, tlm/lookahead.h): the
   // lines of the run's map and of the image that it reads are fetched meanwhile. Any lpn

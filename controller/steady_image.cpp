@@ -206,18 +206,23 @@ bool SteadyImage::enable_shared_results(unsigned log2_entries) {
   return true;
 }
 
+// Both directions of one page from one computation: l2p and p2l are inverses on the
+// image's pages (l2p(p2l(ppa)) = ppa, p2l(l2p(lpn)) = lpn below the fill).
+void SteadyImage::store_pair(std::uint64_t lpn, std::uint32_t ppa) const {
+  store(l2p_word(lpn), entry(lpn, ppa));
+  store(p2l_word(ppa), entry(ppa, lpn));
+}
+
 void SteadyImage::precompute(std::uint64_t lpn) const {
   if (!cache_mask_ || lpn >= fill_) return;
-  const std::uint32_t ppa = l2p_at(locate_pure(lpn));
-  store(l2p_word(lpn), entry(lpn, ppa));
-  store(p2l_word(ppa), entry(ppa, p2l_compute(ppa)));
+  store_pair(lpn, l2p_at(locate_pure(lpn)));
 }
 
 void SteadyImage::precompute_page(std::uint32_t ppa) const {
   if (!cache_mask_ || ppa >= std::uint64_t{planes_} * B_ * ppb_) return;
   const std::uint64_t lpn = p2l_compute(ppa);
-  store(p2l_word(ppa), entry(ppa, lpn));
-  if (lpn != kNoPage) store(l2p_word(lpn), entry(lpn, ppa));  // l2p(p2l(ppa)) = ppa
+  if (lpn != kNoPage) store_pair(lpn, ppa);
+  else store(p2l_word(ppa), entry(ppa, kNoPage));  // a page the image holds no data in
 }
 
 std::uint64_t SteadyImage::bytes() const {

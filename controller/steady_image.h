@@ -199,6 +199,7 @@ class SteadyImage final : public nand::PageImage {
   Located locate_pure(std::uint64_t lpn) const;  // without (any thread)
   std::uint32_t l2p_at(const Located& l) const;   // l2p from the located slot
   std::uint64_t p2l_compute(std::uint32_t ppa) const;
+  void store_pair(std::uint64_t lpn, std::uint32_t ppa) const;  // both tables' words for one page
   // The shared tables (enable_shared_results), one array: l2p's words, then p2l's (huge
   // pages: a lookup's prefetch costs no page walk). Entry i of each starts with the key
   // i + 1, which no key that maps to entry i equals. Read and written with atomic
