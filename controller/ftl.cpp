@@ -152,8 +152,23 @@ std::uint32_t Ftl::allocate(std::uint32_t plane, bool gc_stream) {
 }
 
 void Ftl::invalidate(std::uint32_t ppa) {
+  const std::uint32_t g = block_of_ppa(ppa);
+  if (blocks_[g].image_bits) take_image_bits(g);
   clear_valid(ppa);
-  --blocks_[block_of_ppa(ppa)].valid;
+  --blocks_[g].valid;
+}
+
+void Ftl::take_image_bits(std::uint32_t g) {
+  blocks_[g].image_bits = false;
+  const std::uint32_t ppb = cfg_.nand.pages_per_block, words = image_->mask_words();
+  if (ppb % 64 == 0) {  // the block's bits are whole words of valid_bits_
+    image_->valid_mask(g, &valid_bits_[std::size_t{g} * words]);
+    return;
+  }
+  std::vector<std::uint64_t> m(words);
+  image_->valid_mask(g, m.data());
+  for (std::uint32_t pg = 0; pg < ppb; ++pg)
+    if (m[pg >> 6] >> (pg & 63) & 1u) set_valid(g * ppb + pg);
 }
 
 void Ftl::map(std::uint64_t lpn, std::uint32_t ppa) { map_from(lpn, ppa, lookup(lpn)); }
@@ -199,8 +214,10 @@ std::uint32_t Ftl::pick_victim(std::uint32_t plane) {
 
 void Ftl::valid_ppas(std::uint32_t block_global, std::vector<std::uint32_t>& out) const {
   const std::uint32_t first = block_global * cfg_.nand.pages_per_block;
+  const bool from_image = blocks_[block_global].image_bits;
   for (std::uint32_t i = 0; i < cfg_.nand.pages_per_block; ++i)
-    if (is_valid(first + i)) out.push_back(first + i);
+    if (from_image ? image_->valid(first + i) : valid_bits_[(first + i) >> 6] >> ((first + i) & 63) & 1u)
+      out.push_back(first + i);
 }
 
 void Ftl::erased(std::uint32_t block_global) {
@@ -208,7 +225,7 @@ void Ftl::erased(std::uint32_t block_global) {
   b.state = BlockState::Free;
   b.write_ptr = 0;
   b.valid = 0;
-  b.image = false;
+  b.image = b.image_bits = false;
   ++b.erases;
   ++gc_erases_;
   planes_v_[block_global / cfg_.nand.blocks_per_plane].free.push(b.erases, block_global % cfg_.nand.blocks_per_plane);
@@ -274,7 +291,6 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
     Plane& pl = planes_v_[p];
     pl.free.clear();
     pl.open[0] = pl.open[1] = kUnmapped;
-    const std::uint32_t words = image_->mask_words();
     for (std::uint32_t k = 0; k < B; ++k) {
       const std::uint32_t b = image_->block_of_age(p, k);
       const std::uint32_t g = p * B + b;
@@ -289,24 +305,17 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
         pl.free.push(e, b);
         continue;
       }
-      const std::uint64_t* m = image_->valid_mask(g);
-      std::uint32_t valid = 0;  // valid_at_age(p, k), counted from the mask being copied
-      for (std::uint32_t w = 0; w < words; ++w) valid += popcount64(m[w]);
-      if (ppb % 64 == 0) {
-        for (std::uint32_t w = 0; w < words; ++w) valid_bits_[std::size_t{g} * words + w] = m[w];
-      } else {
-        for (std::uint32_t pg = 0; pg < ppb; ++pg)
-          if (m[pg >> 6] >> (pg & 63) & 1u) set_valid(g * ppb + pg);
-      }
-      blk.valid = static_cast<std::uint16_t>(valid);
+      // Which pages are valid is drawn when first needed (SteadyImage::valid_mask).
+      blk.valid = static_cast<std::uint16_t>(image_->valid_at_age(p, k));
       blk.write_ptr = static_cast<std::uint16_t>(ppb);
       blk.state = BlockState::Full;
-      blk.image = true;
+      blk.image = blk.image_bits = true;
       nand.load_image_block(a, g * ppb, ppb, e);
     }
   };
-  // Blocks whose pages share a word of the valid bitmap are written by one thread.
-  const unsigned threads = ppb % 64 ? 1u : std::max(1u, std::min(std::thread::hardware_concurrency(), 8u));
+  // Each thread writes only its planes' block records (the valid bits are not written:
+  // Block::image_bits).
+  const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), 8u));
   // A worker's exception is rethrown here, after every thread has finished.
   std::vector<std::exception_ptr> failed(threads);
   auto worker = [&](std::uint32_t first, std::uint32_t step) {

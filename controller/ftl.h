@@ -117,7 +117,10 @@ class Ftl {
   // owner() of a page of an image block, without the validity test: what owner() was
   // while the page was valid.
   std::uint64_t image_owner(std::uint32_t ppa) const { return image_->p2l(ppa); }
-  bool is_valid(std::uint32_t ppa) const { return valid_bits_[ppa >> 6] >> (ppa & 63) & 1u; }
+  bool is_valid(std::uint32_t ppa) const {
+    if (blocks_[block_of_ppa(ppa)].image_bits) return image_->valid(ppa);
+    return valid_bits_[ppa >> 6] >> (ppa & 63) & 1u;
+  }
   // A hint that the mapping of `lpn` will be looked up or changed soon (a program of it is
   // on its way): its line is fetched while other work goes on. Changes nothing.
   void prefetch_mapping(std::uint64_t lpn) const {
@@ -125,10 +128,13 @@ class Ftl {
     if (image_) image_->prefetch_shared_l2p(lpn);
   }
   // A hint that page `ppa` will be invalidated soon (a program that replaces it is on its
-  // way): its valid bit's word and its block's record are fetched meanwhile.
+  // way): its valid bit's word and its block's record are fetched meanwhile, and the
+  // image's valid pages of the block (which the first invalidation in an image block
+  // copies: take_image_bits).
   void prefetch_invalidation(std::uint32_t ppa) const {
     ssd::prefetch(&valid_bits_[ppa >> 6]);
     ssd::prefetch(&blocks_[block_of_ppa(ppa)]);
+    if (image_) image_->prefetch_mask(block_of_ppa(ppa));
   }
   // A hint that lookup(lpn) will be asked soon (a read on its way, tlm/lookahead.h): the
   // lines of the run's map and of the image that it reads are fetched meanwhile. Any lpn
@@ -256,6 +262,9 @@ class Ftl {
     std::uint16_t valid = 0;
     BlockState state = BlockState::Free;
     bool image = false;  // holds the preconditioning image's pages (owners from the image)
+    // Its valid pages are still the image's, all of them: valid_bits_ are not written for
+    // it until a page of it is first invalidated (take_image_bits).
+    bool image_bits = false;
     std::uint32_t erases = 0;
   };
   struct Plane {
@@ -264,6 +273,8 @@ class Ftl {
   };
   std::uint32_t take_free_block(std::uint32_t plane);
   void invalidate(std::uint32_t ppa);
+  // Copies an image block's valid pages from the image into valid_bits_.
+  void take_image_bits(std::uint32_t block_global);
   // map(lpn, ppa) where lookup(lpn) is known to be `old`.
   void map_from(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t old);
   // Preconditioning: one instant write and instant GC.

@@ -84,7 +84,8 @@ SteadyImage::SteadyImage(std::uint32_t planes, std::uint32_t blocks_per_plane, s
   plane_of_lane_.assign(planes_, 0);
   for (std::uint32_t p = 0; p < planes_; ++p) plane_of_lane_[lane_of_plane_[p]] = p;
   plane_.resize(planes_);
-  mask_ = BigArray<std::uint64_t>(std::size_t{planes_} * B_ * words_, true);  // zero: nothing valid
+  mask_ = BigArray<std::uint64_t>(std::size_t{planes_} * B_ * words_, true);  // drawn when first needed
+  ready_ = BigArray<std::uint64_t>((std::size_t{planes_} * B_ + 63) / 64, true);  // none drawn yet
   starts_ = BigArray<std::uint32_t>(std::size_t{planes_} * (F_ + 1), true);
 }
 
@@ -113,6 +114,54 @@ void SteadyImage::solve(std::uint32_t p) {
     if (starts[k + 1] < starts[k] || starts[k + 1] - starts[k] > ppb_)
       throw std::logic_error("SteadyImage: block of age " + std::to_string(k) + " would hold more than a block");
   }
+}
+
+void SteadyImage::draw_mask(std::uint32_t g) const {
+  const std::uint32_t p = g / B_, k = plane_[p].blocks.inverse(g % B_);
+  std::uint64_t small[16];
+  std::vector<std::uint64_t> large;
+  std::uint64_t* m = small;
+  if (words_ > 16) {
+    large.resize(words_);
+    m = large.data();
+  }
+  std::fill(m, m + words_, std::uint64_t{0});
+  if (k < F_) {  // a free block has none
+    // The block's stream: xorshift64* from a splitmix64 of the plane's key and the age.
+    std::uint64_t x = plane_[p].mask_key + (std::uint64_t{k} + 1) * 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    if (x == 0) x = 1;
+    auto below = [&x](std::uint64_t n) {  // a number in [0, n), by multiply-shift
+      x ^= x >> 12;
+      x ^= x << 25;
+      x ^= x >> 27;
+      return static_cast<std::uint32_t>((static_cast<unsigned __int128>(x * 0x2545F4914F6CDD1Dull) * n) >> 64);
+    };
+    // Which of the ppb pages are valid: a uniform random subset (Floyd's algorithm,
+    // drawing the smaller of the valid and the invalid sets).
+    const std::uint32_t need = start(p, k + 1) - start(p, k);  // valid_at_age(p, k)
+    const bool draw_valid = need <= ppb_ - need;
+    for (std::uint32_t j = ppb_ - (draw_valid ? need : ppb_ - need); j < ppb_; ++j) {
+      std::uint32_t t = below(j + 1);
+      if (m[t >> 6] >> (t & 63) & 1u) t = j;
+      m[t >> 6] |= std::uint64_t{1} << (t & 63);
+    }
+    if (!draw_valid) {
+      for (std::uint32_t w = 0; w < words_; ++w) m[w] = ~m[w];
+      if (ppb_ % 64) m[words_ - 1] &= (std::uint64_t{1} << (ppb_ % 64)) - 1;
+    }
+  }
+  std::uint64_t* out = &mask_[std::size_t{g} * words_];
+  for (std::uint32_t w = 0; w < words_; ++w) store(&out[w], m[w]);
+  __atomic_fetch_or(&ready_[g >> 6], std::uint64_t{1} << (g & 63), __ATOMIC_RELEASE);
+}
+
+std::uint64_t SteadyImage::masks_drawn() const {
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < ready_.size(); ++i) n += popcount64(load(&ready_[i]));
+  return n;
 }
 
 std::uint32_t SteadyImage::age_estimate(std::uint32_t p, std::uint32_t s) const {
@@ -152,10 +201,11 @@ std::uint32_t SteadyImage::l2p_at(const Located& l) const {
   const std::uint32_t g = l.plane * B_ + plane_[l.plane].blocks.forward(k);
   // The (s - first_slot(k))-th valid page of the block.
   std::uint32_t i = l.slot - first;
-  const std::uint64_t* m = valid_mask(g);
+  const std::uint64_t* m = mask_of(g);
   std::uint32_t w = 0;
-  for (unsigned c; i >= (c = popcount64(m[w])); ++w) i -= c;
-  return g * ppb_ + w * 64 + select64(m[w], i);
+  std::uint64_t word;
+  for (unsigned c; i >= (c = popcount64(word = load(&m[w]))); ++w) i -= c;
+  return g * ppb_ + w * 64 + select64(word, i);
 }
 
 std::uint32_t SteadyImage::l2p(std::uint64_t lpn) const {
@@ -172,7 +222,7 @@ void SteadyImage::prefetch_l2p(std::uint64_t lpn) const {
   const Located l = locate(lpn);
   memo_[lpn % kMemo] = l;
   ssd::prefetch(&starts_[std::size_t{l.plane} * (F_ + 1) + l.age]);
-  ssd::prefetch(valid_mask(l.plane * B_ + plane_[l.plane].blocks.forward(l.age)));
+  ssd::prefetch(&mask_[std::size_t{l.plane * B_ + plane_[l.plane].blocks.forward(l.age)} * words_]);
 }
 
 std::uint64_t SteadyImage::p2l(std::uint32_t ppa) const {
@@ -187,12 +237,13 @@ std::uint64_t SteadyImage::p2l_compute(std::uint32_t ppa) const {
   const std::uint32_t g = ppa / ppb_, pg = ppa % ppb_;
   const std::uint32_t p = g / B_;
   const PlaneImage& pl = plane_[p];
-  const std::uint64_t* m = valid_mask(g);
-  if (!(m[pg >> 6] >> (pg & 63) & 1u)) return kNoPage;  // also every page of a free block
+  const std::uint64_t* m = mask_of(g);
+  const std::uint64_t last = load(&m[pg >> 6]);
+  if (!(last >> (pg & 63) & 1u)) return kNoPage;  // also every page of a free block
   const std::uint32_t k = pl.blocks.inverse(g % B_);
   std::uint32_t s = start(p, k);
-  for (std::uint32_t w = 0; w < pg >> 6; ++w) s += popcount64(m[w]);
-  s += popcount64(m[pg >> 6] & ((std::uint64_t{1} << (pg & 63)) - 1));
+  for (std::uint32_t w = 0; w < pg >> 6; ++w) s += popcount64(load(&m[w]));
+  s += popcount64(last & ((std::uint64_t{1} << (pg & 63)) - 1));
   return std::uint64_t{pl.slots.forward(s)} * planes_ + lane_of_plane_[p];
 }
 
@@ -226,7 +277,7 @@ void SteadyImage::precompute_page(std::uint32_t ppa) const {
 }
 
 std::uint64_t SteadyImage::bytes() const {
-  return plane_.size() * sizeof(PlaneImage) + mask_.size() * 8 + starts_.size() * 4 + shared_.size() * 8 +
+  return plane_.size() * sizeof(PlaneImage) + (mask_.size() + ready_.size()) * 8 + starts_.size() * 4 + shared_.size() * 8 +
          (lane_of_plane_.size() + plane_of_lane_.size()) * 4;
 }
 

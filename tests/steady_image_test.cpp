@@ -147,6 +147,51 @@ TEST_CASE("steady image: the FTL's mapping, the image's owners and the NAND's pa
   }
 }
 
+TEST_CASE("steady image: a block's valid pages are drawn when first needed, the same whichever thread asks first",
+          "[image][precondition]") {
+  Preconditioned a(21), b(21);
+  const SteadyImage& ia = *a.f.image();
+  const SteadyImage& ib = *b.f.image();
+  const std::uint32_t B = a.cfg.nand.blocks_per_plane, ppb = a.cfg.nand.pages_per_block;
+  const std::uint32_t blocks = a.f.planes() * B, words = ia.mask_words();
+  CHECK(ia.masks_drawn() == 0);  // preconditioning draws none
+  CHECK(ib.masks_drawn() == 0);
+  // a: every block in order, from the block's side, on this thread.
+  std::vector<std::uint64_t> ma(std::size_t{blocks} * words);
+  for (std::uint32_t g = 0; g < blocks; ++g) ia.valid_mask(g, &ma[std::size_t{g} * words]);
+  CHECK(ia.masks_drawn() == blocks);
+  // b: two threads at once, one through the logical pages' lookups from the first, the
+  // other through the pages' owners from the last block backwards; then every block.
+  std::thread other([&] {
+    for (std::uint32_t ppa = blocks * ppb; ppa-- > 0;) (void)ib.p2l(ppa);
+  });
+  for (std::uint64_t lpn = 0; lpn < b.fill; ++lpn) (void)ib.l2p(lpn);
+  other.join();
+  CHECK(ib.masks_drawn() == blocks);
+  std::vector<std::uint64_t> mb(words);
+  for (std::uint32_t p = 0; p < a.f.planes(); ++p) {
+    for (std::uint32_t k = 0; k < B; ++k) {
+      const std::uint32_t g = p * B + ia.block_of_age(p, k);
+      ib.valid_mask(g, mb.data());
+      std::uint32_t valid = 0;
+      for (std::uint32_t w = 0; w < words; ++w) {
+        REQUIRE(mb[w] == ma[std::size_t{g} * words + w]);
+        valid += popcount64(mb[w]);
+      }
+      REQUIRE(valid == ia.valid_at_age(p, k));  // exactly the block's share
+      REQUIRE(valid == a.f.valid_pages(g));
+    }
+  }
+  // Another seed draws other places for the same counts.
+  Preconditioned c(22);
+  std::uint32_t differ = 0;
+  for (std::uint32_t g = 0; g < blocks; ++g) {
+    c.f.image()->valid_mask(g, mb.data());
+    for (std::uint32_t w = 0; w < words; ++w) differ += mb[w] != ma[std::size_t{g} * words + w];
+  }
+  CHECK(differ > blocks / 2);
+}
+
 TEST_CASE("steady image: a lookup announced ahead (prefetch_l2p) answers as one that was not", "[image][precondition]") {
   Preconditioned pre(9);
   Ftl& f = pre.f;
