@@ -182,7 +182,11 @@ void Ftl::map_from(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t old) {
 }
 
 bool Ftl::remap_if(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from) {
-  if (lookup(lpn) != from) return false;  // a newer host write won: the copy is stale
+  // lpn was the owner of `from` when the copy was read. If `from` is still the image's
+  // and the run has not remapped lpn, lpn is still where the image put it, which is
+  // `from` (the image's p2l(from) = lpn: its l2p(lpn) = from), with no lookup computed.
+  const bool at_image_page = blocks_[block_of_ppa(from)].image && l2p_.get(lpn) == 0;
+  if (!at_image_page && lookup(lpn) != from) return false;  // a newer host write won: the copy is stale
   map_from(lpn, ppa, from);  // from is what lookup(lpn) gave
   return true;
 }

@@ -152,7 +152,10 @@ class Ftl {
   void map(std::uint64_t lpn, std::uint32_t ppa);
   // A GC copy of `lpn` from `from` to `ppa` completed: the mapping moves only if it
   // still points to `from` (no newer host write committed meanwhile); otherwise the
-  // copy is stale and ppa stays invalid. Returns whether the mapping moved.
+  // copy is stale and ppa stays invalid. Returns whether the mapping moved. `lpn` must
+  // be owner(from) as it was when the copy was read (an image page's owner from the
+  // image: image_owner(from)), which is what lets a page still the image's skip the
+  // image's lookup.
   bool remap_if(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from);
   void trim(std::uint64_t lpn);
 

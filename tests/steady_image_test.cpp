@@ -364,6 +364,27 @@ TEST_CASE("steady image: the run's writes, copies, trims and erases override the
   CHECK(f.remap_if(other, to, from));
   CHECK(f.lookup(other) == to);
   CHECK(nand.read(f.decode(to)) == token_of(other));
+  // A GC copy of an image page whose logical page the host rewrote after the copy was
+  // read, and one whose page was trimmed: both stale, the mapping stays.
+  for (const bool trim : {false, true}) {
+    const std::uint64_t moved = trim ? 21 : 20;
+    const std::uint32_t src = f.lookup(moved);
+    REQUIRE(f.owner(src) == moved);
+    const std::uint32_t copy = f.allocate(f.plane_of_lpn(moved), true);
+    nand.program(f.decode(copy), nand.read(f.decode(src)));
+    std::uint32_t host = kUnmapped;
+    if (trim) {
+      f.trim(moved);
+    } else {
+      host = f.allocate(f.plane_of_lpn(moved), false);
+      nand.program(f.decode(host), 0x5678u);
+      f.map(moved, host);
+    }
+    CHECK_FALSE(f.remap_if(moved, copy, src));
+    CHECK(f.lookup(moved) == host);
+    CHECK(f.owner(copy) == kUnmapped);
+    CHECK(f.owner(src) == kUnmapped);
+  }
   // A trim of an image page unmaps it.
   const std::uint32_t trimmed = f.lookup(19);
   f.trim(19);
