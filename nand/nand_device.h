@@ -52,6 +52,7 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   std::vector<std::unique_ptr<NandChannel>> channels_;
   std::vector<Tick> due_;  // per channel: when it next needs to run (kNever: not)
   Tick earliest_ = kNever;  // min of due_ (kept exact)
+  Tick earliest_due() const;
   sc_core::sc_event now_, at_;  // delta notifications; timed notifications
   Tick armed_ = kNever;  // time of at_'s pending notification (pending iff > now)
   bool running_ = false;
