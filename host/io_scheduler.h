@@ -20,12 +20,23 @@
 
 namespace ssd::host {
 
-// A bit set over the chips (up to 1024), printed and compared as the paper does.
+// A bit set over the chips (up to 1024), printed and compared as the paper does. Only
+// the words the device's chips use are initialised and copied (one for up to 64 chips:
+// a request's vector is made, queued, taken and tracked, and the other 120 bytes cost
+// a clearing and copies at each step).
 class LocationVector {
  public:
   static constexpr unsigned kMaxChips = 1024;
-  LocationVector() = default;
-  explicit LocationVector(unsigned chips) : n_(chips) {}
+  LocationVector() { w_[0] = 0; }
+  explicit LocationVector(unsigned chips) : n_(chips) {
+    for (unsigned i = 0, n = stored(); i < n; ++i) w_[i] = 0;
+  }
+  LocationVector(const LocationVector& o) : n_(o.n_) { copy_words(o); }
+  LocationVector& operator=(const LocationVector& o) {
+    n_ = o.n_;
+    copy_words(o);
+    return *this;
+  }
   void set_chip(unsigned k) {
     const unsigned bit = n_ - 1 - k;
     w_[bit / 64] |= std::uint64_t{1} << (bit % 64);
@@ -51,12 +62,20 @@ class LocationVector {
     for (unsigned i = 0, n = words(); i < n; ++i)
       for (std::uint64_t w = w_[i]; w; w &= w - 1) f(n_ - 1 - (i * 64 + static_cast<unsigned>(__builtin_ctzll(w))));
   }
-  bool operator==(const LocationVector& o) const { return w_ == o.w_; }
+  bool operator==(const LocationVector& o) const {  // the same chips set (a word not stored is 0)
+    for (unsigned i = 0, a = stored(), b = o.stored(), n = a > b ? a : b; i < n; ++i)
+      if ((i < a ? w_[i] : 0) != (i < b ? o.w_[i] : 0)) return false;
+    return true;
+  }
 
  private:
   unsigned words() const { return (n_ + 63) / 64; }
+  unsigned stored() const { return n_ > 64 ? words() : 1; }  // w_[0] always is
+  void copy_words(const LocationVector& o) {
+    for (unsigned i = 0, n = stored(); i < n; ++i) w_[i] = o.w_[i];
+  }
   unsigned n_ = 0;
-  std::array<std::uint64_t, kMaxChips / 64> w_{};
+  std::array<std::uint64_t, kMaxChips / 64> w_;  // [0, stored()) initialised
 };
 
 // Formula 1: the location vector of a request, from the page size, the chip count and

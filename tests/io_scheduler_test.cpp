@@ -1,6 +1,9 @@
 // The PIQ paper's own examples (Gao et al., Section IV), plain C++.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include "host/conflict_tracker.h"
 #include "host/io_scheduler.h"
 
@@ -212,5 +215,36 @@ TEST_CASE("piq: conflict requests kept per chip count as the test of every pair 
     }
     CHECK(expect[0] > 1000);
     CHECK(expect[1] > 1000);
+  }
+}
+
+TEST_CASE("piq: location vectors copy and compare every chip's word, and only those", "[piq][formula1]") {
+  for (unsigned chips : {1u, 12u, 64u, 65u, 130u, 1024u}) {
+    LocationVector a(chips);
+    CHECK(a.empty());
+    CHECK(a == LocationVector());  // no chip set: equal to the empty vector of no chips
+    for (unsigned k = 0; k < chips; k += 7) a.set_chip(k);
+    a.set_chip(chips - 1);
+    const LocationVector b = a;  // copied
+    LocationVector c(3);
+    c = b;  // assigned over a vector of one word
+    for (const LocationVector* v : {&b, static_cast<const LocationVector*>(&c)}) {
+      CHECK(*v == a);
+      CHECK(v->conflicts(a));
+      std::vector<unsigned> set;
+      v->for_each_chip([&set](unsigned k) { set.push_back(k); });
+      std::vector<unsigned> expect;
+      for (unsigned k = 0; k < chips; ++k)
+        if (k % 7 == 0 || k == chips - 1) expect.push_back(k);
+      std::sort(set.begin(), set.end());
+      CHECK(set == expect);
+    }
+    LocationVector d(chips);
+    d.set_chip(chips - 1);  // chip n - 1 is bit 0 of the first word
+    CHECK(d.value() == 1u);
+    CHECK_FALSE(d == LocationVector(chips));
+    LocationVector e(chips);
+    e.merge(d);
+    CHECK(e == d);
   }
 }
