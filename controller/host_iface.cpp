@@ -109,9 +109,11 @@ void HostIface::on_event() {
   count_activation(kActHostIface);
   const Tick now = sim_now();
   // Completions: the response goes to the host and the tag frees.
-  std::vector<tlm::tlm_generic_payload*> now_list;
-  now_list.swap(complete_now_);
-  for (tlm::tlm_generic_payload* gp : now_list) deliver(*gp);
+  // (Through a list of its own: a delivery may defer another completion to the next
+  // delta. Both lists keep their memory.)
+  delivering_.swap(complete_now_);
+  for (tlm::tlm_generic_payload* gp : delivering_) deliver(*gp);
+  delivering_.clear();
   while (tlm::tlm_generic_payload* gp = to_host_.get_next_transaction()) deliver(*gp);
   // Arrivals: forward in order those whose data is in.
   while (!inbound_.empty() && inbound_.front().ready <= now) {

@@ -59,6 +59,7 @@ class HostIface : public sc_core::sc_module, public LookaheadIf {
   std::deque<Inbound> inbound_;  // to the firmware, in arrival order
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> to_host_;  // completions delayed by the link
   std::vector<tlm::tlm_generic_payload*> complete_now_;        // completions deferred by one delta
+  std::vector<tlm::tlm_generic_payload*> delivering_;          // on_event()'s: those it delivers
   sc_core::sc_event complete_event_;
   bool in_host_fw_ = false;
   void deliver(tlm::tlm_generic_payload& gp);

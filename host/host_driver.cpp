@@ -143,9 +143,16 @@ void HostDriver::pump() {
       have_next_ = false;
     }
   } else {
-    // Closed loop: keep queue_depth requests in the host (scheduler and device).
+    // Closed loop: keep queue_depth requests in the host (scheduler and device). One
+    // that finds no request waiting before it and room in the scheduling queue goes
+    // straight in.
     while (in_host_ + queue_.size() < qd_ && fetch()) {
-      queue_.push_back({next_, now});
+      if (queue_.empty() && sched_.waiting() < queue_length_) {
+        admit(next_, now);
+        ++in_host_;
+      } else {
+        queue_.push_back({next_, now});
+      }
       have_next_ = false;
     }
   }
