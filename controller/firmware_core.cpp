@@ -87,9 +87,8 @@ void FirmwareCore::lookahead_stream(std::unique_ptr<RequestStream> stream) {
       [this, image](HostOp op, std::uint64_t lba, std::uint32_t sectors) {
         pages_looked_up(op, lba, sectors, [image](std::uint64_t lpn) { image->precompute(lpn); });
       },
-      [image](std::uint64_t v) {  // a GC copy's page (start_gc)
-        if (v & kPostPage) image->precompute_page(static_cast<std::uint32_t>(v));
-        else image->precompute(v);
+      [image](std::uint64_t ppa) {  // a GC copy's page, its owner wanted at its read's end (start_gc)
+        image->precompute_page(static_cast<std::uint32_t>(ppa));
       });
 }
 
@@ -440,14 +439,14 @@ void FirmwareCore::start_gc(std::uint32_t plane) {
   job.copies_left = static_cast<std::uint32_t>(victims_scratch_.size());
   // A victim still holding the image's pages: their owners are looked up when their
   // reads end (the same owners: the image's do not change), and the lookahead thread
-  // computes them meanwhile, with the lookups the copies' ends make (Ftl::remap_if).
+  // computes them meanwhile. (A victim written in the run takes its owners from the
+  // FTL's own table, and the copies' ends look nothing up in the image: Ftl::remap_if.)
   const bool owners_later = worker_ && ftl_.image_block(victim);
   for (std::uint32_t from : victims_scratch_) {
     FlashCommand& f = new_flash(FlashOp::Read, from, GcRead);
     f.issuer.a = plane;
     f.issuer.c = owners_later ? kOwnerAtRead : ftl_.owner(from);
-    // The copy's end looks the page up again (Ftl::remap_if): computed meanwhile.
-    if (worker_) worker_->post(owners_later ? kPostPage | from : f.issuer.c);
+    if (owners_later) worker_->post(from);
     send_flash(f, reserve_core(cfg_.cycles_per_gc_page));
   }
   maybe_erase(plane);

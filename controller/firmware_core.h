@@ -100,8 +100,6 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   // A GC read's owner (issuer.c) not looked up yet: taken from the image at its end.
   static constexpr std::uint64_t kOwnerAtRead = ~std::uint64_t{0};
-  // Posted to the lookahead thread: a page (ppa) rather than a logical page.
-  static constexpr std::uint64_t kPostPage = std::uint64_t{1} << 63;
 
   tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   tlm::tlm_sync_enum flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);

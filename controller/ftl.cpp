@@ -218,10 +218,8 @@ std::uint32_t Ftl::pick_victim(std::uint32_t plane) {
 
 void Ftl::valid_ppas(std::uint32_t block_global, std::vector<std::uint32_t>& out) const {
   const std::uint32_t first = block_global * cfg_.nand.pages_per_block;
-  const bool from_image = blocks_[block_global].image_bits;
   for (std::uint32_t i = 0; i < cfg_.nand.pages_per_block; ++i)
-    if (from_image ? image_->valid(first + i) : valid_bits_[(first + i) >> 6] >> ((first + i) & 63) & 1u)
-      out.push_back(first + i);
+    if (is_valid(first + i)) out.push_back(first + i);
 }
 
 void Ftl::erased(std::uint32_t block_global) {

@@ -132,9 +132,10 @@ class Ftl {
   // image's valid pages of the block (which the first invalidation in an image block
   // copies: take_image_bits).
   void prefetch_invalidation(std::uint32_t ppa) const {
+    const std::uint32_t g = block_of_ppa(ppa);
     ssd::prefetch(&valid_bits_[ppa >> 6]);
-    ssd::prefetch(&blocks_[block_of_ppa(ppa)]);
-    if (image_) image_->prefetch_mask(block_of_ppa(ppa));
+    ssd::prefetch(&blocks_[g]);
+    if (image_) image_->prefetch_mask(g);
   }
   // A hint that lookup(lpn) will be asked soon (a read on its way, tlm/lookahead.h): the
   // lines of the run's map and of the image that it reads are fetched meanwhile. Any lpn
