@@ -351,6 +351,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     case HostProgram: {
       const std::uint32_t op = f.issuer.a;
       WriteOp& w = ops_[op];
+      ftl_.programmed(ppa);
       if (pending_op(w.lpn) == op) {
         ftl_.map(w.lpn, ppa);
         clear_pending(w.lpn);
@@ -361,6 +362,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       w.next_free = free_op_;
       free_op_ = op;
       page_done(*host_gp);
+      maybe_gc(ftl_.plane_of_ppa(ppa));  // its block may have become a GC candidate
       break;
     }
     case GcRead: {
@@ -384,6 +386,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       const std::uint64_t lpn = f.issuer.c & 0xFFFFFFFFull;
       const auto from = static_cast<std::uint32_t>(f.issuer.c >> 32);
       ftl_.count_gc_copy();
+      ftl_.programmed(ppa);
       if (ftl_.remap_if(lpn, ppa, from)) ++counters_.gc_copies;
       else ++counters_.gc_stale_copies;
       --gc_[plane].copies_left;

@@ -144,11 +144,19 @@ std::uint32_t Ftl::allocate(std::uint32_t plane, bool gc_stream) {
   }
   Block& b = blocks_[open];
   const std::uint32_t ppa = open * cfg_.nand.pages_per_block + b.write_ptr;
+  ++b.programming;
   if (++b.write_ptr == cfg_.nand.pages_per_block) {
     b.state = BlockState::Full;
     open = kUnmapped;
   }
   return ppa;
+}
+
+void Ftl::programmed(std::uint32_t ppa) {
+  Block& b = blocks_[block_of_ppa(ppa)];
+  if (b.programming == 0 || ppa % cfg_.nand.pages_per_block >= b.write_ptr)
+    throw std::logic_error("FTL: a program ended on page " + std::to_string(ppa) + " that had none in flight");
+  --b.programming;
 }
 
 void Ftl::invalidate(std::uint32_t ppa) {
@@ -203,7 +211,7 @@ std::uint32_t Ftl::pick_victim(std::uint32_t plane) {
   std::uint32_t best = kUnmapped;
   for (std::uint32_t i = 0; i < cfg_.nand.blocks_per_plane; ++i) {
     const Block& b = blocks_[base + i];
-    if (b.state != BlockState::Full) continue;
+    if (b.state != BlockState::Full || b.programming) continue;
     // A block with reads in flight is not a candidate: looked up only for a block that
     // would otherwise become the best, which picks the same block.
     if ((best == kUnmapped || b.valid < blocks_[best].valid ||
@@ -224,6 +232,11 @@ void Ftl::valid_ppas(std::uint32_t block_global, std::vector<std::uint32_t>& out
 
 void Ftl::erased(std::uint32_t block_global) {
   Block& b = blocks_[block_global];
+  if (b.state != BlockState::Victim || b.valid || b.programming || pending_reads(block_global))
+    throw std::logic_error("FTL: block " + std::to_string(block_global) + " erased with " + std::to_string(b.valid) +
+                           " valid pages, " + std::to_string(b.programming) + " programs and " +
+                           std::to_string(pending_reads(block_global)) + " reads in flight" +
+                           (b.state != BlockState::Victim ? ", not a GC victim" : ""));
   b.state = BlockState::Free;
   b.write_ptr = 0;
   b.valid = 0;
@@ -242,6 +255,7 @@ void Ftl::instant_gc(std::uint32_t plane, FlashBackdoor& nand) {
     const std::uint32_t to = allocate(plane, true);
     if (to == kUnmapped) throw std::logic_error("preconditioning: GC found no free page");
     nand.program(decode(to), nand.read(decode(from)));
+    programmed(to);
     map(owner(from), to);
   }
   nand.erase(decode(victim * cfg_.nand.pages_per_block));
@@ -254,6 +268,7 @@ void Ftl::instant_write(std::uint64_t lpn, Token t, FlashBackdoor& nand) {
   const std::uint32_t ppa = allocate(plane, false);
   if (ppa == kUnmapped) throw std::logic_error("preconditioning: no free page");
   nand.program(decode(ppa), t);
+  programmed(ppa);
   map(lpn, ppa);
 }
 

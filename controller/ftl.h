@@ -147,7 +147,13 @@ class Ftl {
 
   // Next free page for a write into `plane` (host or GC stream); kUnmapped when the
   // plane has no free block the stream may open (the host may not take the GC reserve).
+  // The page is then being programmed until programmed(ppa) says its program ended.
   std::uint32_t allocate(std::uint32_t plane, bool gc_stream);
+  // The program of an allocated page ended, whatever became of its data (mapped by map()
+  // or remap_if(), or superseded and left invalid). Until every page of a full block has
+  // ended its program the block is no GC candidate: a victim must hold no page whose
+  // mapping is still to come (docs/controller.md, page and block states).
+  void programmed(std::uint32_t ppa);
   // A host program of `lpn` to `ppa` completed and is the newest version of lpn:
   // the mapping moves to ppa, the old page (if any) becomes invalid.
   void map(std::uint64_t lpn, std::uint32_t ppa);
@@ -164,13 +170,23 @@ class Ftl {
   std::uint32_t free_blocks(std::uint32_t plane) const { return planes_v_[plane].free.size(); }
   bool gc_needed(std::uint32_t plane) const;
   bool writes_blocked(std::uint32_t plane) const;  // the host stream cannot allocate
-  // The full block of the plane with the fewest valid pages and no pending reads
-  // (ties: fewer erases, then lower index); kUnmapped if none. Marks it the victim.
+  // Whether a block may be chosen as a GC victim: every page allocated, no program in
+  // flight to it, no read in flight from it.
+  bool gc_candidate(std::uint32_t block_global) const {
+    const Block& b = blocks_[block_global];
+    return b.state == BlockState::Full && b.programming == 0 && !pending_reads(block_global);
+  }
+  // The GC candidate of the plane with the fewest valid pages (ties: fewer erases, then
+  // lower index); kUnmapped if none, or if the best holds only valid pages. Marks it the
+  // victim.
   std::uint32_t pick_victim(std::uint32_t plane);
+  // Programs in flight to a block (allocated pages whose program has not ended).
+  std::uint32_t programs_in_flight(std::uint32_t block_global) const { return blocks_[block_global].programming; }
   std::uint32_t valid_pages(std::uint32_t block_global) const { return blocks_[block_global].valid; }
   // Valid pages of a victim block, as ppas.
   void valid_ppas(std::uint32_t block_global, std::vector<std::uint32_t>& out) const;
-  // The victim's erase completed: it joins the free pool.
+  // The victim's erase completed: it joins the free pool. Throws std::logic_error if the
+  // block still holds a valid page, a program or a read in flight (data would be lost).
   void erased(std::uint32_t block_global);
   std::uint32_t erase_count(std::uint32_t block_global) const { return blocks_[block_global].erases; }
   // Reads in flight per block (a block with some is not erased). Kept in a small map of
@@ -262,14 +278,16 @@ class Ftl {
     std::vector<std::uint64_t> heap_;
   };
   struct Block {
-    std::uint16_t write_ptr = 0;
+    std::uint16_t write_ptr = 0;    // pages allocated
     std::uint16_t valid = 0;
+    std::uint16_t programming = 0;  // allocated pages whose program has not ended
     BlockState state = BlockState::Free;
-    bool image = false;  // holds the preconditioning image's pages (owners from the image)
+    bool image : 1;  // holds the preconditioning image's pages (owners from the image)
     // Its valid pages are still the image's, all of them: valid_bits_ are not written for
     // it until a page of it is first invalidated (take_image_bits).
-    bool image_bits = false;
+    bool image_bits : 1;
     std::uint32_t erases = 0;
+    Block() : image(false), image_bits(false) {}
   };
   struct Plane {
     FreeBlocks free;  // the plane's free blocks

@@ -113,6 +113,7 @@ TEST_CASE("ftl: the greedy victim has the fewest valid pages, pending reads prot
   std::vector<std::uint32_t> ppa;
   for (std::uint64_t lpn : lpns) {
     ppa.push_back(f.allocate(pl, false));
+    f.programmed(ppa.back());
     f.map(lpn, ppa.back());
   }
   const std::uint32_t b0 = f.block_of_ppa(ppa[0]), b1 = f.block_of_ppa(ppa[16]), b2 = f.block_of_ppa(ppa[32]);
@@ -127,6 +128,107 @@ TEST_CASE("ftl: the greedy victim has the fewest valid pages, pending reads prot
   f.valid_ppas(b1, valid);
   CHECK(valid.size() == 6);
   (void)b2;
+}
+
+namespace {
+// The logical pages of plane `pl`, the first n of them.
+std::vector<std::uint64_t> lpns_of_plane(const Ftl& f, std::uint32_t pl, std::size_t n) {
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t lpn = 0; out.size() < n; ++lpn)
+    if (f.plane_of_lpn(lpn) == pl) out.push_back(lpn);
+  return out;
+}
+}  // namespace
+
+// docs/controller.md, "Page and block states": each transition a GC victim depends on.
+TEST_CASE("ftl: a full block with a program in flight is no GC candidate until the program ends",
+          "[ftl][gc][states]") {
+  Ftl f(small());
+  const std::uint32_t pl = 0, ppb = f.config().nand.pages_per_block;
+  const std::vector<std::uint64_t> lpns = lpns_of_plane(f, pl, ppb * 2);
+  // Block A: every page allocated, programmed and mapped, then half of them trimmed.
+  std::vector<std::uint32_t> a;
+  for (std::uint32_t i = 0; i < ppb; ++i) {
+    a.push_back(f.allocate(pl, false));
+    f.programmed(a.back());
+    f.map(lpns[i], a.back());
+  }
+  for (std::uint32_t i = 0; i < ppb / 2; ++i) f.trim(lpns[i]);
+  const std::uint32_t block_a = f.block_of_ppa(a[0]);
+  // Block B: every page allocated (the block is full), the programs still in flight:
+  // none of its pages is valid yet, so greedy would take it first.
+  std::vector<std::uint32_t> b;
+  for (std::uint32_t i = 0; i < ppb; ++i) b.push_back(f.allocate(pl, false));
+  const std::uint32_t block_b = f.block_of_ppa(b[0]);
+  REQUIRE(block_b != block_a);
+  CHECK(f.valid_pages(block_b) == 0);
+  CHECK(f.programs_in_flight(block_b) == ppb);
+  CHECK_FALSE(f.gc_candidate(block_b));
+  CHECK(f.gc_candidate(block_a));
+  // All but one program end: still no candidate.
+  for (std::uint32_t i = 0; i + 1 < ppb; ++i) {
+    f.programmed(b[i]);
+    f.map(lpns[ppb + i], b[i]);
+  }
+  CHECK_FALSE(f.gc_candidate(block_b));
+  // The last ends superseded (a newer write won): its page stays invalid, the block is a
+  // candidate now, with ppb - 1 valid pages, so A (ppb / 2 valid) is still the victim.
+  f.programmed(b.back());
+  CHECK(f.gc_candidate(block_b));
+  CHECK(f.valid_pages(block_b) == ppb - 1);
+  CHECK(f.pick_victim(pl) == block_a);
+  CHECK_FALSE(f.gc_candidate(block_a));  // a victim is no candidate again
+  // A program's end is counted once: a second one for the same page is refused.
+  CHECK_THROWS_AS(f.programmed(b.back()), std::logic_error);
+}
+
+TEST_CASE("ftl: an open block is no GC candidate, however few its valid pages", "[ftl][gc][states]") {
+  Ftl f(small());
+  const std::uint32_t pl = 0;
+  const std::uint32_t p = f.allocate(pl, false);
+  f.programmed(p);
+  CHECK_FALSE(f.gc_candidate(f.block_of_ppa(p)));
+  CHECK(f.pick_victim(pl) == kUnmapped);
+}
+
+TEST_CASE("ftl: a victim is erased only with no valid page, program or read left in it", "[ftl][gc][states]") {
+  Ftl f(small());
+  const std::uint32_t pl = 0, ppb = f.config().nand.pages_per_block;
+  const std::vector<std::uint64_t> lpns = lpns_of_plane(f, pl, ppb);
+  std::vector<std::uint32_t> a;
+  for (std::uint32_t i = 0; i < ppb; ++i) {
+    a.push_back(f.allocate(pl, false));
+    f.programmed(a.back());
+    f.map(lpns[i], a.back());
+  }
+  f.trim(lpns[0]);
+  const std::uint32_t victim = f.pick_victim(pl);
+  REQUIRE(victim == f.block_of_ppa(a[0]));
+  // Valid pages remain (their copies have not ended): erasing would lose them.
+  CHECK_THROWS_AS(f.erased(victim), std::logic_error);
+  // Copy each valid page; a host write of lpns[1] wins over its copy meanwhile.
+  std::vector<std::uint32_t> valid;
+  f.valid_ppas(victim, valid);
+  REQUIRE(valid.size() == ppb - 1);
+  const std::uint32_t newer = f.allocate(pl, false);
+  for (std::uint32_t from : valid) {
+    const std::uint64_t lpn = f.owner(from);
+    const std::uint32_t to = f.allocate(pl, true);
+    if (lpn == lpns[1]) {  // the host's program of lpns[1] ends first
+      f.programmed(newer);
+      f.map(lpn, newer);
+    }
+    f.add_pending_read(from);  // a host read of it is still in flight
+    f.programmed(to);
+    CHECK(f.remap_if(lpn, to, from) == (lpn != lpns[1]));  // the stale copy does not move the mapping
+    CHECK(f.lookup(lpn) == (lpn == lpns[1] ? newer : to));
+  }
+  CHECK(f.valid_pages(victim) == 0);
+  CHECK_THROWS_AS(f.erased(victim), std::logic_error);  // reads still in flight
+  for (std::uint32_t from : valid) f.remove_pending_read(from);
+  f.erased(victim);
+  CHECK(f.free_blocks(pl) > 0);
+  CHECK_THROWS_AS(f.erased(victim), std::logic_error);  // a free block is no victim
 }
 
 TEST_CASE("ftl: the least-erased free block is opened first (dynamic wear leveling)", "[ftl][wear]") {
