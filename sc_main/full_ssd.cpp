@@ -1,6 +1,7 @@
 #include "sc_main/full_ssd.h"
 
 #include <chrono>
+#include <sstream>
 
 #include "controller/nand_backdoor.h"
 #include "sc_main/sim_config.h"
@@ -122,5 +123,24 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     firmware->flash.bind(sched->target);
     for (unsigned c = 0; c < fcfg.nand.channels; ++c) sched->nand[c]->bind(nand->channel(c).socket);
   }
+
+FullSsd::Audit FullSsd::audit() const {
+  Audit a;
+  const ctrl::Ftl& ftl = firmware->ftl();
+  const ctrl::NandBackdoor nandb(*nand);
+  for (std::uint64_t lpn = 0; lpn < ftl.logical_pages(); ++lpn) {
+    const std::uint32_t ppa = ftl.lookup(lpn);
+    const Token held = ppa == ctrl::kUnmapped ? kUnwrittenToken : nandb.read(ftl.decode(ppa));
+    const Token want = host->shadow().current(lpn);
+    ++a.pages;
+    if (held == want) continue;
+    if (!a.mismatches++) {
+      std::ostringstream os;
+      os << "logical page " << lpn << " holds token " << held << " at ppa " << ppa << ", the host last wrote " << want;
+      a.first = os.str();
+    }
+  }
+  return a;
+}
 
 }  // namespace ssd

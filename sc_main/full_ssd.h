@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 
 #include <systemc>
 
@@ -31,6 +32,14 @@ struct FullSsd : sc_core::sc_module {
   // Wall clock from the start of simulation to the last request's completion.
   std::chrono::steady_clock::time_point sim_start, sim_end;
   double simulation_seconds() const { return std::chrono::duration<double>(sim_end - sim_start).count(); }
+
+  // The end-of-run audit (report.audit): every logical page, as the FTL maps it and the
+  // NAND holds it, against the host's shadow of what it last wrote.
+  struct Audit {
+    std::uint64_t pages = 0, mismatches = 0;
+    std::string first;  // the first mismatch, described
+  };
+  Audit audit() const;
 
   // Throws ConfigError for an invalid configuration.
   FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd = nullptr);

@@ -135,6 +135,13 @@ int run(int argc, char** argv) {
       fig.kernel_peq_events_per_second = top.calibrator->peq_events_per_second();
       fig.wall_seconds -= top.calibrator->seconds();  // the calibration is not the model's time
     }
+    FullSsd::Audit audit;
+    if (cfg.get_bool("report.audit")) {
+      audit = top.audit();
+      fig.audited = true;
+      fig.audited_pages = audit.pages;
+      fig.audit_mismatches = audit.mismatches;
+    }
     const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand};
     print_full_summary(std::cout, run, fig);
     if (vcd) std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written()
@@ -148,6 +155,11 @@ int run(int argc, char** argv) {
     }
     if (h.mismatches()) {
       std::cerr << "ssdsim: error: " << h.mismatches() << " data mismatches\n";
+      return 1;
+    }
+    if (audit.mismatches) {
+      std::cerr << "ssdsim: error: the audit found " << audit.mismatches << " logical pages lost or wrong; first: "
+                << audit.first << '\n';
       return 1;
     }
     return h.errors().empty() ? 0 : 1;

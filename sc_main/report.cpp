@@ -192,6 +192,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   json::Value integ = obj();
   put(integ, "reads_checked", integer(f.host.reads_checked()));
   put(integ, "mismatches", integer(f.host.mismatches()));
+  put(integ, "audited_pages", integer(run.audited_pages));
+  put(integ, "audit_mismatches", integer(run.audit_mismatches));
   put(root, "integrity", integ);
 
   json::Value rn = obj();
@@ -254,6 +256,9 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
      << " busy\n";
   os << "  integrity           " << f.host.reads_checked() << " page reads checked, " << f.host.mismatches()
      << " mismatches\n";
+  if (run.audited)
+    os << "  audit               " << run.audited_pages << " logical pages read back, " << run.audit_mismatches
+       << " mismatches\n";
   os << std::setprecision(2) << "  wall time           " << run.wall_seconds << " s (preconditioning "
      << run.precondition_seconds << " s), "
      << (run.wall_seconds > 0 ? static_cast<double>(f.host.completed()) / run.wall_seconds : 0.0)

@@ -102,6 +102,9 @@ Config make_config() {
              "kernel activations per host request");
   c.add_string("report.requests_csv", "",
                "write one line per host request to this CSV file: submit_us,complete_us,op,lba,bytes,latency_us");
+  c.add_bool("report.audit", false,
+             "after the workload, read every logical page back through the NAND's backdoor and check it "
+             "against what the host last wrote (finds data lost where no read of the run looked)");
   c.add_bool("report.timeline", true, "print each NAND command's timeline (nand_ops workloads)");
   c.add_int("report.timeline_max", 200, 0, 1000000, "at most this many timeline lines");
   return c;

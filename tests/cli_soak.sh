@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# cli_soak.sh SSDSIM DIR MIN_GC_ERASES MIN_READS_CHECKED ARGS...
+# Runs SSDSIM ARGS --set report.audit=true --out DIR and passes when it exits 0 and its
+# stats.json shows GC ran at least MIN_GC_ERASES times, at least MIN_READS_CHECKED page
+# reads were checked, and nothing was wrong: no read mismatch, no logical page lost or
+# wrong in the end-of-run audit, no NAND protocol error.
+set -u
+ssdsim="$1"; dir="$2"; min_erases="$3"; min_reads="$4"; shift 4
+rm -rf "$dir"
+out="$("$ssdsim" "$@" --set report.audit=true --out "$dir" 2>&1)"; rc=$?
+fail() { printf '%s\n' "$out"; echo "cli_soak: $*" >&2; exit 1; }
+[ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
+key() {  # the number after "KEY": in stats.json (each key once, one per line)
+  local v
+  v=$(grep -E "^ *\"$1\": " "$dir/stats.json" | head -n 1 | sed -E 's/.*: ([0-9]+),?$/\1/')
+  [[ "$v" =~ ^[0-9]+$ ]] || fail "stats.json has no integer \"$1\""
+  printf '%s' "$v"
+}
+erases=$(key gc_erases); reads=$(key reads_checked); audited=$(key audited_pages)
+[ "$erases" -ge "$min_erases" ] || fail "gc_erases $erases < $min_erases: GC did not run enough to soak it"
+[ "$reads" -ge "$min_reads" ] || fail "reads_checked $reads < $min_reads"
+[ "$audited" -gt 0 ] || fail "the audit read back no page"
+for k in mismatches audit_mismatches protocol_errors; do
+  [ "$(key $k)" -eq 0 ] || fail "$k = $(key $k)"
+done
+echo "cli_soak: $erases GC erases, $reads page reads checked, $audited logical pages audited, 0 mismatches"
