@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The integrity soak (a benchmark, not a test): every scheduler combination (the
+# scheduler block IOS, HOS, HOS with read-first; the host's NOOP, RWS, PIQ_R, PIQ_W, PIQ)
+# on a tiny device (16 blocks of 8 pages per plane: GC runs all the time) and on the
+# default 256 GiB device (aged, 90 % full), with mixed unaligned request sizes; every
+# read checked and every logical page audited after each run (report.audit). Prints a
+# row per run and the totals: page reads checked and mismatches (read and audit).
+#   bash scripts/soak.sh                 (at least 10^7 checked reads in all)
+#   SOAK_SCALE=0.1 bash scripts/soak.sh  (a tenth of the requests)
+# Runs as many at once as the machine has cores. Exit 1 if any run failed or any
+# mismatch was found.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+scale="${SOAK_SCALE:-1}"
+if ! [[ "$scale" =~ ^[0-9]*\.?[0-9]+$ ]] || awk -v s="$scale" 'BEGIN { exit !(s <= 0) }'; then
+  echo "scripts/soak.sh: SOAK_SCALE must be a number > 0, not '$scale'" >&2; exit 2
+fi
+bash "$root/scripts/build.sh"
+ssdsim="${BUILD_DIR:-$root/build}/ssdsim"
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+
+requests() { awk -v n="$1" -v s="$scale" 'BEGIN { r = int(n * s); print (r < 1 ? 1 : r) }'; }
+tiny=(--set nand.channels=2 --set nand.chips_per_channel=2 --set nand.dies_per_chip=1
+      --set nand.planes_per_die=2 --set nand.blocks_per_plane=16 --set nand.pages_per_block=8
+      --set nand.page_bytes=4096 --set ftl.overprovisioning=0.25 --set ftl.precondition=0.5
+      --set workload.size_bytes=512 --set workload.size_max_bytes=32768 --set workload.align_bytes=512
+      --set workload.requests="$(requests 200000)")
+large=(--set ftl.precondition=0.9 --set workload.size_bytes=4096 --set workload.size_max_bytes=65536
+       --set workload.align_bytes=4096 --set workload.queue_depth=64 --set controller.ncq_depth=64
+       --set workload.requests="$(requests 160000)")
+jobs=()
+for geo in tiny large; do
+  for dev in ios hos hos_read_first; do
+    for hs in noop rws piq_r piq_w piq; do jobs+=("$geo $dev $hs"); done
+  done
+done
+
+run_one() {  # run_one GEO DEV HS
+  local geo="$1" dev="$2" hs="$3" dir="$out/$1_$2_$3" args
+  if [ "$geo" = tiny ]; then args=("${tiny[@]}"); else args=("${large[@]}"); fi
+  case "$dev" in
+    hos_read_first) args+=(--set controller.scheduler=hos --set controller.read_first=true) ;;
+    *) args+=(--set controller.scheduler="$dev") ;;
+  esac
+  # One core per run: the lookahead thread would take the other runs' cores.
+  "$ssdsim" "${args[@]}" --set host.scheduler="$hs" --set workload.read_ratio=0.5 --set workload.seed=7 \
+    --set host.lookahead_thread=false --set report.audit=true --out "$dir" > "$dir.log" 2>&1
+  echo $? > "$dir.rc"
+}
+export -f run_one requests
+export ssdsim out scale
+export tiny_s="${tiny[*]}" large_s="${large[*]}"
+cores="$(nproc)"
+running=0
+for j in "${jobs[@]}"; do
+  # shellcheck disable=SC2086
+  ( tiny=($tiny_s); large=($large_s); run_one $j ) &
+  running=$((running + 1))
+  if [ "$running" -ge "$cores" ]; then wait -n; running=$((running - 1)); fi
+done
+wait
+
+field() { sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1; }
+printf '%-6s %-15s %-6s %9s %12s %10s %12s %10s %6s\n' geom device host requests reads_checked mismatches \
+  audited_pages audit_bad gc_erases
+total_reads=0; total_bad=0; failed=0
+for j in "${jobs[@]}"; do
+  set -- $j
+  dir="$out/$1_$2_$3"
+  if [ "$(cat "$dir.rc")" != 0 ] || [ ! -f "$dir/stats.json" ]; then
+    echo "$1 $2 $3: FAILED (exit $(cat "$dir.rc")):"; tail -n 5 "$dir.log"; failed=$((failed + 1)); continue
+  fi
+  s="$dir/stats.json"
+  r=$(field "$s" reads_checked); m=$(field "$s" mismatches); a=$(field "$s" audited_pages)
+  am=$(field "$s" audit_mismatches); e=$(field "$s" gc_erases); n=$(field "$s" requests)
+  printf '%-6s %-15s %-6s %9s %12s %10s %12s %10s %6s\n' "$1" "$2" "$3" "$n" "$r" "$m" "$a" "$am" "$e"
+  total_reads=$((total_reads + r)); total_bad=$((total_bad + m + am))
+done
+echo "soak: $total_reads page reads checked, $total_bad mismatches, $failed of ${#jobs[@]} runs failed"
+[ "$failed" -eq 0 ] && [ "$total_bad" -eq 0 ]
