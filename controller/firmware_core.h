@@ -63,6 +63,8 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   const Ftl& ftl() const { return ftl_; }
   const FirmwareCounters& counters() const { return counters_; }
   Tick core_busy() const { return core_busy_; }
+  // Core busy time up to `now` (work reserved past it not counted).
+  Tick core_busy(Tick now) const { return core_busy_ - (core_free_ > now ? core_free_ - now : 0); }
   std::uint64_t lookahead_hints() const { return lookahead_hints_; }  // reads and writes announced ahead
   // Requests the lookahead thread has read ahead so far (0: none runs).
   std::uint64_t lookahead_thread_requests() const { return worker_ ? worker_->requests() : 0; }

@@ -31,6 +31,8 @@ class HostIface : public sc_core::sc_module, public LookaheadIf {
   unsigned max_tags_in_use() const { return max_in_use_; }
   std::uint64_t backpressure_events() const { return backpressure_; }
   Tick link_busy() const { return link_busy_; }
+  // Link busy time up to `now` (transfers reserved past it not counted).
+  Tick link_busy(Tick now) const { return link_busy_ - (link_free_ > now ? link_free_ - now : 0); }
 
  private:
   tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);

@@ -103,6 +103,8 @@ class ChannelEngine {
 
   // ---- read-only status for schedulers and statistics ----
   bool bus_busy() const { return bus_op_ != nullptr; }
+  // Bus busy time up to `now` (>= the last advance), a phase under way counted to now.
+  Tick bus_busy_ticks(Tick now) const { return counters_.bus_busy + (bus_op_ && now > bus_start_ ? now - bus_start_ : 0); }
   unsigned queued(unsigned chip, unsigned die) const { return die_at(chip, die).queued; }
   bool die_idle(unsigned chip, unsigned die) const {
     const Die& d = die_at(chip, die);

@@ -16,6 +16,7 @@
 #include "nand/nand_device.h"
 #include "sc_main/config.h"
 #include "sc_main/kernel_calibrator.h"
+#include "sc_main/stats_window.h"
 #include "tlm/vcd_writer.h"
 
 namespace ssd {
@@ -28,6 +29,11 @@ struct FullSsd : sc_core::sc_module {
   std::unique_ptr<host::HostDriver> host;
   std::unique_ptr<KernelCalibrator> calibrator;  // report.calibrate_kernel
   double precondition_seconds = 0;
+  // The statistics' figures at the last host completion (stats_window.h); taken when the
+  // host finishes, or by window() at the end of a run in which it never did.
+  WindowFigures window_at_finish;
+  bool window_taken = false;
+  const WindowFigures& window();
   std::uint64_t preconditioned = 0;
   // Wall clock from the start of simulation to the last request's completion.
   std::chrono::steady_clock::time_point sim_start, sim_end;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include <boost/program_options.hpp>
 #include <systemc>
@@ -41,6 +42,28 @@ struct Ssd : sc_core::sc_module {
     for (unsigned c = 0; c < ncfg.channels; ++c) host->sockets[c]->bind(nand->channel(c).socket);
   }
 };
+
+// The synthetic workload as it will run: count or duration, pattern and skew, the size
+// range and alignment, the read share, and closed-loop depth or open-loop rate.
+std::string describe_synthetic(const Config& cfg) {
+  std::ostringstream os;
+  const std::int64_t n = cfg.get_int("workload.requests"), size = cfg.get_int("workload.size_bytes"),
+                     max = cfg.get_int("workload.size_max_bytes"), align = cfg.get_int("workload.align_bytes");
+  const double theta = cfg.get_double("workload.zipf_theta"), rate = cfg.get_double("workload.rate_iops"),
+               duration = cfg.get_double("workload.duration_us");
+  if (n) os << n << ' ';
+  os << cfg.get_string("workload.pattern");
+  if (theta > 0 && cfg.get_string("workload.pattern") == "random") os << " (Zipf " << theta << ")";
+  os << " requests of " << size;
+  if (max > size) os << "-" << max;
+  os << " B";
+  if (align && align != size) os << " aligned to " << align << " B";
+  os << ", " << cfg.get_double("workload.read_ratio") * 100 << " % reads, ";
+  if (rate > 0) os << "open loop at " << rate << " IOPS";
+  else os << "QD " << cfg.get_int("workload.queue_depth");
+  if (duration > 0) os << ", for " << duration << " us";
+  return os.str();
+}
 
 void write_file(const std::filesystem::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::trunc);
@@ -112,9 +135,7 @@ int run(int argc, char** argv) {
       std::cerr << "trace " << cfg.get_string("workload.path") << " (" << cfg.get_string("workload.format") << "), "
                 << cfg.get_string("workload.replay") << " replay\n";
     else
-      std::cerr << cfg.get_int("workload.requests") << " " << cfg.get_string("workload.pattern") << " requests of "
-                << cfg.get_int("workload.size_bytes") << " B, " << cfg.get_double("workload.read_ratio") * 100
-                << " % reads, QD " << cfg.get_int("workload.queue_depth") << '\n';
+      std::cerr << describe_synthetic(cfg) << '\n';
     FullSsd top("ssd", cfg, vcd.get());
     sc_core::sc_start();
     if (vcd) vcd->finish(sc_core::sc_time_stamp().value());
@@ -142,7 +163,7 @@ int run(int argc, char** argv) {
       fig.audited_pages = audit.pages;
       fig.audit_mismatches = audit.mismatches;
     }
-    const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand};
+    const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window()};
     print_full_summary(std::cout, run, fig);
     if (vcd) std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written()
                        << " changes; view: gtkwave " << vcd->path() << " waves/nand.gtkw)\n";

@@ -70,7 +70,7 @@ void latency_row(std::ostream& os, const char* name, const LatencyHistogram& h, 
 
 }  // namespace
 
-json::Value nand_section(const nand::NandDevice& nand, Tick end);
+json::Value nand_section(const nand::NandDevice& nand, const WindowFigures& w);
 
 double peak_rss_mb() {
   rusage ru{};
@@ -91,7 +91,10 @@ json::Value nand_ops_stats(const NandScriptDriver& drv, const nand::NandDevice& 
   put(root, "all", op_stats(drv.latency_all(), (drv.pages(FlashOp::Read) + drv.pages(FlashOp::Program)) * pb, sim_s));
   put(root, "erase", op_stats(drv.latency(FlashOp::Erase), 0, sim_s));
   put(root, "sim_time_us", num(ticks_to_us(end)));
-  put(root, "nand", nand_section(nand, end));
+  // The script's last completion ends all of the NAND's work.
+  const WindowFigures win = nand_window(nand, end);
+  check_window(win);
+  put(root, "nand", nand_section(nand, win));
 
   json::Value integ = obj();
   put(integ, "reads_checked", integer(drv.reads_checked()));
@@ -107,24 +110,12 @@ json::Value nand_ops_stats(const NandScriptDriver& drv, const nand::NandDevice& 
   return root;
 }
 
-json::Value nand_section(const nand::NandDevice& nand, Tick end) {
+json::Value nand_section(const nand::NandDevice& nand, const WindowFigures& w) {
   json::Value n = obj();
-  const nand::ChipActivity& act = nand.activity();
-  put(n, "chip_utilization", num(act.utilization(end)));
-  std::vector<double> busy, idle_others, bus;
-  for (std::size_t c = 0; c < act.chips(); ++c) {
-    busy.push_back(end ? static_cast<double>(act.busy_ticks(c, end)) / static_cast<double>(end) : 0);
-    idle_others.push_back(end ? static_cast<double>(act.idle_while_others_busy_ticks(c, end)) /
-                                    static_cast<double>(end)
-                              : 0);
-  }
-  for (unsigned ch = 0; ch < nand.channels(); ++ch)
-    bus.push_back(end ? static_cast<double>(nand.channel(ch).status().counters().bus_busy) /
-                            static_cast<double>(end)
-                      : 0);
-  put(n, "chip_busy_ratio", array(busy));
-  put(n, "chip_idle_while_others_busy_ratio", array(idle_others));
-  put(n, "bus_utilization", array(bus));
+  put(n, "chip_utilization", num(w.chip_utilization));
+  put(n, "chip_busy_ratio", array(w.chip_busy));
+  put(n, "chip_idle_while_others_busy_ratio", array(w.chip_idle_while_others_busy));
+  put(n, "bus_utilization", array(w.bus_utilization));
   const nand::ChannelCounters t = nand.totals();
   put(n, "reads", integer(t.reads));
   put(n, "programs", integer(t.programs));
@@ -136,14 +127,15 @@ json::Value nand_section(const nand::NandDevice& nand, Tick end) {
 }
 
 json::Value full_stats(const FullRun& f, const RunFigures& run) {
-  const Tick end = f.host.last_completion();
+  check_window(f.window);
+  const Tick end = f.window.end;
   const double sim_s = static_cast<double>(end) / 1e12;
   json::Value root = obj();
   put(root, "read", op_stats(f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s));
   put(root, "write", op_stats(f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s));
   put(root, "all", op_stats(f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write), sim_s));
   put(root, "sim_time_us", num(ticks_to_us(end)));
-  put(root, "nand", nand_section(f.nand, end));
+  put(root, "nand", nand_section(f.nand, f.window));
 
   const ctrl::Ftl& ftl = f.firmware.ftl();
   const ctrl::FirmwareCounters& fc = f.firmware.counters();
@@ -165,7 +157,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(root, "ftl", ft);
 
   json::Value fw = obj();
-  put(fw, "core_utilization", num(end ? static_cast<double>(f.firmware.core_busy()) / static_cast<double>(end) : 0));
+  put(fw, "core_utilization", num(f.window.core_utilization));
   put(fw, "flash_reads", integer(fc.flash_reads));
   put(fw, "buffer_hits", integer(fc.buffer_hits));
   put(fw, "unwritten_reads", integer(fc.unwritten_reads));
@@ -177,7 +169,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(ct, "ncq_backpressure", integer(f.iface.backpressure_events()));
   put(ct, "scheduler_decisions", integer(f.sched.decisions()));
   put(ct, "flash_commands", integer(f.sched.issued()));
-  put(ct, "link_utilization", num(end ? static_cast<double>(f.iface.link_busy()) / static_cast<double>(end) : 0));
+  put(ct, "link_utilization", num(f.window.link_utilization));
   put(root, "controller", ct);
 
   json::Value hs = obj();
@@ -234,7 +226,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
 }
 
 void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run) {
-  const Tick end = f.host.last_completion();
+  check_window(f.window);
+  const Tick end = f.window.end;
   const double sim_s = static_cast<double>(end) / 1e12;
   os << std::fixed;
   os << "\nSummary (host-visible latency: submit to completion)\n";
@@ -242,18 +235,16 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   latency_row(os, "read", f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s);
   latency_row(os, "write", f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s);
   latency_row(os, "all", f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write), sim_s);
-  const nand::ChipActivity& act = f.nand.activity();
   const ctrl::Ftl& ftl = f.firmware.ftl();
   os << std::setprecision(3);
-  os << "  simulated time      " << ticks_to_us(end) << " us\n";
-  os << "  chip utilization    " << act.utilization(end) << " chips busy on average (of " << act.chips() << ")\n";
+  os << "  simulated time      " << ticks_to_us(end) << " us (the statistics' window: to the last host completion)\n";
+  os << "  chip utilization    " << f.window.chip_utilization << " chips busy on average (of " << f.window.chips << ")\n";
   os << "  host queue          " << f.host.conflicts(HostOp::Read) << " read and " << f.host.conflicts(HostOp::Write)
      << " write conflict requests; mean wait before dispatch " << f.host.mean_wait_us(HostOp::Read) << " us (read), "
      << f.host.mean_wait_us(HostOp::Write) << " us (write)\n";
   os << "  GC                  " << ftl.gc_erases() << " erases, write amplification "
      << ftl.write_amplification() << "\n";
-  os << "  firmware core       " << (end ? static_cast<double>(f.firmware.core_busy()) / static_cast<double>(end) : 0.0)
-     << " busy\n";
+  os << "  firmware core       " << f.window.core_utilization << " busy\n";
   os << "  integrity           " << f.host.reads_checked() << " page reads checked, " << f.host.mismatches()
      << " mismatches\n";
   if (run.audited)
@@ -288,21 +279,18 @@ void print_nand_ops_summary(std::ostream& os, const NandScriptDriver& drv,
   latency_row(os, "read", drv.latency(FlashOp::Read), drv.pages(FlashOp::Read) * pb, sim_s);
   latency_row(os, "program", drv.latency(FlashOp::Program), drv.pages(FlashOp::Program) * pb, sim_s);
   latency_row(os, "erase", drv.latency(FlashOp::Erase), 0, sim_s);
-  const nand::ChipActivity& act = nand.activity();
+  const WindowFigures w = nand_window(nand, end);
+  check_window(w);
   os << std::setprecision(3);
   os << "  simulated time      " << ticks_to_us(end) << " us\n";
-  os << "  chip utilization    " << act.utilization(end) << " chips busy on average (of "
-     << act.chips() << ")\n";
+  os << "  chip utilization    " << w.chip_utilization << " chips busy on average (of " << w.chips << ")\n";
   os << "  bus utilization    ";
   for (unsigned ch = 0; ch < nand.channels(); ++ch) {
     if (ch == 8) {
       os << " ...";
       break;
     }
-    os << " ch" << ch << ' '
-       << (end ? static_cast<double>(nand.channel(ch).status().counters().bus_busy) /
-                     static_cast<double>(end)
-               : 0.0);
+    os << " ch" << ch << ' ' << w.bus_utilization[ch];
   }
   os << '\n';
   os << "  integrity           " << drv.reads_checked() << " page reads checked, "

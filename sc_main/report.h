@@ -12,6 +12,7 @@
 #include "nand/nand_device.h"
 #include "sc_main/json.h"
 #include "sc_main/nand_script_driver.h"
+#include "sc_main/stats_window.h"
 #include "tlm/activations.h"
 
 namespace ssd {
@@ -36,6 +37,7 @@ struct FullRun {
   const ctrl::FirmwareCore& firmware;
   const ctrl::FlashSched& sched;
   const nand::NandDevice& nand;
+  const WindowFigures& window;  // every rate's window (stats_window.h)
 };
 json::Value full_stats(const FullRun& f, const RunFigures& run);
 void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run);
