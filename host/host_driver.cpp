@@ -52,7 +52,7 @@ bool HostDriver::fetch() {
   }
   try {
     have_next_ = src_->next(next_, next_arrival_);
-  } catch (const TraceError& e) {
+  } catch (const InputError& e) {
     input_error_ = true;
     fail(e.what());
     return false;

@@ -44,7 +44,7 @@ class ReplicaStream final : public RequestStream {
       Tick arrival;
       try {
         if (!src_->next(r, arrival)) return Next::End;
-      } catch (const TraceError&) {
+      } catch (const InputError&) {
         return Next::End;  // the host meets the same error and reports it
       }
       if (++given_ <= host_) continue;  // the host has it already

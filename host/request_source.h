@@ -14,7 +14,7 @@ namespace ssd::host {
 class RequestSource {
  public:
   virtual ~RequestSource() = default;
-  // The next request and its arrival time; false at the end. May throw TraceError.
+  // The next request and its arrival time; false at the end. May throw InputError (TraceError for a trace).
   virtual bool next(HostRequest& r, Tick& arrival) = 0;
   // Whether arrival times are to be kept (open loop); else closed loop.
   virtual bool timed() const = 0;
@@ -56,7 +56,7 @@ struct TraceSourceConfig {
 
 class TraceSource : public RequestSource {
  public:
-  explicit TraceSource(const TraceSourceConfig& c) : cfg_(c), reader_(c.path, c.format, c.device) {}
+  explicit TraceSource(const TraceSourceConfig& c) : cfg_(c), reader_(c.path, c.format, c.device, c.time_scale) {}
   bool next(HostRequest& r, Tick& arrival) override;
   bool timed() const override { return cfg_.timed; }
   std::uint64_t expected() const override { return cfg_.limit; }

@@ -1,6 +1,7 @@
 #include "host/synthetic.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ssd::host {
 
@@ -35,8 +36,15 @@ bool SyntheticWorkload::next(HostRequest& r, Tick& arrival) {
   arrival = 0;
   if (cfg_.rate_iops > 0) {  // Poisson arrivals: exponential gaps
     clock_ += -std::log(1.0 - uniform()) / cfg_.rate_iops * 1e12;
-    arrival = static_cast<Tick>(clock_);
-    if (cfg_.duration && arrival >= cfg_.duration) return false;
+    if (cfg_.duration && clock_ >= static_cast<double>(cfg_.duration)) return false;
+    if (!ps_to_input_tick(clock_, arrival))
+    {
+      std::ostringstream os;
+      os << "workload.rate_iops = " << cfg_.rate_iops << ": request " << issued_ + 1 << " would arrive at "
+         << clock_ / 1e12 << " s, past the simulated time range (2^63 ps, 106.7 days); raise the rate, or lower "
+         << "workload.requests or set workload.duration_us";
+      throw InputError(os.str());
+    }
   }
   ++issued_;
   r.op = uniform() < cfg_.read_ratio ? HostOp::Read : HostOp::Write;

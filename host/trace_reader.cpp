@@ -2,6 +2,7 @@
 
 #include "tlm/text_fields.h"
 
+#include <filesystem>
 #include <vector>
 
 namespace ssd::host {
@@ -14,9 +15,21 @@ TraceFormat parse_trace_format(const std::string& name) {
   throw TraceError("unknown trace format '" + name + "' (msr, spc, disksim, mqsim)");
 }
 
-TraceReader::TraceReader(const std::string& path, TraceFormat format, std::int64_t device)
-    : path_(path), format_(format), device_(device), in_(path) {
+TraceReader::TraceReader(const std::string& path, TraceFormat format, std::int64_t device, double time_scale)
+    : path_(path), format_(format), device_(device), time_scale_(time_scale), in_(path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw TraceError(path + ": is a directory, not a trace");
   if (!in_) throw TraceError(path + ": cannot open the trace");
+}
+
+const char* TraceReader::time_field() const {
+  static const char* names[] = {"Timestamp", "Timestamp", "arrival_ms", "arrival_ns"};
+  return names[static_cast<int>(format_)];
+}
+
+std::uint64_t TraceReader::sectors_to_bytes(std::uint64_t sectors, const char* field) const {
+  if (sectors > ~std::uint64_t{0} / 512) fail(field, std::to_string(sectors) + " sectors are past 2^64 bytes");
+  return sectors * 512;
 }
 
 void TraceReader::fail(const std::string& field, const std::string& what) const {
@@ -88,7 +101,7 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
       if (f.size() < 5) fail(names[f.size()], "missing (an SPC line has 5 comma-separated fields)");
       if (!parse_whole(f[0], dev) || dev < 0) fail("ASU", "not an ASU number: '" + f[0] + "'");
       if (!parse_whole(f[1], u)) fail("LBA", "not a block number: '" + f[1] + "'");
-      r.offset = u * 512;
+      r.offset = sectors_to_bytes(u, "LBA");
       if (!parse_whole(f[2], r.bytes)) fail("Size", "not a size in bytes: '" + f[2] + "'");
       const std::string op = lower(f[3]);
       if (op == "r") r.op = HostOp::Read;
@@ -105,9 +118,9 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
       unit_ps = 1e9L;
       if (!parse_whole(f[1], dev) || dev < 0) fail("devno", "not a device number: '" + f[1] + "'");
       if (!parse_whole(f[2], u)) fail("blkno", "not a block number: '" + f[2] + "'");
-      r.offset = u * 512;
+      r.offset = sectors_to_bytes(u, "blkno");
       if (!parse_whole(f[3], u)) fail("bcount", "not a block count: '" + f[3] + "'");
-      r.bytes = u * 512;
+      r.bytes = sectors_to_bytes(u, "bcount");
       if (!parse_whole(f[4], u)) fail("flags", "not a number: '" + f[4] + "'");
       r.op = (u & 1) ? HostOp::Read : HostOp::Write;
       break;
@@ -120,28 +133,34 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
       unit_ps = 1e3L;
       if (!parse_whole(f[1], dev) || dev < 0) fail("device", "not a device number: '" + f[1] + "'");
       if (!parse_whole(f[2], u)) fail("start_sector", "not a sector number: '" + f[2] + "'");
-      r.offset = u * 512;
+      r.offset = sectors_to_bytes(u, "start_sector");
       if (!parse_whole(f[3], u)) fail("sector_count", "not a sector count: '" + f[3] + "'");
-      r.bytes = u * 512;
+      r.bytes = sectors_to_bytes(u, "sector_count");
       if (f[4] == "1") r.op = HostOp::Read;
       else if (f[4] == "0") r.op = HostOp::Write;
       else fail("type", "expected 1 (read) or 0 (write), got '" + f[4] + "'");
       break;
     }
   }
-  if (r.bytes == 0) fail(format_ == TraceFormat::Msr || format_ == TraceFormat::Spc ? "Size" : "bcount",
-                         "a request of 0 bytes");
+  static const char* size_field[] = {"Size", "Size", "bcount", "sector_count"};
+  static const char* offset_field[] = {"Offset", "LBA", "blkno", "start_sector"};
+  if (r.bytes == 0) fail(size_field[static_cast<int>(format_)], "a request of 0 bytes");
+  if (r.offset > ~std::uint64_t{0} - r.bytes)
+    fail(offset_field[static_cast<int>(format_)], "the request's end is past 2^64 bytes");
   r.device = dev;
   if (device_ >= 0 && dev != device_) return false;
   if (!have_first_) {
     have_first_ = true;
     first_ = t;
   }
-  static const char* time_field[] = {"Timestamp", "Timestamp", "arrival_ms", "arrival_ns"};
   const long double rel = (t - first_) * unit_ps;
-  if (rel < 0 || static_cast<Tick>(rel + 0.5L) < last_)
-    fail(time_field[static_cast<int>(format_)], "time goes backwards (times must not decrease)");
-  r.time = static_cast<Tick>(rel + 0.5L);
+  if (rel < 0) fail(time_field(), "time goes backwards (times must not decrease)");
+  // Scaled as the replay will (workload.time_scale), then checked against the range.
+  if (!ps_to_input_tick(rel * time_scale_, r.time))
+    fail(time_field(), "the time from the first request, " + std::to_string(static_cast<double>(rel) / 1e12) +
+                           " s" + (time_scale_ != 1.0L ? " x workload.time_scale" : std::string()) +
+                           ", is past the simulated time range (2^63 ps, 106.7 days)");
+  if (r.time < last_) fail(time_field(), "time goes backwards (times must not decrease)");
   last_ = r.time;
   return true;
 }

@@ -12,12 +12,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "host/synthetic.h"
 #include "tlm/host_protocol.h"
 
 namespace ssd::host {
 
-struct TraceError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct TraceError : InputError {
+  using InputError::InputError;
 };
 
 enum class TraceFormat { Msr, Spc, DiskSim, MqSim };
@@ -25,7 +26,7 @@ enum class TraceFormat { Msr, Spc, DiskSim, MqSim };
 TraceFormat parse_trace_format(const std::string& name);
 
 struct TraceRecord {
-  Tick time = 0;            // relative to the first record
+  Tick time = 0;            // relative to the first record, times the reader's time scale
   HostOp op = HostOp::Read;
   std::uint64_t offset = 0;  // bytes
   std::uint64_t bytes = 0;
@@ -35,8 +36,9 @@ struct TraceRecord {
 
 class TraceReader {
  public:
-  // device: keep only records of this device/volume number (-1: all).
-  TraceReader(const std::string& path, TraceFormat format, std::int64_t device = -1);
+  // device: keep only records of this device/volume number (-1: all). time_scale: times
+  // are multiplied by it (workload.time_scale), and must stay within kMaxInputTick.
+  TraceReader(const std::string& path, TraceFormat format, std::int64_t device = -1, double time_scale = 1.0);
   // The next record; false at the end. Throws TraceError("FILE:LINE: field 'X': ...").
   bool next(TraceRecord& r);
   const std::string& path() const { return path_; }
@@ -44,11 +46,15 @@ class TraceReader {
 
  private:
   [[noreturn]] void fail(const std::string& field, const std::string& what) const;
+  const char* time_field() const;  // the format's name of its time field
+  // A count of 512-byte sectors in bytes; fails naming `field` past 2^64.
+  std::uint64_t sectors_to_bytes(std::uint64_t sectors, const char* field) const;
   bool parse(const std::string& text, TraceRecord& r);
 
   std::string path_;
   TraceFormat format_;
   std::int64_t device_;
+  long double time_scale_;
   std::ifstream in_;
   int line_ = 0;
   bool have_first_ = false;

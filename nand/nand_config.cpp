@@ -33,13 +33,22 @@ std::vector<std::string> NandConfig::validate() const {
   positive("nand.t_read_us", t_read_us, 1e7);
   positive("nand.t_prog_us", t_prog_us, 1e7);
   positive("nand.t_erase_us", t_erase_us, 1e7);
-  // The token store holds 4 bytes per physical page; refuse geometries this
-  // machine cannot hold rather than failing deep inside an allocation.
-  const std::uint64_t pages = total_pages();
-  if (errs.empty() && pages > (std::uint64_t{1} << 34)) {
+  if (errs.empty() && page_bytes % 512 != 0) {
     std::ostringstream os;
-    os << "nand geometry has " << pages << " pages (> 2^34): its page state would need "
-       << (pages * 4 >> 30) << " GiB; reduce nand.blocks_per_plane or nand.channels";
+    os << "nand.page_bytes = " << page_bytes << " is not a multiple of the 512-byte sector";
+    errs.push_back(os.str());
+  }
+  // The token store holds 4 bytes per physical page; refuse geometries this machine
+  // cannot hold rather than failing deep inside an allocation. Counted in 128 bits: the
+  // ranges above allow a product of 2^69 pages.
+  const unsigned __int128 pages128 = static_cast<unsigned __int128>(channels) * chips_per_channel * dies_per_chip *
+                                     planes_per_die * blocks_per_plane * pages_per_block;
+  if (errs.empty() && pages128 > (std::uint64_t{1} << 34)) {
+    std::ostringstream os;
+    os << "nand geometry has more than 2^34 pages (nand.channels x chips_per_channel x dies_per_chip x "
+          "planes_per_die x blocks_per_plane x pages_per_block = "
+       << static_cast<long double>(pages128) << "): its page state would need more than 64 GiB; reduce "
+          "nand.blocks_per_plane or nand.channels";
     errs.push_back(os.str());
   }
   return errs;

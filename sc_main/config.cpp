@@ -193,6 +193,20 @@ void Config::set_json(const std::string& key, const json::Value& v, const std::s
   }
 }
 
+std::string Config::locate(const std::string& message) const {
+  const Key* first = nullptr;
+  std::size_t at = std::string::npos;
+  for (const Key& k : keys_) {  // the earliest-named key (the longest name where two start there)
+    const std::size_t p = message.find(k.name);
+    if (p == std::string::npos) continue;
+    if (p < at || (p == at && k.name.size() > first->name.size())) {
+      at = p;
+      first = &k;
+    }
+  }
+  return first ? first->origin + ": " + message : message;
+}
+
 void Config::flatten(const json::Value& v, const std::string& prefix, const std::string& source) {
   for (const auto& [name, child] : v.members) {
     const std::string key = prefix.empty() ? name : prefix + "." + name;

@@ -58,6 +58,10 @@ class Config {
   bool has(const std::string& key) const { return find(key) != nullptr; }
   const std::vector<Key>& keys() const { return keys_; }
 
+  // `message` (naming config keys) prefixed with where the first key it names was set:
+  // "FILE:LINE: ", "--set: ", "preset NAME: " or "default: ".
+  std::string locate(const std::string& message) const;
+
   // The effective configuration as nested JSON.
   std::string to_json() const;
   // One line per key: name, type, default/current value, help.

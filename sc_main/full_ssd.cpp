@@ -45,7 +45,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     if (cfg.get_string("workload.kind") == "trace") {
       host::TraceSourceConfig t;
       t.path = cfg.get_string("workload.path");
-      if (t.path.empty()) throw ConfigError("workload.kind = trace needs workload.path (the trace file)");
+      if (t.path.empty()) throw ConfigError(cfg.locate("workload.kind = trace needs workload.path (the trace file)"));
       t.format = host::parse_trace_format(cfg.get_string("workload.format"));
       t.device = cfg.get_int("workload.device");
       t.timed = cfg.get_string("workload.replay") == "timed";
@@ -62,15 +62,26 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     } else {
       const double duration_us = cfg.get_double("workload.duration_us");
       if (requests == 0 && duration_us <= 0)
-        throw ConfigError("workload.requests = 0 needs workload.duration_us > 0 for a synthetic workload");
+        throw ConfigError(cfg.locate("workload.requests = 0 needs workload.duration_us > 0 for a synthetic workload"));
       const std::int64_t size = cfg.get_int("workload.size_bytes"), size_max = cfg.get_int("workload.size_max_bytes");
       const std::int64_t align = cfg.get_int("workload.align_bytes");
       if (align % 512 != 0)
-        throw ConfigError("workload.align_bytes = " + std::to_string(align) + " is not a multiple of 512");
+        throw ConfigError(cfg.locate("workload.align_bytes = " + std::to_string(align) + " is not a multiple of 512"));
       if (size_max % 512 != 0)
-        throw ConfigError("workload.size_max_bytes = " + std::to_string(size_max) + " is not a multiple of 512");
+        throw ConfigError(cfg.locate("workload.size_max_bytes = " + std::to_string(size_max) + " is not a multiple of 512"));
       if (size_max != 0 && size_max < size)
-        throw ConfigError("workload.size_max_bytes must be 0 or at least workload.size_bytes");
+        throw ConfigError(cfg.locate("workload.size_max_bytes must be 0 or at least workload.size_bytes"));
+      const std::uint64_t largest = static_cast<std::uint64_t>(std::max(size, size_max));
+      if (largest > capacity_sectors * 512)
+        throw ConfigError(cfg.locate((size_max > size ? "workload.size_max_bytes = " : "workload.size_bytes = ") +
+                                     std::to_string(largest) + " is larger than the device's logical capacity of " +
+                                     std::to_string(capacity_sectors * 512) + " bytes"));
+      if (duration_us > kMaxInputUs) {
+        std::ostringstream os;
+        os << "workload.duration_us = " << duration_us << " is past the simulated time range (2^63 ps, "
+           << kMaxInputUs << " us)";
+        throw ConfigError(cfg.locate(os.str()));
+      }
       host::SyntheticConfig w;
       w.requests = requests;
       w.size_max_bytes = static_cast<std::uint32_t>(size_max);

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <filesystem>
 #include <sstream>
+#include <unordered_set>
 
 namespace ssd::json {
 
@@ -70,12 +72,12 @@ class Parser {
       v.kind = Value::Kind::Object;
       skip();
       if (eat('}')) return v;
+      std::unordered_set<std::string> seen;  // duplicate keys, in O(1) each
       for (;;) {
         skip();
         if (i_ >= s_.size() || s_[i_] != '"') fail("expected a key in double quotes");
         std::string key = string();
-        for (const auto& m : v.members)
-          if (m.first == key) fail("duplicate key \"" + key + "\"");
+        if (!seen.insert(key).second) fail("duplicate key \"" + key + "\"");
         skip();
         if (!eat(':')) fail("expected ':' after key \"" + key + "\"");
         skip();
@@ -214,6 +216,8 @@ Value parse(const std::string& text, const std::string& source) {
 }
 
 Value parse_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ParseError(path + ": is a directory, not a JSON file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ParseError(path + ": cannot open file");
   std::ostringstream ss;

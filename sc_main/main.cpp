@@ -43,6 +43,12 @@ struct Ssd : sc_core::sc_module {
   }
 };
 
+// The device's raw size in GiB, or MiB below 1 GiB (never "0 GiB").
+std::string raw_size(const nand::NandConfig& n) {
+  const std::uint64_t b = n.raw_bytes();
+  return b >= (std::uint64_t{1} << 30) ? std::to_string(b >> 30) + " GiB" : std::to_string(b >> 20) + " MiB";
+}
+
 // The synthetic workload as it will run: count or duration, pattern and skew, the size
 // range and alignment, the read share, and closed-loop depth or open-loop rate.
 std::string describe_synthetic(const Config& cfg) {
@@ -63,6 +69,38 @@ std::string describe_synthetic(const Config& cfg) {
   else os << "QD " << cfg.get_int("workload.queue_depth");
   if (duration > 0) os << ", for " << duration << " us";
   return os.str();
+}
+
+// Every file the run writes must differ from the file it reads: writing the trace or
+// script being replayed would truncate it.
+void check_outputs(const Config& cfg, const std::string& out_dir) {
+  const std::string& in = cfg.get_string("workload.path");
+  if (in.empty() || cfg.get_string("workload.kind") == "synthetic") return;
+  std::error_code ec;
+  const std::filesystem::path input = std::filesystem::weakly_canonical(in, ec);
+  if (ec) return;  // the reader says what is wrong with it
+  std::vector<std::pair<std::string, std::string>> outputs = {
+      {"trace.vcd", cfg.get_string("trace.vcd")}, {"report.requests_csv", cfg.get_string("report.requests_csv")}};
+  if (!out_dir.empty()) {
+    outputs.emplace_back("--out", (std::filesystem::path(out_dir) / "stats.json").string());
+    outputs.emplace_back("--out", (std::filesystem::path(out_dir) / "config.json").string());
+  }
+  for (const auto& [key, path] : outputs) {
+    if (path.empty()) continue;
+    const std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
+    if (!ec && p == input)
+      throw ConfigError(cfg.locate(key + " = " + path) + ": the run would overwrite its input, workload.path = " + in);
+  }
+}
+
+// The VCD writer, if trace.vcd names a file; an unwritable one is bad input (exit 2).
+std::unique_ptr<VcdWriter> open_vcd(const Config& cfg, const TraceOptions& topts) {
+  if (topts.path.empty()) return nullptr;
+  try {
+    return std::make_unique<VcdWriter>(topts);
+  } catch (const std::runtime_error& e) {
+    throw ConfigError(cfg.locate("trace.vcd: " + std::string(e.what())));
+  }
 }
 
 void write_file(const std::filesystem::path& p, const std::string& text) {
@@ -87,7 +125,12 @@ int run(int argc, char** argv) {
       ("list-presets", "list the presets");
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
+    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(opts).run();
+    // Options take their values after their names; a bare word is a mistake (most often
+    // a config file given without --config), never ignored.
+    for (const std::string& word : po::collect_unrecognized(parsed.options, po::include_positional))
+      throw po::error("unexpected argument '" + word + "' (a config file goes after --config)");
+    po::store(parsed, vm);
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "ssdsim: error: " << e.what() << "\n" << opts;
@@ -107,7 +150,7 @@ int run(int argc, char** argv) {
   apply_preset(cfg, preset);
   if (!config_path.empty()) cfg.load_file(config_path);
   for (const std::string& s : sets) cfg.set_assignment(s);
-  if (cfg.get_string("workload.path").empty())
+  if (cfg.get_string("workload.kind") == "nand_ops" && cfg.get_string("workload.path").empty())
     cfg.set_text("workload.path", data_dir() + "/configs/nand_demo.ops", "default");
   if (vm.count("list-keys")) {
     std::cout << cfg.describe();
@@ -115,22 +158,26 @@ int run(int argc, char** argv) {
   }
   const nand::NandConfig ncfg = nand_config(cfg);
   const TraceOptions topts = trace_options(cfg);
+  check_outputs(cfg, out_dir);
   std::filesystem::path out;
   if (!out_dir.empty()) {
     out = out_dir;
     std::error_code ec;
     std::filesystem::create_directories(out, ec);
-    if (ec) throw std::runtime_error("--out " + out_dir + ": cannot create directory: " + ec.message());
+    if (ec) throw ConfigError("--out " + out_dir + ": cannot create the directory: " + ec.message());
+    for (const char* f : {"stats.json", "config.json"}) {  // refused now, not after the run
+      std::ofstream probe(out / f, std::ios::app);
+      if (!probe) throw ConfigError("--out " + out_dir + ": cannot write " + (out / f).string());
+    }
   }
 
   if (cfg.get_string("workload.kind") != "nand_ops") {
     const auto wall0 = std::chrono::steady_clock::now();
     (void)wall0;
-    std::unique_ptr<VcdWriter> vcd;
-    if (!topts.path.empty()) vcd = std::make_unique<VcdWriter>(topts);
+    std::unique_ptr<VcdWriter> vcd = open_vcd(cfg, topts);
     std::cerr << "ssdsim: " << ncfg.channels << " ch x " << ncfg.chips_per_channel << " chips x "
               << ncfg.dies_per_chip << " dies x " << ncfg.planes_per_die << " planes, "
-              << (ncfg.raw_bytes() >> 30) << " GiB raw; ";
+              << raw_size(ncfg) << " raw; ";
     if (cfg.get_string("workload.kind") == "trace")
       std::cerr << "trace " << cfg.get_string("workload.path") << " (" << cfg.get_string("workload.format") << "), "
                 << cfg.get_string("workload.replay") << " replay\n";
@@ -190,15 +237,14 @@ int run(int argc, char** argv) {
   sc_core::sc_report_handler::set_actions(nand::NandChannel::kProtocolError, sc_core::SC_DO_NOTHING);
   // A failed run stops with sc_stop(); its own error message says why.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  std::unique_ptr<VcdWriter> vcd;
-  if (!topts.path.empty()) vcd = std::make_unique<VcdWriter>(topts);
+  std::unique_ptr<VcdWriter> vcd = open_vcd(cfg, topts);
   const std::size_t keep = cfg.get_bool("report.timeline")
                                ? static_cast<std::size_t>(cfg.get_int("report.timeline_max"))
                                : 0;
   Ssd top("ssd", ncfg, cfg.get_string("workload.path"), keep, vcd.get());
   std::cerr << "ssdsim: " << ncfg.channels << " ch x " << ncfg.chips_per_channel << " chips x "
             << ncfg.dies_per_chip << " dies x " << ncfg.planes_per_die << " planes, "
-            << (ncfg.raw_bytes() >> 30) << " GiB raw; workload " << cfg.get_string("workload.kind")
+            << raw_size(ncfg) << " raw; workload " << cfg.get_string("workload.kind")
             << " " << cfg.get_string("workload.path") << '\n';
   sc_core::sc_start();
   if (vcd) vcd->finish(sc_core::sc_time_stamp().value());

@@ -2,13 +2,16 @@
 
 #include "tlm/text_fields.h"
 
+#include <filesystem>
 #include <sstream>
 #include <vector>
 
 namespace ssd {
 
-NandScriptReader::NandScriptReader(const std::string& path, unsigned planes_per_die)
-    : path_(path), planes_(planes_per_die), in_(path) {
+NandScriptReader::NandScriptReader(const std::string& path, const nand::NandConfig& geometry)
+    : path_(path), geo_(geometry), planes_(geometry.planes_per_die), in_(path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ScriptError(path + ": is a directory, not a NAND command script");
   if (!in_) throw ScriptError(path + ": cannot open the NAND command script");
 }
 
@@ -33,7 +36,8 @@ bool NandScriptReader::read_line() {
     double t = 0;
     if (!parse_real(f[0], t)) fail("time_us", "not a number: '" + f[0] + "'");
     if (t < 0) fail("time_us", "negative time " + f[0]);
-    c.time = us_to_ticks(t);
+    if (!ps_to_input_tick(static_cast<long double>(t) * 1e6L, c.time))
+      fail("time_us", "time " + f[0] + " us is past the simulated time range (2^63 ps, 106.7 days)");
     if (c.time < last_time_) fail("time_us", "time " + f[0] + " goes backwards (times must not decrease)");
     last_time_ = c.time;
     if (f[1] == "read") c.op = FlashOp::Read;
@@ -71,6 +75,11 @@ bool NandScriptReader::read_line() {
         fail("pages", "not a page range a-b with a <= b: '" + f[7] + "'");
       }
     }
+    // Checked against the geometry here: a range is expanded page by page, and one
+    // past the block (0-4294967295) would run for ever.
+    if (c.op != FlashOp::Erase && last >= geo_.pages_per_block)
+      fail("pages", "page " + std::to_string(last) + " does not exist (nand.pages_per_block = " +
+                        std::to_string(geo_.pages_per_block) + ")");
     c.page = first;
     cur_ = c;
     page_end_ = last;

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "nand/nand_config.h"
 #include "tlm/flash_command.h"
 
 namespace ssd {
@@ -36,8 +37,9 @@ struct ScriptCommand {
 
 class NandScriptReader {
  public:
-  // planes_per_die resolves "all"; throws ScriptError if the file cannot be opened.
-  NandScriptReader(const std::string& path, unsigned planes_per_die);
+  // The geometry resolves "all" planes and bounds page ranges; throws ScriptError if the
+  // file cannot be opened.
+  NandScriptReader(const std::string& path, const nand::NandConfig& geometry);
   // The next command; false at the end. Throws ScriptError("FILE:LINE: field 'X': ...").
   bool next(ScriptCommand& out);
   const std::string& path() const { return path_; }
@@ -47,6 +49,7 @@ class NandScriptReader {
   [[noreturn]] void fail(const std::string& field, const std::string& what) const;
 
   std::string path_;
+  nand::NandConfig geo_;
   unsigned planes_;
   std::ifstream in_;
   int line_no_ = 0;

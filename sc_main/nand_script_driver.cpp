@@ -15,7 +15,7 @@ NandScriptDriver::NandScriptDriver(sc_module_name name, const nand::NandConfig& 
                                    const std::string& script_path, std::size_t keep_records)
     : sc_module(name),
       cfg_(cfg),
-      reader_(script_path, cfg.planes_per_die),
+      reader_(script_path, cfg),
       pool_("nand script"),
       keep_records_(keep_records) {
   for (unsigned c = 0; c < cfg.channels; ++c) {

@@ -194,7 +194,7 @@ nand::NandConfig nand_config(const Config& cfg) {
   std::vector<std::string> errs = n.validate();
   if (!errs.empty()) {
     std::string msg = "invalid NAND configuration:";
-    for (const std::string& e : errs) msg += "\n  " + e;
+    for (const std::string& e : errs) msg += "\n  " + cfg.locate(e);
     throw ConfigError(msg);
   }
   return n;
@@ -209,12 +209,12 @@ ctrl::FtlConfig ftl_config(const Config& cfg) {
   std::vector<std::string> errs = f.validate();
   if (!errs.empty()) {
     std::string msg = "invalid FTL configuration:";
-    for (const std::string& e : errs) msg += "\n  " + e;
+    for (const std::string& e : errs) msg += "\n  " + cfg.locate(e);
     throw ConfigError(msg);
   }
   if (cfg.get_int("workload.size_bytes") % 512 != 0)
-    throw ConfigError("workload.size_bytes = " + std::to_string(cfg.get_int("workload.size_bytes")) +
-                      " is not a multiple of 512");
+    throw ConfigError(cfg.locate("workload.size_bytes = " + std::to_string(cfg.get_int("workload.size_bytes")) +
+                                 " is not a multiple of 512"));
   return f;
 }
 
@@ -225,7 +225,7 @@ TraceOptions trace_options(const Config& cfg) {
   const double end = cfg.get_double("trace.end_us");
   t.end = end > 0 ? us_to_ticks(end) : kNever;
   if (end > 0 && t.end <= t.start)
-    throw ConfigError("trace.end_us must be greater than trace.start_us (or 0 for no end)");
+    throw ConfigError(cfg.locate("trace.end_us must be greater than trace.start_us (or 0 for no end)"));
   const std::string& s = cfg.get_string("trace.scopes");
   std::string cur;
   for (char ch : s + ",") {

@@ -106,7 +106,7 @@ TEST_CASE("script: commands, plane lists, page ranges and comments", "[script]")
                                       "\n"
                                       "10.5 read 0 0 0 all 7 1\n"
                                       "20 erase 0 0 0 1 7 -\n");
-  NandScriptReader r(path, 2);
+  NandScriptReader r(path, nand::NandConfig{});
   ScriptCommand c;
   for (std::uint32_t pg = 0; pg < 3; ++pg) {
     REQUIRE(r.next(c));
@@ -150,11 +150,11 @@ TEST_CASE("script: malformed lines are refused naming file, line and field", "[s
   for (const Case& k : cases) {
     INFO(k.text);
     const std::string path = write_temp("bad.ops", k.text);
-    NandScriptReader r(path, 2);
+    NandScriptReader r(path, nand::NandConfig{});
     ScriptCommand c;
     CHECK_THROWS_WITH([&] { while (r.next(c)) {} }(), Catch::Contains(k.expect));
   }
-  CHECK_THROWS_WITH(NandScriptReader("missing.ops", 2), Catch::Contains("missing.ops: cannot open"));
+  CHECK_THROWS_WITH(NandScriptReader("missing.ops", nand::NandConfig{}), Catch::Contains("missing.ops: cannot open"));
 }
 
 TEST_CASE("histogram: percentiles within 1/256 of the exact value, exact mean and max", "[stats]") {
@@ -206,4 +206,14 @@ TEST_CASE("stats window: a figure outside its range is refused by name", "[stats
   w.chip_busy[1] = 1.0;
   w.link_utilization = -0.1;
   CHECK_THROWS_WITH(check_window(w), Catch::Contains("controller.link_utilization"));
+}
+
+TEST_CASE("json: 100,000 keys parse, and a duplicate among them is refused by line", "[config][json]") {
+  // The duplicate test was once quadratic (34 s for 100,000 keys); it is a hash set now.
+  std::string text = "{\n";
+  for (int i = 0; i < 100000; ++i) text += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ",\n";
+  const json::Value v = json::parse(text + "\"last\": 0\n}\n", "many.json");
+  CHECK(v.members.size() == 100001);
+  CHECK_THROWS_WITH(json::parse(text + "\"k5\": 1\n}\n", "dup.json"),
+                    Catch::Contains("dup.json:100002") && Catch::Contains("duplicate key \"k5\""));
 }

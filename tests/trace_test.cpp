@@ -121,7 +121,17 @@ TEST_CASE("trace: an address past the capacity is an error, wraps, or is skipped
     h.path = "huge.mq";
     h.out_of_range = OutOfRange::Wrap;
     TraceSource s(h);
-    CHECK_THROWS_WITH(s.next(r, at), Catch::Contains("huge.mq:1: field 'offset'"));
+    CHECK_THROWS_WITH(s.next(r, at), Catch::Contains("huge.mq:1: field 'start_sector': the request's end is past 2^64"));
+  }
+  {
+    // Its bytes end 50 short of 2^64, the sector holding the last of them does not.
+    write_temp("huge_end.csv", "0,h,0,Read,18446744073709551516,50,0\n");
+    TraceSourceConfig h = c;
+    h.path = "huge_end.csv";
+    h.format = TraceFormat::Msr;
+    h.out_of_range = OutOfRange::Wrap;
+    TraceSource s(h);
+    CHECK_THROWS_WITH(s.next(r, at), Catch::Contains("huge_end.csv:1: field 'offset'"));
   }
   {
     c.out_of_range = OutOfRange::Error;

@@ -17,6 +17,19 @@ constexpr Tick kTicksPerUs = 1000000;
 constexpr Tick kTicksPerNs = 1000;
 inline double ticks_to_us(Tick t) { return static_cast<double>(t) / 1e6; }
 inline Tick us_to_ticks(double us) { return static_cast<Tick>(us * 1e6 + 0.5); }
+// The latest time any input (a trace's arrival, a script's command, an open-loop arrival)
+// may name: 2^63 ps, about 106.7 days. Simulated time is a 64-bit count of picoseconds
+// (sc_time at 1 ps); the half left above keeps every completion after an input's time
+// inside the range. A later input is refused, never clamped or wrapped.
+constexpr Tick kMaxInputTick = Tick{1} << 63;
+constexpr double kMaxInputUs = 9223372036854.775808;  // kMaxInputTick in us
+// `ps` (a real number of picoseconds, >= 0) as a Tick; false if it is past kMaxInputTick
+// or not a number.
+inline bool ps_to_input_tick(long double ps, Tick& out) {
+  if (!(ps >= 0.0L) || ps + 0.5L > static_cast<long double>(kMaxInputTick)) return false;
+  out = static_cast<Tick>(ps + 0.5L);
+  return true;
+}
 
 // The data a page holds, as far as the model is concerned: a 32-bit token the
 // writer chose (for example a hash of logical page and write sequence number).
