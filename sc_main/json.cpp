@@ -1,5 +1,6 @@
 #include "sc_main/json.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -147,8 +148,12 @@ class Parser {
     v.str = s_.substr(start, i_ - start);
     v.num = std::strtod(v.str.c_str(), nullptr);
     if (!std::isfinite(v.num)) fail("number out of range: " + v.str);
-    v.is_integer = integer && std::fabs(v.num) < 9.2e18;
-    if (v.is_integer) v.integer = std::strtoll(v.str.c_str(), nullptr, 10);
+    // An integer literal is an integer when it fits in 64 bits, exactly (a bound on its
+    // double refused 9223372036854775807, which a config.json can hold).
+    if (integer) {
+      const auto r = std::from_chars(v.str.data(), v.str.data() + v.str.size(), v.integer);
+      v.is_integer = r.ec == std::errc() && r.ptr == v.str.data() + v.str.size();
+    }
     return v;
   }
   std::string string() {

@@ -217,3 +217,18 @@ TEST_CASE("json: 100,000 keys parse, and a duplicate among them is refused by li
   CHECK_THROWS_WITH(json::parse(text + "\"k5\": 1\n}\n", "dup.json"),
                     Catch::Contains("dup.json:100002") && Catch::Contains("duplicate key \"k5\""));
 }
+
+TEST_CASE("json: an integer is one when it fits in 64 bits, to the last digit", "[config][json]") {
+  // The fuzzer found it: workload.seed = 2^63 - 1 was written to config.json and refused
+  // when loaded back ("expected an integer, got a number").
+  const json::Value v = json::parse("{\"a\": 9223372036854775807, \"b\": 9223372036854775808, \"c\": -9223372036854775808}", "n.json");
+  CHECK(v.members[0].second.is_integer);
+  CHECK(v.members[0].second.integer == INT64_MAX);
+  CHECK_FALSE(v.members[1].second.is_integer);
+  CHECK(v.members[2].second.is_integer);
+  Config c = make_config();
+  c.set_text("workload.seed", "9223372036854775807", "--set");
+  Config d = make_config();
+  d.load_json(json::parse(c.to_json(), "config.json"), "config.json");
+  CHECK(d.get_int("workload.seed") == INT64_MAX);
+}
