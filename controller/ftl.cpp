@@ -211,12 +211,12 @@ std::uint32_t Ftl::pick_victim(std::uint32_t plane) {
   std::uint32_t best = kUnmapped;
   for (std::uint32_t i = 0; i < cfg_.nand.blocks_per_plane; ++i) {
     const Block& b = blocks_[base + i];
-    if (b.state != BlockState::Full || b.programming) continue;
-    // A block with reads in flight is not a candidate: looked up only for a block that
-    // would otherwise become the best, which picks the same block.
+    if (b.state != BlockState::Full) continue;
+    // gc_candidate() (its reads in flight looked up) only for a block that would otherwise
+    // become the best, which picks the same block.
     if ((best == kUnmapped || b.valid < blocks_[best].valid ||
          (b.valid == blocks_[best].valid && b.erases < blocks_[best].erases)) &&
-        !pending_reads(base + i))
+        gc_candidate(base + i))
       best = base + i;
   }
   if (best == kUnmapped || blocks_[best].valid == cfg_.nand.pages_per_block) return kUnmapped;
