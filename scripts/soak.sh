@@ -45,9 +45,10 @@ run_one() {  # run_one GEO DEV HS
     *) args+=(--set controller.scheduler="$dev") ;;
   esac
   # One core per run: the lookahead thread would take the other runs' cores.
+  local rc=0
   "$ssdsim" "${args[@]}" --set host.scheduler="$hs" --set workload.read_ratio=0.5 --set workload.seed=7 \
-    --set host.lookahead_thread=false --set report.audit=true --out "$dir" > "$dir.log" 2>&1
-  echo $? > "$dir.rc"
+    --set host.lookahead_thread=false --set report.audit=true --out "$dir" > "$dir.log" 2>&1 || rc=$?
+  echo "$rc" > "$dir.rc"
 }
 export -f run_one requests
 export ssdsim out scale
@@ -58,9 +59,9 @@ for j in "${jobs[@]}"; do
   # shellcheck disable=SC2086
   ( tiny=($tiny_s); large=($large_s); run_one $j ) &
   running=$((running + 1))
-  if [ "$running" -ge "$cores" ]; then wait -n; running=$((running - 1)); fi
+  if [ "$running" -ge "$cores" ]; then wait -n || true; running=$((running - 1)); fi
 done
-wait
+wait || true
 
 field() { sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1; }
 printf '%-6s %-15s %-6s %9s %12s %10s %12s %10s %6s\n' geom device host requests reads_checked mismatches \
@@ -69,8 +70,9 @@ total_reads=0; total_bad=0; failed=0
 for j in "${jobs[@]}"; do
   set -- $j
   dir="$out/$1_$2_$3"
-  if [ "$(cat "$dir.rc")" != 0 ] || [ ! -f "$dir/stats.json" ]; then
-    echo "$1 $2 $3: FAILED (exit $(cat "$dir.rc")):"; tail -n 5 "$dir.log"; failed=$((failed + 1)); continue
+  rc=$(cat "$dir.rc" 2>/dev/null || echo "none")
+  if [ "$rc" != 0 ] || [ ! -f "$dir/stats.json" ]; then
+    echo "$1 $2 $3: FAILED (exit $rc):"; tail -n 5 "$dir.log" 2>/dev/null; failed=$((failed + 1)); continue
   fi
   s="$dir/stats.json"
   r=$(field "$s" reads_checked); m=$(field "$s" mismatches); a=$(field "$s" audited_pages)
