@@ -37,8 +37,7 @@ bool SyntheticWorkload::next(HostRequest& r, Tick& arrival) {
   if (cfg_.rate_iops > 0) {  // Poisson arrivals: exponential gaps
     clock_ += -std::log(1.0 - uniform()) / cfg_.rate_iops * 1e12;
     if (cfg_.duration && clock_ >= static_cast<double>(cfg_.duration)) return false;
-    if (!ps_to_input_tick(clock_, arrival))
-    {
+    if (!ps_to_input_tick(clock_, arrival)) {
       std::ostringstream os;
       os << "workload.rate_iops = " << cfg_.rate_iops << ": request " << issued_ + 1 << " would arrive at "
          << clock_ / 1e12 << " s, past the simulated time range (2^63 ps, 106.7 days); raise the rate, or lower "

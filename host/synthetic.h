@@ -11,19 +11,13 @@
 
 #include <cmath>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "host/input_error.h"
 #include "tlm/host_protocol.h"
 
 namespace ssd::host {
-
-// A workload that cannot run as configured (an error of the input, exit status 2); the
-// trace readers' TraceError is one.
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct SyntheticConfig {
   std::uint64_t requests = 100000;   // 0: no count limit (needs a duration)

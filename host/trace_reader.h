@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "host/synthetic.h"
+#include "host/input_error.h"
 #include "tlm/host_protocol.h"
 
 namespace ssd::host {

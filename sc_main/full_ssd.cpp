@@ -125,8 +125,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       calibrator = std::make_unique<KernelCalibrator>("calibrator", 400000, 10);
     host->on_finished([this] {
       sim_end = std::chrono::steady_clock::now();
-      window_at_finish = full_window(*nand, *firmware, *iface, sc_core::sc_time_stamp().value());
-      window_taken = true;
+      take_window();
       if (calibrator) calibrator->start();
     });
     host->socket.bind(iface->host);
@@ -137,12 +136,9 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     for (unsigned c = 0; c < fcfg.nand.channels; ++c) sched->nand[c]->bind(nand->channel(c).socket);
   }
 
-const WindowFigures& FullSsd::window() {
-  if (!window_taken) {  // the host never finished (no request ran): the window ends at its last completion
-    window_at_finish = full_window(*nand, *firmware, *iface, host->last_completion());
-    window_taken = true;
-  }
-  return window_at_finish;
+void FullSsd::take_window() {
+  window_at_finish = full_window(*nand, *firmware, *iface, host->last_completion());
+  window_taken = true;
 }
 
 FullSsd::Audit FullSsd::audit() const {

@@ -33,7 +33,11 @@ struct FullSsd : sc_core::sc_module {
   // host finishes, or by window() at the end of a run in which it never did.
   WindowFigures window_at_finish;
   bool window_taken = false;
-  const WindowFigures& window();
+  void take_window();  // at the last host completion (now, when the host finishes)
+  const WindowFigures& window() {
+    if (!window_taken) take_window();
+    return window_at_finish;
+  }
   std::uint64_t preconditioned = 0;
   // Wall clock from the start of simulation to the last request's completion.
   std::chrono::steady_clock::time_point sim_start, sim_end;

@@ -262,12 +262,13 @@ int run(int argc, char** argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   fig.peak_rss_mb = peak_rss_mb();
   if (keep > 0) print_timeline(std::cout, drv, keep);
-  print_nand_ops_summary(std::cout, drv, *top.nand, fig);
+  const WindowFigures win = nand_window(*top.nand, drv.last_completion());
+  print_nand_ops_summary(std::cout, drv, *top.nand, win, fig);
   if (vcd) std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written()
                      << " changes; view: gtkwave " << vcd->path() << " waves/nand.gtkw)\n";
   if (!out.empty()) {
     std::string stats;
-    json::write(stats, nand_ops_stats(drv, *top.nand, fig));
+    json::write(stats, nand_ops_stats(drv, *top.nand, win, fig));
     write_file(out / "stats.json", stats + "\n");
     write_file(out / "config.json", cfg.to_json());
     std::cout << "  wrote " << (out / "stats.json").string() << " and " << (out / "config.json").string() << '\n';

@@ -44,10 +44,12 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
 
 double peak_rss_mb();
 
-json::Value nand_ops_stats(const NandScriptDriver& drv, const nand::NandDevice& nand,
+// `win`: the statistics' window, nand_window(nand, the script's last completion), which
+// ends all of the NAND's work.
+json::Value nand_ops_stats(const NandScriptDriver& drv, const nand::NandDevice& nand, const WindowFigures& win,
                            const RunFigures& run);
-void print_nand_ops_summary(std::ostream& os, const NandScriptDriver& drv,
-                            const nand::NandDevice& nand, const RunFigures& run);
+void print_nand_ops_summary(std::ostream& os, const NandScriptDriver& drv, const nand::NandDevice& nand,
+                            const WindowFigures& win, const RunFigures& run);
 void print_timeline(std::ostream& os, const NandScriptDriver& drv, std::size_t max_lines);
 
 }  // namespace ssd

@@ -21,6 +21,7 @@ WindowFigures nand_window(const nand::NandDevice& nand, Tick end) {
   }
   for (unsigned ch = 0; ch < nand.channels(); ++ch)
     w.bus_utilization.push_back(ratio(nand.channel(ch).status().bus_busy_ticks(end), end));
+  check_window(w);
   return w;
 }
 
@@ -29,6 +30,7 @@ WindowFigures full_window(const nand::NandDevice& nand, const ctrl::FirmwareCore
   WindowFigures w = nand_window(nand, end);
   w.core_utilization = ratio(fw.core_busy(end), end);
   w.link_utilization = ratio(iface.link_busy(end), end);
+  check_window(w);
   return w;
 }
 

@@ -28,9 +28,9 @@ struct WindowFigures {
 };
 
 // The NAND's figures at `end` (called at `end`, or later for a NAND whose work all
-// ended by then).
+// ended by then), checked (check_window).
 WindowFigures nand_window(const nand::NandDevice& nand, Tick end);
-// The whole controller's, at `end` = now.
+// The whole controller's, at `end` = now, checked.
 WindowFigures full_window(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw,
                           const ctrl::HostIface& iface, Tick end);
 // Throws std::logic_error naming the figure if one is outside its range (a defect of
