@@ -23,6 +23,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   cycle_ps_ = 1e6 / fw.clock_mhz;
   stalled_.resize(ftl_.planes());
   gc_.resize(ftl_.planes());
+  gc_background_programs_.assign(ftl_.planes(), 0);
   chip_outstanding_.assign(ftl.nand.chips(), 0);
   gc_wanted_.assign(ftl.nand.chips(), 0);
   lookahead_in.bind(*this);
@@ -146,6 +147,16 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, Kind kind) 
   f.page = a.page;
   f.issuer.kind = kind;
   f.issuer.b = ppa;
+  if (kind == GcRead || kind == GcProgram || kind == GcErase) {
+    const std::uint32_t plane = ftl_.plane_of_ppa(ppa);
+    f.priority = cfg_.gc_yields ? gc_priority(plane) : FlashPriority::Host;
+    // Programs of a block go to the NAND in page order: an urgent program may not overtake
+    // the background programs of its plane still queued (they are in the same GC block).
+    if (kind == GcProgram && f.priority == FlashPriority::UrgentGc && gc_background_programs_[plane])
+      f.priority = FlashPriority::BackgroundGc;
+    if (kind == GcProgram && f.priority == FlashPriority::BackgroundGc) ++gc_background_programs_[plane];
+    if (f.priority == FlashPriority::UrgentGc) ++counters_.gc_urgent_commands;
+  }
   f.exec.owner = gp;
   f.id = ++flash_seq_;
   gp->set_command(op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
@@ -389,7 +400,10 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       ftl_.programmed(ppa);
       if (ftl_.remap_if(lpn, ppa, from)) ++counters_.gc_copies;
       else ++counters_.gc_stale_copies;
+      if (f.priority == FlashPriority::BackgroundGc) --gc_background_programs_[plane];
       --gc_[plane].copies_left;
+      --gc_[plane].in_flight;
+      issue_copies(plane);
       maybe_erase(plane);
       break;
     }
@@ -422,8 +436,8 @@ void FirmwareCore::maybe_gc(std::uint32_t plane) {
   if (ftl_.writes_blocked(plane) || !stalled_[plane].empty()) {
     ++counters_.gc_foreground;
     start_gc(plane);
-  } else if (chip_outstanding_[chip] == 0) {
-    start_gc(plane);
+  } else if (cfg_.gc_yields || chip_outstanding_[chip] == 0) {
+    start_gc(plane);  // yielding GC waits at the chip, behind the host's work
   } else {
     gc_wanted_[chip] = 1;
   }
@@ -434,25 +448,41 @@ void FirmwareCore::start_gc(std::uint32_t plane) {
   if (victim == kUnmapped) return;  // nothing to collect yet (reads pending on every candidate)
   ++counters_.gc_runs;
   GcJob& job = gc_[plane];
+  std::vector<std::uint32_t> pages;
+  pages.swap(job.pages);  // keeps its capacity from the plane's last run
   job = GcJob{};
+  job.pages.swap(pages);
+  job.pages.clear();
   job.active = true;
   job.victim = victim;
-  victims_scratch_.clear();
-  ftl_.valid_ppas(victim, victims_scratch_);
-  job.copies_left = static_cast<std::uint32_t>(victims_scratch_.size());
+  ftl_.valid_ppas(victim, job.pages);
+  job.copies_left = static_cast<std::uint32_t>(job.pages.size());
   // A victim still holding the image's pages: their owners are looked up when their
   // reads end (the same owners: the image's do not change), and the lookahead thread
   // computes them meanwhile. (A victim written in the run takes its owners from the
   // FTL's own table, and the copies' ends look nothing up in the image: Ftl::remap_if.)
-  const bool owners_later = worker_ && ftl_.image_block(victim);
-  for (std::uint32_t from : victims_scratch_) {
+  job.owners_later = worker_ && ftl_.image_block(victim);
+  issue_copies(plane);
+  maybe_erase(plane);
+}
+
+void FirmwareCore::issue_copies(std::uint32_t plane) {
+  GcJob& job = gc_[plane];
+  const std::uint32_t limit = cfg_.gc_copies_in_flight ? cfg_.gc_copies_in_flight : ~0u;
+  while (job.next < job.pages.size() && job.in_flight < limit) {
+    const std::uint32_t from = job.pages[job.next++];
+    if (!ftl_.is_valid(from)) {  // rewritten or trimmed since the victim was chosen: nothing to copy
+      --job.copies_left;
+      ++counters_.gc_skipped_copies;
+      continue;
+    }
+    ++job.in_flight;
     FlashCommand& f = new_flash(FlashOp::Read, from, GcRead);
     f.issuer.a = plane;
-    f.issuer.c = owners_later ? kOwnerAtRead : ftl_.owner(from);
-    if (owners_later) worker_->post(from);
+    f.issuer.c = job.owners_later ? kOwnerAtRead : ftl_.owner(from);
+    if (job.owners_later) worker_->post(from);
     send_flash(f, reserve_core(cfg_.cycles_per_gc_page));
   }
-  maybe_erase(plane);
 }
 
 void FirmwareCore::maybe_erase(std::uint32_t plane) {

@@ -39,6 +39,14 @@ struct FirmwareConfig {
   std::uint64_t cycles_per_command = 0;
   std::uint64_t cycles_per_page = 0;
   std::uint64_t cycles_per_gc_page = 0;  // per GC copy and per erase
+  // GC that yields (the scheduler block serves the host first): GC starts as soon as a
+  // plane needs it, its commands are background work unless the plane's free pool is at
+  // its last reserve. false: GC starts when the plane's chip has no command outstanding
+  // (or at once when host writes are blocked), its commands queued with the host's.
+  bool gc_yields = true;
+  // Copies of a GC run in flight per plane (a copy: its read issued, its program not
+  // ended); 0: all of the victim's at once.
+  std::uint32_t gc_copies_in_flight = 8;
 };
 
 struct FirmwareCounters {
@@ -46,6 +54,8 @@ struct FirmwareCounters {
   std::uint64_t flash_reads = 0, buffer_hits = 0, unwritten_reads = 0;
   std::uint64_t rmw_reads = 0, superseded_programs = 0, stalled_writes = 0;
   std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;
+  std::uint64_t gc_skipped_copies = 0;  // a victim's page invalidated before its copy was issued
+  std::uint64_t gc_urgent_commands = 0;  // GC commands issued in the foreground (urgent class)
 };
 
 class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
@@ -96,8 +106,12 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   struct GcJob {
     bool active = false;
     std::uint32_t victim = kUnmapped;
-    std::uint32_t copies_left = 0;
+    std::uint32_t copies_left = 0;  // not yet ended (issued or not)
+    std::uint32_t in_flight = 0;    // issued, not ended
     bool erase_issued = false;
+    bool owners_later = false;      // the victim's owners come from the image at each read's end
+    std::vector<std::uint32_t> pages;  // the victim's valid pages when chosen
+    std::size_t next = 0;              // the first of them not yet issued
   };
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   // A GC read's owner (issuer.c) not looked up yet: taken from the image at its end.
@@ -136,7 +150,14 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   void maybe_gc(std::uint32_t plane);
   void read_done(std::uint32_t ppa);  // a host or RMW read of ppa completed
   void start_gc(std::uint32_t plane);
+  void issue_copies(std::uint32_t plane);  // up to gc_copies_in_flight
   void maybe_erase(std::uint32_t plane);
+  // The class of a GC command of `plane` issued now: urgent when the plane's free pool is
+  // at its last reserve (host writes to it blocked or waiting), else background.
+  FlashPriority gc_priority(std::uint32_t plane) const {
+    return ftl_.writes_blocked(plane) || !stalled_[plane].empty() ? FlashPriority::UrgentGc
+                                                                   : FlashPriority::BackgroundGc;
+  }
   void chip_activity(std::uint32_t chip, int delta);
   std::uint32_t new_op();
 
@@ -164,9 +185,9 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   void clear_pending(std::uint64_t lpn) { pending_.erase(lpn); }
   std::vector<std::deque<std::uint32_t>> stalled_;            // per plane: WriteOps waiting for space
   std::vector<GcJob> gc_;
+  std::vector<std::uint32_t> gc_background_programs_;  // per plane: GC programs in flight as background work
   std::vector<std::uint32_t> chip_outstanding_;
   std::vector<std::uint8_t> gc_wanted_;                       // per chip: a plane of it wants GC
-  std::vector<std::uint32_t> victims_scratch_;
   FirmwareCounters counters_;
   std::uint64_t lookahead_hints_ = 0;
   std::unique_ptr<LookaheadWorker> worker_;  // last: its thread stops before the rest goes

@@ -16,7 +16,7 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
   ios_ = cfg.policy == "ios";
   if (ios_) policy_ = std::make_unique<IosPolicy>(n.channels, n.chips_per_channel);
   else {
-    auto hos = std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, cfg.read_first);
+    auto hos = std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, cfg.read_first, cfg.by_priority);
     hos_ = hos.get();
     masked_ = hos_->masked();
     policy_ = std::move(hos);

@@ -21,7 +21,8 @@ namespace ssd::ctrl {
 struct SchedConfig {
   std::string policy = "hos";  // ios | hos
   double clock_mhz = 1000.0;
-  bool read_first = false;     // hos: the oldest read of a chip queue before its head
+  bool read_first = false;     // hos: the oldest read of a chip queue before its oldest command
+  bool by_priority = true;     // hos: a chip serves urgent GC, then host, then background GC work
   bool decide_ahead = true;    // decisions taken ahead of their edge when nothing can run before it
 };
 

@@ -183,6 +183,8 @@ void Ftl::map(std::uint64_t lpn, std::uint32_t ppa) { map_from(lpn, ppa, lookup(
 
 void Ftl::map_from(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t old) {
   if (old != kUnmapped) invalidate(old);
+  const std::uint32_t g = block_of_ppa(ppa);
+  if (blocks_[g].image_bits) take_image_bits(g);  // an open block of the image: its bits first
   l2p_.set(lpn, ppa + 1);
   set_p2l(ppa, lpn);
   set_valid(ppa);
@@ -193,7 +195,7 @@ bool Ftl::remap_if(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from) {
   // lpn was the owner of `from` when the copy was read. If `from` is still the image's
   // and the run has not remapped lpn, lpn is still where the image put it, which is
   // `from` (the image's p2l(from) = lpn: its l2p(lpn) = from), with no lookup computed.
-  const bool at_image_page = blocks_[block_of_ppa(from)].image && l2p_.get(lpn) == 0;
+  const bool at_image_page = image_page(from) && l2p_.get(lpn) == 0;
   if (!at_image_page && lookup(lpn) != from) return false;  // a newer host write won: the copy is stale
   map_from(lpn, ppa, from);  // from is what lookup(lpn) gave
   return true;
@@ -240,7 +242,8 @@ void Ftl::erased(std::uint32_t block_global) {
   b.state = BlockState::Free;
   b.write_ptr = 0;
   b.valid = 0;
-  b.image = b.image_bits = false;
+  b.image_pages = 0;
+  b.image_bits = false;
   ++b.erases;
   ++gc_erases_;
   planes_v_[block_global / cfg_.nand.blocks_per_plane].free.push(b.erases, block_global % cfg_.nand.blocks_per_plane);
@@ -272,16 +275,23 @@ void Ftl::instant_write(std::uint64_t lpn, Token t, FlashBackdoor& nand) {
   map(lpn, ppa);
 }
 
-void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint64_t seed, FlashBackdoor& nand,
-                              SteadyImage::TokenOf token_of) {
+void Ftl::precondition_image(std::uint64_t fill, double drive_writes, std::uint64_t seed, FlashBackdoor& nand,
+                             SteadyImage::TokenOf token_of, std::uint32_t free_blocks) {
   const std::uint32_t B = cfg_.nand.blocks_per_plane, ppb = cfg_.nand.pages_per_block;
   if (fill > logical_pages_) throw std::invalid_argument("precondition: more pages than the logical space");
   if (fill / planes_ + 1 >= (std::uint64_t{1} << 32)) throw std::invalid_argument("precondition: too many pages per plane");
   if (!l2p_.empty() || image_) throw std::logic_error("precondition: the FTL has been written already");
+  const bool aged = drive_writes > 0;
   std::vector<std::uint32_t> lane_of_plane(planes_);
   for (std::uint32_t q = 0; q < planes_; ++q) lane_of_plane[plane_of_lpn(q)] = q;
-  const std::uint32_t F = B - gc_low_;  // full blocks; gc_low_ stay free
-  image_ = std::make_unique<SteadyImage>(planes_, B, ppb, F, lane_of_plane, fill, token_of);
+  // Aged: every plane has `free_blocks` free (the GC low mark by default) and both
+  // streams' blocks open; the rest are full. (FtlConfig::validate leaves room for that.)
+  if (free_blocks == 0) free_blocks = gc_low_;
+  if (free_blocks < gc_reserve_ + 1 || free_blocks > gc_low_)
+    throw std::invalid_argument("precondition: free blocks must be from " + std::to_string(gc_reserve_ + 1) +
+                                " (the last reserve + 1) to " + std::to_string(gc_low_) + " (the GC low mark)");
+  const std::uint32_t F = B - free_blocks - 2;
+  image_ = std::make_unique<SteadyImage>(planes_, B, ppb, F, lane_of_plane, fill, token_of, aged);
   nand.attach_image(*image_);
   p2l_.set_dense(false);  // written only for blocks the run opens
   // Planes are independent: each has its own random stream (seeded by the plane), so the
@@ -299,35 +309,63 @@ void Ftl::precondition_steady(std::uint64_t fill, double drive_writes, std::uint
     auto below = [&rnd](std::uint64_t n) {
       return static_cast<std::uint64_t>((static_cast<unsigned __int128>(rnd()) * n) >> 64);
     };
-    image_->build_plane(p, below);
+    const std::uint32_t V = image_->plane_pages(p);
+    SteadyImage::Shape shape;
+    if (aged) {
+      // Where a long run of uniform random writes leaves a plane between two GC runs: the
+      // open blocks' write points uniform (a plane is at a random point of filling each),
+      // independent of the other planes'; all of the open blocks' pages valid (written
+      // last: few were overwritten since).
+      shape.full = F;
+      shape.host_open = shape.gc_open = true;
+      shape.host_pages = static_cast<std::uint32_t>(std::min<std::uint64_t>(below(ppb), V));
+      shape.gc_pages = static_cast<std::uint32_t>(std::min<std::uint64_t>(below(ppb), V - shape.host_pages));
+    } else {
+      // Written once in order through the allocation: full blocks, then the host
+      // stream's open block with the rest (none when the last block is full).
+      shape.full = V / ppb;
+      shape.host_pages = V % ppb;
+      shape.host_open = shape.host_pages > 0;
+    }
+    image_->build_plane(p, shape, below);
     // Erase history.
-    const std::uint64_t V = image_->plane_pages(p);
-    const std::uint32_t victim_valid = image_->valid_at_age(p, F - 1);
-    const double wa = ppb > victim_valid ? static_cast<double>(ppb) / (ppb - victim_valid) : 1.0;
-    const double erases = drive_writes * static_cast<double>(V) * wa / (static_cast<double>(B) * ppb);
+    double erases = 0;
+    if (aged) {
+      const std::uint32_t victim_valid = image_->valid_at_age(p, F - 1);
+      const double wa = ppb > victim_valid ? static_cast<double>(ppb) / (ppb - victim_valid) : 1.0;
+      erases = drive_writes * static_cast<double>(V) * wa / (static_cast<double>(B) * ppb);
+    }
     Plane& pl = planes_v_[p];
     pl.free.clear();
     pl.open[0] = pl.open[1] = kUnmapped;
+    const std::uint32_t data_ages = shape.full + (shape.host_open ? 1 : 0) + (shape.gc_open ? 1 : 0);
     for (std::uint32_t k = 0; k < B; ++k) {
       const std::uint32_t b = image_->block_of_age(p, k);
       const std::uint32_t g = p * B + b;
       Block& blk = blocks_[g];
       // Older blocks were erased a little less often than newer ones.
-      const auto e = static_cast<std::uint32_t>(erases * (1.0 + 0.1 * (static_cast<double>(F - std::min(k, F)) / F)) + 0.5);
+      const std::uint32_t Fk = std::max<std::uint32_t>(shape.full, 1);
+      const auto e = static_cast<std::uint32_t>(erases * (1.0 + 0.1 * (static_cast<double>(Fk - std::min(k, Fk)) / Fk)) + 0.5);
       const PhysAddr a = decode(g * ppb);
       blk = Block{};
       blk.erases = e;
-      if (k >= F) {  // free
+      if (k >= data_ages) {  // free
         for (std::uint32_t n = 0; n < e; ++n) nand.erase(a);
         pl.free.push(e, b);
         continue;
       }
       // Which pages are valid is drawn when first needed (SteadyImage::valid_mask).
+      const std::uint32_t pages = k < shape.full ? ppb : image_->valid_at_age(p, k);
       blk.valid = static_cast<std::uint16_t>(image_->valid_at_age(p, k));
-      blk.write_ptr = static_cast<std::uint16_t>(ppb);
-      blk.state = BlockState::Full;
-      blk.image = blk.image_bits = true;
-      nand.load_image_block(a, g * ppb, ppb, e);
+      blk.write_ptr = blk.image_pages = static_cast<std::uint16_t>(pages);
+      blk.image_bits = true;
+      if (k < shape.full) {
+        blk.state = BlockState::Full;
+      } else {
+        blk.state = BlockState::Open;
+        pl.open[k == shape.full ? 0 : 1] = g;
+      }
+      nand.load_image_block(a, g * ppb, pages, e);
     }
   };
   // Each thread writes only its planes' block records (the valid bits are not written:

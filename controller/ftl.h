@@ -109,11 +109,17 @@ class Ftl {
   // The logical page page `ppa` holds, kUnmapped (as a 64-bit value) if it is not valid.
   std::uint64_t owner(std::uint32_t ppa) const {
     if (!is_valid(ppa)) return kUnmapped;
-    return blocks_[block_of_ppa(ppa)].image ? image_owner(ppa) : p2l_[ppa] - 1;
+    return image_page(ppa) ? image_owner(ppa) : p2l_[ppa] - 1;
   }
-  // Whether a block's pages are still the image's (their owners come from it: an owner
-  // that stays the same until the block is erased, valid or not).
-  bool image_block(std::uint32_t block_global) const { return blocks_[block_global].image; }
+  // Whether a page is still the image's (its owner comes from it: an owner that stays the
+  // same until the block is erased, valid or not).
+  bool image_page(std::uint32_t ppa) const {
+    return ppa % cfg_.nand.pages_per_block < blocks_[block_of_ppa(ppa)].image_pages;
+  }
+  // Whether all of a block's pages are the image's.
+  bool image_block(std::uint32_t block_global) const {
+    return blocks_[block_global].image_pages == cfg_.nand.pages_per_block;
+  }
   // owner() of a page of an image block, without the validity test: what owner() was
   // while the page was valid.
   std::uint64_t image_owner(std::uint32_t ppa) const { return image_->p2l(ppa); }
@@ -216,17 +222,26 @@ class Ftl {
   template <typename TokenOf>
   void precondition(std::uint64_t fill, std::uint64_t age_writes, std::uint64_t seed,
                     FlashBackdoor& nand, TokenOf token_of);
-  // Constructs, in one pass over the physical pages (planes in parallel on the
-  // machine's cores; the backdoor must allow that for distinct blocks), the steady state that uniform
-  // random overwrites of [0, fill) reach under greedy GC: in every plane all blocks but
-  // the GC low mark are full; a block's valid pages decay exponentially with its age
-  // (each page of a plane is overwritten at random), the valid pages at random places;
-  // logical pages are shuffled over them. Erase counts: `drive_writes` times the plane's
-  // logical pages, times the write amplification of that state, spread over its blocks.
-  // The state is kept as an image (controller/steady_image.h): the mapping tables and
-  // the NAND's pages hold only what the run changes.
-  void precondition_steady(std::uint64_t fill, double drive_writes, std::uint64_t seed,
-                           FlashBackdoor& nand, SteadyImage::TokenOf token_of);
+  // Constructs, in one pass over the blocks (planes in parallel on the machine's cores;
+  // the backdoor must allow that for distinct blocks), the state of a device whose
+  // logical pages [0, fill) were written (controller/steady_image.h):
+  //  - drive_writes = 0: written once, in order, through the allocation: what
+  //    precondition(fill, 0, ...) replays page by page;
+  //  - drive_writes > 0: the steady state that uniform random overwrites of them reach
+  //    under greedy GC: per plane the GC low mark free, both streams' open blocks at
+  //    uniformly drawn write points (every plane at its own point of the GC cycle), the
+  //    other blocks full, their valid pages decaying exponentially with age, at random
+  //    places; logical pages shuffled over them. Erase counts: `drive_writes` times the
+  //    plane's logical pages, times the write amplification of that state, spread over
+  //    its blocks.
+  // The state is kept as an image: the mapping tables and the NAND's pages hold only
+  // what the run changes.
+  // `free_blocks` (aged only): the free blocks each plane starts with, from the last
+  // reserve + 1 (2: where a long run that GC cannot keep up with in the background
+  // holds it) to the GC low mark (0 = the low mark: where GC that keeps up holds it).
+  void precondition_image(std::uint64_t fill, double drive_writes, std::uint64_t seed,
+                          FlashBackdoor& nand, SteadyImage::TokenOf token_of, std::uint32_t free_blocks = 0);
+  std::uint32_t gc_low_mark() const { return gc_low_; }
   // The image of the steady-state preconditioning, null without one.
   const SteadyImage* image() const { return image_.get(); }
   // Gives the image tables that another thread may fill (SteadyImage::precompute) while
@@ -281,13 +296,13 @@ class Ftl {
     std::uint16_t write_ptr = 0;    // pages allocated
     std::uint16_t valid = 0;
     std::uint16_t programming = 0;  // allocated pages whose program has not ended
-    BlockState state = BlockState::Free;
-    bool image : 1;  // holds the preconditioning image's pages (owners from the image)
-    // Its valid pages are still the image's, all of them: valid_bits_ are not written for
-    // it until a page of it is first invalidated (take_image_bits).
-    bool image_bits : 1;
+    // Its pages below this hold the preconditioning image's data (owners from the image).
+    std::uint16_t image_pages = 0;
     std::uint32_t erases = 0;
-    Block() : image(false), image_bits(false) {}
+    BlockState state = BlockState::Free;
+    // Its valid pages are still the image's, all of them: valid_bits_ are not written for
+    // it until a page of it is first invalidated or programmed (take_image_bits).
+    bool image_bits = false;
   };
   struct Plane {
     FreeBlocks free;  // the plane's free blocks

@@ -8,10 +8,11 @@
 //    blocking). At most one command per edge.
 //  - HOS: per channel, scanning its chips round-robin from the one after the chip last
 //    granted on that channel: the first chip whose queue is non-empty and whose
-//    candidate is ready. The candidate is the head of the chip's queue, or with
-//    read_first the oldest read in it (else the head). At most one command per channel
-//    per edge. Reset state: the pointer of every channel at its last chip, so chip 0
-//    is scanned first.
+//    candidate is ready. The candidate: with priorities, the first non-empty class
+//    (urgent GC, host, background GC); in it (or in the whole queue without
+//    priorities) the oldest command, or with read_first the oldest read (else the
+//    oldest command). At most one command per channel per edge. Reset state: the
+//    pointer of every channel at its last chip, so chip 0 is scanned first.
 #pragma once
 
 #include <cstdint>
@@ -97,24 +98,28 @@ class IosPolicy : public SchedPolicy {
 
 class HosPolicy final : public SchedPolicy {
  public:
-  HosPolicy(unsigned channels, unsigned chips_per_channel, bool read_first)
-      : channels_(channels), chips_(chips_per_channel), read_first_(read_first),
+  // `by_priority`: a chip serves its commands by class (FlashCommand::priority: urgent GC,
+  // host, background GC), oldest first within a class; false: one class, arrival order.
+  HosPolicy(unsigned channels, unsigned chips_per_channel, bool read_first, bool by_priority = false)
+      : channels_(channels), chips_(chips_per_channel), read_first_(read_first), by_priority_(by_priority),
         queues_(channels * chips_per_channel), rr_(channels, chips_per_channel - 1), per_channel_(channels, 0) {}
   void push(FlashCommand* c) override {
     ChipQueue& q = queues_[c->channel * chips_ + c->chip];
     c->queue_next = nullptr;
-    if (!q.head) q.set_head(c);
-    else link(q.tail, c);
-    q.tail = c;
+    c->queue_seq = ++seq_;
+    q.list(class_of(*c), c->op == FlashOp::Read).push(c);
     ++q.size;
     ++total_;
     ++per_channel_[c->channel];
+    q.refresh(read_first_);
   }
   std::size_t queued_on_channel(unsigned channel) const override { return per_channel_[channel]; }
   std::size_t queued() const override { return total_; }
   std::size_t queued_on_chip(unsigned channel, unsigned chip) const override {
     return queues_[channel * chips_ + chip].size;
   }
+  // The command chip (channel, chip) offers now, null if none.
+  const FlashCommand* candidate(unsigned channel, unsigned chip) const { return queues_[channel * chips_ + chip].cand; }
 
  public:
   // The same as decide() and any_ready() with the callables inlined (no virtual call per
@@ -130,13 +135,13 @@ class HosPolicy final : public SchedPolicy {
     }
   }
   // Readiness as bits, for a caller whose NAND state offers it so (the NAND engine's
-  // accept words): with read_first off, each chip queue keeps what its head needs to
-  // start (FlashCommand::start_need()), and a channel's chips are tested together with
-  // no branch per chip. `offer(ch)` returns an object whose accept_word(chip, die) is
-  // the die's offer, up to date at the decision's time. The decisions are those of
+  // accept words): each chip queue keeps what its candidate needs to start
+  // (FlashCommand::start_need()), and a channel's chips are tested together with no
+  // branch per chip. `offer(ch)` returns an object whose accept_word(chip, die) is the
+  // die's offer, up to date at the decision's time. The decisions are those of
   // decide_with() with the same readiness (a test checks it).
-  bool masked() const { return !read_first_ && chips_ <= 64; }
-  // Bit `chip`: the head of the chip's queue on channel `ch` could start.
+  bool masked() const { return chips_ <= 64; }
+  // Bit `chip`: the candidate of the chip's queue on channel `ch` could start.
   template <typename Offers>
   std::uint64_t ready_chips(unsigned ch, const Offers& offers) const {
     const ChipQueue* q = &queues_[ch * chips_];
@@ -160,8 +165,7 @@ class HosPolicy final : public SchedPolicy {
       const unsigned from = rr_[ch] + 1;
       const std::uint64_t after = from < 64 ? bits & (~std::uint64_t{0} << from) : 0;
       const unsigned chip = static_cast<unsigned>(__builtin_ctzll(after ? after : bits));
-      ChipQueue& q = queues_[ch * chips_ + chip];
-      take(ch, chip, q, {q.head, nullptr}, out);
+      take(ch, chip, queues_[ch * chips_ + chip], out);
     }
   }
   template <typename Ready>
@@ -169,7 +173,7 @@ class HosPolicy final : public SchedPolicy {
     if (!per_channel_[ch]) return false;
     for (unsigned chip = 0; chip < chips_; ++chip) {
       const ChipQueue& q = queues_[ch * chips_ + chip];
-      if (q.head && ready(*candidate(q).pick)) return true;
+      if (q.cand && ready(*q.cand)) return true;
     }
     return false;
   }
@@ -185,47 +189,50 @@ class HosPolicy final : public SchedPolicy {
   }
 
  private:
-  // A chip's queue, oldest first, linked through FlashCommand::queue_next.
-  struct ChipQueue {
+  // A list of commands, oldest first, linked through FlashCommand::queue_next.
+  struct List {
     FlashCommand* head = nullptr;
     FlashCommand* tail = nullptr;
+    void push(FlashCommand* c) {
+      if (!head) head = c;
+      else tail->queue_next = c;
+      tail = c;
+    }
+    void pop() {
+      FlashCommand* c = head;
+      head = c->queue_next;
+      if (!head) tail = nullptr;
+      c->queue_next = nullptr;
+    }
+  };
+  // A chip's queue: per priority class, its reads and its other commands, each oldest
+  // first. The candidate (what the chip offers) is kept up to date at every push and
+  // take, so a decision reads it in O(1): the first class with a command; in it, the
+  // oldest command, or with read_first its oldest read (else its oldest command).
+  struct ChipQueue {
+    List lists[kPriorityClasses][2];  // [class][0: reads, 1: others]
+    FlashCommand* cand = nullptr;
     std::uint32_t size = 0;
-    std::uint32_t need = 0;  // head->start_need(), 0 when empty
-    std::uint16_t die = 0;   // head->die
-    void set_head(FlashCommand* c) {
-      head = c;
-      need = c ? c->start_need() : 0;
-      die = c ? c->die : 0;
-    }
-    // The head is taken: its successor's need and die come from the head (in the cache,
-    // just issued), not from the successor (a command that may have waited long).
-    void pop_head() {
-      need = head->queue_next ? head->queue_next_need : 0;
-      die = head->queue_next_die;
-      head = head->queue_next;
-      // The new head is read when it is taken, often long after it was queued: its
-      // successor's line is fetched now.
-      if (head) ssd::prefetch(&head->queue_next);
+    std::uint32_t need = 0;  // cand->start_need(), 0 when empty
+    std::uint16_t die = 0;   // cand->die
+    List& list(unsigned cls, bool read) { return lists[cls][read ? 0 : 1]; }
+    void refresh(bool read_first) {
+      cand = nullptr;
+      for (unsigned k = 0; k < kPriorityClasses && !cand; ++k) {
+        FlashCommand* r = lists[k][0].head;
+        FlashCommand* o = lists[k][1].head;
+        if (!r) cand = o;
+        else if (!o || read_first) cand = r;
+        else cand = r->queue_seq < o->queue_seq ? r : o;
+      }
+      need = cand ? cand->start_need() : 0;
+      die = cand ? cand->die : 0;
+      // The candidate is read when it is taken, often long after it was queued.
+      if (cand) ssd::prefetch(&cand->queue_next);
     }
   };
-  // c follows `prev` in its queue.
-  static void link(FlashCommand* prev, FlashCommand* c) {
-    prev->queue_next = c;
-    prev->queue_next_need = c ? c->start_need() : 0;
-    prev->queue_next_die = c ? c->die : 0;
-  }
-  struct Candidate {
-    FlashCommand* pick;
-    FlashCommand* before;  // the command ahead of it in the queue (null: it is the head)
-  };
-  // The command a chip queue offers: its head, or with read_first its oldest read.
-  Candidate candidate(const ChipQueue& q) const {
-    if (read_first_) {
-      FlashCommand* before = nullptr;
-      for (FlashCommand* c = q.head; c; before = c, c = c->queue_next)
-        if (c->op == FlashOp::Read) return {c, before};
-    }
-    return {q.head, nullptr};
+  unsigned class_of(const FlashCommand& c) const {
+    return by_priority_ ? static_cast<unsigned>(c.priority) : static_cast<unsigned>(FlashPriority::Host);
   }
   template <typename Ready, typename ChannelOpen>
   void decide_channel(unsigned ch, Ready& ready, ChannelOpen& open, std::vector<FlashCommand*>& out) {
@@ -234,32 +241,30 @@ class HosPolicy final : public SchedPolicy {
     for (unsigned k = 0; k < chips_; ++k) {
       if (++chip == chips_) chip = 0;
       ChipQueue& q = queues_[ch * chips_ + chip];
-      if (!q.head) continue;
-      const Candidate c = candidate(q);
-      if (!ready(*c.pick)) continue;
-      take(ch, chip, q, c, out);
+      if (!q.cand || !ready(*q.cand)) continue;
+      take(ch, chip, q, out);
       return;
     }
   }
-  // Issues a chip queue's candidate.
-  void take(unsigned ch, unsigned chip, ChipQueue& q, Candidate c, std::vector<FlashCommand*>& out) {
-    out.push_back(c.pick);
-    if (c.before) link(c.before, c.pick->queue_next);
-    else q.pop_head();
-    if (q.tail == c.pick) q.tail = c.before;
-    c.pick->queue_next = nullptr;
+  // Issues a chip queue's candidate (always the head of its list).
+  void take(unsigned ch, unsigned chip, ChipQueue& q, std::vector<FlashCommand*>& out) {
+    FlashCommand* c = q.cand;
+    out.push_back(c);
+    q.list(class_of(*c), c->op == FlashOp::Read).pop();
     --q.size;
     --total_;
     --per_channel_[ch];
     rr_[ch] = chip;
+    q.refresh(read_first_);
   }
 
   unsigned channels_, chips_;
-  bool read_first_;
+  bool read_first_, by_priority_;
   std::vector<ChipQueue> queues_;
   std::vector<unsigned> rr_;
   std::vector<std::uint32_t> per_channel_;
   std::size_t total_ = 0;
+  std::uint64_t seq_ = 0;  // arrival numbers
 };
 
 template <typename Ready>

@@ -69,51 +69,63 @@ SteadyImage::AffinePermutation::AffinePermutation(std::uint32_t n, std::uint64_t
 }
 
 SteadyImage::SteadyImage(std::uint32_t planes, std::uint32_t blocks_per_plane, std::uint32_t pages_per_block,
-                         std::uint32_t full_blocks, std::vector<std::uint32_t> lane_of_plane, std::uint64_t fill,
-                         TokenOf token_of)
+                         std::uint32_t max_full_blocks, std::vector<std::uint32_t> lane_of_plane, std::uint64_t fill,
+                         TokenOf token_of, bool aged)
     : planes_(planes),
       B_(blocks_per_plane),
       ppb_(pages_per_block),
-      F_(full_blocks),
+      F_(max_full_blocks),
       words_((pages_per_block + 63) / 64),
+      stride_(max_full_blocks + 3),
+      aged_(aged),
       lane_of_plane_(std::move(lane_of_plane)),
       fill_(fill),
       token_of_(token_of) {
-  if (F_ == 0 || F_ > B_ || lane_of_plane_.size() != planes_) throw std::invalid_argument("SteadyImage: bad geometry");
-  if (fill_ / planes_ + 1 > std::uint64_t{F_} * ppb_) throw std::invalid_argument("SteadyImage: more pages than the full blocks hold");
+  if (F_ + 2 > B_ || lane_of_plane_.size() != planes_) throw std::invalid_argument("SteadyImage: bad geometry");
+  if (fill_ / planes_ + 1 > (std::uint64_t{F_} + 2) * ppb_) throw std::invalid_argument("SteadyImage: more pages than the blocks hold");
   plane_of_lane_.assign(planes_, 0);
   for (std::uint32_t p = 0; p < planes_; ++p) plane_of_lane_[lane_of_plane_[p]] = p;
   plane_.resize(planes_);
   mask_ = BigArray<std::uint64_t>(std::size_t{planes_} * B_ * words_, true);  // drawn when first needed
   ready_ = BigArray<std::uint64_t>((std::size_t{planes_} * B_ + 63) / 64, true);  // none drawn yet
-  starts_ = BigArray<std::uint32_t>(std::size_t{planes_} * (F_ + 1), true);
+  starts_ = BigArray<std::uint32_t>(std::size_t{planes_} * stride_, true);
 }
 
 void SteadyImage::solve(std::uint32_t p) {
   PlaneImage& pl = plane_[p];
+  const Shape& sh = pl.shape;
+  const std::uint32_t open_pages = (sh.host_open ? sh.host_pages : 0) + (sh.gc_open ? sh.gc_pages : 0);
+  if (sh.full > F_ || open_pages > pl.V || (sh.host_open && sh.host_pages > ppb_) || (sh.gc_open && sh.gc_pages > ppb_) ||
+      pl.V - open_pages > std::uint64_t{sh.full} * ppb_ || (!sh.host_open && sh.gc_open))
+    throw std::invalid_argument("SteadyImage: plane " + std::to_string(p) + " cannot hold its pages in that shape");
+  pl.Vf = pl.V - open_pages;
   // Pages in the full blocks for a decay a: C(a) = ppb (1 - e^-a) / (1 - e^(-a/F)),
-  // from F ppb (a -> 0) down to ppb (a -> infinity); a solved for C(a) = V (a plane
-  // with V <= ppb keeps all of it in its newest block).
-  const double F = F_, ppb = ppb_;
-  auto total = [&](double a) { return ppb * std::expm1(-a) / std::expm1(-a / F); };
-  double lo = 0, hi = 1;
-  while (total(hi) > pl.V && hi < 1e6) hi *= 2;
-  for (int it = 0; it < 60; ++it) {
-    const double mid = (lo + hi) / 2;
-    (total(mid) > pl.V ? lo : hi) = mid;
-  }
-  pl.a = pl.V == 0 ? 0 : hi;
-  if (pl.a > 0) {
+  // from F ppb (a -> 0) down to ppb (a -> infinity); a solved for C(a) = Vf (a plane
+  // with Vf <= ppb keeps all of it in its newest block; a = 0 when every page is valid).
+  const double F = sh.full, ppb = ppb_;
+  pl.a = 0;
+  if (pl.Vf > 0 && pl.Vf < std::uint64_t{sh.full} * ppb_) {
+    auto total = [&](double a) { return ppb * std::expm1(-a) / std::expm1(-a / F); };
+    double lo = 0, hi = 1;
+    while (total(hi) > pl.Vf && hi < 1e6) hi *= 2;
+    for (int it = 0; it < 60; ++it) {
+      const double mid = (lo + hi) / 2;
+      (total(mid) > pl.Vf ? lo : hi) = mid;
+    }
+    pl.a = hi;
     pl.scale = -ppb / std::expm1(-pl.a / F);
     pl.k_per_log = -F / pl.a;
   }
-  std::uint32_t* starts = &starts_[std::size_t{p} * (F_ + 1)];
+  std::uint32_t* starts = &starts_[std::size_t{p} * stride_];
   starts[0] = first_slot(pl, 0);
-  for (std::uint32_t k = 0; k < F_; ++k) {
+  for (std::uint32_t k = 0; k < sh.full; ++k) {
     starts[k + 1] = first_slot(pl, k + 1);
     if (starts[k + 1] < starts[k] || starts[k + 1] - starts[k] > ppb_)
       throw std::logic_error("SteadyImage: block of age " + std::to_string(k) + " would hold more than a block");
   }
+  if (starts[sh.full] != pl.Vf) throw std::logic_error("SteadyImage: the full blocks do not add up");
+  starts[sh.full + 1] = pl.Vf + (sh.host_open ? sh.host_pages : 0);
+  starts[sh.full + 2] = pl.V;
 }
 
 void SteadyImage::draw_mask(std::uint32_t g) const {
@@ -126,7 +138,13 @@ void SteadyImage::draw_mask(std::uint32_t g) const {
     m = large.data();
   }
   std::fill(m, m + words_, std::uint64_t{0});
-  if (k < F_) {  // a free block has none
+  const std::uint32_t F = plane_[p].shape.full;
+  if (k >= F && k < F + 2) {  // an open block: its first pages
+    const std::uint32_t n = valid_at_age(p, k);
+    for (std::uint32_t i = 0; i < n; ++i) m[i >> 6] |= std::uint64_t{1} << (i & 63);
+  } else if (k < F && !aged_) {  // written once: all valid
+    for (std::uint32_t i = 0; i < ppb_; ++i) m[i >> 6] |= std::uint64_t{1} << (i & 63);
+  } else if (k < F) {  // a free block has none
     // The block's stream: xorshift64* from a splitmix64 of the plane's key and the age.
     std::uint64_t x = plane_[p].mask_key + (std::uint64_t{k} + 1) * 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -166,14 +184,16 @@ std::uint64_t SteadyImage::masks_drawn() const {
 
 std::uint32_t SteadyImage::age_estimate(std::uint32_t p, std::uint32_t s) const {
   const PlaneImage& pl = plane_[p];
+  const std::uint32_t F = pl.shape.full;
+  if (s >= pl.Vf || F == 0) return F;  // an open block's
   std::uint32_t k;
   if (pl.a == 0) {
     k = s / ppb_;
   } else {  // the inverse of first_slot, before the correction for its rounding
     const double x = pl.k_per_log * std::log1p(-static_cast<double>(s) / pl.scale);
-    k = !(x > 0) ? 0 : x >= F_ ? F_ - 1 : static_cast<std::uint32_t>(x);
+    k = !(x > 0) ? 0 : x >= F ? F - 1 : static_cast<std::uint32_t>(x);
   }
-  return k >= F_ ? F_ - 1 : k;
+  return k >= F ? F - 1 : k;
 }
 
 std::uint32_t SteadyImage::age_of_slot(std::uint32_t p, std::uint32_t s, std::uint32_t k,
@@ -221,7 +241,7 @@ void SteadyImage::prefetch_l2p(std::uint64_t lpn) const {
   if (cache_mask_) return prefetch_shared_l2p(lpn);  // the other thread computes it
   const Located l = locate(lpn);
   memo_[lpn % kMemo] = l;
-  ssd::prefetch(&starts_[std::size_t{l.plane} * (F_ + 1) + l.age]);
+  ssd::prefetch(&starts_[std::size_t{l.plane} * stride_ + l.age]);
   ssd::prefetch(&mask_[std::size_t{l.plane * B_ + plane_[l.plane].blocks.forward(l.age)} * words_]);
 }
 

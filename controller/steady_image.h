@@ -1,22 +1,30 @@
-// The steady state of a preconditioned device as an image: which pages hold which
-// logical page, computed on demand instead of written into per-page tables. Plain C++.
+// The preconditioned state of a device as an image: which pages hold which logical
+// page, computed on demand instead of written into per-page tables. Plain C++.
 //
-// The state is the one Ftl::precondition_steady describes (uniform random overwrites of
-// the logical pages [0, fill) under greedy GC): in every plane the blocks but the GC
-// low mark are full, the valid pages of a block decay exponentially with its age, at
-// random places in the block; the plane's logical pages are shuffled over them.
+// Two states (Ftl::precondition_image says which): the steady state of uniform random
+// overwrites of the logical pages [0, fill) under greedy GC (aged), and those pages
+// written once, in order (not aged). Per plane, by age (0 the oldest written in the
+// unaged state, an arbitrary order of full blocks in the aged one):
+//   ages [0, F)     full blocks. Aged: the valid pages of a block decay exponentially
+//                   with its age, at random places in the block; not aged: all valid;
+//   age F           the host stream's open block, its first w pages written and valid;
+//   age F + 1       the GC stream's open block, its first g pages (aged only);
+//   older           free blocks.
+// F, w and g are the plane's own: aged, w and g are drawn uniformly (the write points a
+// long run leaves, independent between planes), and the free blocks are the GC low mark,
+// so each plane starts at its own point of the GC cycle.
 // What is stored is per block, not per page: which pages of a block are valid (a bit
-// each: 16 MiB for 1 TiB of 8 KiB pages, drawn from the block's own random stream the
-// first time any thread needs them), the block's age, and per plane the running count
-// of valid pages by age. The shuffle is a keyed permutation that can be computed
-// both ways (a Feistel network, cycle-walked into [0, V)), so that
+// each, drawn from the block's own random stream the first time any thread needs them),
+// the block's age, and per plane the running count of valid pages by age. Aged, the
+// plane's logical pages are shuffled over its valid pages by a keyed permutation that
+// can be computed both ways (a Feistel network, cycle-walked into [0, V)), so that
 //   slot s of a plane (its s-th valid page, by age, then page order) holds the plane's
-//   logical page number r = perm(s), and the logical page r is found at perm^-1(r).
+//   logical page number r = perm(s), and the logical page r is found at perm^-1(r);
+// not aged, perm is the identity (pages in the order they were written).
 // A lookup costs a few hundred instructions and three cache lines; building the image
-// costs a pass over the blocks instead of one over the pages (1 TiB raw: ~0.02 s
-// against ~1-3 s, and ~25 MiB instead of 1.5 GiB of tables). The NAND reads the image's
-// tokens for blocks not rewritten since (nand/page_image.h); the FTL keeps only the
-// changes to the mapping (controller/ftl.h).
+// costs a pass over the blocks instead of one over the pages. The NAND reads the
+// image's tokens for blocks not rewritten since (nand/page_image.h); the FTL keeps only
+// the changes to the mapping (controller/ftl.h).
 #pragma once
 
 #include <algorithm>
@@ -38,22 +46,35 @@ class SteadyImage final : public nand::PageImage {
   static constexpr std::uint64_t kNoPage = 0xFFFFFFFFu;  // p2l of a page not valid in the image
 
   // `lane_of_plane[p]` = q: plane p holds the logical pages r * planes + q, r below its
-  // share of [0, fill). Every plane has `full_blocks` blocks with data; the others are
-  // free. Nothing is valid until each plane is built.
+  // share of [0, fill). No plane has more than `max_full_blocks` full blocks. `aged`:
+  // the steady state (shuffled, decaying); else the pages written once, in order.
+  // Nothing is valid until each plane is built.
   SteadyImage(std::uint32_t planes, std::uint32_t blocks_per_plane, std::uint32_t pages_per_block,
-              std::uint32_t full_blocks, std::vector<std::uint32_t> lane_of_plane, std::uint64_t fill,
-              TokenOf token_of);
+              std::uint32_t max_full_blocks, std::vector<std::uint32_t> lane_of_plane, std::uint64_t fill,
+              TokenOf token_of, bool aged);
 
-  // Builds plane p from its random stream (`below(n)`: a number in [0, n)): the order of
-  // its blocks by age, the key of its shuffle, the key of its blocks' own streams (the
-  // places of the valid pages in a block are drawn from it when first needed: see
-  // valid_mask). Distinct planes may be built concurrently.
+  // A plane's blocks with data: `full` full blocks, then the host stream's open block
+  // holding `host_pages` (if host_open) and the GC stream's holding `gc_pages` (if
+  // gc_open). The pages add up to the plane's share of the fill (plane_pages).
+  struct Shape {
+    std::uint32_t full = 0, host_pages = 0, gc_pages = 0;
+    bool host_open = false, gc_open = false;
+  };
+  // Builds plane p in that shape from its random stream (`below(n)`: a number in
+  // [0, n)): aged, the order of its blocks by age, the key of its shuffle, the key of its
+  // blocks' own streams (the places of the valid pages in a block are drawn from it when
+  // first needed: see valid_mask). Distinct planes may be built concurrently.
   template <typename Below>
-  void build_plane(std::uint32_t p, Below&& below);
+  void build_plane(std::uint32_t p, const Shape& shape, Below&& below);
 
   std::uint64_t fill() const { return fill_; }
+  bool aged() const { return aged_; }
   // The valid pages of plane p: its share of [0, fill).
-  std::uint32_t plane_pages(std::uint32_t p) const { return plane_[p].V; }
+  std::uint32_t plane_pages(std::uint32_t p) const {
+    const std::uint32_t q = lane_of_plane_[p];
+    return static_cast<std::uint32_t>(fill_ / planes_ + (q < fill_ % planes_ ? 1 : 0));
+  }
+  const Shape& shape(std::uint32_t p) const { return plane_[p].shape; }
   // The page logical page `lpn` occupies; 0xFFFFFFFF when lpn >= fill.
   std::uint32_t l2p(std::uint64_t lpn) const;
   // A hint that l2p(lpn) will be asked soon: the lines it reads are fetched meanwhile,
@@ -94,12 +115,12 @@ class SteadyImage final : public nand::PageImage {
   // Lookups answered from the tables, and computed (main thread's counts), once shared.
   std::uint64_t shared_hits() const { return shared_hits_; }
   std::uint64_t shared_misses() const { return shared_misses_; }
-  // Plane p's blocks by age k (0 the newest, full_blocks and older: free): the block (in
-  // the plane) and its valid pages.
+  // Plane p's blocks by age k (see the top: [0, F) full, F and F + 1 the open blocks,
+  // older free): the block (in the plane) and its valid pages.
   std::uint32_t block_of_age(std::uint32_t p, std::uint32_t k) const { return plane_[p].blocks.forward(k); }
   std::uint32_t age_of_block(std::uint32_t p, std::uint32_t b) const { return plane_[p].blocks.inverse(b); }
   std::uint32_t valid_at_age(std::uint32_t p, std::uint32_t k) const {
-    return k >= F_ ? 0 : start(p, k + 1) - start(p, k);
+    return k >= plane_[p].shape.full + 2 ? 0 : start(p, k + 1) - start(p, k);
   }
   // Per block (device-wide index): its valid pages, a bit each, into out[0, mask_words()).
   // A block's pages are a uniform random subset of its valid_at_age() pages, drawn from
@@ -129,11 +150,20 @@ class SteadyImage final : public nand::PageImage {
    public:
     Permutation() = default;
     Permutation(std::uint32_t n, std::uint64_t key);
+    // The identity of [0, n).
+    static Permutation identity(std::uint32_t n) {
+      Permutation p;
+      p.n_ = n;
+      p.identity_ = true;
+      return p;
+    }
     std::uint32_t forward(std::uint32_t x) const {
+      if (identity_) return x;
       do x = feistel(x); while (x >= n_);
       return x;
     }
     std::uint32_t inverse(std::uint32_t x) const {
+      if (identity_) return x;
       do x = feistel_inverse(x); while (x >= n_);
       return x;
     }
@@ -165,10 +195,11 @@ class SteadyImage final : public nand::PageImage {
       return x;
     }
     std::uint32_t n_ = 0, lo_bits_ = 0, lo_mask_ = 0, hi_mask_ = 0;
+    bool identity_ = false;
     std::uint64_t key_[kRounds] = {};
   };
   // x -> (a x + c) mod n, a coprime with n: a cheap bijection of [0, n) for what needs no
-  // more than an arbitrary order (public for its tests).
+  // more than an arbitrary order (public for its tests). Key 0 gives the identity.
   class AffinePermutation {
    public:
     AffinePermutation() = default;
@@ -183,28 +214,33 @@ class SteadyImage final : public nand::PageImage {
   };
 
  private:
-  // A plane: V valid pages; the block of age k holds the slots [first_slot(k),
-  // first_slot(k + 1)), first_slot(k) = round(ppb * (1 - exp(-a k / F)) / (1 - exp(-a / F)))
-  // (the valid pages of the block of age k: ppb * exp(-a k / F), a solved so they add up
-  // to V). A lookup inverts it with one logarithm (the age of a slot, corrected for the
-  // rounding) and reads first_slot from a table of 4 bytes per block (starts_: the line
-  // of that age; the exponentials cost more instructions than the table's line costs time).
+  // A plane: V valid pages, Vf of them in its full blocks; the full block of age k holds
+  // the slots [first_slot(k), first_slot(k + 1)),
+  // first_slot(k) = round(ppb * (1 - exp(-a k / F)) / (1 - exp(-a / F))) (the valid pages
+  // of the block of age k: ppb * exp(-a k / F), a solved so they add up to Vf; a = 0: all
+  // valid); the open blocks hold [Vf, V). A lookup inverts it with one logarithm (the age
+  // of a slot, corrected for the rounding) and reads first_slot from a table of 4 bytes
+  // per block (starts_: the line of that age; the exponentials cost more instructions
+  // than the table's line costs time).
   struct PlaneImage {
-    std::uint32_t V = 0;
+    Shape shape;
+    std::uint32_t V = 0, Vf = 0;
     double a = 0, scale = 0, k_per_log = 0;  // scale = ppb / (1 - exp(-a / F)); k_per_log = -F / a
     Permutation slots;        // slot -> the plane's logical page number
     AffinePermutation blocks;  // age -> block (which block has which age needs no more)
     std::uint64_t mask_key = 0;  // the blocks' streams: see draw_mask
   };
   std::uint32_t first_slot(const PlaneImage& pl, std::uint32_t k) const {
-    if (k >= F_) return pl.V;
-    if (pl.a == 0) return std::min<std::uint32_t>(pl.V, k * ppb_);
-    const double c = -pl.scale * std::expm1(-pl.a * k / F_);
-    return std::min<std::uint32_t>(pl.V, static_cast<std::uint32_t>(c + 0.5));
+    const std::uint32_t F = pl.shape.full;
+    if (k >= F) return pl.Vf;
+    if (pl.a == 0) return std::min<std::uint32_t>(pl.Vf, k * ppb_);
+    const double c = -pl.scale * std::expm1(-pl.a * k / F);
+    return std::min<std::uint32_t>(pl.Vf, static_cast<std::uint32_t>(c + 0.5));
   }
-  // first_slot(k) of plane p for k <= F, from the table solve() fills: a lookup reads
-  // the line of its age instead of computing exponentials.
-  std::uint32_t start(std::uint32_t p, std::uint32_t k) const { return starts_[std::size_t{p} * (F_ + 1) + k]; }
+  // The first slot of age k of plane p, k <= F + 2 (first_slot(k) for k <= F; F + 1 and
+  // F + 2 follow the open blocks), from the table solve() fills: a lookup reads the line
+  // of its age instead of computing exponentials.
+  std::uint32_t start(std::uint32_t p, std::uint32_t k) const { return starts_[std::size_t{p} * stride_ + k]; }
   // The age of the block of plane p holding slot s (start(k) <= s < start(k + 1)), and
   // start(k) in `first`, from the estimate k (age_estimate: a logarithm, off by the
   // rounding of the table's entries).
@@ -260,6 +296,8 @@ class SteadyImage final : public nand::PageImage {
   void solve(std::uint32_t p);
 
   std::uint32_t planes_, B_, ppb_, F_, words_;
+  std::uint32_t stride_;  // starts_ entries per plane: F_ + 3
+  bool aged_;
   std::vector<std::uint32_t> lane_of_plane_, plane_of_lane_;
   std::uint64_t fill_;
   TokenOf token_of_;
@@ -268,7 +306,7 @@ class SteadyImage final : public nand::PageImage {
   // and a bit per block: drawn. A cache of a pure function of the image: const lookups
   // fill it.
   mutable BigArray<std::uint64_t> mask_, ready_;
-  BigArray<std::uint32_t> starts_;  // per plane, F_ + 1 entries: first_slot(k)
+  BigArray<std::uint32_t> starts_;  // per plane, stride_ entries: start(k)
   // What the lookups' thread writes, on lines of their own: the other thread reads the
   // members above, and a line written at every lookup would move between the cores.
   alignas(64) mutable std::uint64_t shared_hits_ = 0;
@@ -290,14 +328,19 @@ inline unsigned popcount64(std::uint64_t x) {
 unsigned select64(std::uint64_t x, unsigned i);
 
 template <typename Below>
-void SteadyImage::build_plane(std::uint32_t p, Below&& below) {
+void SteadyImage::build_plane(std::uint32_t p, const Shape& shape, Below&& below) {
   PlaneImage& pl = plane_[p];
-  const std::uint64_t q = lane_of_plane_[p];
-  pl.V = static_cast<std::uint32_t>(fill_ / planes_ + (q < fill_ % planes_ ? 1 : 0));
+  pl.V = plane_pages(p);
+  pl.shape = shape;
   solve(p);
-  pl.blocks = AffinePermutation(B_, below(~std::uint64_t{0}));
-  pl.slots = Permutation(pl.V, below(~std::uint64_t{0}));
-  pl.mask_key = below(~std::uint64_t{0});
+  if (aged_) {
+    pl.blocks = AffinePermutation(B_, below(~std::uint64_t{0}));
+    pl.slots = Permutation(pl.V, below(~std::uint64_t{0}));
+    pl.mask_key = below(~std::uint64_t{0});
+  } else {  // blocks and pages in the order they were written
+    pl.blocks = AffinePermutation(B_, 0);
+    pl.slots = Permutation::identity(pl.V);
+  }
 }
 
 }  // namespace ssd::ctrl

@@ -90,6 +90,11 @@ HostDriver::~HostDriver() {
 void HostDriver::admit(const HostRequest& r, Tick arrival) {
   IoScheduler::Entry e{++id_, r.op, locations_ ? locations_->vector(r.lba, r.sectors) : LocationVector(), arrival,
                        0, r.lba, r.sectors};
+  if (!warmup_over_ && (warmup_requests_ || warmup_until_) && !in_warmup(e.id, arrival)) {
+    warmup_over_ = true;  // the first request after the warm-up: the window starts
+    window_start_ = arrival;
+    if (on_warmup_end_) on_warmup_end_(arrival);
+  }
   // Conflict requests: this one and every waiting or outstanding one sharing a chip.
   conflicts_.admit(e.id, r.op == HostOp::Read ? 0 : 1, e.v);
   sched_.push(e);
@@ -202,8 +207,22 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     }
   }
   const int k = c.op == HostOp::Read ? 0 : 1;
-  latency_[k].record(now - c.t_submit);
-  latency_all_.record(now - c.t_submit);
+  // A read of pages none of which was ever written: no flash work to measure.
+  bool unwritten = c.op == HostOp::Read && !c.expected.empty();
+  for (std::size_t i = 0; unwritten && i < c.expected.size(); ++i) unwritten = c.expected[i] == kUnwrittenToken;
+  const bool warmup = (warmup_requests_ || warmup_until_) && in_warmup(c.id, c.t_submit);
+  if (warmup) {
+    ++warmup_completed_;
+  } else if (unwritten) {
+    ++unwritten_reads_;
+  } else {
+    latency_[k].record(now - c.t_submit);
+    latency_all_.record(now - c.t_submit);
+  }
+  if (interval_ && !unwritten) {  // the time series shows the warm-up too
+    interval_->latency[k].record(now - c.t_submit);
+    interval_->bytes[k] += std::uint64_t{c.sectors} * 512;
+  }
   if (csv_) {
     char line[160];
     std::snprintf(line, sizeof line, "%.6f,%.6f,%s,%llu,%llu,%.6f\n", ticks_to_us(c.t_submit), ticks_to_us(now),
@@ -211,7 +230,7 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
                   static_cast<unsigned long long>(c.sectors) * 512, ticks_to_us(now - c.t_submit));
     *csv_ << line;
   }
-  bytes_[k] += std::uint64_t{c.sectors} * 512;
+  if (!warmup && !unwritten) bytes_[k] += std::uint64_t{c.sectors} * 512;
   last_done_ = now;
   ++completed_;
   if (progress_seconds_ > 0 && (completed_ & 4095) == 0) {

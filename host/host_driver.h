@@ -62,6 +62,29 @@ class HostDriver : public sc_core::sc_module {
   const LatencyHistogram& latency_all() const { return latency_all_; }
   std::uint64_t bytes(HostOp op) const { return bytes_[op == HostOp::Read ? 0 : 1]; }
   std::uint64_t completed() const { return completed_; }
+  // Reads none of whose pages had ever been written (answered without flash, as a drive
+  // answers a deallocated LBA): counted here, left out of the latency figures.
+  std::uint64_t unwritten_reads() const { return unwritten_reads_; }
+  // The warm-up: requests that arrive before it ends (the first `requests` of the
+  // workload, and those arriving before `until`) run but are left out of every figure
+  // the host keeps. `on_end` is called once, at the arrival of the first request after it
+  // (the statistics' window starts then).
+  void set_warmup(std::uint64_t requests, Tick until, std::function<void(Tick)> on_end) {
+    warmup_requests_ = requests;
+    warmup_until_ = until;
+    on_warmup_end_ = std::move(on_end);
+  }
+  std::uint64_t warmup_completed() const { return warmup_completed_; }
+  Tick window_start() const { return window_start_; }
+  // Figures since the last take_interval() (report.interval_us), kept once enabled.
+  struct Interval {
+    LatencyHistogram latency[2];
+    std::uint64_t bytes[2] = {0, 0};
+  };
+  void enable_intervals() { interval_ = std::make_unique<Interval>(); }
+  Interval* interval() { return interval_.get(); }
+  // Requests in the host: waiting for its scheduling queue or in it, not yet sent.
+  std::size_t host_queue_length() const { return queue_.size() + sched_.waiting(); }
   std::uint64_t reads_checked() const { return reads_checked_; }
   std::uint64_t mismatches() const { return mismatches_; }
   const std::vector<std::string>& errors() const { return errors_; }
@@ -144,6 +167,13 @@ class HostDriver : public sc_core::sc_module {
   std::unique_ptr<std::ofstream> csv_;
   Tick time_limit_ = 0;
   Tick last_done_ = 0, first_submit_ = kNever;
+  std::uint64_t unwritten_reads_ = 0;
+  std::uint64_t warmup_requests_ = 0, warmup_completed_ = 0;
+  Tick warmup_until_ = 0, window_start_ = 0;
+  bool warmup_over_ = false;
+  std::function<void(Tick)> on_warmup_end_;
+  bool in_warmup(std::uint64_t id, Tick arrival) const { return id <= warmup_requests_ || arrival < warmup_until_; }
+  std::unique_ptr<Interval> interval_;
 };
 
 }  // namespace ssd::host

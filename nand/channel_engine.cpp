@@ -55,7 +55,7 @@ std::size_t ChannelEngine::block_index(const FlashCommand& c, unsigned plane) co
 void ChannelEngine::erase_block(std::size_t bi) {
   pages_[bi].write_ptr = 0;
   ++erase_count_[bi];
-  pages_[bi].from_image = 0;
+  pages_[bi].image_pages = 0;
 }
 
 std::uint32_t ChannelEngine::erase_count(unsigned chip, unsigned die, unsigned plane,
@@ -99,12 +99,13 @@ void ChannelEngine::set_image(const PageImage* image) {
 }
 
 void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
-                                        std::uint32_t erases) {
+                                        std::uint32_t pages, std::uint32_t erases) {
   if (!image_) throw std::logic_error("NAND backdoor: loading a block from an image without one");
+  if (pages > cfg_.pages_per_block) throw std::logic_error("NAND backdoor: loading more pages than a block holds");
   const std::size_t bi = block_at(chip, die, plane, block);
-  pages_[bi].write_ptr = static_cast<std::uint16_t>(cfg_.pages_per_block);
+  pages_[bi].write_ptr = static_cast<std::uint16_t>(pages);
   erase_count_[bi] = erases;
-  pages_[bi].from_image = 1;
+  pages_[bi].image_pages = static_cast<std::uint16_t>(pages);
 }
 
 Token ChannelEngine::backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
@@ -227,7 +228,7 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
   if (c->op == FlashOp::Read && c->page < cfg_.pages_per_block) {
     for_planes(c->plane_mask, [&](unsigned p) {
       const std::size_t bi = block_index(*c, p);
-      if (!pages_[bi].from_image) ssd::prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
+      if (c->page >= pages_[bi].image_pages) ssd::prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
       else image_->prefetch_token(image_page(bi, c->page));
     });
   }

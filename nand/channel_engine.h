@@ -129,11 +129,12 @@ class ChannelEngine {
   // The image that blocks loaded by backdoor_load_image read from; it must outlive the
   // engine's use of them. Once set, only blocks the run writes store their tokens.
   void set_image(const PageImage* image);
-  // Loads a block from the image: it becomes full, erased `erases` times, and its pages
-  // read as image.token(page address) until it is next erased. Nothing is stored per
-  // page. Distinct blocks may be loaded concurrently.
+  // Loads a block from the image: its pages [0, pages) are programmed (the rest erased,
+  // programmed next in order), it was erased `erases` times, and those pages read as
+  // image.token(page address) until it is next erased. Nothing is stored per page.
+  // Distinct blocks may be loaded concurrently.
   void backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
-                           std::uint32_t erases);
+                           std::uint32_t pages, std::uint32_t erases);
   Token backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                       std::uint32_t page) const;
   // What a scheduler block samples as "ready" for a command: no command waits for this
@@ -258,9 +259,8 @@ class ChannelEngine {
   // Per block, what a command reads when it starts (the write pointer) and at a read's
   // array end (where the pages come from): one line for both, fetched once.
   struct BlockPages {
-    std::uint16_t write_ptr = 0;  // next page to program
-    std::uint8_t from_image = 0;  // its pages read as image_'s
-    std::uint8_t unused = 0;
+    std::uint16_t write_ptr = 0;    // next page to program
+    std::uint16_t image_pages = 0;  // its pages below this read as image_'s
   };
   std::vector<BlockPages> pages_;
   // A page's device-wide index, as the image names it (nand/page_image.h).
@@ -269,7 +269,7 @@ class ChannelEngine {
   }
   // A page's token: from the image or stored.
   Token page_token(std::size_t bi, std::uint32_t page) const {
-    return pages_[bi].from_image ? image_->token(image_page(bi, page)) : tokens_[bi * cfg_.pages_per_block + page];
+    return page < pages_[bi].image_pages ? image_->token(image_page(bi, page)) : tokens_[bi * cfg_.pages_per_block + page];
   }
   std::size_t first_block_ = 0;             // device-wide index of this channel's first block
   std::vector<std::uint32_t> erase_count_;  // per block

@@ -8,17 +8,21 @@
 
 namespace ssd {
 
-FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd) : sc_module(name) {
+FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd, const std::string& out_dir)
+    : sc_module(name) {
     const ctrl::FtlConfig fcfg = ftl_config(cfg);
     ctrl::FirmwareConfig fw;
     fw.clock_mhz = cfg.get_double("firmware.clock_mhz");
     fw.cycles_per_command = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_command"));
     fw.cycles_per_page = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_page"));
     fw.cycles_per_gc_page = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_gc_page"));
+    fw.gc_yields = cfg.get_string("controller.gc_priority") == "host_first";
+    fw.gc_copies_in_flight = static_cast<std::uint32_t>(cfg.get_int("ftl.gc_copies_in_flight"));
     ctrl::SchedConfig sc;
     sc.policy = cfg.get_string("controller.scheduler");
     sc.clock_mhz = cfg.get_double("controller.clock_mhz");
     sc.read_first = cfg.get_bool("controller.read_first");
+    sc.by_priority = fw.gc_yields;
     sc.decide_ahead = cfg.get_bool("controller.decide_ahead");
 
     nand = std::make_unique<nand::NandDevice>("nand", fcfg.nand, vcd);
@@ -30,10 +34,9 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       ctrl::NandBackdoor backdoor(*nand);
       const double age = cfg.get_double("ftl.precondition_age");
       const auto seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));
-      // Inlined into the replay; the steady state's image keeps it as a function pointer.
-      const auto token = [](std::uint64_t lpn) { return precondition_token(lpn); };
-      if (age > 0) ftl.precondition_steady(preconditioned, age, seed, backdoor, token);
-      else ftl.precondition(preconditioned, 0, seed, backdoor, token);
+      const std::uint32_t free_blocks = cfg.get_string("ftl.precondition_free") == "reserve" ? 2 : 0;
+      ftl.precondition_image(preconditioned, age, seed, backdoor, [](std::uint64_t lpn) { return precondition_token(lpn); },
+                             free_blocks);
     }
     precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sched = std::make_unique<ctrl::FlashSched>("sched", sc, *nand);
@@ -123,9 +126,33 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     }
     if (cfg.get_bool("report.calibrate_kernel"))
       calibrator = std::make_unique<KernelCalibrator>("calibrator", 400000, 10);
+    const std::uint64_t warm_requests = static_cast<std::uint64_t>(cfg.get_int("report.warmup_requests"));
+    const double warm_us = cfg.get_double("report.warmup_us");
+    if (warm_us > kMaxInputUs) throw ConfigError(cfg.locate("report.warmup_us is past the simulated time range (2^63 ps)"));
+    if (warm_requests || warm_us > 0) {
+      host->set_warmup(warm_requests, us_to_ticks(warm_us), [this](Tick now) {
+        window_start = full_ticks(*nand, *firmware, *iface, now);
+        const ctrl::Ftl& f = firmware->ftl();
+        ftl_at_start = {f.host_pages_written(), f.gc_pages_copied(), f.gc_erases()};
+      });
+    }
+    const double interval_us = cfg.get_double("report.interval_us");
+    if (interval_us > 0) {
+      if (out_dir.empty())
+        throw ConfigError(cfg.locate("report.interval_us writes timeseries.csv into the --out directory: give --out DIR"));
+      if (interval_us > kMaxInputUs) throw ConfigError(cfg.locate("report.interval_us is past the simulated time range (2^63 ps)"));
+      const Tick interval = us_to_ticks(interval_us);
+      if (interval == 0) throw ConfigError(cfg.locate("report.interval_us is below the model's resolution of 1 ps"));
+      try {
+        series = std::make_unique<TimeSeries>("series", out_dir + "/timeseries.csv", interval, *host, *iface, *firmware, *nand);
+      } catch (const std::runtime_error& e) {
+        throw ConfigError(e.what());
+      }
+    }
     host->on_finished([this] {
       sim_end = std::chrono::steady_clock::now();
       take_window();
+      if (series) series->finish(host->last_completion());
       if (calibrator) calibrator->start();
     });
     host->socket.bind(iface->host);
@@ -137,7 +164,10 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
   }
 
 void FullSsd::take_window() {
-  window_at_finish = full_window(*nand, *firmware, *iface, host->last_completion());
+  const Tick end = std::max(host->last_completion(), window_start.at);
+  window_at_finish = full_window(*nand, *firmware, *iface, end, window_start);
+  const ctrl::Ftl& f = firmware->ftl();
+  ftl_at_end = {f.host_pages_written(), f.gc_pages_copied(), f.gc_erases()};
   window_taken = true;
 }
 

@@ -17,6 +17,7 @@
 #include "sc_main/config.h"
 #include "sc_main/kernel_calibrator.h"
 #include "sc_main/stats_window.h"
+#include "sc_main/time_series.h"
 #include "tlm/vcd_writer.h"
 
 namespace ssd {
@@ -28,6 +29,13 @@ struct FullSsd : sc_core::sc_module {
   std::unique_ptr<ctrl::HostIface> iface;
   std::unique_ptr<host::HostDriver> host;
   std::unique_ptr<KernelCalibrator> calibrator;  // report.calibrate_kernel
+  std::unique_ptr<TimeSeries> series;            // report.interval_us
+  // The window's start (time 0, or the end of the warm-up: report.warmup_*), with the
+  // FTL's counters then: the GC figures count from it.
+  WindowTicks window_start;
+  struct FtlAtStart {
+    std::uint64_t host_pages = 0, gc_pages = 0, gc_erases = 0;
+  } ftl_at_start, ftl_at_end;  // ... and at its end (GC after the last host completion is not in it)
   double precondition_seconds = 0;
   // The statistics' figures at the last host completion (stats_window.h); taken when the
   // host finishes, or by window() at the end of a run in which it never did.
@@ -52,7 +60,8 @@ struct FullSsd : sc_core::sc_module {
   Audit audit() const;
 
   // Throws ConfigError for an invalid configuration.
-  FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd = nullptr);
+  // `out_dir`: where report.interval_us writes timeseries.csv (required with it).
+  FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd = nullptr, const std::string& out_dir = "");
   void start_of_simulation() override { sim_start = sim_end = std::chrono::steady_clock::now(); }
 };
 

@@ -183,7 +183,7 @@ int run(int argc, char** argv) {
                 << cfg.get_string("workload.replay") << " replay\n";
     else
       std::cerr << describe_synthetic(cfg) << '\n';
-    FullSsd top("ssd", cfg, vcd.get());
+    FullSsd top("ssd", cfg, vcd.get(), out_dir);
     sc_core::sc_start();
     if (vcd) vcd->finish(sc_core::sc_time_stamp().value());
     host::HostDriver& h = *top.host;
@@ -210,7 +210,9 @@ int run(int argc, char** argv) {
       fig.audited_pages = audit.pages;
       fig.audit_mismatches = audit.mismatches;
     }
-    const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window()};
+    const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window(),
+                      {top.ftl_at_start.host_pages, top.ftl_at_start.gc_pages, top.ftl_at_start.gc_erases},
+                      {top.ftl_at_end.host_pages, top.ftl_at_end.gc_pages, top.ftl_at_end.gc_erases}};
     print_full_summary(std::cout, run, fig);
     if (vcd) std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written()
                        << " changes; view: gtkwave " << vcd->path() << " waves/nand.gtkw)\n";
@@ -219,7 +221,9 @@ int run(int argc, char** argv) {
       json::write(stats, full_stats(run, fig));
       write_file(out / "stats.json", stats + "\n");
       write_file(out / "config.json", cfg.to_json());
-      std::cout << "  wrote " << (out / "stats.json").string() << " and " << (out / "config.json").string() << '\n';
+      std::cout << "  wrote " << (out / "stats.json").string() << " and " << (out / "config.json").string();
+      if (top.series) std::cout << " and " << (out / "timeseries.csv").string() << " (" << top.series->rows() << " rows)";
+      std::cout << '\n';
     }
     if (h.mismatches()) {
       std::cerr << "ssdsim: error: " << h.mismatches() << " data mismatches\n";

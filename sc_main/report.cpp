@@ -123,26 +123,42 @@ json::Value nand_section(const nand::NandDevice& nand, const WindowFigures& w) {
   return n;
 }
 
+namespace {
+// The GC figures over the window (from its start: after a warm-up, without it).
+struct GcFigures {
+  std::uint64_t host_pages, gc_pages, erases;
+  double wa() const { return host_pages ? static_cast<double>(host_pages + gc_pages) / static_cast<double>(host_pages) : 0.0; }
+};
+GcFigures gc_figures(const FullRun& f) {
+  return {f.ftl_end.host_pages - f.ftl_start.host_pages, f.ftl_end.gc_pages - f.ftl_start.gc_pages,
+          f.ftl_end.gc_erases - f.ftl_start.gc_erases};
+}
+}  // namespace
+
 json::Value full_stats(const FullRun& f, const RunFigures& run) {
   const Tick end = f.window.end;
-  const double sim_s = static_cast<double>(end) / 1e12;
+  const double sim_s = static_cast<double>(end - f.window.start) / 1e12;
+  const GcFigures gc = gc_figures(f);
   json::Value root = obj();
   put(root, "read", op_stats(f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s));
   put(root, "write", op_stats(f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s));
   put(root, "all", op_stats(f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write), sim_s));
-  put(root, "sim_time_us", num(ticks_to_us(end)));
+  put(root, "sim_time_us", num(ticks_to_us(end - f.window.start)));
+  put(root, "window_start_us", num(ticks_to_us(f.window.start)));
   put(root, "nand", nand_section(f.nand, f.window));
 
   const ctrl::Ftl& ftl = f.firmware.ftl();
   const ctrl::FirmwareCounters& fc = f.firmware.counters();
   json::Value ft = obj();
-  put(ft, "gc_erases", integer(ftl.gc_erases()));
-  put(ft, "write_amplification", num(ftl.write_amplification()));
-  put(ft, "host_pages_programmed", integer(ftl.host_pages_written()));
-  put(ft, "gc_pages_copied", integer(ftl.gc_pages_copied()));
+  put(ft, "gc_erases", integer(gc.erases));
+  put(ft, "write_amplification", num(gc.wa()));
+  put(ft, "host_pages_programmed", integer(gc.host_pages));
+  put(ft, "gc_pages_copied", integer(gc.gc_pages));
   put(ft, "gc_runs", integer(fc.gc_runs));
   put(ft, "gc_foreground", integer(fc.gc_foreground));
   put(ft, "stalled_writes", integer(fc.stalled_writes));
+  put(ft, "gc_skipped_copies", integer(fc.gc_skipped_copies));
+  put(ft, "gc_urgent_commands", integer(fc.gc_urgent_commands));
   std::uint32_t emin, emax;
   double emean;
   ftl.erase_stats(emin, emax, emean);
@@ -170,6 +186,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
 
   json::Value hs = obj();
   put(hs, "requests", integer(f.host.completed()));
+  put(hs, "warmup_requests", integer(f.host.warmup_completed()));
+  put(hs, "unwritten_reads", integer(f.host.unwritten_reads()));
   put(hs, "out_of_range_skipped", integer(f.host.source().skipped()));
   put(hs, "read_conflicts", integer(f.host.conflicts(HostOp::Read)));
   put(hs, "write_conflicts", integer(f.host.conflicts(HostOp::Write)));
@@ -223,22 +241,34 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
 
 void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run) {
   const Tick end = f.window.end;
-  const double sim_s = static_cast<double>(end) / 1e12;
+  const double sim_s = static_cast<double>(end - f.window.start) / 1e12;
+  const GcFigures gc = gc_figures(f);
   os << std::fixed;
   os << "\nSummary (host-visible latency: submit to completion)\n";
   latency_header(os);
   latency_row(os, "read", f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s);
   latency_row(os, "write", f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s);
   latency_row(os, "all", f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write), sim_s);
-  const ctrl::Ftl& ftl = f.firmware.ftl();
   os << std::setprecision(3);
-  os << "  simulated time      " << ticks_to_us(end) << " us (the statistics' window: to the last host completion)\n";
+  if (f.window.start)
+    os << "  simulated time      " << ticks_to_us(end - f.window.start) << " us (the statistics' window: from "
+       << ticks_to_us(f.window.start) << " us, after a warm-up of " << f.host.warmup_completed()
+       << " requests, to the last host completion)\n";
+  else
+    os << "  simulated time      " << ticks_to_us(end) << " us (the statistics' window: to the last host completion)\n";
   os << "  chip utilization    " << f.window.chip_utilization << " chips busy on average (of " << f.window.chips << ")\n";
   os << "  host queue          " << f.host.conflicts(HostOp::Read) << " read and " << f.host.conflicts(HostOp::Write)
      << " write conflict requests; mean wait before dispatch " << f.host.mean_wait_us(HostOp::Read) << " us (read), "
      << f.host.mean_wait_us(HostOp::Write) << " us (write)\n";
-  os << "  GC                  " << ftl.gc_erases() << " erases, write amplification "
-     << ftl.write_amplification() << "\n";
+  os << "  GC                  " << gc.erases << " erases, write amplification " << gc.wa() << "\n";
+  const std::uint64_t reads = f.host.latency(HostOp::Read).count() + f.host.unwritten_reads();
+  if (f.host.unwritten_reads())
+    os << "  unwritten reads     " << f.host.unwritten_reads()
+       << " reads of never-written pages, answered without flash, left out of the latencies\n";
+  if (reads && f.host.unwritten_reads() * 100 > reads)
+    std::cerr << "ssdsim: warning: " << f.host.unwritten_reads() << " of " << reads
+              << " reads (more than 1 %) read never-written pages and were answered without flash; precondition "
+                 "more of the logical space (ftl.precondition) to measure flash reads\n";
   os << "  firmware core       " << f.window.core_utilization << " busy\n";
   os << "  integrity           " << f.host.reads_checked() << " page reads checked, " << f.host.mismatches()
      << " mismatches\n";

@@ -36,7 +36,11 @@ Config make_config() {
   c.add_int("controller.ncq_depth", 32, 1, 65535, "NCQ tags: commands outstanding in the device (32 = SATA)");
   c.add_double("controller.clock_mhz", 1000, 1, 100000, "decision clock of the flash scheduler block, MHz");
   c.add_enum("controller.scheduler", "hos", {"ios", "hos"}, "flash scheduler block: in-order (ios) or per-chip queues (hos)");
-  c.add_bool("controller.read_first", false, "hos: take the oldest read of a chip queue before its head");
+  c.add_bool("controller.read_first", false, "hos: take the oldest read of a chip queue (of its first class) before its oldest command");
+  c.add_enum("controller.gc_priority", "host_first", {"host_first", "fifo"},
+             "hos: host_first = a chip serves host commands before GC's, unless the GC's plane is at its last "
+             "free block (then GC first: foreground); GC starts as soon as a plane needs it. fifo = GC commands "
+             "queue with the host's in arrival order, GC starts when its chip has no command outstanding");
   c.add_bool("controller.decide_ahead", true,
              "take a scheduler decision when the NAND activation that asks for it ends, as at its edge, "
              "if nothing can run before that edge (identical results, fewer kernel time steps); false: "
@@ -48,10 +52,17 @@ Config make_config() {
   c.add_double("ftl.overprovisioning", 0.07, 0, 0.89, "fraction of the physical pages hidden from the host");
   c.add_string("ftl.allocation", "CWDP", "static allocation order, fastest first: C channel, W chip, D die, P plane");
   c.add_double("ftl.gc_threshold", 0.05, 0.001, 0.49, "GC a plane when its free blocks fall below this fraction");
-  c.add_double("ftl.precondition", 0.75, 0, 1, "fraction of the logical space written (and aged) before time 0");
+  c.add_int("ftl.gc_copies_in_flight", 8, 0, 65535,
+            "GC page copies in flight per plane (read issued, program not ended); 0 = all of a victim's at once");
+  c.add_double("ftl.precondition", 1.0, 0, 1,
+               "fraction of the logical space written (and aged) before time 0 (1: every host read reaches the flash)");
   c.add_double("ftl.precondition_age", 1.0, 0, 1000,
                "0: the filled pages are written once, in order; > 0: the steady state of uniform random "
                "overwrites under greedy GC, with this many drive writes of erase history");
+  c.add_enum("ftl.precondition_free", "gc_mark", {"gc_mark", "reserve"},
+             "aged preconditioning: the free blocks each plane starts with: reserve = the last free block "
+             "and one more (where a saturating workload holds a plane whose GC yields to the host: GC in the "
+             "foreground), gc_mark = the GC low mark (where GC that keeps up in the background holds it)");
   c.add_double("host.link_mb_s", 0, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)");
   c.add_enum("host.scheduler", "noop", {"noop", "rws", "piq_r", "piq_w", "piq"},
              "host I/O scheduler (PIQ paper): FIFO, reads first, or conflict-free batches of reads/writes/both");
@@ -105,6 +116,13 @@ Config make_config() {
   c.add_bool("report.audit", false,
              "after the workload, read every logical page back through the NAND's backdoor and check it "
              "against what the host last wrote (finds data lost where no read of the run looked)");
+  c.add_int("report.warmup_requests", 0, 0, 1000000000000ll,
+            "the first this many requests run but are left out of the statistics (the window starts at the "
+            "arrival of the first request after the warm-up)");
+  c.add_double("report.warmup_us", 0, 0, 1e15,
+               "requests arriving before this simulated time run but are left out of the statistics");
+  c.add_double("report.interval_us", 0, 0, 1e15,
+               "write --out DIR/timeseries.csv with one row per this many simulated us (0: none)");
   c.add_bool("report.timeline", true, "print each NAND command's timeline (nand_ops workloads)");
   c.add_int("report.timeline_max", 200, 0, 1000000, "at most this many timeline lines");
   return c;
@@ -114,18 +132,18 @@ const std::vector<Preset>& presets() {
   static const std::vector<Preset> all = {
       {"default",
        "8 ch x 4 chips x 2 dies x 2 planes, 8 KiB pages, 256 GiB raw; MQSim's timing "
-       "(333 MT/s, tR 75 us, tPROG 750 us, tBERS 3.8 ms)",
+       "(333 MT/s, tR 75 us, tPROG 750 us, tBERS 3.8 ms); all of the logical space preconditioned and aged",
        {}},
       {"bench",
        "the speed benchmark's reference job: MQSim's default device scaled to 8 ch x 8 chips x 2 dies "
        "x 2 planes x 2048 blocks x 256 pages x 8 KiB (1 TiB raw), 333 MT/s, tR 75 us, tPROG 750 us, "
-       "tBERS 3.8 ms, 7 % over-provisioning, 75 % preconditioned; 1,000,000 random 4 KiB requests, "
+       "tBERS 3.8 ms, 7 % over-provisioning, all of it preconditioned (aged); 1,000,000 random 4 KiB requests, "
        "70 % reads, QD 32, seed 798",
        {{"nand.channels", "8"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "2"},
         {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"}, {"nand.pages_per_block", "256"},
         {"nand.page_bytes", "8192"}, {"nand.bus_mts", "333"}, {"nand.t_read_us", "75"},
         {"nand.t_prog_us", "750"}, {"nand.t_erase_us", "3800"}, {"ftl.overprovisioning", "0.07"},
-        {"ftl.precondition", "0.75"}, {"workload.kind", "synthetic"}, {"workload.requests", "1000000"},
+        {"ftl.precondition", "1"}, {"workload.kind", "synthetic"}, {"workload.requests", "1000000"},
         {"workload.read_ratio", "0.7"}, {"workload.size_bytes", "4096"}, {"workload.pattern", "random"},
         {"workload.queue_depth", "32"}, {"workload.seed", "798"}}},
       {"piq",

@@ -9,29 +9,54 @@ namespace {
 double ratio(Tick part, Tick whole) { return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
 }  // namespace
 
-WindowFigures nand_window(const nand::NandDevice& nand, Tick end) {
-  WindowFigures w;
-  w.end = end;
+WindowTicks nand_ticks(const nand::NandDevice& nand, Tick at) {
+  WindowTicks t;
+  t.at = at;
   const nand::ChipActivity& act = nand.activity();
-  w.chips = act.chips();
-  w.chip_utilization = act.utilization(end);
   for (std::size_t c = 0; c < act.chips(); ++c) {
-    w.chip_busy.push_back(ratio(act.busy_ticks(c, end), end));
-    w.chip_idle_while_others_busy.push_back(ratio(act.idle_while_others_busy_ticks(c, end), end));
+    t.chip_busy.push_back(act.busy_ticks(c, at));
+    t.chip_busy_sum += t.chip_busy.back();
+    t.chip_idle_while_others_busy.push_back(act.idle_while_others_busy_ticks(c, at));
   }
-  for (unsigned ch = 0; ch < nand.channels(); ++ch)
-    w.bus_utilization.push_back(ratio(nand.channel(ch).status().bus_busy_ticks(end), end));
+  for (unsigned ch = 0; ch < nand.channels(); ++ch) t.bus_busy.push_back(nand.channel(ch).status().bus_busy_ticks(at));
+  return t;
+}
+
+WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostIface& iface,
+                       Tick at) {
+  WindowTicks t = nand_ticks(nand, at);
+  t.core_busy = fw.core_busy(at);
+  t.link_busy = iface.link_busy(at);
+  return t;
+}
+
+WindowFigures window_between(const WindowTicks& from, const WindowTicks& to) {
+  WindowFigures w;
+  w.start = from.at;
+  w.end = to.at;
+  const Tick len = to.at - from.at;
+  // A snapshot at time 0 is all zeros: `from` may be left empty for it.
+  auto at = [](const std::vector<Tick>& v, std::size_t i) { return i < v.size() ? v[i] : Tick{0}; };
+  w.chips = to.chip_busy.size();
+  w.chip_utilization = ratio(to.chip_busy_sum - from.chip_busy_sum, len);
+  for (std::size_t c = 0; c < w.chips; ++c) {
+    w.chip_busy.push_back(ratio(to.chip_busy[c] - at(from.chip_busy, c), len));
+    w.chip_idle_while_others_busy.push_back(
+        ratio(to.chip_idle_while_others_busy[c] - at(from.chip_idle_while_others_busy, c), len));
+  }
+  for (std::size_t ch = 0; ch < to.bus_busy.size(); ++ch)
+    w.bus_utilization.push_back(ratio(to.bus_busy[ch] - at(from.bus_busy, ch), len));
+  w.core_utilization = ratio(to.core_busy - from.core_busy, len);
+  w.link_utilization = ratio(to.link_busy - from.link_busy, len);
   check_window(w);
   return w;
 }
 
+WindowFigures nand_window(const nand::NandDevice& nand, Tick end) { return window_between(WindowTicks{}, nand_ticks(nand, end)); }
+
 WindowFigures full_window(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostIface& iface,
-                          Tick end) {
-  WindowFigures w = nand_window(nand, end);
-  w.core_utilization = ratio(fw.core_busy(end), end);
-  w.link_utilization = ratio(iface.link_busy(end), end);
-  check_window(w);
-  return w;
+                          Tick end, const WindowTicks& from) {
+  return window_between(from, full_ticks(nand, fw, iface, end));
 }
 
 void check_window(const WindowFigures& w) {
@@ -49,7 +74,8 @@ void check_window(const WindowFigures& w) {
   in("firmware.core_utilization", w.core_utilization, 1.0);
   in("controller.link_utilization", w.link_utilization, 1.0);
   if (!bad.str().empty())
-    throw std::logic_error("statistics over the window [0, " + std::to_string(w.end) + " ps]: " + bad.str());
+    throw std::logic_error("statistics over the window [" + std::to_string(w.start) + ", " + std::to_string(w.end) +
+                           " ps]: " + bad.str());
 }
 
 }  // namespace ssd

@@ -1,9 +1,11 @@
 // The statistics window: every rate and utilization in the summary and stats.json is
-// over one window, from time 0 (the host starts: the first request of a closed loop, a
-// trace's times counted from 0) to the last host completion. Device work after it (GC
-// that goes on, a program whose host command already completed elsewhere) is not in
-// the window: its figures are taken at the window's end, when the host finishes, with
-// the work under way then counted up to that instant.
+// over one window, from its start (time 0: the host starts, the first request of a
+// closed loop, a trace's times counted from 0; or, with a warm-up, the arrival of the
+// first request after it) to the last host completion. Device work after it (GC that
+// goes on, a program whose host command already completed elsewhere) is not in the
+// window: its figures are taken at the window's end, when the host finishes, with the
+// work under way then counted up to that instant; likewise at its start. The same
+// snapshots, taken every report.interval_us, give the time series.
 #pragma once
 
 #include <cstdint>
@@ -16,8 +18,20 @@
 
 namespace ssd {
 
+// The busy times behind the figures, up to an instant: figures over [a, b] are the
+// differences of the snapshots at a and b.
+struct WindowTicks {
+  Tick at = 0;
+  Tick chip_busy_sum = 0;                 // summed over the chips
+  std::vector<Tick> chip_busy, chip_idle_while_others_busy, bus_busy;
+  Tick core_busy = 0, link_busy = 0;
+};
+WindowTicks nand_ticks(const nand::NandDevice& nand, Tick at);
+WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostIface& iface,
+                       Tick at);
+
 struct WindowFigures {
-  Tick end = 0;  // the window is [0, end]
+  Tick start = 0, end = 0;  // the window is [start, end]
   double chip_utilization = 0;             // chips busy on average, in [0, chips]
   std::vector<double> chip_busy;           // per chip: busy time / end, in [0, 1]
   std::vector<double> chip_idle_while_others_busy;  // per chip, in [0, 1]
@@ -27,12 +41,14 @@ struct WindowFigures {
   std::size_t chips = 0;
 };
 
-// The NAND's figures at `end` (called at `end`, or later for a NAND whose work all
-// ended by then), checked (check_window).
+// The figures over [from.at, to.at], checked (check_window).
+WindowFigures window_between(const WindowTicks& from, const WindowTicks& to);
+// The NAND's figures over [0, end] (called at `end`, or later for a NAND whose work all
+// ended by then), checked.
 WindowFigures nand_window(const nand::NandDevice& nand, Tick end);
-// The whole controller's, at `end` = now, checked.
+// The whole controller's over [from.at, end], at `end` = now, checked.
 WindowFigures full_window(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw,
-                          const ctrl::HostIface& iface, Tick end);
+                          const ctrl::HostIface& iface, Tick end, const WindowTicks& from = WindowTicks{});
 // Throws std::logic_error naming the figure if one is outside its range (a defect of
 // the model's accounting, never of the input).
 void check_window(const WindowFigures& w);

@@ -31,7 +31,7 @@ struct EngineBackdoor : FlashBackdoor {
       for (auto& e : ch) e->set_image(&image);
   }
   void load_image_block(const PhysAddr& a, std::uint32_t first_ppa, std::uint32_t pages, std::uint32_t erases) override {
-    if (lazy) ch[a.channel]->backdoor_load_image(a.chip, a.die, a.plane, a.block, erases);
+    if (lazy) ch[a.channel]->backdoor_load_image(a.chip, a.die, a.plane, a.block, pages, erases);
     else FlashBackdoor::load_image_block(a, first_ppa, pages, erases);
   }
 };

@@ -190,3 +190,75 @@ TEST_CASE("sched: HOS on accept words (bits) decides as HOS on a readiness calla
   CHECK(issued > 5000);
   CHECK(a.queued() == b.queued());
 }
+
+// The earlier definition of a chip queue's candidate, by a walk of the whole queue in
+// arrival order: with read_first the oldest read, else the oldest command. The O(1)
+// candidate must pick the same command at every decision.
+TEST_CASE("sched: HOS read_first in O(1) picks what a walk of the whole queue picks", "[sched][hos]") {
+  for (const bool read_first : {true, false}) {
+    std::mt19937_64 rng(read_first ? 5 : 6);
+    Cmds k;
+    HosPolicy hos(2, 3, read_first, false);
+    std::vector<std::deque<FlashCommand*>> ref(6);  // per chip, arrival order
+    for (int step = 0; step < 20000; ++step) {
+      if (rng() % 3 != 0) {
+        const unsigned ch = rng() % 2, chip = rng() % 3;
+        const FlashOp op = static_cast<FlashOp>(rng() % 3);
+        FlashCommand* c = k.make(ch, chip, op);
+        c->priority = static_cast<FlashPriority>(rng() % 3);  // ignored without priorities
+        hos.push(c);
+        ref[ch * 3 + chip].push_back(c);
+        continue;
+      }
+      // A random readiness pattern: some chips not ready.
+      const unsigned busy = static_cast<unsigned>(rng() % 64);
+      auto ready = [busy](const FlashCommand& c) { return !(busy >> (c.channel * 3 + c.chip) & 1u); };
+      std::vector<FlashCommand*> out;
+      hos.decide(ready, out);
+      for (FlashCommand* c : out) {
+        std::deque<FlashCommand*>& q = ref[c->channel * 3 + c->chip];
+        auto want = q.begin();
+        if (read_first)
+          for (auto it = q.begin(); it != q.end(); ++it)
+            if ((*it)->op == FlashOp::Read) {
+              want = it;
+              break;
+            }
+        REQUIRE(*want == c);
+        q.erase(want);
+      }
+    }
+  }
+}
+
+TEST_CASE("sched: HOS with priorities serves urgent GC, then the host, then background GC", "[sched][hos]") {
+  Cmds k;
+  HosPolicy hos(1, 1, false, true);
+  auto make = [&k](FlashOp op, FlashPriority p) {
+    FlashCommand* c = k.make(0, 0, op);
+    c->priority = p;
+    return c;
+  };
+  hos.push(make(FlashOp::Read, FlashPriority::BackgroundGc));     // 1
+  hos.push(make(FlashOp::Program, FlashPriority::Host));          // 2
+  hos.push(make(FlashOp::Read, FlashPriority::Host));             // 3
+  hos.push(make(FlashOp::Erase, FlashPriority::BackgroundGc));    // 4
+  hos.push(make(FlashOp::Program, FlashPriority::UrgentGc));      // 5
+  auto ready = [](const FlashCommand&) { return true; };
+  std::vector<FlashCommand*> out;
+  for (int i = 0; i < 5; ++i) hos.decide(ready, out);
+  // Urgent GC first; the host's in arrival order; background GC last, in arrival order.
+  CHECK(ids(out) == std::vector<std::uint64_t>{5, 2, 3, 1, 4});
+  // With read_first, inside a class: the host's read before its older program.
+  Cmds k2;
+  HosPolicy rf(1, 1, true, true);
+  for (auto [op, p] : {std::pair{FlashOp::Read, FlashPriority::BackgroundGc}, std::pair{FlashOp::Program, FlashPriority::Host},
+                       std::pair{FlashOp::Read, FlashPriority::Host}}) {
+    FlashCommand* c = k2.make(0, 0, op);
+    c->priority = p;
+    rf.push(c);
+  }
+  std::vector<FlashCommand*> out2;
+  for (int i = 0; i < 3; ++i) rf.decide(ready, out2);
+  CHECK(ids(out2) == std::vector<std::uint64_t>{3, 2, 1});
+}

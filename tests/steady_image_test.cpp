@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <memory>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -41,7 +42,7 @@ struct LazyBackdoor : test::EngineBackdoor {
 struct Preconditioned {
   explicit Preconditioned(std::uint64_t seed, std::uint32_t pages_per_block = 64)
       : cfg(geometry(pages_per_block)), f(cfg), nand(cfg.nand), fill(f.logical_pages() * 3 / 4) {
-    f.precondition_steady(fill, 1.0, seed, nand, token_of);
+    f.precondition_image(fill, 1.0, seed, nand, token_of);
   }
   FtlConfig cfg;
   Ftl f;
@@ -105,7 +106,7 @@ TEST_CASE("steady image: the FTL's mapping, the image's owners and the NAND's pa
     Ftl f(cfg);
     LazyBackdoor nand(cfg.nand);
     const std::uint64_t fill = f.logical_pages() * 3 / 4;
-    f.precondition_steady(fill, 1.0, 5, nand, token_of);
+    f.precondition_image(fill, 1.0, 5, nand, token_of);
     REQUIRE(f.image() != nullptr);
     CHECK_FALSE(f.l2p_dense());  // nothing written into the mapping tables
     std::uint64_t valid = 0;
@@ -131,17 +132,25 @@ TEST_CASE("steady image: the FTL's mapping, the image's owners and the NAND's pa
     const SteadyImage& img = *f.image();
     const std::uint32_t B = cfg.nand.blocks_per_plane;
     for (std::uint32_t p = 0; p < f.planes(); ++p) {
+      const std::uint32_t F = B - 4 - 2;  // full; then the host's and GC's open blocks
       CHECK(img.valid_at_age(p, 0) == ppb);
       CHECK(img.valid_at_age(p, 0) >= img.valid_at_age(p, B / 2));
-      CHECK(img.valid_at_age(p, B / 2) > img.valid_at_age(p, B - 5));
-      CHECK(f.free_blocks(p) == B - (B - 4));  // gc_low = max(2, ceil(0.05 * 64)) = 4
+      CHECK(img.valid_at_age(p, B / 2) > img.valid_at_age(p, F - 1));
+      CHECK(f.free_blocks(p) == 4);  // gc_low = max(2, ceil(0.05 * 64)) = 4
+      CHECK(img.shape(p).full == F);
       for (std::uint32_t k = 0; k < B; ++k) {
         const std::uint32_t g = p * B + img.block_of_age(p, k);
         CHECK(img.age_of_block(p, img.block_of_age(p, k)) == k);
         CHECK(f.valid_pages(g) == img.valid_at_age(p, k));
         const Token last = nand.read(f.decode(g * ppb + ppb - 1));
-        if (k >= B - 4) CHECK(last == kErasedToken);
+        if (k >= F) CHECK(last == kErasedToken);  // open or free
         else CHECK(last != kErasedToken);
+        if (k == F || k == F + 1) {  // open: its first pages written, all valid
+          const std::uint32_t w = k == F ? img.shape(p).host_pages : img.shape(p).gc_pages;
+          CHECK(img.valid_at_age(p, k) == w);
+          if (w > 0) CHECK(nand.read(f.decode(g * ppb + w - 1)) != kErasedToken);
+          CHECK(nand.read(f.decode(g * ppb + w)) == kErasedToken);
+        }
       }
     }
   }
@@ -436,4 +445,135 @@ TEST_CASE("ftl: the mapping moves from its hash map to its array past 1/32 of th
   f.trim(7);
   CHECK(f.lookup(7) == kUnmapped);
   CHECK(f.owner(where[1]) == kUnmapped);
+}
+
+TEST_CASE("steady image: unaged, it is the page-by-page replay's state, and a run continues from it alike",
+          "[image][precondition]") {
+  // Fills that end on a block boundary of every plane, inside a block, and tiny.
+  for (const double frac : {1.0, 0.75, 0.3301, 0.001}) {
+    for (std::uint32_t ppb : {64u, 48u}) {
+      const FtlConfig cfg = geometry(ppb);
+      Ftl img(cfg), ref(cfg);
+      LazyBackdoor inand(cfg.nand);
+      test::EngineBackdoor rnand(cfg.nand);
+      const auto fill = static_cast<std::uint64_t>(frac * static_cast<double>(img.logical_pages()));
+      INFO("fill " << fill << " of " << img.logical_pages() << ", " << ppb << " pages per block");
+      img.precondition_image(fill, 0.0, 3, inand, token_of);
+      ref.precondition(fill, 0, 3, rnand, token_of);
+      REQUIRE(img.image() != nullptr);
+      CHECK_FALSE(img.image()->aged());
+      for (std::uint64_t lpn = 0; lpn < img.logical_pages(); ++lpn) REQUIRE(img.lookup(lpn) == ref.lookup(lpn));
+      const std::uint32_t pages = static_cast<std::uint32_t>(cfg.nand.total_pages());
+      for (std::uint32_t ppa = 0; ppa < pages; ++ppa) {
+        REQUIRE(img.owner(ppa) == ref.owner(ppa));
+        REQUIRE(inand.read(img.decode(ppa)) == rnand.read(ref.decode(ppa)));
+      }
+      for (std::uint32_t g = 0; g < img.planes() * cfg.nand.blocks_per_plane; ++g) {
+        REQUIRE(img.valid_pages(g) == ref.valid_pages(g));
+        REQUIRE(img.erase_count(g) == ref.erase_count(g));
+      }
+      // The same writes land on the same pages (the open blocks' write points and the
+      // free pools agree), and GC, once needed, picks the same victims.
+      std::uint64_t x = 77;
+      for (int i = 0; i < 6000; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const std::uint64_t lpn = x % std::max<std::uint64_t>(fill, 1);
+        const std::uint32_t plane = img.plane_of_lpn(lpn);
+        REQUIRE(img.free_blocks(plane) == ref.free_blocks(plane));
+        if (img.gc_needed(plane)) {
+          const std::uint32_t vi = img.pick_victim(plane), vr = ref.pick_victim(plane);
+          REQUIRE(vi == vr);
+          if (vi == kUnmapped) break;
+          std::vector<std::uint32_t> a, b;
+          img.valid_ppas(vi, a);
+          ref.valid_ppas(vr, b);
+          REQUIRE(a == b);
+          for (std::uint32_t from : a) {
+            const std::uint32_t ti = img.allocate(plane, true), tr = ref.allocate(plane, true);
+            REQUIRE(ti == tr);
+            const std::uint64_t owner = img.owner(from);
+            REQUIRE(owner == ref.owner(from));
+            inand.program(img.decode(ti), inand.read(img.decode(from)));
+            img.programmed(ti);
+            ref.programmed(tr);
+            REQUIRE(img.remap_if(owner, ti, from));
+            REQUIRE(ref.remap_if(owner, tr, from));
+          }
+          img.erased(vi);
+          ref.erased(vr);
+          inand.erase(img.decode(vi * ppb));
+          continue;
+        }
+        const std::uint32_t pi = img.allocate(plane, false), pr = ref.allocate(plane, false);
+        REQUIRE(pi == pr);
+        if (pi == kUnmapped) break;
+        inand.program(img.decode(pi), static_cast<Token>(i + 7));
+        img.programmed(pi);
+        ref.programmed(pr);
+        img.map(lpn, pi);
+        ref.map(lpn, pr);
+        REQUIRE(img.owner(pi) == lpn);
+        REQUIRE(inand.read(img.decode(img.lookup(lpn))) == static_cast<Token>(i + 7));
+      }
+      for (std::uint64_t lpn = 0; lpn < img.logical_pages(); ++lpn) REQUIRE(img.lookup(lpn) == ref.lookup(lpn));
+    }
+  }
+}
+
+TEST_CASE("steady image: aged, each plane starts at its own point of the GC cycle", "[image][precondition]") {
+  const FtlConfig cfg = geometry(64);
+  const std::uint32_t B = cfg.nand.blocks_per_plane, ppb = cfg.nand.pages_per_block;
+  Ftl f(cfg);
+  LazyBackdoor nand(cfg.nand);
+  f.precondition_image(f.logical_pages(), 1.0, 13, nand, token_of);
+  const SteadyImage& img = *f.image();
+  std::set<std::uint32_t> host_points, gc_points;
+  for (std::uint32_t p = 0; p < f.planes(); ++p) {
+    const SteadyImage::Shape& s = img.shape(p);
+    REQUIRE(s.host_open);
+    REQUIRE(s.gc_open);
+    CHECK(s.host_pages < ppb);
+    CHECK(s.gc_pages < ppb);
+    host_points.insert(s.host_pages);
+    gc_points.insert(s.gc_pages);
+    CHECK(f.free_blocks(p) == 4);  // the GC low mark: no GC until the host fills its open block
+    CHECK_FALSE(f.gc_needed(p));
+  }
+  CHECK(host_points.size() >= f.planes() / 2);  // drawn per plane (8 planes)
+  CHECK(gc_points.size() >= f.planes() / 2);
+  // A plane's host writes continue its open block at its write point; GC starts when it
+  // is full and the next block is taken, not before.
+  const std::uint32_t plane = 3;
+  std::uint64_t lpn = 0;
+  while (f.plane_of_lpn(lpn) != plane) ++lpn;
+  const std::uint32_t left = ppb - img.shape(plane).host_pages;
+  const std::uint32_t open = img.block_of_age(plane, img.shape(plane).full) + plane * B;
+  for (std::uint32_t i = 0; i < left; ++i) {
+    const std::uint32_t ppa = f.allocate(plane, false);
+    REQUIRE(f.block_of_ppa(ppa) == open);
+    REQUIRE(ppa % ppb == img.shape(plane).host_pages + i);
+    REQUIRE(nand.read(f.decode(ppa)) == kErasedToken);
+    nand.program(f.decode(ppa), 0x700u + i);
+    f.programmed(ppa);
+    const std::uint64_t l = lpn + std::uint64_t{i} * f.planes();
+    const std::uint32_t old = f.lookup(l);
+    f.map(l, ppa);
+    REQUIRE(f.owner(ppa) == l);
+    REQUIRE(f.owner(old) == kUnmapped);
+    REQUIRE_FALSE(f.gc_needed(plane));
+  }
+  // The image's pages of that block keep their owners, the run's pages theirs.
+  std::vector<std::uint32_t> valid;
+  f.valid_ppas(open, valid);
+  for (std::uint32_t ppa : valid) {
+    const std::uint64_t owner = f.owner(ppa);
+    REQUIRE(f.lookup(owner) == ppa);
+    if (ppa % ppb < img.shape(plane).host_pages) REQUIRE(nand.read(f.decode(ppa)) == token_of(owner));
+  }
+  const std::uint32_t next = f.allocate(plane, false);
+  REQUIRE(next != kUnmapped);
+  CHECK(f.block_of_ppa(next) != open);
+  CHECK(f.gc_needed(plane));
 }

@@ -48,6 +48,11 @@ enum class FlashOp : std::uint8_t { Read, Program, Erase };
 // its planes and that condition (FlashCommand::start_need()).
 constexpr unsigned kStartBits = kMaxPlanes + 1;
 enum class FlashStatus : std::uint8_t { Pending, Ok, ProtocolError };
+// Priority classes of the scheduler block (docs/scheduler.md): a chip serves the lowest
+// class it holds first. GC work is background unless its plane's free pool is at its
+// last reserve (then foreground: urgent, before the host's work).
+enum class FlashPriority : std::uint8_t { UrgentGc = 0, Host = 1, BackgroundGc = 2 };
+constexpr unsigned kPriorityClasses = 3;
 
 const char* to_string(FlashOp op);
 
@@ -65,6 +70,7 @@ struct FlashCommand {
   std::array<Token, kMaxPlanes> token{};          // program: written; read: returned
   std::array<Token, kMaxPlanes> expected{};       // read: what the issuer last wrote (NAND ignores it)
   std::uint64_t id = 0;           // the issuer's tag, for logs
+  FlashPriority priority = FlashPriority::Host;  // the scheduler block's class
 
   // ---- result, filled by the NAND ----
   FlashStatus status = FlashStatus::Pending;
@@ -84,10 +90,9 @@ struct FlashCommand {
   } issuer;
 
   // ---- scratch of the scheduler block while it queues the command (not part of the
-  // protocol): the next command of the same queue ----
+  // protocol): the next command of the same queue, and its arrival number ----
   FlashCommand* queue_next = nullptr;
-  std::uint32_t queue_next_need = 0;  // queue_next->start_need(), kept where it is read
-  std::uint16_t queue_next_die = 0;   // queue_next->die
+  std::uint64_t queue_seq = 0;
 
   // ---- scratch of the executing channel (not part of the protocol) ----
   struct Scratch {

@@ -37,9 +37,9 @@ void FlashCommand::reset() {
   t_submit = t_start = t_array_start = t_array_end = t_done = 0;
   error.clear();
   issuer = Issuer{};
+  priority = FlashPriority::Host;
   queue_next = nullptr;
-  queue_next_need = 0;
-  queue_next_die = 0;
+  queue_seq = 0;
   exec = Scratch{};
 }
 

@@ -1,0 +1,83 @@
+#include "sc_main/time_series.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "tlm/sim_now.h"
+
+namespace ssd {
+
+TimeSeries::TimeSeries(sc_core::sc_module_name name, const std::string& path, Tick interval, host::HostDriver& host,
+                       const ctrl::HostIface& iface, const ctrl::FirmwareCore& fw, const nand::NandDevice& nand)
+    : sc_module(name), out_(path), interval_(interval), host_(host), iface_(iface), fw_(fw), nand_(nand) {
+  if (!out_) throw std::runtime_error("report.interval_us: cannot write " + path);
+  if (interval_ == 0) throw std::runtime_error("report.interval_us must be > 0");
+  out_ << header() << '\n';
+  host_.enable_intervals();
+  SC_HAS_PROCESS(TimeSeries);
+  SC_METHOD(on_tick);
+  sensitive << tick_;
+  dont_initialize();
+  tick_.notify(sc_delay(interval_));
+}
+
+const char* TimeSeries::header() {
+  return "start_us,end_us,read_iops,write_iops,read_mb_s,write_mb_s,read_mean_us,read_p99_us,write_mean_us,"
+         "write_p99_us,chips_busy,bus_utilization,gc_erases,gc_copies,host_pages_programmed,write_amplification,"
+         "free_blocks_min,free_blocks_mean,ncq_tags_in_use,host_queue_length";
+}
+
+void TimeSeries::on_tick() {
+  if (done_) return;
+  row(sim_now());
+  tick_.notify(sc_delay(interval_));
+}
+
+void TimeSeries::finish(Tick now) {
+  if (done_) return;
+  if (now > last_.at) row(now);
+  done_ = true;
+  tick_.cancel();
+  out_.flush();
+}
+
+void TimeSeries::row(Tick now) {
+  const WindowTicks t = full_ticks(nand_, fw_, iface_, now);
+  const WindowFigures w = window_between(last_, t);
+  host::HostDriver::Interval& in = *host_.interval();
+  const double s = static_cast<double>(now - last_.at) / 1e12;
+  const ctrl::Ftl& ftl = fw_.ftl();
+  const std::uint64_t erases = ftl.gc_erases() - erases_, copies = ftl.gc_pages_copied() - copies_;
+  const std::uint64_t pages = ftl.host_pages_written() - host_pages_;
+  std::uint32_t fmin = ~0u;
+  double fsum = 0;
+  for (std::uint32_t p = 0; p < ftl.planes(); ++p) {
+    fmin = std::min(fmin, ftl.free_blocks(p));
+    fsum += ftl.free_blocks(p);
+  }
+  double bus = 0;
+  for (double b : w.bus_utilization) bus += b;
+  if (!w.bus_utilization.empty()) bus /= static_cast<double>(w.bus_utilization.size());
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "%.3f,%.3f,%.1f,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%llu,%llu,%llu,%.4f,%u,%.2f,%u,%zu\n",
+                ticks_to_us(last_.at), ticks_to_us(now), s > 0 ? static_cast<double>(in.latency[0].count()) / s : 0.0,
+                s > 0 ? static_cast<double>(in.latency[1].count()) / s : 0.0, s > 0 ? in.bytes[0] / 1e6 / s : 0.0,
+                s > 0 ? in.bytes[1] / 1e6 / s : 0.0, in.latency[0].mean() / 1e6,
+                static_cast<double>(in.latency[0].quantile(0.99)) / 1e6, in.latency[1].mean() / 1e6,
+                static_cast<double>(in.latency[1].quantile(0.99)) / 1e6, w.chip_utilization, bus,
+                static_cast<unsigned long long>(erases), static_cast<unsigned long long>(copies),
+                static_cast<unsigned long long>(pages), pages ? static_cast<double>(pages + copies) / pages : 0.0,
+                ftl.planes() ? fmin : 0u, ftl.planes() ? fsum / ftl.planes() : 0.0, iface_.tags_in_use(),
+                host_.host_queue_length());
+  out_ << line;
+  ++rows_;
+  last_ = t;
+  erases_ += erases;
+  copies_ += copies;
+  host_pages_ += pages;
+  in = host::HostDriver::Interval{};
+}
+
+}  // namespace ssd
