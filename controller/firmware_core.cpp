@@ -149,7 +149,9 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, Kind kind) 
   f.issuer.b = ppa;
   if (kind == GcRead || kind == GcProgram || kind == GcErase) {
     const std::uint32_t plane = ftl_.plane_of_ppa(ppa);
-    f.priority = cfg_.gc_yields ? gc_priority(plane) : FlashPriority::Host;
+    f.priority = !cfg_.gc_yields          ? FlashPriority::Host
+                 : at_last_reserve(plane) ? FlashPriority::UrgentGc
+                                          : FlashPriority::BackgroundGc;
     // Programs of a block go to the NAND in page order: an urgent program may not overtake
     // the background programs of its plane still queued (they are in the same GC block).
     if (kind == GcProgram && f.priority == FlashPriority::UrgentGc && gc_background_programs_[plane])
@@ -433,7 +435,7 @@ void FirmwareCore::read_done(std::uint32_t ppa) {
 void FirmwareCore::maybe_gc(std::uint32_t plane) {
   if (gc_[plane].active || !ftl_.gc_needed(plane)) return;
   const std::uint32_t chip = ftl_.chip_of_plane(plane);
-  if (ftl_.writes_blocked(plane) || !stalled_[plane].empty()) {
+  if (at_last_reserve(plane)) {
     ++counters_.gc_foreground;
     start_gc(plane);
   } else if (cfg_.gc_yields || chip_outstanding_[chip] == 0) {
@@ -448,11 +450,10 @@ void FirmwareCore::start_gc(std::uint32_t plane) {
   if (victim == kUnmapped) return;  // nothing to collect yet (reads pending on every candidate)
   ++counters_.gc_runs;
   GcJob& job = gc_[plane];
-  std::vector<std::uint32_t> pages;
-  pages.swap(job.pages);  // keeps its capacity from the plane's last run
+  std::vector<std::uint32_t> pages = std::move(job.pages);  // keeps its capacity from the plane's last run
+  pages.clear();
   job = GcJob{};
-  job.pages.swap(pages);
-  job.pages.clear();
+  job.pages = std::move(pages);
   job.active = true;
   job.victim = victim;
   ftl_.valid_ppas(victim, job.pages);

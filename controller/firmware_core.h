@@ -11,9 +11,11 @@
 //    no newer write of the page came meanwhile (last writer wins);
 //  - TRIM: whole pages covered are unmapped; FLUSH completes at once (no volatile cache:
 //    a write completes only when programmed).
-// GC runs per plane when its free blocks fall below ftl.gc_threshold: in the background
-// when the plane's chip has no flash command outstanding, in the foreground when host
-// writes to the plane are blocked. Valid pages are copied inside the plane (read, then
+// GC runs per plane when its free blocks fall below ftl.gc_threshold, at most
+// gc_copies_in_flight copies at a time. Its commands yield to the host's at the chip
+// (background) unless the plane is at its last free block (foreground, urgent); with
+// gc_yields off it starts when the plane's chip has no flash command outstanding, or
+// at once when host writes to the plane are blocked. Valid pages are copied inside the plane (read, then
 // program), then the victim is erased once no host read of it is outstanding.
 #pragma once
 
@@ -152,12 +154,9 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   void start_gc(std::uint32_t plane);
   void issue_copies(std::uint32_t plane);  // up to gc_copies_in_flight
   void maybe_erase(std::uint32_t plane);
-  // The class of a GC command of `plane` issued now: urgent when the plane's free pool is
-  // at its last reserve (host writes to it blocked or waiting), else background.
-  FlashPriority gc_priority(std::uint32_t plane) const {
-    return ftl_.writes_blocked(plane) || !stalled_[plane].empty() ? FlashPriority::UrgentGc
-                                                                   : FlashPriority::BackgroundGc;
-  }
+  // Whether the plane's free pool is at its last reserve: host writes to it blocked or
+  // waiting. GC then runs in the foreground (urgent).
+  bool at_last_reserve(std::uint32_t plane) const { return ftl_.writes_blocked(plane) || !stalled_[plane].empty(); }
   void chip_activity(std::uint32_t chip, int delta);
   std::uint32_t new_op();
 

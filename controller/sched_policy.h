@@ -118,8 +118,6 @@ class HosPolicy final : public SchedPolicy {
   std::size_t queued_on_chip(unsigned channel, unsigned chip) const override {
     return queues_[channel * chips_ + chip].size;
   }
-  // The command chip (channel, chip) offers now, null if none.
-  const FlashCommand* candidate(unsigned channel, unsigned chip) const { return queues_[channel * chips_ + chip].cand; }
 
  public:
   // The same as decide() and any_ready() with the callables inlined (no virtual call per

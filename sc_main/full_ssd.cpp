@@ -132,8 +132,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     if (warm_requests || warm_us > 0) {
       host->set_warmup(warm_requests, us_to_ticks(warm_us), [this](Tick now) {
         window_start = full_ticks(*nand, *firmware, *iface, now);
-        const ctrl::Ftl& f = firmware->ftl();
-        ftl_at_start = {f.host_pages_written(), f.gc_pages_copied(), f.gc_erases()};
+        ftl_at_start = FtlCounters::of(firmware->ftl());
       });
     }
     const double interval_us = cfg.get_double("report.interval_us");
@@ -166,8 +165,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
 void FullSsd::take_window() {
   const Tick end = std::max(host->last_completion(), window_start.at);
   window_at_finish = full_window(*nand, *firmware, *iface, end, window_start);
-  const ctrl::Ftl& f = firmware->ftl();
-  ftl_at_end = {f.host_pages_written(), f.gc_pages_copied(), f.gc_erases()};
+  ftl_at_end = FtlCounters::of(firmware->ftl());
   window_taken = true;
 }
 

@@ -33,9 +33,7 @@ struct FullSsd : sc_core::sc_module {
   // The window's start (time 0, or the end of the warm-up: report.warmup_*), with the
   // FTL's counters then: the GC figures count from it.
   WindowTicks window_start;
-  struct FtlAtStart {
-    std::uint64_t host_pages = 0, gc_pages = 0, gc_erases = 0;
-  } ftl_at_start, ftl_at_end;  // ... and at its end (GC after the last host completion is not in it)
+  FtlCounters ftl_at_start, ftl_at_end;  // ... and at its end (GC after the last host completion is not in it)
   double precondition_seconds = 0;
   // The statistics' figures at the last host completion (stats_window.h); taken when the
   // host finishes, or by window() at the end of a run in which it never did.

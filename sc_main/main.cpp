@@ -210,9 +210,8 @@ int run(int argc, char** argv) {
       fig.audited_pages = audit.pages;
       fig.audit_mismatches = audit.mismatches;
     }
-    const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window(),
-                      {top.ftl_at_start.host_pages, top.ftl_at_start.gc_pages, top.ftl_at_start.gc_erases},
-                      {top.ftl_at_end.host_pages, top.ftl_at_end.gc_pages, top.ftl_at_end.gc_erases}};
+    const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window(), top.ftl_at_start,
+                      top.ftl_at_end};
     print_full_summary(std::cout, run, fig);
     if (vcd) std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written()
                        << " changes; view: gtkwave " << vcd->path() << " waves/nand.gtkw)\n";

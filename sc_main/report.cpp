@@ -123,22 +123,10 @@ json::Value nand_section(const nand::NandDevice& nand, const WindowFigures& w) {
   return n;
 }
 
-namespace {
-// The GC figures over the window (from its start: after a warm-up, without it).
-struct GcFigures {
-  std::uint64_t host_pages, gc_pages, erases;
-  double wa() const { return host_pages ? static_cast<double>(host_pages + gc_pages) / static_cast<double>(host_pages) : 0.0; }
-};
-GcFigures gc_figures(const FullRun& f) {
-  return {f.ftl_end.host_pages - f.ftl_start.host_pages, f.ftl_end.gc_pages - f.ftl_start.gc_pages,
-          f.ftl_end.gc_erases - f.ftl_start.gc_erases};
-}
-}  // namespace
-
 json::Value full_stats(const FullRun& f, const RunFigures& run) {
   const Tick end = f.window.end;
   const double sim_s = static_cast<double>(end - f.window.start) / 1e12;
-  const GcFigures gc = gc_figures(f);
+  const FtlCounters gc = f.ftl_end - f.ftl_start;  // the GC figures over the window
   json::Value root = obj();
   put(root, "read", op_stats(f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s));
   put(root, "write", op_stats(f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s));
@@ -150,8 +138,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   const ctrl::Ftl& ftl = f.firmware.ftl();
   const ctrl::FirmwareCounters& fc = f.firmware.counters();
   json::Value ft = obj();
-  put(ft, "gc_erases", integer(gc.erases));
-  put(ft, "write_amplification", num(gc.wa()));
+  put(ft, "gc_erases", integer(gc.gc_erases));
+  put(ft, "write_amplification", num(gc.write_amplification()));
   put(ft, "host_pages_programmed", integer(gc.host_pages));
   put(ft, "gc_pages_copied", integer(gc.gc_pages));
   put(ft, "gc_runs", integer(fc.gc_runs));
@@ -242,7 +230,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
 void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run) {
   const Tick end = f.window.end;
   const double sim_s = static_cast<double>(end - f.window.start) / 1e12;
-  const GcFigures gc = gc_figures(f);
+  const FtlCounters gc = f.ftl_end - f.ftl_start;  // the GC figures over the window
   os << std::fixed;
   os << "\nSummary (host-visible latency: submit to completion)\n";
   latency_header(os);
@@ -260,7 +248,7 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   os << "  host queue          " << f.host.conflicts(HostOp::Read) << " read and " << f.host.conflicts(HostOp::Write)
      << " write conflict requests; mean wait before dispatch " << f.host.mean_wait_us(HostOp::Read) << " us (read), "
      << f.host.mean_wait_us(HostOp::Write) << " us (write)\n";
-  os << "  GC                  " << gc.erases << " erases, write amplification " << gc.wa() << "\n";
+  os << "  GC                  " << gc.gc_erases << " erases, write amplification " << gc.write_amplification() << "\n";
   const std::uint64_t reads = f.host.latency(HostOp::Read).count() + f.host.unwritten_reads();
   if (f.host.unwritten_reads())
     os << "  unwritten reads     " << f.host.unwritten_reads()

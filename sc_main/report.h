@@ -38,10 +38,8 @@ struct FullRun {
   const ctrl::FlashSched& sched;
   const nand::NandDevice& nand;
   const WindowFigures& window;  // every rate's window (stats_window.h)
-  // The FTL's counters at the window's start (a warm-up's end; zeros without one).
-  struct FtlCounters {
-    std::uint64_t host_pages = 0, gc_pages = 0, gc_erases = 0;
-  } ftl_start, ftl_end;
+  // The FTL's counters at the window's start (a warm-up's end; zeros without one) and end.
+  FtlCounters ftl_start, ftl_end;
 };
 json::Value full_stats(const FullRun& f, const RunFigures& run);
 void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run);

@@ -27,6 +27,18 @@ struct WindowTicks {
   Tick core_busy = 0, link_busy = 0;
 };
 WindowTicks nand_ticks(const nand::NandDevice& nand, Tick at);
+// The FTL's page and erase counts at an instant: GC figures over [a, b] are differences.
+struct FtlCounters {
+  std::uint64_t host_pages = 0, gc_pages = 0, gc_erases = 0;
+  static FtlCounters of(const ctrl::Ftl& f) { return {f.host_pages_written(), f.gc_pages_copied(), f.gc_erases()}; }
+  FtlCounters operator-(const FtlCounters& o) const {
+    return {host_pages - o.host_pages, gc_pages - o.gc_pages, gc_erases - o.gc_erases};
+  }
+  // (host + GC pages programmed) / host pages programmed; 0 without host pages.
+  double write_amplification() const {
+    return host_pages ? static_cast<double>(host_pages + gc_pages) / static_cast<double>(host_pages) : 0.0;
+  }
+};
 WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostIface& iface,
                        Tick at);
 

@@ -48,8 +48,7 @@ void TimeSeries::row(Tick now) {
   host::HostDriver::Interval& in = *host_.interval();
   const double s = static_cast<double>(now - last_.at) / 1e12;
   const ctrl::Ftl& ftl = fw_.ftl();
-  const std::uint64_t erases = ftl.gc_erases() - erases_, copies = ftl.gc_pages_copied() - copies_;
-  const std::uint64_t pages = ftl.host_pages_written() - host_pages_;
+  const FtlCounters now_ftl = FtlCounters::of(ftl), d = now_ftl - ftl_last_;
   std::uint32_t fmin = ~0u;
   double fsum = 0;
   for (std::uint32_t p = 0; p < ftl.planes(); ++p) {
@@ -67,16 +66,14 @@ void TimeSeries::row(Tick now) {
                 s > 0 ? in.bytes[1] / 1e6 / s : 0.0, in.latency[0].mean() / 1e6,
                 static_cast<double>(in.latency[0].quantile(0.99)) / 1e6, in.latency[1].mean() / 1e6,
                 static_cast<double>(in.latency[1].quantile(0.99)) / 1e6, w.chip_utilization, bus,
-                static_cast<unsigned long long>(erases), static_cast<unsigned long long>(copies),
-                static_cast<unsigned long long>(pages), pages ? static_cast<double>(pages + copies) / pages : 0.0,
+                static_cast<unsigned long long>(d.gc_erases), static_cast<unsigned long long>(d.gc_pages),
+                static_cast<unsigned long long>(d.host_pages), d.write_amplification(),
                 ftl.planes() ? fmin : 0u, ftl.planes() ? fsum / ftl.planes() : 0.0, iface_.tags_in_use(),
                 host_.host_queue_length());
   out_ << line;
   ++rows_;
   last_ = t;
-  erases_ += erases;
-  copies_ += copies;
-  host_pages_ += pages;
+  ftl_last_ = now_ftl;
   in = host::HostDriver::Interval{};
 }
 

@@ -43,7 +43,8 @@ class TimeSeries : public sc_core::sc_module {
   const nand::NandDevice& nand_;
   sc_core::sc_event tick_;
   WindowTicks last_;
-  std::uint64_t erases_ = 0, copies_ = 0, host_pages_ = 0, rows_ = 0;
+  FtlCounters ftl_last_;
+  std::uint64_t rows_ = 0;
   bool done_ = false;
 };
 
