@@ -433,7 +433,7 @@ void FirmwareCore::read_done(std::uint32_t ppa) {
 }
 
 void FirmwareCore::maybe_gc(std::uint32_t plane) {
-  if (gc_[plane].active || !ftl_.gc_needed(plane)) return;
+  if (gc_[plane].active || workload_ended_ || !ftl_.gc_needed(plane)) return;
   const std::uint32_t chip = ftl_.chip_of_plane(plane);
   if (at_last_reserve(plane)) {
     ++counters_.gc_foreground;

@@ -82,6 +82,10 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   std::uint64_t lookahead_thread_requests() const { return worker_ ? worker_->requests() : 0; }
   FlashPayloadPool& pool() { return pool_; }
   std::uint64_t sectors_per_page() const { return spp_; }
+  // The host's workload has ended: no GC run starts from now on (runs under way finish
+  // their copies and erase), so the simulation ends once the flash is quiet instead of
+  // collecting every plane back up to its low mark after the last request.
+  void end_of_workload() { workload_ended_ = true; }
 
  private:
   enum Kind : std::uint8_t { HostRead = 1, RmwRead, HostProgram, GcRead, GcProgram, GcErase };
@@ -184,6 +188,7 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   void clear_pending(std::uint64_t lpn) { pending_.erase(lpn); }
   std::vector<std::deque<std::uint32_t>> stalled_;            // per plane: WriteOps waiting for space
   std::vector<GcJob> gc_;
+  bool workload_ended_ = false;
   std::vector<std::uint32_t> gc_background_programs_;  // per plane: GC programs in flight as background work
   std::vector<std::uint32_t> chip_outstanding_;
   std::vector<std::uint8_t> gc_wanted_;                       // per chip: a plane of it wants GC

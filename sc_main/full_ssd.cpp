@@ -151,6 +151,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     host->on_finished([this] {
       sim_end = std::chrono::steady_clock::now();
       take_window();
+      firmware->end_of_workload();
       if (series) series->finish(host->last_completion());
       if (calibrator) calibrator->start();
     });
