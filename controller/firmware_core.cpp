@@ -1,5 +1,6 @@
 #include "controller/firmware_core.h"
 
+#include "controller/read_unit.h"
 #include "tlm/activations.h"
 #include "tlm/sim_now.h"
 
@@ -20,6 +21,9 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
       flash_out_("flash_out"),
       pool_("firmware flash commands") {
   spp_ = ftl.nand.page_bytes / 512;
+  if (fw.read_unit_bytes % 512 != 0 || (fw.read_unit_bytes && ftl.nand.page_bytes % fw.read_unit_bytes != 0))
+    throw std::invalid_argument("read unit of " + std::to_string(fw.read_unit_bytes) +
+                                " bytes: not a multiple of 512 that divides the page");
   cycle_ps_ = 1e6 / fw.clock_mhz;
   stalled_.resize(ftl_.planes());
   gc_.resize(ftl_.planes());
@@ -227,6 +231,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
         FlashCommand& f = new_flash(FlashOp::Read, ppa, HostRead);
         f.issuer.p = &gp;
         f.issuer.a = i;
+        f.out_bytes = read_out_bytes(c.lba, c.sectors, lpn, static_cast<std::uint32_t>(spp_), cfg_.read_unit_bytes);
         ftl_.add_pending_read(ppa);
         ++counters_.flash_reads;
         send_flash(f, now);

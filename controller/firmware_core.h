@@ -49,6 +49,10 @@ struct FirmwareConfig {
   // Copies of a GC run in flight per plane (a copy: its read issued, its program not
   // ended); 0: all of the victim's at once.
   std::uint32_t gc_copies_in_flight = 8;
+  // Partial-page reads: a host read moves out only the ECC codewords of this many bytes
+  // that hold its sectors (controller/read_unit.h); 0: every read moves its whole page.
+  // A multiple of 512 that divides the page.
+  std::uint32_t read_unit_bytes = 0;
 };
 
 struct FirmwareCounters {

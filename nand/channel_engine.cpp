@@ -127,7 +127,7 @@ bool ChannelEngine::statically_valid(const FlashCommand& c) const {
   return c.channel == channel_ && c.chip < cfg_.chips_per_channel && c.die < cfg_.dies_per_chip &&
          c.plane_mask != 0 && !(c.plane_mask >> cfg_.planes_per_die) &&
          (c.plane_count() == 1 || cfg_.multiplane) && (c.op == FlashOp::Erase || c.page < cfg_.pages_per_block) &&
-         blocks_ok;
+         c.out_bytes <= cfg_.page_bytes && blocks_ok;
 }
 
 std::string ChannelEngine::static_error(const FlashCommand& c) const {
@@ -148,6 +148,8 @@ std::string ChannelEngine::static_error(const FlashCommand& c) const {
        << ")";
   } else if (c.plane_count() > 1 && !cfg_.multiplane) {
     os << "multi-plane command while multi-plane operations are off (nand.multiplane = false)";
+  } else if (c.out_bytes > cfg_.page_bytes) {
+    os << "moves out " << c.out_bytes << " bytes of a " << cfg_.page_bytes << "-byte page (nand.page_bytes)";
   } else if (c.op != FlashOp::Erase && c.page >= cfg_.pages_per_block) {
     os << "page " << c.page << " does not exist (nand.pages_per_block = " << cfg_.pages_per_block
        << ")";
@@ -321,7 +323,8 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
 void ChannelEngine::start_bus_dataout(FlashCommand* c, Tick now) {
   c->exec.stage = BusOut;
   nseg_ = 0;
-  for_planes(c->plane_mask, [&](unsigned) { segs_[nseg_++] = {BusPhase::DataOut, t_data_}; });
+  const Tick t = c->out_bytes ? cfg_.bus_ticks(c->out_bytes) : t_data_;  // a partial read moves its bytes only
+  for_planes(c->plane_mask, [&](unsigned) { segs_[nseg_++] = {BusPhase::DataOut, t}; });
   start_bus(c, now);
 }
 

@@ -45,6 +45,10 @@ Config make_config() {
              "take a scheduler decision when the NAND activation that asks for it ends, as at its edge, "
              "if nothing can run before that edge (identical results, fewer kernel time steps); false: "
              "always wake at the edge");
+  c.add_int("controller.read_unit_bytes", 0, 0, 1 << 20,
+            "partial-page reads: a host read moves out over the bus only the ECC codewords of this many bytes "
+            "that hold its sectors (ONFI: the column is in the read's address; tR stays the whole page's); "
+            "0: every read moves the whole page. A multiple of 512 that divides nand.page_bytes");
   c.add_double("firmware.clock_mhz", 500, 1, 100000, "clock of the embedded core running the FTL, MHz");
   c.add_int("firmware.cycles_per_command", 0, 0, 100000000, "core cycles per host command (0: free firmware)");
   c.add_int("firmware.cycles_per_page", 0, 0, 100000000, "core cycles per logical page of a host command");

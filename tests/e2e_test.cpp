@@ -70,6 +70,30 @@ TEST_CASE("e2e: isolated 4 KiB reads on a full device take 7 cycles + tR + page 
   CHECK(r.fw->counters().flash_reads == 3000);  // every read went to flash
 }
 
+TEST_CASE("e2e: partial-page reads move only their codewords: 7 cycles + tR + the codewords' bytes", "[e2e][check1][partial]") {
+  // 8 KiB pages; 1 KiB reads at 512-byte alignment, 2 KiB codewords: a read inside one
+  // codeword moves 2 KiB, one across two moves 4 KiB; tR stays the page's.
+  FullSsd* m;
+  Result r = run(m, "default", with(kFree, {"nand.blocks_per_plane=64", "ftl.overprovisioning=0.1",
+                                            "ftl.precondition=1", "ftl.precondition_age=0",
+                                            "controller.read_unit_bytes=2048", "workload.size_bytes=1024",
+                                            "workload.align_bytes=512", "workload.read_ratio=1",
+                                            "workload.queue_depth=1", "workload.requests=3000"}));
+  const nand::NandConfig& n = r.nand->config();
+  const double one = n.cmd_addr_cycles / n.bus_mts + n.t_read_us + 2048 / n.bus_mts;
+  const double two = n.cmd_addr_cycles / n.bus_mts + n.t_read_us + 4096 / n.bus_mts;
+  const LatencyHistogram& h = r.host->latency(HostOp::Read);
+  REQUIRE(h.count() == 3000);
+  INFO("min " << us(h.min()) << " us, max " << us(h.max()) << " us, expected " << one << " and " << two);
+  CHECK(std::abs(us(h.min()) - one) <= 0.010);
+  CHECK(std::abs(us(h.max()) - two) <= 0.010);
+  // Of a codeword's 4 sector starts, the last (1 of 4) straddles two codewords.
+  const double mean = us(static_cast<std::uint64_t>(h.mean()));
+  CHECK(mean > one + 0.15 * (two - one));
+  CHECK(mean < one + 0.35 * (two - one));
+  CHECK(r.fw->counters().flash_reads >= 3000);  // a read from a page's last sector reads two pages
+}
+
 TEST_CASE("e2e: isolated 4 KiB writes on a fresh device take 7 cycles + page data-in + tPROG", "[e2e][check1]") {
   FullSsd* m;
   Result r = run(m, "default", with(kFree, {"nand.blocks_per_plane=64", "nand.page_bytes=4096",

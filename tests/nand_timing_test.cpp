@@ -69,6 +69,63 @@ TEST_CASE("nand: isolated READ takes 7 cmd/addr cycles + tR + page data-out", "[
   }
 }
 
+TEST_CASE("partial read: tR of the whole page, data-out of the bytes asked for only", "[nand][read][partial]") {
+  // ONFI random data out: the read's address cycles carry the column, so a read that
+  // needs 1 KiB of a 4 KiB page pays C + tR + 1024 bus cycles; on each plane of a
+  // multi-plane read alike; a 3-page cache-read stream at the shorter data-out period.
+  NandConfig cfg = chen();
+  Times t(cfg);
+  for (std::uint32_t bytes : {512u, 1024u, 2048u, 4096u}) {
+    Harness h(cfg);
+    h.fill(0, 0, 0b11, 3, 5);
+    h.run_until(h.now + us_to_ticks(1000));
+    FlashCommand& one = h.make(FlashOp::Read, 0, 0, 0b01, 3, 4);
+    one.out_bytes = bytes;
+    h.engine.submit(&one, h.now);
+    h.run();
+    REQUIRE(one.status == FlashStatus::Ok);
+    const double out = bytes / cfg.bus_mts;
+    INFO(bytes << " bytes");
+    CHECK(us(one.t_done - one.t_submit) == at(t.C + t.tR + out));
+    CHECK(one.token[0] == h.cmds[4].token[0]);  // the data is the page's, whatever part moves
+    h.run_until(h.now + us_to_ticks(1000));
+    FlashCommand& two = h.make(FlashOp::Read, 0, 0, 0b11, 3, 2);
+    two.out_bytes = bytes;
+    h.engine.submit(&two, h.now);
+    h.run();
+    REQUIRE(two.status == FlashStatus::Ok);
+    CHECK(us(two.t_done - two.t_submit) == at(2 * t.C + t.tR + 2 * out));
+  }
+  cfg.cache_read = true;
+  cfg.t_read_us = 50;  // bus-bound with whole pages (D = 107.8 us), array-bound with 1 KiB (26.9 us)
+  Harness h(cfg);
+  h.fill(0, 0, 0b01, 0, 3);
+  const Tick t0 = h.now;
+  std::vector<FlashCommand*> r;
+  for (unsigned k = 0; k < 3; ++k) {
+    FlashCommand& c = h.make(FlashOp::Read, 0, 0, 0b01, 0, k);
+    c.out_bytes = 1024;
+    h.engine.submit(&c, h.now);
+    r.push_back(&c);
+  }
+  h.run();
+  const double out = 1024 / cfg.bus_mts;
+  // Array-bound: period C + tR; the last page's data-out after its tR (whole pages:
+  // C + tR + 2 (C + D) + D = 373.8 us).
+  CHECK(us(r.back()->t_done - t0) == at(3 * (t.C + cfg.t_read_us) + out, 6));
+}
+
+TEST_CASE("protocol: a read moving out more than its page is an error", "[nand][read][partial][protocol]") {
+  Harness h(chen());
+  h.fill(0, 0, 0b01, 3, 1);
+  FlashCommand& c = h.make(FlashOp::Read, 0, 0, 0b01, 3, 0);
+  c.out_bytes = 4096 + 512;
+  h.engine.submit(&c, h.now);
+  h.run();
+  CHECK(c.status == FlashStatus::ProtocolError);
+  CHECK(c.error.find("moves out 4608 bytes of a 4096-byte page") != std::string::npos);
+}
+
 TEST_CASE("nand: isolated PROGRAM takes 7 cmd/addr cycles + page data-in + tPROG", "[nand][program]") {
   NandConfig cfg = chen();
   Harness h(cfg);

@@ -69,6 +69,10 @@ struct FlashCommand {
   std::array<std::uint32_t, kMaxPlanes> block{};  // block per plane
   std::array<Token, kMaxPlanes> token{};          // program: written; read: returned
   std::array<Token, kMaxPlanes> expected{};       // read: what the issuer last wrote (NAND ignores it)
+  // read: the bytes of each plane's page moved out on the bus, from the column given in
+  // the command's address cycles (ONFI: a read's address carries its column); 0 = the
+  // whole page. tR is the whole page's either way.
+  std::uint32_t out_bytes = 0;
   std::uint64_t id = 0;           // the issuer's tag, for logs
   FlashPriority priority = FlashPriority::Host;  // the scheduler block's class
 

@@ -32,6 +32,7 @@ void FlashCommand::reset() {
   channel = chip = die = 0;
   plane_mask = 0;
   page = 0;
+  out_bytes = 0;
   id = 0;
   status = FlashStatus::Pending;
   t_submit = t_start = t_array_start = t_array_end = t_done = 0;
