@@ -9,7 +9,8 @@
 //  - HOS: per channel, scanning its chips round-robin from the one after the chip last
 //    granted on that channel: the first chip whose queue is non-empty and whose
 //    candidate is ready. The candidate: with priorities, the first non-empty class
-//    (urgent GC, host, background GC); in it (or in the whole queue without
+//    (urgent GC, host, background GC), but while urgent GC waits the host's oldest read
+//    goes first; in it (or in the whole queue without
 //    priorities) the oldest command, or with read_first the oldest read (else the
 //    oldest command). At most one command per channel per edge. Reset state: the
 //    pointer of every channel at its last chip, so chip 0 is scanned first.
@@ -216,6 +217,12 @@ class HosPolicy final : public SchedPolicy {
     List& list(unsigned cls, bool read) { return lists[cls][read ? 0 : 1]; }
     void refresh(bool read_first) {
       cand = nullptr;
+      // A host read goes before urgent GC: it takes no free space, so holding it back
+      // cannot bring the plane's GC sooner to its end; only the host's writes wait.
+      const unsigned host = static_cast<unsigned>(FlashPriority::Host);
+      if (lists[0][0].head || lists[0][1].head) {
+        if (FlashCommand* r = lists[host][0].head) cand = r;
+      }
       for (unsigned k = 0; k < kPriorityClasses && !cand; ++k) {
         FlashCommand* r = lists[k][0].head;
         FlashCommand* o = lists[k][1].head;

@@ -231,7 +231,7 @@ TEST_CASE("sched: HOS read_first in O(1) picks what a walk of the whole queue pi
   }
 }
 
-TEST_CASE("sched: HOS with priorities serves urgent GC, then the host, then background GC", "[sched][hos]") {
+TEST_CASE("sched: HOS with priorities serves host reads, urgent GC, the host's others, then background GC", "[sched][hos]") {
   Cmds k;
   HosPolicy hos(1, 1, false, true);
   auto make = [&k](FlashOp op, FlashPriority p) {
@@ -247,8 +247,9 @@ TEST_CASE("sched: HOS with priorities serves urgent GC, then the host, then back
   auto ready = [](const FlashCommand&) { return true; };
   std::vector<FlashCommand*> out;
   for (int i = 0; i < 5; ++i) hos.decide(ready, out);
-  // Urgent GC first; the host's in arrival order; background GC last, in arrival order.
-  CHECK(ids(out) == std::vector<std::uint64_t>{5, 2, 3, 1, 4});
+  // While urgent GC waits, the host's reads go first (they take no free space), then the
+  // urgent GC; then the host's others in arrival order; background GC last, in arrival order.
+  CHECK(ids(out) == std::vector<std::uint64_t>{3, 5, 2, 1, 4});
   // With read_first, inside a class: the host's read before its older program.
   Cmds k2;
   HosPolicy rf(1, 1, true, true);
