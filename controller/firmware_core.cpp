@@ -37,6 +37,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   SC_METHOD(on_work);
   sensitive << work_.get_event() << flash_out_.get_event();
   dont_initialize();
+  SC_METHOD(resume_gc_at_start);  // no sensitivity: runs once, at initialization
 }
 
 Tick FirmwareCore::reserve_core(std::uint64_t cycles) {
@@ -447,6 +448,53 @@ void FirmwareCore::maybe_gc(std::uint32_t plane) {
     start_gc(plane);  // yielding GC waits at the chip, behind the host's work
   } else {
     gc_wanted_[chip] = 1;
+  }
+}
+
+std::uint64_t FirmwareCore::resume_gc(std::uint64_t seed, FlashBackdoor& nand) {
+  std::uint64_t x = seed ^ 0x47432052554E5321ull, copies = 0;  // one stream for the planes in order
+  auto below = [&x](std::uint64_t n) {  // splitmix64, then a number in [0, n) by multiply-shift
+    std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(z) * n) >> 64);
+  };
+  for (std::uint32_t plane = 0; plane < ftl_.planes(); ++plane) {
+    if (gc_[plane].active || !ftl_.gc_needed(plane)) continue;
+    const std::uint32_t victim = ftl_.pick_victim(plane);
+    if (victim == kUnmapped) continue;
+    GcJob& job = gc_[plane];
+    job = GcJob{};
+    job.active = true;
+    job.victim = victim;
+    ftl_.valid_ppas(victim, job.pages);
+    // Done before time 0: [0, n) of its n copies, so that at least one is left to run.
+    const std::uint64_t done = below(job.pages.size());
+    while (job.next < done) {
+      const std::uint32_t from = job.pages[job.next];
+      const std::uint32_t to = ftl_.allocate(plane, true);
+      if (to == kUnmapped) break;  // no room left for GC in the plane: the rest runs in the run
+      const std::uint64_t lpn = ftl_.owner(from);
+      nand.program(ftl_.decode(to), nand.read(ftl_.decode(from)));
+      ftl_.programmed(to);
+      if (!ftl_.remap_if(lpn, to, from)) throw std::logic_error("FirmwareCore::resume_gc: a victim's page lost its owner");
+      ++job.next;
+      ++copies;
+    }
+    job.copies_left = static_cast<std::uint32_t>(job.pages.size() - job.next);
+  }
+  ftl_.clear_counters();
+  return copies;
+}
+
+void FirmwareCore::resume_gc_at_start() {
+  for (std::uint32_t plane = 0; plane < ftl_.planes(); ++plane) {
+    GcJob& job = gc_[plane];
+    if (!job.active || job.in_flight || job.erase_issued) continue;
+    job.owners_later = worker_ && ftl_.image_block(job.victim);
+    issue_copies(plane);
+    maybe_erase(plane);
   }
 }
 

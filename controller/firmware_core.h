@@ -90,6 +90,13 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   // their copies and erase), so the simulation ends once the flash is quiet instead of
   // collecting every plane back up to its low mark after the last request.
   void end_of_workload() { workload_ended_ = true; }
+  // Preconditioning, in zero simulated time (after Ftl::precondition_image): each plane
+  // that needs GC starts in the middle of a GC run, as a long run of the same writes
+  // leaves it: its victim chosen, a uniformly drawn share of the victim's valid pages
+  // already copied into the GC open block (through `nand`). The runs go on at time 0.
+  // Without it every plane would start its run at time 0 and erase its victim in step
+  // with all the others. Returns the copies made.
+  std::uint64_t resume_gc(std::uint64_t seed, FlashBackdoor& nand);
 
  private:
   enum Kind : std::uint8_t { HostRead = 1, RmwRead, HostProgram, GcRead, GcProgram, GcErase };
@@ -158,6 +165,7 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   void park(std::uint32_t on_op, const Parked& p);
   // gc
   void maybe_gc(std::uint32_t plane);
+  void resume_gc_at_start();  // once, at time 0: the runs resume_gc() left under way
   void read_done(std::uint32_t ppa);  // a host or RMW read of ppa completed
   void start_gc(std::uint32_t plane);
   void issue_copies(std::uint32_t plane);  // up to gc_copies_in_flight

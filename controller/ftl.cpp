@@ -125,6 +125,7 @@ std::uint32_t Ftl::take_free_block(std::uint32_t plane) {
   const std::uint32_t base = plane * cfg_.nand.blocks_per_plane;
   const std::uint32_t b = planes_v_[plane].free.pop();  // least-erased, lowest index
   blocks_[base + b].state = BlockState::Open;
+  ++blocks_opened_;
   return base + b;  // global block index
 }
 
@@ -386,7 +387,7 @@ void Ftl::precondition_image(std::uint64_t fill, double drive_writes, std::uint6
   for (std::thread& t : pool) t.join();
   for (const std::exception_ptr& e : failed)
     if (e) std::rethrow_exception(e);
-  host_pages_ = gc_pages_ = gc_erases_ = 0;
+  clear_counters();
 }
 
 void Ftl::erase_stats(std::uint32_t& min, std::uint32_t& max, double& mean) const {

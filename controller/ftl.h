@@ -256,6 +256,9 @@ class Ftl {
   std::uint64_t host_pages_written() const { return host_pages_; }
   std::uint64_t gc_pages_copied() const { return gc_pages_; }
   std::uint64_t gc_erases() const { return gc_erases_; }
+  std::uint64_t blocks_opened() const { return blocks_opened_; }  // taken from the free pools, both streams
+  // Zeroes the statistics counters (after preconditioning: they describe the run).
+  void clear_counters() { host_pages_ = gc_pages_ = gc_erases_ = blocks_opened_ = 0; }
   void count_host_page() { ++host_pages_; }
   void count_gc_copy() { ++gc_pages_; }
   double write_amplification() const {
@@ -346,7 +349,7 @@ class Ftl {
   std::vector<Block> blocks_;
   LpnMap pending_reads_{8};  // block -> reads in flight, for blocks with any
   std::vector<Plane> planes_v_;
-  std::uint64_t host_pages_ = 0, gc_pages_ = 0, gc_erases_ = 0;
+  std::uint64_t host_pages_ = 0, gc_pages_ = 0, gc_erases_ = 0, blocks_opened_ = 0;
 };
 
 // ---- template implementation ----
@@ -362,8 +365,7 @@ void Ftl::precondition(std::uint64_t fill, std::uint64_t age_writes, std::uint64
     const std::uint64_t lpn = x % fill;
     instant_write(lpn, token_of(lpn), nand);
   }
-  // Counters describe the run, not its preparation.
-  host_pages_ = gc_pages_ = gc_erases_ = 0;
+  clear_counters();  // they describe the run, not its preparation
 }
 
 }  // namespace ssd::ctrl

@@ -45,6 +45,7 @@ struct FullSsd : sc_core::sc_module {
     return window_at_finish;
   }
   std::uint64_t preconditioned = 0;
+  std::uint64_t precondition_gc_copies = 0;  // copies of the GC runs left under way at time 0
   // Wall clock from the start of simulation to the last request's completion.
   std::chrono::steady_clock::time_point sim_start, sim_end;
   double simulation_seconds() const { return std::chrono::duration<double>(sim_end - sim_start).count(); }

@@ -142,6 +142,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(ft, "write_amplification", num(gc.write_amplification()));
   put(ft, "host_pages_programmed", integer(gc.host_pages));
   put(ft, "gc_pages_copied", integer(gc.gc_pages));
+  put(ft, "blocks_opened", integer(gc.blocks_opened));
   put(ft, "gc_runs", integer(fc.gc_runs));
   put(ft, "gc_foreground", integer(fc.gc_foreground));
   put(ft, "stalled_writes", integer(fc.stalled_writes));

@@ -63,10 +63,12 @@ Config make_config() {
   c.add_double("ftl.precondition_age", 1.0, 0, 1000,
                "0: the filled pages are written once, in order; > 0: the steady state of uniform random "
                "overwrites under greedy GC, with this many drive writes of erase history");
-  c.add_enum("ftl.precondition_free", "gc_mark", {"gc_mark", "reserve"},
-             "aged preconditioning: the free blocks each plane starts with: reserve = the last free block "
-             "and one more (where a saturating workload holds a plane whose GC yields to the host: GC in the "
-             "foreground), gc_mark = the GC low mark (where GC that keeps up in the background holds it)");
+  c.add_enum("ftl.precondition_free", "auto", {"auto", "gc_mark", "gc_running", "reserve"},
+             "aged preconditioning: where each plane starts in its GC cycle. gc_mark = at the GC low mark, no "
+             "GC run under way (GC has caught up: a lightly loaded device); gc_running = one block under "
+             "the mark with a GC run under way, part of its copies done (GC behind sustained writes); "
+             "reserve = the last free block and one more, a run under way (where a saturating load ends "
+             "after a long run); auto = gc_running for a synthetic closed loop deeper than 1, else gc_mark");
   c.add_double("host.link_mb_s", 0, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)");
   c.add_enum("host.scheduler", "noop", {"noop", "rws", "piq_r", "piq_w", "piq"},
              "host I/O scheduler (PIQ paper): FIFO, reads first, or conflict-free batches of reads/writes/both");
@@ -220,6 +222,22 @@ nand::NandConfig nand_config(const Config& cfg) {
     throw ConfigError(msg);
   }
   return n;
+}
+
+std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low) {
+  std::string mode = cfg.get_string("ftl.precondition_free");
+  if (mode == "auto") {
+    // A closed loop deeper than 1 keeps the chips busy: GC that yields to the host falls
+    // behind at the low mark (the default job at 300,000 requests and the bench job both
+    // lose free blocks from their first second), so its runs are under way. A closed loop
+    // of 1, an open loop and a trace leave GC time to catch up between requests.
+    const bool busy = cfg.get_string("workload.kind") == "synthetic" && cfg.get_double("workload.rate_iops") == 0 &&
+                      cfg.get_int("workload.queue_depth") > 1;
+    mode = busy ? "gc_running" : "gc_mark";
+  }
+  if (mode == "reserve") return 2;
+  if (mode == "gc_running") return std::max<std::uint32_t>(gc_low - 1, 2);  // the last reserve + 1 at least
+  return gc_low;
 }
 
 ctrl::FtlConfig ftl_config(const Config& cfg) {

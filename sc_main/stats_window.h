@@ -29,10 +29,12 @@ struct WindowTicks {
 WindowTicks nand_ticks(const nand::NandDevice& nand, Tick at);
 // The FTL's page and erase counts at an instant: GC figures over [a, b] are differences.
 struct FtlCounters {
-  std::uint64_t host_pages = 0, gc_pages = 0, gc_erases = 0;
-  static FtlCounters of(const ctrl::Ftl& f) { return {f.host_pages_written(), f.gc_pages_copied(), f.gc_erases()}; }
+  std::uint64_t host_pages = 0, gc_pages = 0, gc_erases = 0, blocks_opened = 0;
+  static FtlCounters of(const ctrl::Ftl& f) {
+    return {f.host_pages_written(), f.gc_pages_copied(), f.gc_erases(), f.blocks_opened()};
+  }
   FtlCounters operator-(const FtlCounters& o) const {
-    return {host_pages - o.host_pages, gc_pages - o.gc_pages, gc_erases - o.gc_erases};
+    return {host_pages - o.host_pages, gc_pages - o.gc_pages, gc_erases - o.gc_erases, blocks_opened - o.blocks_opened};
   }
   // (host + GC pages programmed) / host pages programmed; 0 without host pages.
   double write_amplification() const {

@@ -232,3 +232,21 @@ TEST_CASE("json: an integer is one when it fits in 64 bits, to the last digit", 
   d.load_json(json::parse(c.to_json(), "config.json"), "config.json");
   CHECK(d.get_int("workload.seed") == INT64_MAX);
 }
+
+TEST_CASE("config: ftl.precondition_free=auto puts GC runs under way for closed loops deeper than 1", "[config][steady]") {
+  auto free_for = [](const std::vector<std::string>& sets) {
+    Config c = make_config();
+    for (const std::string& s : sets) c.set_assignment(s);
+    return precondition_free_blocks(c, 52);
+  };
+  CHECK(free_for({}) == 51);  // the default job: QD 32, closed loop
+  CHECK(free_for({"workload.queue_depth=1"}) == 52);
+  CHECK(free_for({"workload.rate_iops=1000"}) == 52);
+  CHECK(free_for({"workload.kind=trace"}) == 52);
+  CHECK(free_for({"ftl.precondition_free=gc_mark"}) == 52);
+  CHECK(free_for({"ftl.precondition_free=gc_running", "workload.queue_depth=1"}) == 51);
+  CHECK(free_for({"ftl.precondition_free=reserve"}) == 2);
+  Config c = make_config();
+  c.set_assignment("ftl.precondition_free=gc_running");
+  CHECK(precondition_free_blocks(c, 2) == 2);  // never under the last reserve + 1
+}

@@ -234,3 +234,24 @@ TEST_CASE("e2e: the run ends with the workload: no GC run starts after the last 
   CHECK(window_erases > 0);
   CHECK(all_erases - window_erases <= planes);
 }
+
+TEST_CASE("e2e: aged preconditioning leaves GC runs under way, part done, and loses nothing", "[e2e][gc][steady][integrity]") {
+  // gc_running: every plane one block under its GC low mark with a run under way; a
+  // uniformly drawn share of each victim's valid pages copied before time 0 (through the
+  // backdoor), the rest copied in the run. Every read and the audit see the data.
+  FullSsd* m;
+  Result r = run(m, "default", with(kFree, {"nand.channels=2", "nand.chips_per_channel=2", "nand.blocks_per_plane=64",
+                                            "nand.pages_per_block=64", "ftl.overprovisioning=0.15",
+                                            "ftl.gc_threshold=0.1", "ftl.precondition_free=gc_running",
+                                            "workload.read_ratio=0.5", "workload.requests=20000"}));
+  const std::uint64_t planes = 2 * 2 * 2 * 2;
+  INFO("copies before time 0 " << m->precondition_gc_copies);
+  // Victims hold most of a block valid; a uniform share of them is half on average.
+  CHECK(m->precondition_gc_copies > planes * 64 / 8);
+  CHECK(m->precondition_gc_copies < planes * 64 * 7 / 8);
+  CHECK(r.host->reads_checked() > 5000);
+  const FullSsd::Audit a = m->audit();
+  INFO(a.first);
+  CHECK(a.mismatches == 0);
+  CHECK(a.pages == r.fw->ftl().logical_pages());
+}
