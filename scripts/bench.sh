@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The speed benchmark (issue 5): the reference job of the `bench` preset (MQSim's
-# default device scaled to 1 TiB raw, 75 % preconditioned, random 4 KiB requests,
+# default device scaled to 1 TiB raw, all of it preconditioned, random 4 KiB requests,
 # 70 % reads, QD 32, seed 798) at several request counts, in one go, printing for each:
 # requests per wall second over the whole process (elaboration and preconditioning
 # included), the simulation alone, peak memory, the model's own process activations
