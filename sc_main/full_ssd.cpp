@@ -43,6 +43,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       ftl.precondition_image(preconditioned, age, seed, backdoor, [](std::uint64_t lpn) { return precondition_token(lpn); },
                              free_blocks);
       if (age > 0) precondition_gc_copies = firmware->resume_gc(seed, backdoor);
+      precondition_state = age > 0 ? precondition_free_mode(cfg) : "written_once";
     }
     precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sched = std::make_unique<ctrl::FlashSched>("sched", sc, *nand);

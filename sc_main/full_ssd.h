@@ -46,6 +46,9 @@ struct FullSsd : sc_core::sc_module {
   }
   std::uint64_t preconditioned = 0;
   std::uint64_t precondition_gc_copies = 0;  // copies of the GC runs left under way at time 0
+  // What time 0 looks like: none, written_once, or the aged state's ftl.precondition_free
+  // (gc_mark, gc_running, reserve).
+  std::string precondition_state = "none";
   // Wall clock from the start of simulation to the last request's completion.
   std::chrono::steady_clock::time_point sim_start, sim_end;
   double simulation_seconds() const { return std::chrono::duration<double>(sim_end - sim_start).count(); }

@@ -30,6 +30,12 @@ json::Value integer(std::uint64_t n) {
   v.str = std::to_string(n);
   return v;
 }
+json::Value text(const std::string& s) {
+  json::Value v;
+  v.kind = json::Value::Kind::String;
+  v.str = s;
+  return v;
+}
 json::Value array(const std::vector<double>& xs) {
   json::Value v;
   v.kind = json::Value::Kind::Array;
@@ -155,6 +161,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(ft, "erase_count_max", integer(emax));
   put(ft, "erase_count_mean", num(emean));
   put(ft, "logical_pages", integer(ftl.logical_pages()));
+  put(ft, "precondition_state", text(f.precondition_state));
   put(root, "ftl", ft);
 
   json::Value fw = obj();
@@ -249,7 +256,8 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   os << "  host queue          " << f.host.conflicts(HostOp::Read) << " read and " << f.host.conflicts(HostOp::Write)
      << " write conflict requests; mean wait before dispatch " << f.host.mean_wait_us(HostOp::Read) << " us (read), "
      << f.host.mean_wait_us(HostOp::Write) << " us (write)\n";
-  os << "  GC                  " << gc.gc_erases << " erases, write amplification " << gc.write_amplification() << "\n";
+  os << "  GC                  " << gc.gc_erases << " erases, write amplification " << gc.write_amplification()
+     << " (device at time 0: " << f.precondition_state << ")\n";
   const std::uint64_t reads = f.host.latency(HostOp::Read).count() + f.host.unwritten_reads();
   if (f.host.unwritten_reads())
     os << "  unwritten reads     " << f.host.unwritten_reads()

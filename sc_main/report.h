@@ -40,6 +40,7 @@ struct FullRun {
   const WindowFigures& window;  // every rate's window (stats_window.h)
   // The FTL's counters at the window's start (a warm-up's end; zeros without one) and end.
   FtlCounters ftl_start, ftl_end;
+  std::string precondition_state;  // FullSsd::precondition_state
 };
 json::Value full_stats(const FullRun& f, const RunFigures& run);
 void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run);

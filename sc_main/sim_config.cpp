@@ -68,7 +68,8 @@ Config make_config() {
              "GC run under way (GC has caught up: a lightly loaded device); gc_running = one block under "
              "the mark with a GC run under way, part of its copies done (GC behind sustained writes); "
              "reserve = the last free block and one more, a run under way (where a saturating load ends "
-             "after a long run); auto = gc_running for a synthetic closed loop deeper than 1, else gc_mark");
+             "after a long run); auto = gc_running for a closed loop deeper than 1 (synthetic, or a trace "
+             "replayed closed), else gc_mark");
   c.add_double("host.link_mb_s", 0, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)");
   c.add_enum("host.scheduler", "noop", {"noop", "rws", "piq_r", "piq_w", "piq"},
              "host I/O scheduler (PIQ paper): FIFO, reads first, or conflict-free batches of reads/writes/both");
@@ -224,17 +225,24 @@ nand::NandConfig nand_config(const Config& cfg) {
   return n;
 }
 
-std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low) {
-  std::string mode = cfg.get_string("ftl.precondition_free");
+std::string precondition_free_mode(const Config& cfg) {
+  const std::string mode = cfg.get_string("ftl.precondition_free");
   if (mode == "auto") {
     // A closed loop deeper than 1 keeps the chips busy: GC that yields to the host falls
     // behind at the low mark (the default job at 300,000 requests and the bench job both
     // lose free blocks from their first second), so its runs are under way. A closed loop
     // of 1, an open loop and a trace leave GC time to catch up between requests.
-    const bool busy = cfg.get_string("workload.kind") == "synthetic" && cfg.get_double("workload.rate_iops") == 0 &&
-                      cfg.get_int("workload.queue_depth") > 1;
-    mode = busy ? "gc_running" : "gc_mark";
+    const std::string kind = cfg.get_string("workload.kind");
+    const bool closed = (kind == "synthetic" && cfg.get_double("workload.rate_iops") == 0) ||
+                        (kind == "trace" && cfg.get_string("workload.replay") == "closed");
+    const bool busy = closed && cfg.get_int("workload.queue_depth") > 1;
+    return busy ? "gc_running" : "gc_mark";
   }
+  return mode;
+}
+
+std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low) {
+  const std::string mode = precondition_free_mode(cfg);
   if (mode == "reserve") return 2;
   if (mode == "gc_running") return std::max<std::uint32_t>(gc_low - 1, 2);  // the last reserve + 1 at least
   return gc_low;

@@ -28,6 +28,8 @@ void apply_preset(Config& cfg, const std::string& name);
 // Throws ConfigError naming the keys when the combination is invalid.
 nand::NandConfig nand_config(const Config& cfg);
 ctrl::FtlConfig ftl_config(const Config& cfg);  // also checks the workload size
+// ftl.precondition_free with `auto` resolved: gc_mark, gc_running or reserve.
+std::string precondition_free_mode(const Config& cfg);
 // The free blocks per plane that aged preconditioning starts with (ftl.precondition_free),
 // for a GC low mark of `gc_low` blocks.
 std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low);

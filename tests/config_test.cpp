@@ -242,7 +242,9 @@ TEST_CASE("config: ftl.precondition_free=auto puts GC runs under way for closed 
   CHECK(free_for({}) == 51);  // the default job: QD 32, closed loop
   CHECK(free_for({"workload.queue_depth=1"}) == 52);
   CHECK(free_for({"workload.rate_iops=1000"}) == 52);
-  CHECK(free_for({"workload.kind=trace"}) == 52);
+  CHECK(free_for({"workload.kind=trace"}) == 52);  // timed replay
+  CHECK(free_for({"workload.kind=trace", "workload.replay=closed"}) == 51);
+  CHECK(free_for({"workload.kind=trace", "workload.replay=closed", "workload.queue_depth=1"}) == 52);
   CHECK(free_for({"ftl.precondition_free=gc_mark"}) == 52);
   CHECK(free_for({"ftl.precondition_free=gc_running", "workload.queue_depth=1"}) == 51);
   CHECK(free_for({"ftl.precondition_free=reserve"}) == 2);
