@@ -78,22 +78,21 @@ TEST_CASE("partial read: tR of the whole page, data-out of the bytes asked for o
   for (std::uint32_t bytes : {512u, 1024u, 2048u, 4096u}) {
     Harness h(cfg);
     h.fill(0, 0, 0b11, 3, 5);
-    h.run_until(h.now + us_to_ticks(1000));
-    FlashCommand& one = h.make(FlashOp::Read, 0, 0, 0b01, 3, 4);
-    one.out_bytes = bytes;
-    h.engine.submit(&one, h.now);
-    h.run();
-    REQUIRE(one.status == FlashStatus::Ok);
+    auto read = [&](std::uint8_t mask, std::uint32_t page) -> FlashCommand& {  // alone, after an idle time
+      h.run_until(h.now + us_to_ticks(1000));
+      FlashCommand& c = h.make(FlashOp::Read, 0, 0, mask, 3, page);
+      c.out_bytes = bytes;
+      h.engine.submit(&c, h.now);
+      h.run();
+      REQUIRE(c.status == FlashStatus::Ok);
+      return c;
+    };
     const double out = bytes / cfg.bus_mts;
     INFO(bytes << " bytes");
+    FlashCommand& one = read(0b01, 4);
     CHECK(us(one.t_done - one.t_submit) == at(t.C + t.tR + out));
     CHECK(one.token[0] == h.cmds[4].token[0]);  // the data is the page's, whatever part moves
-    h.run_until(h.now + us_to_ticks(1000));
-    FlashCommand& two = h.make(FlashOp::Read, 0, 0, 0b11, 3, 2);
-    two.out_bytes = bytes;
-    h.engine.submit(&two, h.now);
-    h.run();
-    REQUIRE(two.status == FlashStatus::Ok);
+    FlashCommand& two = read(0b11, 2);
     CHECK(us(two.t_done - two.t_submit) == at(2 * t.C + t.tR + 2 * out));
   }
   cfg.cache_read = true;
