@@ -143,7 +143,7 @@ TEST_CASE("trace: an address past the capacity is an error, wraps, or is skipped
   }
 }
 
-TEST_CASE("trace: a replica gives the same requests from the first, independently; a pipe has none",
+TEST_CASE("trace: a replica gives the same requests from the first, independently, and a pipe has none",
           "[trace][lookahead]") {
   write_temp("rep.mq", "0 0 0 8 1\n10 0 1000 16 1\n20 0 8 8 0\n30 0 24 16 0\n");
   TraceSourceConfig c;
