@@ -2,6 +2,7 @@
 
 #include "controller/read_unit.h"
 #include "tlm/activations.h"
+#include "tlm/illegal_phase.h"
 #include "tlm/sim_now.h"
 
 #include <cmath>
@@ -51,7 +52,10 @@ Tick FirmwareCore::reserve_core(std::uint64_t cycles) {
 }
 
 tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
-  if (ph != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP
+  if (ph != tlm::BEGIN_REQ) {
+    if (ph != tlm::END_RESP) illegal_phase("firmware, from the host interface", ph);
+    return tlm::TLM_COMPLETED;
+  }
   HostCommand& c = host_cmd(gp);
   const std::uint64_t pages =
       c.sectors ? (c.lba + c.sectors - 1) / spp_ - c.lba / spp_ + 1 : 0;
@@ -346,7 +350,11 @@ void FirmwareCore::complete_host(tlm::tlm_generic_payload& gp) {
 }
 
 tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
-  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
+  if (ph != tlm::BEGIN_RESP) {
+    illegal_phase("firmware, from the scheduler block", ph);
+    return tlm::TLM_COMPLETED;
+  }
   FlashCommand& f = flash_cmd(gp);
   if (f.status != FlashStatus::Ok) {
     SC_REPORT_ERROR("/ssd/controller/firmware", ("flash command failed: " + f.error).c_str());

@@ -1,6 +1,7 @@
 #include "controller/flash_sched.h"
 
 #include "tlm/activations.h"
+#include "tlm/illegal_phase.h"
 #include "tlm/sim_now.h"
 
 #include <algorithm>
@@ -50,11 +51,16 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
-  return tlm::TLM_COMPLETED;  // END_RESP
+  if (ph != tlm::END_RESP) illegal_phase("scheduler block, from the firmware", ph);
+  return tlm::TLM_COMPLETED;
 }
 
 tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
-  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
+  if (ph != tlm::BEGIN_RESP) {
+    illegal_phase("scheduler block, from a NAND channel", ph);
+    return tlm::TLM_COMPLETED;
+  }
   // Pass the completion up to the firmware; it completes it at once.
   tlm::tlm_phase up = tlm::BEGIN_RESP;
   sc_time delay = SC_ZERO_TIME;

@@ -1,6 +1,7 @@
 #include "controller/host_iface.h"
 
 #include "tlm/activations.h"
+#include "tlm/illegal_phase.h"
 #include "tlm/sim_now.h"
 
 #include <cmath>
@@ -64,11 +65,16 @@ tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
-  return tlm::TLM_COMPLETED;  // END_RESP
+  if (ph != tlm::END_RESP) illegal_phase("host interface, from the host", ph);
+  return tlm::TLM_COMPLETED;
 }
 
 tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
-  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
+  if (ph != tlm::BEGIN_RESP) {
+    illegal_phase("host interface, from the firmware", ph);
+    return tlm::TLM_COMPLETED;
+  }
   HostCommand& c = host_cmd(gp);
   const Tick now = sim_now();
   const Tick at = c.op == HostOp::Read ? link(std::uint64_t{c.sectors} * 512) : now;

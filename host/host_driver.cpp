@@ -1,6 +1,7 @@
 #include "host/host_driver.h"
 
 #include "tlm/activations.h"
+#include "tlm/illegal_phase.h"
 #include "tlm/sim_now.h"
 
 #include <cstdio>
@@ -180,6 +181,10 @@ tlm::tlm_sync_enum HostDriver::bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     awaiting_end_req_ = false;
     if (!in_pump_) dispatch();
     return tlm::TLM_ACCEPTED;
+  }
+  if (ph != tlm::BEGIN_RESP) {
+    illegal_phase("host, from the host interface", ph);
+    return tlm::TLM_COMPLETED;
   }
   finish(gp);
   return tlm::TLM_COMPLETED;

@@ -14,6 +14,7 @@
 #include "controller/flash_sched.h"
 #include "controller/host_iface.h"
 #include "nand/nand_device.h"
+#include "tlm/illegal_phase.h"
 #include "tlm/payload_pool.h"
 
 using namespace ssd;
@@ -191,6 +192,40 @@ TEST_CASE("controller: an access past the logical capacity gets an address error
   sc_start();
   REQUIRE(b.host.done.size() == 1);
   CHECK(b.host.done[0].status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+TEST_CASE("controller: a phase a hop does not take is reported, naming the hop, never ignored", "[controller][protocol]") {
+  // Each hop's callback is called through the socket bound to it with a base-protocol
+  // phase that is not that hop's. The reports are captured (no exception thrown through
+  // the test); each names its hop and the phase.
+  static std::vector<std::string> reports;
+  sc_report_handler::set_handler([](const sc_report& r, const sc_actions&) {
+    if (std::string(r.get_msg_type()) == kIllegalPhase) reports.push_back(r.get_msg());
+  });
+  Bench b("b", 32);
+  sc_start(SC_ZERO_TIME);  // elaborated
+  HostPayloadPool hp("probe host");
+  FlashPayloadPool fp("probe flash");
+  tlm::tlm_generic_payload* h = hp.acquire();
+  tlm::tlm_generic_payload* f = fp.acquire();
+  sc_time d = SC_ZERO_TIME;
+  tlm::tlm_phase p1 = tlm::BEGIN_RESP, p2 = tlm::END_REQ, p3 = tlm::BEGIN_RESP;
+  tlm::tlm_phase p4 = tlm::END_RESP, p5 = tlm::END_RESP, p6 = tlm::BEGIN_REQ;
+  CHECK(b.host.socket->nb_transport_fw(*h, p1, d) == tlm::TLM_COMPLETED);   // into the host interface
+  CHECK(b.iface.firmware->nb_transport_fw(*h, p2, d) == tlm::TLM_COMPLETED);  // into the firmware
+  CHECK(b.fw.flash->nb_transport_fw(*f, p3, d) == tlm::TLM_COMPLETED);      // into the scheduler block
+  CHECK(b.fw.host->nb_transport_bw(*h, p4, d) == tlm::TLM_COMPLETED);       // back into the host interface
+  CHECK(b.sched.target->nb_transport_bw(*f, p5, d) == tlm::TLM_COMPLETED);  // back into the firmware
+  CHECK(b.nand.channel(0).socket->nb_transport_bw(*f, p6, d) == tlm::TLM_COMPLETED);  // back into the block
+  REQUIRE(reports.size() == 6);
+  CHECK(reports[0] == "host interface, from the host: illegal phase BEGIN_RESP");
+  CHECK(reports[1] == "firmware, from the host interface: illegal phase END_REQ");
+  CHECK(reports[2] == "scheduler block, from the firmware: illegal phase BEGIN_RESP");
+  CHECK(reports[3] == "host interface, from the firmware: illegal phase END_RESP");
+  CHECK(reports[4] == "firmware, from the scheduler block: illegal phase END_RESP");
+  CHECK(reports[5] == "scheduler block, from a NAND channel: illegal phase BEGIN_REQ");
+  h->release();
+  f->release();
 }
 
 // The firmware's lookahead thread (controller/lookahead_worker.h), without the kernel.

@@ -12,6 +12,8 @@
 
 #include "sc_main/full_ssd.h"
 #include "sc_main/sim_config.h"
+#include "tlm/illegal_phase.h"
+#include "tlm/payload_pool.h"
 
 using namespace ssd;
 
@@ -254,4 +256,26 @@ TEST_CASE("e2e: aged preconditioning leaves GC runs under way, part done, and lo
   INFO(a.first);
   CHECK(a.mismatches == 0);
   CHECK(a.pages == r.fw->ftl().logical_pages());
+}
+
+TEST_CASE("e2e: the host reports a phase its socket does not take, never reads it as a response", "[e2e][protocol]") {
+  static std::vector<std::string> reports;
+  sc_core::sc_report_handler::set_handler([](const sc_core::sc_report& r, const sc_core::sc_actions&) {
+    if (std::string(r.get_msg_type()) == kIllegalPhase) reports.push_back(r.get_msg());
+  });
+  Config cfg = make_config();
+  cfg.set_assignment("workload.requests=1");
+  cfg.set_assignment("nand.blocks_per_plane=64");
+  cfg.set_assignment("ftl.overprovisioning=0.1");
+  FullSsd* m = new FullSsd("ssd", cfg);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  HostPayloadPool pool("probe");
+  tlm::tlm_generic_payload* gp = pool.acquire();
+  tlm::tlm_phase ph = tlm::END_RESP;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  CHECK(m->iface->host->nb_transport_bw(*gp, ph, d) == tlm::TLM_COMPLETED);
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0] == "host, from the host interface: illegal phase END_RESP");
+  CHECK(m->host->completed() == 0);  // not taken for a completion
+  gp->release();
 }
