@@ -57,8 +57,7 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
     return tlm::TLM_COMPLETED;
   }
   HostCommand& c = host_cmd(gp);
-  const std::uint64_t pages =
-      c.sectors ? (c.lba + c.sectors - 1) / spp_ - c.lba / spp_ + 1 : 0;
+  const std::uint64_t pages = page_span(c.lba, c.sectors, spp_).count;
   const Tick now = sim_now();
   const Tick done = reserve_core(cfg_.cycles_per_command + pages * cfg_.cycles_per_page);
   if (done == now && !work_backlog_) {
@@ -74,7 +73,8 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
 template <typename F>
 bool FirmwareCore::pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const {
   if (sectors == 0 || (op != HostOp::Read && op != HostOp::Write)) return false;
-  const std::uint64_t first = lba / spp_, last = (lba + sectors - 1) / spp_, n = ftl_.logical_pages();
+  const PageSpan span = page_span(lba, sectors, spp_);
+  const std::uint64_t first = span.first, last = span.end() - 1, n = ftl_.logical_pages();
   if (first >= n) return false;
   if (op == HostOp::Read) {
     for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4 && lpn < n; ++lpn) f(lpn);
@@ -200,8 +200,8 @@ void FirmwareCore::chip_activity(std::uint32_t chip, int delta) {
 void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
   HostCommand& c = host_cmd(gp);
   c.exec.owner = &gp;
-  const std::uint64_t first = c.sectors ? c.lba / spp_ : 0;
-  const std::uint64_t pages = c.sectors ? (c.lba + c.sectors - 1) / spp_ - first + 1 : 0;
+  const PageSpan span = page_span(c.lba, c.sectors, spp_);
+  const std::uint64_t first = span.first, pages = span.count;
   if (c.sectors && first + pages > ftl_.logical_pages()) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     complete_host(gp);
@@ -280,7 +280,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
     case HostOp::Trim:
       ++counters_.host_trims;
       for (std::uint64_t lpn = first; lpn < first + pages; ++lpn) {
-        if (c.lba > lpn * spp_ || c.lba + c.sectors < (lpn + 1) * spp_) continue;  // partial: kept
+        if (covers_part(c.lba, c.sectors, lpn, spp_)) continue;  // partial: kept
         clear_pending(lpn);  // an in-flight write of it becomes superseded
         ftl_.trim(lpn);
       }

@@ -151,7 +151,7 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   // Whether a write of `sectors` from `lba` covers logical page `lpn` only in part (its
   // old data must be merged: read-modify-write).
   bool written_in_part(std::uint64_t lba, std::uint32_t sectors, std::uint64_t lpn) const {
-    return lba > lpn * spp_ || lba + sectors < (lpn + 1) * spp_;
+    return covers_part(lba, sectors, lpn, spp_);
   }
   void page_done(tlm::tlm_generic_payload& host);
   void complete_host(tlm::tlm_generic_payload& host);

@@ -66,9 +66,8 @@ bool HostDriver::fetch() {
   // The request is on its way: the lines of its pages' shadow entries (a random line of
   // a table of megabytes each) are fetched meanwhile, and the device is told through the
   // lookahead side channel (tlm/lookahead.h) so that it can do the same with its tables.
-  const std::uint64_t first = next_.lba / spp_;
-  const std::uint64_t last = next_.sectors ? (next_.lba + next_.sectors - 1) / spp_ : first;
-  for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4; ++lpn) shadow_.prefetch(lpn);
+  const PageSpan span = page_span(next_.lba, next_.sectors, spp_);
+  for (std::uint64_t lpn = span.first; lpn < span.end() && lpn < span.first + 4; ++lpn) shadow_.prefetch(lpn);
   if (lookahead_if_) lookahead_if_->lookahead(next_.op, next_.lba, next_.sectors);
   return true;
 }
@@ -119,13 +118,13 @@ void HostDriver::send(const IoScheduler::Entry& e) {
   wait_sum_[k] += sim_now() - e.arrival;
   ++dispatched_[k];
   // The shadow follows dispatch order: the order the device sees and keeps.
-  const std::uint64_t first = e.lba / spp_, last = (e.lba + e.sectors - 1) / spp_;
-  for (std::uint64_t lpn = first; lpn <= last; ++lpn) {
+  const PageSpan span = page_span(e.lba, e.sectors, spp_);
+  for (std::uint64_t lpn = span.first; lpn < span.end(); ++lpn) {
     if (e.op == HostOp::Read) {
       c.expected.push_back(shadow_.current(lpn));
     } else if (e.op == HostOp::Write) {
       const Token fresh = write_token(lpn, c.id);
-      const bool partial = e.lba > lpn * spp_ || e.lba + e.sectors < (lpn + 1) * spp_;
+      const bool partial = covers_part(e.lba, e.sectors, lpn, spp_);
       c.tokens.push_back(fresh);
       shadow_.set(lpn, partial ? merge_tokens(shadow_.current(lpn), fresh) : fresh);
     }

@@ -6,10 +6,9 @@ namespace ssd::host {
 
 LocationVector LocationMapper::vector(std::uint64_t lba, std::uint32_t sectors) const {
   LocationVector v(chips_);
-  if (sectors == 0) return v;
-  const std::uint64_t first = lba / spp_, last = (lba + sectors - 1) / spp_;
-  // Formula 1: pages first..last; after N_C pages every chip is set.
-  for (std::uint64_t p = first; p <= last && p < first + chips_; ++p) v.set_chip(chip_of_page_(p));
+  const PageSpan span = page_span(lba, sectors, spp_);
+  // Formula 1: the pages of the span; after N_C pages every chip is set.
+  for (std::uint64_t p = span.first; p < span.end() && p < span.first + chips_; ++p) v.set_chip(chip_of_page_(p));
   return v;
 }
 

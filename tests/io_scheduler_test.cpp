@@ -248,3 +248,23 @@ TEST_CASE("piq: location vectors copy and compare every chip's word, and only th
     CHECK(e == d);
   }
 }
+
+TEST_CASE("host protocol: a command's page span and the pages it covers in part", "[host][span]") {
+  // 16 sectors per page.
+  CHECK(page_span(0, 16, 16).first == 0);
+  CHECK(page_span(0, 16, 16).count == 1);
+  CHECK(page_span(8, 16, 16).count == 2);    // sectors 8-23: pages 0 and 1
+  CHECK(page_span(15, 2, 16).first == 0);
+  CHECK(page_span(15, 2, 16).end() == 2);
+  CHECK(page_span(32, 1, 16).first == 2);
+  CHECK(page_span(32, 1, 16).count == 1);
+  CHECK(page_span(40, 0, 16).count == 0);    // no sectors (a flush): no pages, never a wrapped range
+  CHECK(page_span(0, 0, 16).end() == 0);
+  CHECK(page_span(~0ull - 20, 16, 16).count == 2);  // near the top of the sector space
+  CHECK_FALSE(covers_part(16, 16, 1, 16));   // page 1 exactly
+  CHECK(covers_part(17, 15, 1, 16));         // starts inside it
+  CHECK(covers_part(16, 15, 1, 16));         // ends inside it
+  CHECK_FALSE(covers_part(0, 48, 1, 16));    // page 1 in the middle of a longer command
+  CHECK(covers_part(8, 16, 0, 16));
+  CHECK(covers_part(8, 16, 1, 16));
+}

@@ -53,6 +53,22 @@ inline Token write_token(std::uint64_t lpn, std::uint64_t id) {
   return t == kErasedToken ? 1 : t;
 }
 
+// The logical pages (of `spp` sectors each) that `sectors` sectors from `lba` touch:
+// [first, first + count); none when `sectors` is 0.
+struct PageSpan {
+  std::uint64_t first = 0, count = 0;
+  std::uint64_t end() const { return first + count; }
+};
+inline PageSpan page_span(std::uint64_t lba, std::uint64_t sectors, std::uint64_t spp) {
+  const std::uint64_t first = lba / spp;
+  return {first, sectors ? (lba + sectors - 1) / spp - first + 1 : 0};
+}
+// Whether those sectors cover logical page `lpn` only in part (a write of it merges with
+// the old page; a trim keeps it).
+inline bool covers_part(std::uint64_t lba, std::uint64_t sectors, std::uint64_t lpn, std::uint64_t spp) {
+  return lba > lpn * spp || lba + sectors < (lpn + 1) * spp;
+}
+
 struct HostCommand {
   HostOp op = HostOp::Read;
   std::uint64_t lba = 0;       // 512-byte sectors
