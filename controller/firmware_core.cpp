@@ -42,13 +42,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
 }
 
 Tick FirmwareCore::reserve_core(std::uint64_t cycles) {
-  const Tick now = sim_now();
-  if (cycles == 0) return core_free_ = std::max(now, core_free_);  // free firmware: nothing to round
-  const Tick start = std::max(now, core_free_);
-  const Tick dur = static_cast<Tick>(std::llround(static_cast<double>(cycles) * cycle_ps_));
-  core_free_ = start + dur;
-  core_busy_ += dur;
-  return core_free_;
+  return core_.reserve(sim_now(), static_cast<Tick>(std::llround(static_cast<double>(cycles) * cycle_ps_)));
 }
 
 tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {

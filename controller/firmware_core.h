@@ -27,6 +27,7 @@
 #include <tlm_utils/peq_with_get.h>
 
 #include "controller/ftl.h"
+#include "controller/timeline.h"
 #include "tlm/lpn_map.h"
 #include "tlm/flash_protocol.h"
 #include "tlm/host_protocol.h"
@@ -78,9 +79,8 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   Ftl& ftl() { return ftl_; }
   const Ftl& ftl() const { return ftl_; }
   const FirmwareCounters& counters() const { return counters_; }
-  Tick core_busy() const { return core_busy_; }
   // Core busy time up to `now` (work reserved past it not counted).
-  Tick core_busy(Tick now) const { return core_busy_ - (core_free_ > now ? core_free_ - now : 0); }
+  Tick core_busy(Tick now) const { return core_.busy(now); }
   std::uint64_t lookahead_hints() const { return lookahead_hints_; }  // reads and writes announced ahead
   // Requests the lookahead thread has read ahead so far (0: none runs).
   std::uint64_t lookahead_thread_requests() const { return worker_ ? worker_->requests() : 0; }
@@ -180,7 +180,7 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   FirmwareConfig cfg_;
   std::uint64_t spp_;  // sectors per page
   double cycle_ps_;
-  Tick core_free_ = 0, core_busy_ = 0;
+  Timeline core_;  // the embedded core: one piece of work at a time
   std::uint32_t work_backlog_ = 0;  // host commands waiting in work_ (keeps arrival order)
   std::uint64_t flash_seq_ = 0;     // ids of the flash commands this core issues
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> work_;       // host commands, core work done

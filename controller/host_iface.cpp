@@ -27,11 +27,7 @@ HostIface::HostIface(sc_module_name name, unsigned ncq_depth, double link_mb_s)
 Tick HostIface::link(std::uint64_t bytes) {
   const Tick now = sim_now();
   if (ps_per_byte_ == 0.0 || bytes == 0) return now;
-  const Tick start = std::max(now, link_free_);
-  const Tick dur = static_cast<Tick>(std::llround(static_cast<double>(bytes) * ps_per_byte_));
-  link_free_ = start + dur;
-  link_busy_ += dur;
-  return link_free_;
+  return link_.reserve(now, static_cast<Tick>(std::llround(static_cast<double>(bytes) * ps_per_byte_)));
 }
 
 void HostIface::accept(tlm::tlm_generic_payload& gp) {

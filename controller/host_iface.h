@@ -12,6 +12,7 @@
 #include <systemc>
 #include <tlm_utils/peq_with_get.h>
 
+#include "controller/timeline.h"
 #include "tlm/host_protocol.h"
 #include "tlm/lookahead.h"
 
@@ -30,9 +31,8 @@ class HostIface : public sc_core::sc_module, public LookaheadIf {
   unsigned tags_in_use() const { return in_use_; }
   unsigned max_tags_in_use() const { return max_in_use_; }
   std::uint64_t backpressure_events() const { return backpressure_; }
-  Tick link_busy() const { return link_busy_; }
   // Link busy time up to `now` (transfers reserved past it not counted).
-  Tick link_busy(Tick now) const { return link_busy_ - (link_free_ > now ? link_free_ - now : 0); }
+  Tick link_busy(Tick now) const { return link_.busy(now); }
 
  private:
   tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
@@ -66,7 +66,7 @@ class HostIface : public sc_core::sc_module, public LookaheadIf {
   bool in_host_fw_ = false;
   void deliver(tlm::tlm_generic_payload& gp);
   sc_core::sc_event inbound_event_;
-  Tick link_free_ = 0, link_busy_ = 0;
+  Timeline link_;  // the host link: one transfer at a time
   std::uint64_t backpressure_ = 0;
 };
 

@@ -7,6 +7,7 @@
 
 #include "controller/ftl.h"
 #include "controller/read_unit.h"
+#include "controller/timeline.h"
 #include "nand/channel_engine.h"
 #include "tests/engine_backdoor.h"
 
@@ -347,4 +348,15 @@ TEST_CASE("partial read: the codewords a read needs, from the page's sectors it 
   CHECK(read_out_bytes(20, 20, 1, 16, 2048) == 6144);  // page sectors 4-15: codewords 1-3
   CHECK(read_out_bytes(20, 20, 2, 16, 2048) == 4096);  // page sectors 0-7: codewords 0-1
   CHECK(read_out_bytes(20, 4, 1, 16, 8192) == 0);      // a codeword the size of the page
+}
+
+TEST_CASE("timeline: work is served one at a time in reservation order, busy time counted up to now", "[controller][timeline]") {
+  ctrl::Timeline t;
+  CHECK(t.reserve(100, 50) == 150);  // idle: starts at once
+  CHECK(t.reserve(120, 30) == 180);  // waits for the first
+  CHECK(t.reserve(120, 0) == 180);   // nothing to do: when the resource is next free
+  CHECK(t.busy(130) == 30);          // 100-130 of the first; the rest is reserved past 130
+  CHECK(t.busy(180) == 80);
+  CHECK(t.reserve(500, 10) == 510);  // idle again from 180
+  CHECK(t.busy(1000) == 90);
 }
