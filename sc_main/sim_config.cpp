@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 
+#include "controller/firmware_core.h"
+#include "controller/flash_sched.h"
+
 #ifndef SSD_DATA_DIR
 #define SSD_DATA_DIR "."
 #endif
@@ -33,30 +36,34 @@ Config make_config() {
   c.add_bool("nand.cache_program", n.cache_program, "cache program: data-in of the next page during tPROG");
   c.add_bool("nand.multiplane", n.multiplane, "multi-plane read/program/erase commands allowed");
 
+  // The defaults of the controller's keys are its config structs' (one place each).
+  const ctrl::SchedConfig sched;
+  const ctrl::FirmwareConfig fw;
+  const ctrl::FtlConfig ftl;
   c.add_int("controller.ncq_depth", 32, 1, 65535, "NCQ tags: commands outstanding in the device (32 = SATA)");
-  c.add_double("controller.clock_mhz", 1000, 1, 100000, "decision clock of the flash scheduler block, MHz");
-  c.add_enum("controller.scheduler", "hos", {"ios", "hos"}, "flash scheduler block: in-order (ios) or per-chip queues (hos)");
-  c.add_bool("controller.read_first", false, "hos: take the oldest read of a chip queue (of its first class) before its oldest command");
-  c.add_enum("controller.gc_priority", "host_first", {"host_first", "fifo"},
+  c.add_double("controller.clock_mhz", sched.clock_mhz, 1, 100000, "decision clock of the flash scheduler block, MHz");
+  c.add_enum("controller.scheduler", sched.policy, {"ios", "hos"}, "flash scheduler block: in-order (ios) or per-chip queues (hos)");
+  c.add_bool("controller.read_first", sched.read_first, "hos: take the oldest read of a chip queue (of its first class) before its oldest command");
+  c.add_enum("controller.gc_priority", fw.gc_yields ? "host_first" : "fifo", {"host_first", "fifo"},
              "hos: host_first = a chip serves host commands before GC's, unless the GC's plane is at its last "
              "free block (then GC first: foreground); GC starts as soon as a plane needs it. fifo = GC commands "
              "queue with the host's in arrival order, GC starts when its chip has no command outstanding");
-  c.add_bool("controller.decide_ahead", true,
+  c.add_bool("controller.decide_ahead", sched.decide_ahead,
              "take a scheduler decision when the NAND activation that asks for it ends, as at its edge, "
              "if nothing can run before that edge (identical results, fewer kernel time steps); false: "
              "always wake at the edge");
-  c.add_int("controller.read_unit_bytes", 0, 0, 1 << 20,
+  c.add_int("controller.read_unit_bytes", fw.read_unit_bytes, 0, 1 << 20,
             "partial-page reads: a host read moves out over the bus only the ECC codewords of this many bytes "
             "that hold its sectors (ONFI: the column is in the read's address; tR stays the whole page's); "
             "0: every read moves the whole page. A multiple of 512 that divides nand.page_bytes");
-  c.add_double("firmware.clock_mhz", 500, 1, 100000, "clock of the embedded core running the FTL, MHz");
-  c.add_int("firmware.cycles_per_command", 0, 0, 100000000, "core cycles per host command (0: free firmware)");
-  c.add_int("firmware.cycles_per_page", 0, 0, 100000000, "core cycles per logical page of a host command");
-  c.add_int("firmware.cycles_per_gc_page", 0, 0, 100000000, "core cycles per GC page copy and per GC erase");
-  c.add_double("ftl.overprovisioning", 0.07, 0, 0.89, "fraction of the physical pages hidden from the host");
-  c.add_string("ftl.allocation", "CWDP", "static allocation order, fastest first: C channel, W chip, D die, P plane");
-  c.add_double("ftl.gc_threshold", 0.05, 0.001, 0.49, "GC a plane when its free blocks fall below this fraction");
-  c.add_int("ftl.gc_copies_in_flight", 8, 0, 65535,
+  c.add_double("firmware.clock_mhz", fw.clock_mhz, 1, 100000, "clock of the embedded core running the FTL, MHz");
+  c.add_int("firmware.cycles_per_command", static_cast<std::int64_t>(fw.cycles_per_command), 0, 100000000, "core cycles per host command (0: free firmware)");
+  c.add_int("firmware.cycles_per_page", static_cast<std::int64_t>(fw.cycles_per_page), 0, 100000000, "core cycles per logical page of a host command");
+  c.add_int("firmware.cycles_per_gc_page", static_cast<std::int64_t>(fw.cycles_per_gc_page), 0, 100000000, "core cycles per GC page copy and per GC erase");
+  c.add_double("ftl.overprovisioning", ftl.overprovisioning, 0, 0.89, "fraction of the physical pages hidden from the host");
+  c.add_string("ftl.allocation", ftl.allocation, "static allocation order, fastest first: C channel, W chip, D die, P plane");
+  c.add_double("ftl.gc_threshold", ftl.gc_threshold, 0.001, 0.49, "GC a plane when its free blocks fall below this fraction");
+  c.add_int("ftl.gc_copies_in_flight", fw.gc_copies_in_flight, 0, 65535,
             "GC page copies in flight per plane (read issued, program not ended); 0 = all of a victim's at once");
   c.add_double("ftl.precondition", 1.0, 0, 1,
                "fraction of the logical space written (and aged) before time 0 (1: every host read reaches the flash)");
