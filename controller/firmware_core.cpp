@@ -137,7 +137,7 @@ void FirmwareCore::park(std::uint32_t on_op, const Parked& p) {
   w.waiters_tail = i;
 }
 
-FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, Kind kind) {
+FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin origin) {
   tlm::tlm_generic_payload* gp = pool_.acquire();
   FlashCommand& f = flash_cmd(*gp);
   const PhysAddr a = ftl_.decode(ppa);
@@ -148,18 +148,19 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, Kind kind) 
   f.plane_mask = static_cast<std::uint8_t>(1u << a.plane);
   f.block[a.plane] = a.block;
   f.page = a.page;
-  f.issuer.kind = kind;
-  f.issuer.b = ppa;
-  if (kind == GcRead || kind == GcProgram || kind == GcErase) {
+  f.origin = origin;
+  f.issuer.ppa = ppa;
+  const bool gc = origin == FlashOrigin::GcRead || origin == FlashOrigin::GcProgram || origin == FlashOrigin::GcErase;
+  if (gc) {
     const std::uint32_t plane = ftl_.plane_of_ppa(ppa);
     f.priority = !cfg_.gc_yields          ? FlashPriority::Host
                  : at_last_reserve(plane) ? FlashPriority::UrgentGc
                                           : FlashPriority::BackgroundGc;
     // Programs of a block go to the NAND in page order: an urgent program may not overtake
     // the background programs of its plane still queued (they are in the same GC block).
-    if (kind == GcProgram && f.priority == FlashPriority::UrgentGc && gc_background_programs_[plane])
+    if (origin == FlashOrigin::GcProgram && f.priority == FlashPriority::UrgentGc && gc_background_programs_[plane])
       f.priority = FlashPriority::BackgroundGc;
-    if (kind == GcProgram && f.priority == FlashPriority::BackgroundGc) ++gc_background_programs_[plane];
+    if (origin == FlashOrigin::GcProgram && f.priority == FlashPriority::BackgroundGc) ++gc_background_programs_[plane];
     if (f.priority == FlashPriority::UrgentGc) ++counters_.gc_urgent_commands;
   }
   f.exec.owner = gp;
@@ -227,9 +228,10 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
           page_done(gp);
           continue;
         }
-        FlashCommand& f = new_flash(FlashOp::Read, ppa, HostRead);
-        f.issuer.p = &gp;
-        f.issuer.a = i;
+        FlashCommand& f = new_flash(FlashOp::Read, ppa, FlashOrigin::HostRead);
+        f.host = &gp;
+        f.host_page = i;
+        f.lpn = lpn;
         f.out_bytes = read_out_bytes(c.lba, c.sectors, lpn, static_cast<std::uint32_t>(spp_), cfg_.read_unit_bytes);
         ftl_.add_pending_read(ppa);
         ++counters_.flash_reads;
@@ -259,8 +261,9 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
           if (ops_[prev].known) set_token(op, merge_tokens(ops_[prev].token, w.fresh));
           else park(prev, Parked{true, nullptr, op, kNone});
         } else if (const std::uint32_t ppa = ftl_.lookup(lpn); ppa != kUnmapped) {
-          FlashCommand& f = new_flash(FlashOp::Read, ppa, RmwRead);
-          f.issuer.a = op;
+          FlashCommand& f = new_flash(FlashOp::Read, ppa, FlashOrigin::RmwRead);
+          f.issuer.write_op = op;
+          f.lpn = lpn;
           w.replaces = ppa;
           ftl_.add_pending_read(ppa);
           ++counters_.rmw_reads;
@@ -322,11 +325,12 @@ void FirmwareCore::program(std::uint32_t op) {
     maybe_gc(plane);
     return;
   }
-  FlashCommand& f = new_flash(FlashOp::Program, ppa, HostProgram);
+  FlashCommand& f = new_flash(FlashOp::Program, ppa, FlashOrigin::HostProgram);
   ftl_.prefetch_mapping(ops_[op].lpn);  // map() at completion
   if (ops_[op].replaces != kUnmapped) ftl_.prefetch_invalidation(ops_[op].replaces);  // ... and what it invalidates
   f.token[ftl_.decode(ppa).plane] = ops_[op].token;
-  f.issuer.a = op;
+  f.issuer.write_op = op;
+  f.lpn = ops_[op].lpn;
   ftl_.count_host_page();
   send_flash(f, sim_now());
   maybe_gc(plane);
@@ -356,21 +360,21 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   unsigned plane_in_die = 0;
   while (!(f.plane_mask >> plane_in_die & 1u)) ++plane_in_die;
   const std::uint32_t chip = std::uint32_t{f.channel} * ftl_.config().nand.chips_per_channel + f.chip;
-  const std::uint32_t ppa = f.issuer.b;
-  switch (f.issuer.kind) {
-    case HostRead: {
-      auto& host_gp = *static_cast<tlm::tlm_generic_payload*>(f.issuer.p);
-      host_cmd(host_gp).tokens[f.issuer.a] = f.token[plane_in_die];
+  const std::uint32_t ppa = f.issuer.ppa;
+  switch (f.origin) {
+    case FlashOrigin::HostRead: {
+      auto& host_gp = *static_cast<tlm::tlm_generic_payload*>(f.host);
+      host_cmd(host_gp).tokens[f.host_page] = f.token[plane_in_die];
       read_done(ppa);
       page_done(host_gp);
       break;
     }
-    case RmwRead:
+    case FlashOrigin::RmwRead:
       read_done(ppa);
-      set_token(f.issuer.a, merge_tokens(f.token[plane_in_die], ops_[f.issuer.a].fresh));
+      set_token(f.issuer.write_op, merge_tokens(f.token[plane_in_die], ops_[f.issuer.write_op].fresh));
       break;
-    case HostProgram: {
-      const std::uint32_t op = f.issuer.a;
+    case FlashOrigin::HostProgram: {
+      const std::uint32_t op = f.issuer.write_op;
       WriteOp& w = ops_[op];
       ftl_.programmed(ppa);
       if (pending_op(w.lpn) == op) {
@@ -386,26 +390,26 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       maybe_gc(ftl_.plane_of_ppa(ppa));  // its block may have become a GC candidate
       break;
     }
-    case GcRead: {
-      const std::uint32_t plane = f.issuer.a;
+    case FlashOrigin::GcRead: {
+      const std::uint32_t plane = f.issuer.plane;
       const std::uint32_t to = ftl_.allocate(plane, true);
       if (to == kUnmapped) SC_REPORT_FATAL("/ssd/controller/gc", "GC found no free page in its plane");
       const Token t = f.token[plane_in_die];
-      const std::uint64_t lpn = f.issuer.c == kOwnerAtRead ? ftl_.image_owner(ppa) : f.issuer.c;
-      FlashCommand& p = new_flash(FlashOp::Program, to, GcProgram);
+      const std::uint64_t lpn = f.lpn == kNoLpn ? ftl_.image_owner(ppa) : f.lpn;
+      FlashCommand& p = new_flash(FlashOp::Program, to, FlashOrigin::GcProgram);
       ftl_.prefetch_mapping(lpn);  // remap_if() at completion
       ftl_.prefetch_invalidation(ppa);  // ... and what it invalidates
       p.token[ftl_.decode(to).plane] = t;
-      p.issuer.a = plane;
-      p.issuer.b = to;
-      p.issuer.c = lpn | (std::uint64_t{ppa} << 32);  // lpn and the page copied from
+      p.issuer.plane = plane;
+      p.lpn = lpn;
+      p.copy_from = ppa;
       send_flash(p, reserve_core(cfg_.cycles_per_gc_page));
       break;
     }
-    case GcProgram: {
-      const std::uint32_t plane = f.issuer.a;
-      const std::uint64_t lpn = f.issuer.c & 0xFFFFFFFFull;
-      const auto from = static_cast<std::uint32_t>(f.issuer.c >> 32);
+    case FlashOrigin::GcProgram: {
+      const std::uint32_t plane = f.issuer.plane;
+      const std::uint64_t lpn = f.lpn;
+      const std::uint32_t from = f.copy_from;
       ftl_.count_gc_copy();
       ftl_.programmed(ppa);
       if (ftl_.remap_if(lpn, ppa, from)) ++counters_.gc_copies;
@@ -417,8 +421,8 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       maybe_erase(plane);
       break;
     }
-    case GcErase: {
-      const std::uint32_t plane = f.issuer.a;
+    case FlashOrigin::GcErase: {
+      const std::uint32_t plane = f.issuer.plane;
       ftl_.erased(gc_[plane].victim);
       gc_[plane] = GcJob{};
       std::deque<std::uint32_t> waiting;
@@ -427,6 +431,9 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       maybe_gc(plane);
       break;
     }
+    case FlashOrigin::None:
+      SC_REPORT_ERROR("/ssd/controller/firmware", ("a completion of a command it did not issue: " + f.describe()).c_str());
+      break;
   }
   gp.release();
   chip_activity(chip, -1);
@@ -533,9 +540,9 @@ void FirmwareCore::issue_copies(std::uint32_t plane) {
       continue;
     }
     ++job.in_flight;
-    FlashCommand& f = new_flash(FlashOp::Read, from, GcRead);
-    f.issuer.a = plane;
-    f.issuer.c = job.owners_later ? kOwnerAtRead : ftl_.owner(from);
+    FlashCommand& f = new_flash(FlashOp::Read, from, FlashOrigin::GcRead);
+    f.issuer.plane = plane;
+    f.lpn = job.owners_later ? kNoLpn : ftl_.owner(from);
     if (job.owners_later) worker_->post(from);
     send_flash(f, reserve_core(cfg_.cycles_per_gc_page));
   }
@@ -545,8 +552,8 @@ void FirmwareCore::maybe_erase(std::uint32_t plane) {
   GcJob& job = gc_[plane];
   if (!job.active || job.erase_issued || job.copies_left || ftl_.pending_reads(job.victim)) return;
   job.erase_issued = true;
-  FlashCommand& f = new_flash(FlashOp::Erase, job.victim * ftl_.config().nand.pages_per_block, GcErase);
-  f.issuer.a = plane;
+  FlashCommand& f = new_flash(FlashOp::Erase, job.victim * ftl_.config().nand.pages_per_block, FlashOrigin::GcErase);
+  f.issuer.plane = plane;
   send_flash(f, reserve_core(cfg_.cycles_per_gc_page));
 }
 

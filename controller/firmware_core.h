@@ -99,7 +99,6 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   std::uint64_t resume_gc(std::uint64_t seed, FlashBackdoor& nand);
 
  private:
-  enum Kind : std::uint8_t { HostRead = 1, RmwRead, HostProgram, GcRead, GcProgram, GcErase };
   // One page of a host write, from processing until its program completes.
   struct WriteOp {
     std::uint64_t lpn = 0;
@@ -131,8 +130,8 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
     std::size_t next = 0;              // the first of them not yet issued
   };
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-  // A GC read's owner (issuer.c) not looked up yet: taken from the image at its end.
-  static constexpr std::uint64_t kOwnerAtRead = ~std::uint64_t{0};
+  // A GC read whose logical page (FlashCommand::lpn) is not looked up yet is left at
+  // kNoLpn: it is taken from the image when the read ends.
 
   tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   tlm::tlm_sync_enum flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
@@ -156,7 +155,7 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   void page_done(tlm::tlm_generic_payload& host);
   void complete_host(tlm::tlm_generic_payload& host);
   Tick reserve_core(std::uint64_t cycles);
-  FlashCommand& new_flash(FlashOp op, std::uint32_t ppa, Kind kind);
+  FlashCommand& new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin origin);
   void send_flash(FlashCommand& c, Tick at);
   // writes
   void write_page(std::uint32_t op);           // merge known: allocate and program

@@ -52,6 +52,10 @@ enum class FlashStatus : std::uint8_t { Pending, Ok, ProtocolError };
 // class it holds first. GC work is background unless its plane's free pool is at its
 // last reserve (then foreground: urgent, before the host's work).
 enum class FlashPriority : std::uint8_t { UrgentGc = 0, Host = 1, BackgroundGc = 2 };
+// What a command is for: set by its issuer for logs and waveforms; the NAND and the
+// scheduler block do not act on it (the scheduler acts on `priority`).
+enum class FlashOrigin : std::uint8_t { None = 0, HostRead, RmwRead, HostProgram, GcRead, GcProgram, GcErase };
+constexpr std::uint64_t kNoLpn = ~std::uint64_t{0};
 constexpr unsigned kPriorityClasses = 3;
 
 const char* to_string(FlashOp op);
@@ -85,12 +89,18 @@ struct FlashCommand {
   Tick t_done = 0;         // completed (read: last data byte out; program/erase: array done)
   std::string error;       // protocol error text when status == ProtocolError
 
-  // ---- the issuer's own bookkeeping (the NAND and the scheduler ignore it) ----
+  // ---- what it is for, filled by the issuer (the NAND and the scheduler ignore it) ----
+  FlashOrigin origin = FlashOrigin::None;
+  std::uint64_t lpn = kNoLpn;           // the logical page read, programmed or copied (kNoLpn: none, or not known yet)
+  std::uint32_t copy_from = 0;          // GC program: the physical page (FTL numbering) copied
+  std::uint32_t host_page = 0;          // host read: the page's index in its host command
+  void* host = nullptr;                 // host read: the host command's payload
+
+  // ---- the issuer's scratch (not part of the protocol) ----
   struct Issuer {
-    std::uint8_t kind = 0;
-    std::uint32_t a = 0, b = 0;
-    std::uint64_t c = 0;
-    void* p = nullptr;
+    std::uint32_t ppa = 0;       // the page (erase: the block's first page), FTL numbering
+    std::uint32_t write_op = 0;  // read-modify-write read, host program: the write it serves
+    std::uint32_t plane = 0;     // GC: the plane collected
   } issuer;
 
   // ---- scratch of the scheduler block while it queues the command (not part of the

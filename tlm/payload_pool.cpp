@@ -37,6 +37,10 @@ void FlashCommand::reset() {
   status = FlashStatus::Pending;
   t_submit = t_start = t_array_start = t_array_end = t_done = 0;
   error.clear();
+  origin = FlashOrigin::None;
+  lpn = kNoLpn;
+  copy_from = host_page = 0;
+  host = nullptr;
   issuer = Issuer{};
   priority = FlashPriority::Host;
   queue_next = nullptr;
