@@ -151,8 +151,22 @@ class ChannelEngine {
   // accepts(accept_word(c.chip, c.die), c.start_need()).
   static bool accepts(std::uint32_t offer, std::uint32_t need) { return (need & ~offer) == 0; }
   std::uint32_t accept_word(unsigned chip, unsigned die) const { return accept_[chip * cfg_.dies_per_chip + die]; }
-  // The rules themselves, evaluated on the die's state (what accept_word() caches).
-  bool can_start(const FlashCommand& c) const { return can_start(die_at(c.chip, c.die), c); }
+  // A die's state as the readiness rules read it (docs/nand-timing.md), read-only.
+  struct DieState {
+    unsigned inflight, inflight_reads, inflight_programs;  // commands started, not completed
+    unsigned waiting_programs;  // cache program: data in a cache register, waiting for the array
+    bool array_busy;
+    std::uint8_t data_busy, cache_busy;  // per plane: its data / cache register holds a command
+  };
+  DieState die_state(unsigned chip, unsigned die) const {
+    const Die& d = die_at(chip, die);
+    DieState s{d.inflight, d.inflight_reads, d.inflight_programs, d.waiting_programs, d.array_op != nullptr, 0, 0};
+    for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
+      s.data_busy = static_cast<std::uint8_t>(s.data_busy | (d.planes[p].data ? 1u : 0u) << p);
+      s.cache_busy = static_cast<std::uint8_t>(s.cache_busy | (d.planes[p].cache ? 1u : 0u) << p);
+    }
+    return s;
+  }
   unsigned queued_total() const { return queued_total_; }
   // Bus time of a command phase and of one page's data, in ticks.
   Tick t_cmd() const { return t_cmd_; }
@@ -194,30 +208,8 @@ class ChannelEngine {
   bool dynamically_valid(const FlashCommand& c) const;
   std::string static_error(const FlashCommand& c) const;
   std::string dynamic_error(const FlashCommand& c) const;
-  bool can_start(const Die& d, const FlashCommand& c) const {
-    switch (c.op) {
-      case FlashOp::Read: {
-        if (!cfg_.cache_read) return d.inflight == 0;
-        // Cache read: only reads in flight, the array idle and the data registers free.
-        if (d.array_op || d.inflight != d.inflight_reads) return false;
-        bool free = true;
-        for_planes(c.plane_mask, [&](unsigned p) { free = free && !d.planes[p].data; });
-        return free;
-      }
-      case FlashOp::Program: {
-        if (!cfg_.cache_program) return d.inflight == 0;
-        // Cache program: only programs in flight, none already waiting in a cache
-        // register, and the cache registers of the target planes free.
-        if (d.inflight != d.inflight_programs || d.waiting_programs) return false;
-        bool free = true;
-        for_planes(c.plane_mask, [&](unsigned p) { free = free && !d.planes[p].cache; });
-        return free;
-      }
-      case FlashOp::Erase:
-        return d.inflight == 0;
-    }
-    return false;
-  }
+  // The readiness rules (docs/nand-timing.md), evaluated on the die's state and kept as
+  // its accept word; called at every change of that state.
   void refresh_accept(Die& d);
   void finish_lazy_bus_end();  // catch_up()'s work
   void start_bus_command(FlashCommand* c, Tick now);
@@ -248,7 +240,7 @@ class ChannelEngine {
   Tick t_cmd_, t_erase_cmd_, t_data_, t_read_, t_prog_, t_erase_;
 
   std::vector<Die> dies_;
-  // Per die, can_start() as bits (accept_word()), refreshed at every change of the die's
+  // Per die, the readiness rules as bits (accept_word()), refreshed at every change of the die's
   // state; an idle die takes anything. Apart from the dies, so that a scheduler testing
   // a channel's chips reads one or two lines, not a line per die.
   std::vector<std::uint32_t> accept_;
