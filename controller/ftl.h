@@ -218,7 +218,7 @@ class Ftl {
   // the backdoor; statistics counters start at zero afterwards) ----
   // Replays: writes logical pages [0, fill) in order with token_of(lpn), then
   // `age_writes` random overwrites of them (seeded), running GC instantly. Exact but
-  // costs ~70 ns per page operation: the reference the steady state is checked against.
+  // slow (work per page written): the reference the steady state is checked against.
   template <typename TokenOf>
   void precondition(std::uint64_t fill, std::uint64_t age_writes, std::uint64_t seed,
                     FlashBackdoor& nand, TokenOf token_of);

@@ -2,9 +2,8 @@
 // page tokens, the host's shadow): anonymous memory from the operating system, mapped
 // lazily (a page costs time and memory only once written). A `dense` array (one that a
 // run fills nearly everywhere: the FTL's tables, the NAND's page tokens) asks for
-// transparent huge pages: on the bench job that made preconditioning 15 % and the
-// simulation about 10 % faster (fewer TLB misses on random page lookups) for 10 MiB
-// more resident memory. Sparse arrays (the host's shadow) keep small pages, which
+// transparent huge pages: random page lookups then miss the TLB less, for a little more
+// resident memory. Sparse arrays (the host's shadow) keep small pages, which
 // would otherwise turn each scattered write into 2 MiB of resident memory, and so do
 // tables that a preconditioning image leaves mostly untouched (set_dense(false)).
 #pragma once

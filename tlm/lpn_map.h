@@ -10,10 +10,9 @@
 // miss the TLB as well as the cache. Plain C++.
 //
 // A table that will double into 2 MiB or more has its next array mapped ahead, on a
-// thread of its own (std::async), once it is 3/8 full: touching fresh memory
-// first costs the operating system a page clearing per page (on this project's virtual
-// machines about 1 ms per MiB, for the host's record and the FTL's map tens of MiB per
-// million requests), which the simulation's thread then does not wait for.
+// thread of its own (std::async), once it is 3/8 full: touching fresh memory first
+// costs the operating system a page clearing per page, which the simulation's thread
+// then does not wait for.
 #pragma once
 
 #include <cassert>

@@ -2,9 +2,9 @@
 // changed, against a state the owner computes for the others (the host's integrity
 // shadow against the tokens of time 0, the FTL's L2P against the preconditioning
 // image). First in a hash map (tlm/lpn_map.h), because a run usually touches a small
-// part of the device (the bench job's million requests write 300,000 of 125 million
-// pages: 8 MiB of map instead of 476 MiB of array, whose every page the operating
-// system would have to map and zero); once the map holds more than 1/32 of the pages
+// part of the device (a map of the pages written instead of an array of all of them,
+// whose every page the operating system would have to map and zero); once the map
+// holds more than 1/32 of the pages
 // it moves into a dense array of a value per page (lazily mapped), so the map never
 // takes more than half the array's memory and a long run's memory stays bounded by the
 // geometry. Plain C++.
