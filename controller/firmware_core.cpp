@@ -22,7 +22,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
       flash_out_("flash_out"),
       pool_("firmware flash commands") {
   spp_ = ftl.nand.page_bytes / 512;
-  if (fw.read_unit_bytes % 512 != 0 || (fw.read_unit_bytes && ftl.nand.page_bytes % fw.read_unit_bytes != 0))
+  if (!read_unit_fits(fw.read_unit_bytes, ftl.nand.page_bytes))
     throw std::invalid_argument("read unit of " + std::to_string(fw.read_unit_bytes) +
                                 " bytes: not a multiple of 512 that divides the page");
   cycle_ps_ = 1e6 / fw.clock_mhz;
@@ -470,14 +470,8 @@ std::uint64_t FirmwareCore::resume_gc(std::uint64_t seed, FlashBackdoor& nand) {
     return static_cast<std::uint64_t>((static_cast<unsigned __int128>(z) * n) >> 64);
   };
   for (std::uint32_t plane = 0; plane < ftl_.planes(); ++plane) {
-    if (gc_[plane].active || !ftl_.gc_needed(plane)) continue;
-    const std::uint32_t victim = ftl_.pick_victim(plane);
-    if (victim == kUnmapped) continue;
+    if (gc_[plane].active || !ftl_.gc_needed(plane) || !open_gc_job(plane)) continue;
     GcJob& job = gc_[plane];
-    job = GcJob{};
-    job.active = true;
-    job.victim = victim;
-    ftl_.valid_ppas(victim, job.pages);
     // Done before time 0: [0, n) of its n copies, so that at least one is left to run.
     const std::uint64_t done = below(job.pages.size());
     while (job.next < done) {
@@ -491,7 +485,7 @@ std::uint64_t FirmwareCore::resume_gc(std::uint64_t seed, FlashBackdoor& nand) {
       ++job.next;
       ++copies;
     }
-    job.copies_left = static_cast<std::uint32_t>(job.pages.size() - job.next);
+    job.copies_left -= static_cast<std::uint32_t>(job.next);
   }
   ftl_.clear_counters();
   return copies;
@@ -499,18 +493,14 @@ std::uint64_t FirmwareCore::resume_gc(std::uint64_t seed, FlashBackdoor& nand) {
 
 void FirmwareCore::resume_gc_at_start() {
   for (std::uint32_t plane = 0; plane < ftl_.planes(); ++plane) {
-    GcJob& job = gc_[plane];
-    if (!job.active || job.in_flight || job.erase_issued) continue;
-    job.owners_later = worker_ && ftl_.image_block(job.victim);
-    issue_copies(plane);
-    maybe_erase(plane);
+    const GcJob& job = gc_[plane];
+    if (job.active && !job.in_flight && !job.erase_issued) run_gc_job(plane);
   }
 }
 
-void FirmwareCore::start_gc(std::uint32_t plane) {
+bool FirmwareCore::open_gc_job(std::uint32_t plane) {
   const std::uint32_t victim = ftl_.pick_victim(plane);
-  if (victim == kUnmapped) return;  // nothing to collect yet (reads pending on every candidate)
-  ++counters_.gc_runs;
+  if (victim == kUnmapped) return false;  // nothing to collect yet (reads pending on every candidate)
   GcJob& job = gc_[plane];
   std::vector<std::uint32_t> pages = std::move(job.pages);  // keeps its capacity from the plane's last run
   pages.clear();
@@ -520,13 +510,24 @@ void FirmwareCore::start_gc(std::uint32_t plane) {
   job.victim = victim;
   ftl_.valid_ppas(victim, job.pages);
   job.copies_left = static_cast<std::uint32_t>(job.pages.size());
+  return true;
+}
+
+void FirmwareCore::run_gc_job(std::uint32_t plane) {
+  GcJob& job = gc_[plane];
   // A victim still holding the image's pages: their owners are looked up when their
   // reads end (the same owners: the image's do not change), and the lookahead thread
   // computes them meanwhile. (A victim written in the run takes its owners from the
   // FTL's own table, and the copies' ends look nothing up in the image: Ftl::remap_if.)
-  job.owners_later = worker_ && ftl_.image_block(victim);
+  job.owners_later = worker_ && ftl_.image_block(job.victim);
   issue_copies(plane);
   maybe_erase(plane);
+}
+
+void FirmwareCore::start_gc(std::uint32_t plane) {
+  if (!open_gc_job(plane)) return;
+  ++counters_.gc_runs;
+  run_gc_job(plane);
 }
 
 void FirmwareCore::issue_copies(std::uint32_t plane) {

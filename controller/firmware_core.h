@@ -166,6 +166,11 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   void maybe_gc(std::uint32_t plane);
   void resume_gc_at_start();  // once, at time 0: the runs resume_gc() left under way
   void read_done(std::uint32_t ppa);  // a host or RMW read of ppa completed
+  // A GC run: open_gc_job() picks the plane's victim and lists its valid pages (false if
+  // there is none to collect); run_gc_job() issues its copies, and its erase once none
+  // is left. start_gc() does both; resume_gc() copies some in between, before time 0.
+  bool open_gc_job(std::uint32_t plane);
+  void run_gc_job(std::uint32_t plane);
   void start_gc(std::uint32_t plane);
   void issue_copies(std::uint32_t plane);  // up to gc_copies_in_flight
   void maybe_erase(std::uint32_t plane);

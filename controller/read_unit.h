@@ -5,6 +5,12 @@
 
 namespace ssd::ctrl {
 
+// Whether ECC codewords of `unit_bytes` can be the read unit of pages of `page_bytes`:
+// 0 (whole pages), or a multiple of the 512-byte sector that divides the page.
+inline bool read_unit_fits(std::uint32_t unit_bytes, std::uint32_t page_bytes) {
+  return unit_bytes % 512 == 0 && (unit_bytes == 0 || page_bytes % unit_bytes == 0);
+}
+
 // A host read of sectors [lba, lba + sectors) (512 B each) reads logical page `lpn` of
 // `sectors_per_page` sectors. The controller's ECC decodes whole codewords of
 // `unit_bytes`, so the NAND moves out the codewords that hold the sectors read, from the

@@ -219,8 +219,9 @@ class HosPolicy final : public SchedPolicy {
       cand = nullptr;
       // A host read goes before urgent GC: it takes no free space, so holding it back
       // cannot bring the plane's GC sooner to its end; only the host's writes wait.
+      const unsigned urgent = static_cast<unsigned>(FlashPriority::UrgentGc);
       const unsigned host = static_cast<unsigned>(FlashPriority::Host);
-      if (lists[0][0].head || lists[0][1].head) {
+      if (lists[urgent][0].head || lists[urgent][1].head) {
         if (FlashCommand* r = lists[host][0].head) cand = r;
       }
       for (unsigned k = 0; k < kPriorityClasses && !cand; ++k) {

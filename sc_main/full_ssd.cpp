@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "controller/nand_backdoor.h"
+#include "controller/read_unit.h"
 #include "sc_main/sim_config.h"
 
 namespace ssd {
@@ -19,7 +20,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     fw.gc_yields = cfg.get_string("controller.gc_priority") == "host_first";
     fw.gc_copies_in_flight = static_cast<std::uint32_t>(cfg.get_int("ftl.gc_copies_in_flight"));
     fw.read_unit_bytes = static_cast<std::uint32_t>(cfg.get_int("controller.read_unit_bytes"));
-    if (fw.read_unit_bytes % 512 != 0 || (fw.read_unit_bytes && fcfg.nand.page_bytes % fw.read_unit_bytes != 0))
+    if (!ctrl::read_unit_fits(fw.read_unit_bytes, fcfg.nand.page_bytes))
       throw ConfigError(cfg.locate("controller.read_unit_bytes = " + std::to_string(fw.read_unit_bytes) +
                                    " is not a multiple of 512 that divides nand.page_bytes = " +
                                    std::to_string(fcfg.nand.page_bytes)));
