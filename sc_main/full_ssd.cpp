@@ -40,11 +40,12 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       ctrl::NandBackdoor backdoor(*nand);
       const double age = cfg.get_double("ftl.precondition_age");
       const auto seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));
-      const std::uint32_t free_blocks = precondition_free_blocks(cfg, ftl.gc_low_mark());
+      const std::string mode = precondition_free_mode(cfg);
+      const std::uint32_t free_blocks = precondition_free_blocks(mode, ftl.gc_low_mark());
       ftl.precondition_image(preconditioned, age, seed, backdoor, [](std::uint64_t lpn) { return precondition_token(lpn); },
                              free_blocks);
       if (age > 0) precondition_gc_copies = firmware->resume_gc(seed, backdoor);
-      precondition_state = age > 0 ? precondition_free_mode(cfg) : "written_once";
+      precondition_state = age > 0 ? mode : "written_once";
     }
     precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sched = std::make_unique<ctrl::FlashSched>("sched", sc, *nand);

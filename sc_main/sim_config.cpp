@@ -249,7 +249,10 @@ std::string precondition_free_mode(const Config& cfg) {
 }
 
 std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low) {
-  const std::string mode = precondition_free_mode(cfg);
+  return precondition_free_blocks(precondition_free_mode(cfg), gc_low);
+}
+
+std::uint32_t precondition_free_blocks(const std::string& mode, std::uint32_t gc_low) {
   if (mode == "reserve") return 2;
   if (mode == "gc_running") return std::max<std::uint32_t>(gc_low - 1, 2);  // the last reserve + 1 at least
   return gc_low;

@@ -33,6 +33,8 @@ std::string precondition_free_mode(const Config& cfg);
 // The free blocks per plane that aged preconditioning starts with (ftl.precondition_free),
 // for a GC low mark of `gc_low` blocks.
 std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low);
+// The same for a resolved mode (gc_mark, gc_running or reserve).
+std::uint32_t precondition_free_blocks(const std::string& mode, std::uint32_t gc_low);
 TraceOptions trace_options(const Config& cfg);
 
 // The folder holding the bundled files (configs/); set at build time, overridable
