@@ -52,15 +52,16 @@ struct Rng {
 };
 
 // ---- the independent strict reading ----
-// Whole unsigned decimal: digits only, at most 2^64 - 1.
+// Whole unsigned decimal: digits only (leading zeros allowed, however many), at most
+// 2^64 - 1.
 std::optional<std::uint64_t> strict_u64(const std::string& s) {
-  if (s.empty() || s.size() > 20) return std::nullopt;
+  if (s.empty()) return std::nullopt;
   unsigned __int128 v = 0;
   for (char c : s) {
     if (c < '0' || c > '9') return std::nullopt;
     v = v * 10 + static_cast<unsigned>(c - '0');
+    if (v > ~std::uint64_t{0}) return std::nullopt;
   }
-  if (v > ~std::uint64_t{0}) return std::nullopt;
   return static_cast<std::uint64_t>(v);
 }
 // A device number: digits, or "-" then digits that read 0 (std::from_chars reads "-0").
