@@ -1,7 +1,7 @@
 #include "controller/firmware_core.h"
 
 #include "controller/read_unit.h"
-#include "tlm/activations.h"
+#include "common/activations.h"
 #include "tlm/illegal_phase.h"
 #include "tlm/sim_now.h"
 

@@ -28,7 +28,7 @@
 
 #include "controller/ftl.h"
 #include "controller/timeline.h"
-#include "tlm/lpn_map.h"
+#include "common/lpn_map.h"
 #include "tlm/flash_protocol.h"
 #include "tlm/host_protocol.h"
 #include "controller/lookahead_worker.h"

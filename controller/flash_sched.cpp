@@ -1,6 +1,6 @@
 #include "controller/flash_sched.h"
 
-#include "tlm/activations.h"
+#include "common/activations.h"
 #include "tlm/illegal_phase.h"
 #include "tlm/sim_now.h"
 

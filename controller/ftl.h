@@ -25,10 +25,10 @@
 #include "controller/steady_image.h"
 #include "nand/nand_config.h"
 #include "nand/page_image.h"
-#include "tlm/big_array.h"
+#include "common/big_array.h"
 #include "tlm/flash_command.h"
-#include "tlm/lpn_map.h"
-#include "tlm/page_table.h"
+#include "common/lpn_map.h"
+#include "common/page_table.h"
 
 namespace ssd::ctrl {
 
@@ -333,7 +333,7 @@ class Ftl {
   std::vector<std::uint32_t> plane_of_lane_;  // allocation_plane(q) for q < planes
   // The logical-to-physical map holds only the entries the run (or a replayed
   // preconditioning) changed, as ppa + 1; 0 (no entry) = as in the image (unmapped
-  // without one), kTrimmedEntry = unmapped, in a SparsePageTable (tlm/page_table.h: a
+  // without one), kTrimmedEntry = unmapped, in a SparsePageTable (common/page_table.h: a
   // hash map, past 1/32 of the logical pages an array in huge pages). The other tables
   // are lazily mapped zeroed memory too: they cost time and memory only where written.
   static constexpr std::uint32_t kTrimmedEntry = 0xFFFFFFFFu;

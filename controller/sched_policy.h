@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "tlm/flash_command.h"
-#include "tlm/prefetch.h"
+#include "common/prefetch.h"
 
 namespace ssd::ctrl {
 

@@ -1,6 +1,6 @@
 #include "controller/steady_image.h"
 
-#include "tlm/prefetch.h"
+#include "common/prefetch.h"
 
 #include <stdexcept>
 #include <string>

@@ -35,8 +35,8 @@
 #include <vector>
 
 #include "nand/page_image.h"
-#include "tlm/prefetch.h"
-#include "tlm/big_array.h"
+#include "common/prefetch.h"
+#include "common/big_array.h"
 
 namespace ssd::ctrl {
 

@@ -1,6 +1,6 @@
 #include "host/host_driver.h"
 
-#include "tlm/activations.h"
+#include "common/activations.h"
 #include "tlm/illegal_phase.h"
 #include "tlm/sim_now.h"
 

@@ -24,7 +24,7 @@
 #include "host/request_source.h"
 #include "host/token_shadow.h"
 #include "tlm/host_protocol.h"
-#include "tlm/latency_histogram.h"
+#include "common/latency_histogram.h"
 #include "tlm/lookahead.h"
 #include "tlm/payload_pool.h"
 

@@ -3,14 +3,14 @@
 //
 // A page never written in the run holds what it held at time 0: the precondition token
 // below `preconditioned`, else kUnwrittenToken. Only written pages are stored, in a
-// SparsePageTable (tlm/page_table.h: a hash map, then past 1/32 of the logical pages an
+// SparsePageTable (common/page_table.h: a hash map, then past 1/32 of the logical pages an
 // array).
 #pragma once
 
 #include <cstdint>
 
 #include "tlm/host_protocol.h"
-#include "tlm/page_table.h"
+#include "common/page_table.h"
 
 namespace ssd::host {
 

@@ -1,6 +1,6 @@
 #include "host/trace_reader.h"
 
-#include "tlm/text_fields.h"
+#include "common/text_fields.h"
 
 #include <filesystem>
 #include <vector>

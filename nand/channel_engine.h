@@ -29,9 +29,9 @@
 #include "nand/chip_activity.h"
 #include "nand/nand_config.h"
 #include "nand/page_image.h"
-#include "tlm/big_array.h"
+#include "common/big_array.h"
 #include "tlm/flash_command.h"
-#include "tlm/prefetch.h"
+#include "common/prefetch.h"
 
 namespace ssd::nand {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "tlm/activations.h"
+#include "common/activations.h"
 #include "tlm/sim_now.h"
 
 namespace ssd::nand {

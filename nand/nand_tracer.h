@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "nand/channel_engine.h"
-#include "tlm/vcd_writer.h"
+#include "common/vcd_writer.h"
 
 namespace ssd::nand {
 

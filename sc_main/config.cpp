@@ -1,6 +1,6 @@
 #include "sc_main/config.h"
 
-#include "tlm/text_fields.h"
+#include "common/text_fields.h"
 
 #include <algorithm>
 #include <cmath>

@@ -18,7 +18,7 @@
 #include "sc_main/kernel_calibrator.h"
 #include "sc_main/stats_window.h"
 #include "sc_main/time_series.h"
-#include "tlm/vcd_writer.h"
+#include "common/vcd_writer.h"
 
 namespace ssd {
 

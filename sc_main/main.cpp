@@ -20,7 +20,7 @@
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
 #include "sc_main/full_ssd.h"
-#include "tlm/activations.h"
+#include "common/activations.h"
 #include "sc_main/nand_script_driver.h"
 #include "sc_main/report.h"
 #include "sc_main/sim_config.h"

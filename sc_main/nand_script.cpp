@@ -1,6 +1,6 @@
 #include "sc_main/nand_script.h"
 
-#include "tlm/text_fields.h"
+#include "common/text_fields.h"
 
 #include <filesystem>
 #include <sstream>

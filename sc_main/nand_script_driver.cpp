@@ -1,6 +1,6 @@
 #include "sc_main/nand_script_driver.h"
 
-#include "tlm/activations.h"
+#include "common/activations.h"
 
 #include <sstream>
 

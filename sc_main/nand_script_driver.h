@@ -15,7 +15,7 @@
 #include "nand/nand_config.h"
 #include "sc_main/nand_script.h"
 #include "tlm/flash_protocol.h"
-#include "tlm/latency_histogram.h"
+#include "common/latency_histogram.h"
 #include "tlm/payload_pool.h"
 
 namespace ssd {

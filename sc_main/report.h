@@ -13,7 +13,7 @@
 #include "sc_main/json.h"
 #include "sc_main/nand_script_driver.h"
 #include "sc_main/stats_window.h"
-#include "tlm/activations.h"
+#include "common/activations.h"
 
 namespace ssd {
 

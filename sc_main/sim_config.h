@@ -9,7 +9,7 @@
 #include "controller/ftl.h"
 #include "nand/nand_config.h"
 #include "sc_main/config.h"
-#include "tlm/vcd_writer.h"
+#include "common/vcd_writer.h"
 
 namespace ssd {
 

@@ -9,7 +9,7 @@
 #include "sc_main/nand_script.h"
 #include "sc_main/sim_config.h"
 #include "sc_main/stats_window.h"
-#include "tlm/latency_histogram.h"
+#include "common/latency_histogram.h"
 
 using namespace ssd;
 

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tlm/lpn_map.h"
+#include "common/lpn_map.h"
 
 using ssd::LpnMap;
 

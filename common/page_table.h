@@ -1,7 +1,7 @@
 // A 32-bit value per logical page where most pages have none (0): the pages a run
 // changed, against a state the owner computes for the others (the host's integrity
 // shadow against the tokens of time 0, the FTL's L2P against the preconditioning
-// image). First in a hash map (tlm/lpn_map.h), because a run usually touches a small
+// image). First in a hash map (common/lpn_map.h), because a run usually touches a small
 // part of the device (a map of the pages written instead of an array of all of them,
 // whose every page the operating system would have to map and zero); once the map
 // holds more than 1/32 of the pages
@@ -12,16 +12,16 @@
 
 #include <cstdint>
 
-#include "tlm/big_array.h"
-#include "tlm/lpn_map.h"
-#include "tlm/prefetch.h"
+#include "common/big_array.h"
+#include "common/lpn_map.h"
+#include "common/prefetch.h"
 
 namespace ssd {
 
 class SparsePageTable {
  public:
   // `huge_pages`: the dense array asks for transparent huge pages (for a table the run
-  // goes on to fill at random; see tlm/big_array.h).
+  // goes on to fill at random; see common/big_array.h).
   SparsePageTable() : SparsePageTable(0, false) {}
   SparsePageTable(std::uint64_t pages, bool huge_pages)
       : pages_(pages), limit_(pages / 32), huge_pages_(huge_pages), map_(initial_log2_slots(pages)) {}

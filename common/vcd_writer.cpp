@@ -1,4 +1,4 @@
-#include "tlm/vcd_writer.h"
+#include "common/vcd_writer.h"
 
 #include <algorithm>
 #include <stdexcept>

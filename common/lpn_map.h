@@ -20,8 +20,8 @@
 #include <cstdint>
 #include <future>
 
-#include "tlm/big_array.h"
-#include "tlm/prefetch.h"
+#include "common/big_array.h"
+#include "common/prefetch.h"
 
 namespace ssd {
 
