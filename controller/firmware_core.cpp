@@ -15,7 +15,6 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
     : sc_module(name),
       host("host"),
       flash("flash"),
-      lookahead_in("lookahead_in"),
       ftl_(ftl),
       cfg_(fw),
       work_("work"),
@@ -31,7 +30,6 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   gc_background_programs_.assign(ftl_.planes(), 0);
   chip_outstanding_.assign(ftl.nand.chips(), 0);
   gc_wanted_.assign(ftl.nand.chips(), 0);
-  lookahead_in.bind(*this);
   host.register_nb_transport_fw(this, &FirmwareCore::host_fw);
   flash.register_nb_transport_bw(this, &FirmwareCore::flash_bw);
   SC_HAS_PROCESS(FirmwareCore);
@@ -62,38 +60,6 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   }
   ph = tlm::END_REQ;
   return tlm::TLM_UPDATED;
-}
-
-template <typename F>
-bool FirmwareCore::pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const {
-  if (sectors == 0 || (op != HostOp::Read && op != HostOp::Write)) return false;
-  const PageSpan span = page_span(lba, sectors, spp_);
-  const std::uint64_t first = span.first, last = span.end() - 1, n = ftl_.logical_pages();
-  if (first >= n) return false;
-  if (op == HostOp::Read) {
-    for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4 && lpn < n; ++lpn) f(lpn);
-    return true;
-  }
-  if (written_in_part(lba, sectors, first)) f(first);
-  if (last != first && last < n && written_in_part(lba, sectors, last)) f(last);
-  return true;
-}
-
-void FirmwareCore::lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors) {
-  if (pages_looked_up(op, lba, sectors, [this](std::uint64_t lpn) { ftl_.prefetch_lookup(lpn); })) ++lookahead_hints_;
-}
-
-void FirmwareCore::lookahead_stream(std::unique_ptr<RequestStream> stream) {
-  if (worker_ || !ftl_.share_image_results(17)) return;  // no image: nothing to compute ahead
-  const SteadyImage* image = ftl_.image();
-  worker_ = std::make_unique<LookaheadWorker>(
-      std::move(stream),
-      [this, image](HostOp op, std::uint64_t lba, std::uint32_t sectors) {
-        pages_looked_up(op, lba, sectors, [image](std::uint64_t lpn) { image->precompute(lpn); });
-      },
-      [image](std::uint64_t ppa) {  // a GC copy's page, its owner wanted at its read's end (start_gc)
-        image->precompute_page(static_cast<std::uint32_t>(ppa));
-      });
 }
 
 void FirmwareCore::on_work() {
@@ -326,8 +292,7 @@ void FirmwareCore::program(std::uint32_t op) {
     return;
   }
   FlashCommand& f = new_flash(FlashOp::Program, ppa, FlashOrigin::HostProgram);
-  ftl_.prefetch_mapping(ops_[op].lpn);  // map() at completion
-  if (ops_[op].replaces != kUnmapped) ftl_.prefetch_invalidation(ops_[op].replaces);  // ... and what it invalidates
+  if (listener_) listener_->program_issued(ops_[op].lpn, ops_[op].replaces);
   f.token[ftl_.decode(ppa).plane] = ops_[op].token;
   f.issuer.write_op = op;
   f.lpn = ops_[op].lpn;
@@ -397,8 +362,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       const Token t = f.token[plane_in_die];
       const std::uint64_t lpn = f.lpn == kNoLpn ? ftl_.image_owner(ppa) : f.lpn;
       FlashCommand& p = new_flash(FlashOp::Program, to, FlashOrigin::GcProgram);
-      ftl_.prefetch_mapping(lpn);  // remap_if() at completion
-      ftl_.prefetch_invalidation(ppa);  // ... and what it invalidates
+      if (listener_) listener_->program_issued(lpn, ppa);
       p.token[ftl_.decode(to).plane] = t;
       p.issuer.plane = plane;
       p.lpn = lpn;
@@ -515,11 +479,11 @@ bool FirmwareCore::open_gc_job(std::uint32_t plane) {
 
 void FirmwareCore::run_gc_job(std::uint32_t plane) {
   GcJob& job = gc_[plane];
-  // A victim still holding the image's pages: their owners are looked up when their
-  // reads end (the same owners: the image's do not change), and the lookahead thread
-  // computes them meanwhile. (A victim written in the run takes its owners from the
-  // FTL's own table, and the copies' ends look nothing up in the image: Ftl::remap_if.)
-  job.owners_later = worker_ && ftl_.image_block(job.victim);
+  // A victim still holding only the image's pages may have its copies' logical pages
+  // looked up when their reads end, if the listener asks (the same pages: the image's
+  // owners do not change). A victim written in the run takes them from the FTL's own
+  // table when each read is issued.
+  job.owners_later = ftl_.image_block(job.victim) && listener_ && listener_->owners_at_read_end(job.victim);
   issue_copies(plane);
   maybe_erase(plane);
 }
@@ -544,7 +508,7 @@ void FirmwareCore::issue_copies(std::uint32_t plane) {
     FlashCommand& f = new_flash(FlashOp::Read, from, FlashOrigin::GcRead);
     f.issuer.plane = plane;
     f.lpn = job.owners_later ? kNoLpn : ftl_.owner(from);
-    if (job.owners_later) worker_->post(from);
+    if (job.owners_later) listener_->copy_read_issued(from);
     send_flash(f, reserve_core(cfg_.cycles_per_gc_page));
   }
 }

@@ -31,8 +31,6 @@
 #include "common/lpn_map.h"
 #include "tlm/flash_protocol.h"
 #include "tlm/host_protocol.h"
-#include "controller/lookahead_worker.h"
-#include "tlm/lookahead.h"
 #include "tlm/payload_pool.h"
 
 namespace ssd::ctrl {
@@ -65,14 +63,27 @@ struct FirmwareCounters {
   std::uint64_t gc_urgent_commands = 0;  // GC commands issued in the foreground (urgent class)
 };
 
-class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
+// Told of what the firmware issues, so that a helper beside the model can prepare the
+// work the firmware will do at the command's end. A listener changes nothing the
+// simulation sees; without one the firmware does the same work, only later.
+class FirmwareListener {
+ public:
+  virtual ~FirmwareListener() = default;
+  // A program of logical page `lpn` was issued; at its end the mapping of lpn moves and
+  // page `replaces` (kUnmapped: none) becomes invalid.
+  virtual void program_issued(std::uint64_t lpn, std::uint32_t replaces) = 0;
+  // A GC run chose block `victim`, which holds only pages of the preconditioned image.
+  // true: the logical pages its copies carry are taken from the image when each copy's
+  // read ends, and the listener is told of each read as it is issued
+  // (copy_read_issued); false: when the read is issued. Both give the same page.
+  virtual bool owners_at_read_end(std::uint32_t victim) = 0;
+  virtual void copy_read_issued(std::uint32_t ppa) = 0;
+};
+
+class FirmwareCore : public sc_core::sc_module {
  public:
   HostTargetSocket<FirmwareCore> host;      // from the host interface
   FlashInitiatorSocket<FirmwareCore> flash;  // to the flash scheduler block
-  // The lookahead side channel (tlm/lookahead.h): a read on its way has its pages'
-  // mapping lines fetched (Ftl::prefetch_lookup), a write those of the pages it writes
-  // in part (their read-modify-write looks them up). Changes nothing.
-  sc_core::sc_export<LookaheadIf> lookahead_in;
 
   FirmwareCore(sc_core::sc_module_name name, const FtlConfig& ftl, const FirmwareConfig& fw);
 
@@ -81,9 +92,6 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   const FirmwareCounters& counters() const { return counters_; }
   // Core busy time up to `now` (work reserved past it not counted).
   Tick core_busy(Tick now) const { return core_.busy(now); }
-  std::uint64_t lookahead_hints() const { return lookahead_hints_; }  // reads and writes announced ahead
-  // Requests the lookahead thread has read ahead so far (0: none runs).
-  std::uint64_t lookahead_thread_requests() const { return worker_ ? worker_->requests() : 0; }
   FlashPayloadPool& pool() { return pool_; }
   std::uint64_t sectors_per_page() const { return spp_; }
   // The host's workload has ended: no GC run starts from now on (runs under way finish
@@ -97,6 +105,26 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   // Without it every plane would start its run at time 0 and erase its victim in step
   // with all the others. Returns the copies made.
   std::uint64_t resume_gc(std::uint64_t seed, FlashBackdoor& nand);
+  // The listener told of what the firmware issues (null: none).
+  void set_listener(FirmwareListener* l) { listener_ = l; }
+  // Calls f for the pages of a request that process() looks up at once: a read's (at
+  // most four), a write's written in part (read-modify-write: its first and last). False
+  // for a request that names none (not a read or write, or past the logical space). Any
+  // thread.
+  template <typename F>
+  bool pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const {
+    if (sectors == 0 || (op != HostOp::Read && op != HostOp::Write)) return false;
+    const PageSpan span = page_span(lba, sectors, spp_);
+    const std::uint64_t first = span.first, last = span.end() - 1, n = ftl_.logical_pages();
+    if (first >= n) return false;
+    if (op == HostOp::Read) {
+      for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4 && lpn < n; ++lpn) f(lpn);
+      return true;
+    }
+    if (written_in_part(lba, sectors, first)) f(first);
+    if (last != first && last < n && written_in_part(lba, sectors, last)) f(last);
+    return true;
+  }
 
  private:
   // One page of a host write, from processing until its program completes.
@@ -136,16 +164,6 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   tlm::tlm_sync_enum flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void on_work();
-  void lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors) override;
-  // With a preconditioned image: a thread reads the stream and computes the image's
-  // lookups for the pages lookahead() would name, into the image's shared tables.
-  void lookahead_stream(std::unique_ptr<RequestStream> stream) override;
-  // Calls f for the pages of a request that process() looks up at once: a read's (at
-  // most four), a write's written in part (read-modify-write: its first and last). False
-  // for a request that names none (not a read or write, or past the logical space). Any
-  // thread.
-  template <typename F>
-  bool pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const;
   void process(tlm::tlm_generic_payload& gp);
   // Whether a write of `sectors` from `lba` covers logical page `lpn` only in part (its
   // old data must be merged: read-modify-write).
@@ -209,8 +227,7 @@ class FirmwareCore : public sc_core::sc_module, public LookaheadIf {
   std::vector<std::uint32_t> chip_outstanding_;
   std::vector<std::uint8_t> gc_wanted_;                       // per chip: a plane of it wants GC
   FirmwareCounters counters_;
-  std::uint64_t lookahead_hints_ = 0;
-  std::unique_ptr<LookaheadWorker> worker_;  // last: its thread stops before the rest goes
+  FirmwareListener* listener_ = nullptr;
 };
 
 }  // namespace ssd::ctrl

@@ -11,11 +11,9 @@ namespace ssd::ctrl {
 using namespace sc_core;
 
 HostIface::HostIface(sc_module_name name, unsigned ncq_depth, double link_mb_s)
-    : sc_module(name), host("host"), firmware("firmware"), lookahead_in("lookahead_in"),
-      lookahead_out("lookahead_out"), depth_(ncq_depth), to_host_("to_host") {
+    : sc_module(name), host("host"), firmware("firmware"), depth_(ncq_depth), to_host_("to_host") {
   ps_per_byte_ = link_mb_s > 0 ? 1e6 / link_mb_s : 0.0;  // MB = 10^6 bytes
   for (unsigned t = ncq_depth; t-- > 0;) free_tags_.push_back(static_cast<std::uint16_t>(t));
-  lookahead_in.bind(*this);
   host.register_nb_transport_fw(this, &HostIface::host_fw);
   firmware.register_nb_transport_bw(this, &HostIface::fw_bw);
   SC_HAS_PROCESS(HostIface);

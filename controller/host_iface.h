@@ -14,17 +14,13 @@
 
 #include "controller/timeline.h"
 #include "tlm/host_protocol.h"
-#include "tlm/lookahead.h"
 
 namespace ssd::ctrl {
 
-class HostIface : public sc_core::sc_module, public LookaheadIf {
+class HostIface : public sc_core::sc_module {
  public:
   HostTargetSocket<HostIface> host;      // from the host
   HostInitiatorSocket<HostIface> firmware;  // to the firmware core
-  // The lookahead side channel (tlm/lookahead.h), passed on to the firmware.
-  sc_core::sc_export<LookaheadIf> lookahead_in;
-  LookaheadPort lookahead_out;
 
   HostIface(sc_core::sc_module_name name, unsigned ncq_depth, double link_mb_s);
 
@@ -40,14 +36,6 @@ class HostIface : public sc_core::sc_module, public LookaheadIf {
   void accept(tlm::tlm_generic_payload& gp);
   void on_event();
   Tick link(std::uint64_t bytes);
-  void lookahead(HostOp op, std::uint64_t lba, std::uint32_t sectors) override {
-    if (lookahead_if_) lookahead_if_->lookahead(op, lba, sectors);
-  }
-  void lookahead_stream(std::unique_ptr<RequestStream> stream) override {
-    if (lookahead_if_) lookahead_if_->lookahead_stream(std::move(stream));
-  }
-  void end_of_elaboration() override { lookahead_if_ = lookahead_out.size() ? lookahead_out[0] : nullptr; }
-  LookaheadIf* lookahead_if_ = nullptr;
 
   unsigned depth_;
   double ps_per_byte_;  // 0: unlimited

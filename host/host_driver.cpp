@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
-#include <thread>
 #include <sstream>
 
 namespace ssd::host {
@@ -17,7 +16,7 @@ using namespace sc_core;
 HostDriver::HostDriver(sc_module_name name, std::unique_ptr<RequestSource> source, unsigned queue_depth,
                        std::uint64_t logical_pages, std::uint32_t sectors_per_page,
                        std::uint64_t preconditioned, const SchedulerSetup& sched)
-    : sc_module(name), socket("socket"), lookahead("lookahead"), src_(std::move(source)),
+    : sc_module(name), socket("socket"), src_(std::move(source)),
       sched_(sched.kind, sched.locations ? sched.locations->chips() : 1), queue_length_(sched.queue_length),
       locations_(sched.locations), conflicts_(sched.locations ? sched.locations->chips() : 1), qd_(queue_depth), spp_(sectors_per_page),
       shadow_(logical_pages, preconditioned), pool_("host commands") {
@@ -62,29 +61,8 @@ bool HostDriver::fetch() {
     exhausted_ = true;
     return false;
   }
-  if (ahead_) ahead_->read.store(++read_, std::memory_order_relaxed);
-  // The request is on its way: the lines of its pages' shadow entries (a random line of
-  // a table of megabytes each) are fetched meanwhile, and the device is told through the
-  // lookahead side channel (tlm/lookahead.h) so that it can do the same with its tables.
-  const PageSpan span = page_span(next_.lba, next_.sectors, spp_);
-  for (std::uint64_t lpn = span.first; lpn < span.end() && lpn < span.first + 4; ++lpn) shadow_.prefetch(lpn);
-  if (lookahead_if_) lookahead_if_->lookahead(next_.op, next_.lba, next_.sectors);
+  if (listener_) listener_->drawn(next_);
   return true;
-}
-
-void HostDriver::end_of_elaboration() { lookahead_if_ = lookahead.size() ? lookahead[0] : nullptr; }
-
-void HostDriver::start_of_simulation() {
-  // Only where a second core can run it: on one core it would take the simulation's time.
-  if (!lookahead_if_ || !ahead_thread_ || read_ != 0 || std::thread::hardware_concurrency() < 2) return;
-  std::unique_ptr<RequestSource> replica = src_->replica();
-  if (!replica) return;
-  ahead_ = std::make_shared<ReplicaStream::Progress>();
-  lookahead_if_->lookahead_stream(std::make_unique<ReplicaStream>(std::move(replica), ahead_, ahead_window_));
-}
-
-HostDriver::~HostDriver() {
-  if (ahead_) ahead_->cancelled.store(true, std::memory_order_relaxed);
 }
 
 void HostDriver::admit(const HostRequest& r, Tick arrival) {
@@ -252,7 +230,6 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   conflicts_.complete(c.id);
   gp.release();
   if (in_host_ == 0 && queue_.empty() && !fetch()) {
-    if (ahead_) ahead_->cancelled.store(true, std::memory_order_relaxed);
     if (on_finished_) on_finished_();
     return;
   }

@@ -20,22 +20,26 @@
 
 #include "host/conflict_tracker.h"
 #include "host/io_scheduler.h"
-#include "host/replica_stream.h"
 #include "host/request_source.h"
 #include "host/token_shadow.h"
 #include "tlm/host_protocol.h"
 #include "common/latency_histogram.h"
-#include "tlm/lookahead.h"
 #include "tlm/payload_pool.h"
 
 namespace ssd::host {
 
+// Told of each request the host reads from its workload, before it is sent (when the
+// host has a free slot for it: closed loop; or at its arrival: open loop). A listener
+// must change nothing the simulation sees.
+class RequestListener {
+ public:
+  virtual ~RequestListener() = default;
+  virtual void drawn(const HostRequest& r) = 0;
+};
+
 class HostDriver : public sc_core::sc_module {
  public:
   HostInitiatorSocket<HostDriver> socket;
-  // Announces each request read from the workload before it is sent (tlm/lookahead.h);
-  // may be left unbound.
-  LookaheadPort lookahead;
 
   // `logical_pages` and `sectors_per_page` describe the device; pages below
   // `preconditioned` hold precondition_token(lpn) at time 0.
@@ -103,27 +107,13 @@ class HostDriver : public sc_core::sc_module {
   void on_finished(std::function<void()> f) { on_finished_ = std::move(f); }
   // Progress on stderr for long runs: a line every `seconds` of wall time (0: none).
   void set_progress(double seconds) { progress_seconds_ = seconds; }
-  // Whether the device is offered a replica of the workload to read ahead on a thread
-  // of its own (tlm/lookahead.h; only with the lookahead port bound, a source that can
-  // be read twice and a machine of two cores or more), and at most how many requests
-  // ahead. Default: on, 512.
-  void set_lookahead_thread(bool on, std::uint64_t window = 512) {
-    ahead_thread_ = on;
-    ahead_window_ = window;
-  }
-  bool lookahead_stream_offered() const { return ahead_ != nullptr; }
-  ~HostDriver() override;
+  // The listener told of each request read from the workload (null: none).
+  void set_listener(RequestListener* l) { listener_ = l; }
 
  private:
   void pump();
   void on_pump_event();
-  void end_of_elaboration() override;
-  void start_of_simulation() override;
-  LookaheadIf* lookahead_if_ = nullptr;
-  bool ahead_thread_ = true;
-  std::uint64_t ahead_window_ = 512;
-  std::shared_ptr<ReplicaStream::Progress> ahead_;  // shared with the stream offered, if any
-  std::uint64_t read_ = 0;                           // requests read from src_
+  RequestListener* listener_ = nullptr;
   bool in_pump_ = false;
   tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void finish(tlm::tlm_generic_payload& gp);

@@ -7,7 +7,7 @@
 
 namespace ssd::host {
 
-std::unique_ptr<RequestSource> TraceSource::replica() const {
+std::unique_ptr<RequestSource> TraceSource::reopen() const {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(cfg_.path, ec)) return nullptr;
   try {

@@ -23,7 +23,7 @@ class RequestSource {
   virtual std::uint64_t skipped() const { return 0; }
   // A new source that gives the same requests from the first, independent of this one
   // (it may be read on another thread); null when the source cannot be read twice.
-  virtual std::unique_ptr<RequestSource> replica() const { return nullptr; }
+  virtual std::unique_ptr<RequestSource> reopen() const { return nullptr; }
 };
 
 class SyntheticSource : public RequestSource {
@@ -32,7 +32,7 @@ class SyntheticSource : public RequestSource {
   bool next(HostRequest& r, Tick& arrival) override { return gen_.next(r, arrival); }
   bool timed() const override { return timed_; }
   std::uint64_t expected() const override { return n_; }
-  std::unique_ptr<RequestSource> replica() const override { return std::make_unique<SyntheticSource>(cfg_); }
+  std::unique_ptr<RequestSource> reopen() const override { return std::make_unique<SyntheticSource>(cfg_); }
 
  private:
   SyntheticConfig cfg_;
@@ -62,7 +62,7 @@ class TraceSource : public RequestSource {
   std::uint64_t expected() const override { return cfg_.limit; }
   std::uint64_t skipped() const override { return skipped_; }
   // Opens the file again: only a regular file (a pipe cannot be read twice).
-  std::unique_ptr<RequestSource> replica() const override;
+  std::unique_ptr<RequestSource> reopen() const override;
 
  private:
   TraceSourceConfig cfg_;

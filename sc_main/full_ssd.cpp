@@ -119,12 +119,16 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
         [f](std::uint64_t page) { return f->chip_of_plane(f->plane_of_lpn(page)); });
     if (fcfg.nand.chips() > host::LocationVector::kMaxChips)
       throw ConfigError("the host schedulers handle at most 1024 chips (nand.channels x nand.chips_per_channel)");
+#if SSD_ACCEL
+    // The lookahead thread reads the workload a second time, from its own source.
+    std::unique_ptr<host::RequestSource> replica;
+    if (cfg.get_bool("host.lookahead") && cfg.get_bool("host.lookahead_thread")) replica = source->reopen();
+#endif
     host = std::make_unique<host::HostDriver>("host", std::move(source),
                                               static_cast<unsigned>(cfg.get_int("workload.queue_depth")),
                                               ftl.logical_pages(),
                                               static_cast<std::uint32_t>(firmware->sectors_per_page()), preconditioned, hs);
     host->set_progress(3.0);  // a progress line every 3 s of wall time
-    host->set_lookahead_thread(cfg.get_bool("host.lookahead_thread"));
     if (cfg.get_double("workload.duration_us") > 0) host->set_time_limit(us_to_ticks(cfg.get_double("workload.duration_us")));
     if (!cfg.get_string("report.requests_csv").empty()) {
       try {
@@ -161,16 +165,46 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       sim_end = std::chrono::steady_clock::now();
       take_window();
       firmware->end_of_workload();
+#if SSD_ACCEL
+      lookahead->end_of_workload();
+#endif
       if (series) series->finish(host->last_completion());
       if (calibrator) calibrator->start();
     });
+#if SSD_ACCEL
+    accel::LookaheadConfig la;
+    la.hints = cfg.get_bool("host.lookahead");
+    la.thread = cfg.get_bool("host.lookahead_thread");
+    lookahead = std::make_unique<accel::Lookahead>(*host, *firmware, std::move(replica), la);
+#endif
     host->socket.bind(iface->host);
-    if (cfg.get_bool("host.lookahead")) host->lookahead.bind(iface->lookahead_in);
-    iface->lookahead_out.bind(firmware->lookahead_in);
     iface->firmware.bind(firmware->host);
     firmware->flash.bind(sched->target);
     for (unsigned c = 0; c < fcfg.nand.channels; ++c) sched->nand[c]->bind(nand->channel(c).socket);
   }
+
+void FullSsd::start_of_simulation() {
+#if SSD_ACCEL
+  lookahead->start();
+#endif
+  sim_start = sim_end = std::chrono::steady_clock::now();
+}
+
+std::uint64_t FullSsd::lookahead_hints() const {
+#if SSD_ACCEL
+  return lookahead->hints();
+#else
+  return 0;
+#endif
+}
+
+std::uint64_t FullSsd::lookahead_thread_requests() const {
+#if SSD_ACCEL
+  return lookahead->thread_requests();
+#else
+  return 0;
+#endif
+}
 
 void FullSsd::take_window() {
   const Tick end = std::max(host->last_completion(), window_start.at);

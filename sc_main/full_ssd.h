@@ -19,6 +19,9 @@
 #include "sc_main/stats_window.h"
 #include "sc_main/time_series.h"
 #include "common/vcd_writer.h"
+#if SSD_ACCEL
+#include "accel/lookahead.h"
+#endif
 
 namespace ssd {
 
@@ -28,6 +31,12 @@ struct FullSsd : sc_core::sc_module {
   std::unique_ptr<ctrl::FlashSched> sched;
   std::unique_ptr<ctrl::HostIface> iface;
   std::unique_ptr<host::HostDriver> host;
+#if SSD_ACCEL
+  std::unique_ptr<accel::Lookahead> lookahead;  // after host and firmware: destroyed first
+#endif
+  // The speed-only mechanisms' counts, for stats.json's `run` (0 without accel/).
+  std::uint64_t lookahead_hints() const;
+  std::uint64_t lookahead_thread_requests() const;
   std::unique_ptr<KernelCalibrator> calibrator;  // report.calibrate_kernel
   std::unique_ptr<TimeSeries> series;            // report.interval_us
   // The window's start (time 0, or the end of the warm-up: report.warmup_*), with the
@@ -64,7 +73,7 @@ struct FullSsd : sc_core::sc_module {
   // Throws ConfigError for an invalid configuration.
   // `out_dir`: where report.interval_us writes timeseries.csv (required with it).
   FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd = nullptr, const std::string& out_dir = "");
-  void start_of_simulation() override { sim_start = sim_end = std::chrono::steady_clock::now(); }
+  void start_of_simulation() override;
 };
 
 }  // namespace ssd

@@ -215,10 +215,10 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   // edge (controller.decide_ahead).
   put(rn, "scheduler_decisions_ahead", integer(f.sched.decided_ahead()));
   // ... and the reads the firmware was told of ahead (host.lookahead).
-  put(rn, "lookahead_hints", integer(f.firmware.lookahead_hints()));
+  put(rn, "lookahead_hints", integer(run.lookahead_hints));
   // ... the requests the lookahead thread read ahead (host.lookahead_thread), and the
   // image's lookups it had computed in time (these depend on the machine's timing).
-  put(rn, "lookahead_thread_requests", integer(f.firmware.lookahead_thread_requests()));
+  put(rn, "lookahead_thread_requests", integer(run.lookahead_thread_requests));
   const ctrl::SteadyImage* im = f.firmware.ftl().image();
   if (im && im->shares_results()) {
     put(rn, "image_lookups_precomputed", integer(im->shared_hits()));

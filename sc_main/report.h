@@ -26,6 +26,9 @@ struct RunFigures {
   double kernel_peq_events_per_second = 0;   // the same kernel's rate for a peq_with_get loop
   std::uint64_t process_activations = 0;  // the model's own SC_METHOD activations
   std::uint64_t activations_by[kActSources] = {};  // ... by module
+  // The speed-only mechanisms (accel/lookahead.h): requests whose lookups were announced
+  // ahead, and those the lookahead thread read ahead.
+  std::uint64_t lookahead_hints = 0, lookahead_thread_requests = 0;
   bool audited = false;  // report.audit: every logical page read back after the run
   std::uint64_t audited_pages = 0, audit_mismatches = 0;
 };

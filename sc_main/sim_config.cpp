@@ -82,11 +82,11 @@ Config make_config() {
              "host I/O scheduler (PIQ paper): FIFO, reads first, or conflict-free batches of reads/writes/both");
   c.add_int("host.queue_length", 64, 1, 512, "host I/O scheduler queue length");
   c.add_bool("host.lookahead", true,
-             "the host announces each request it reads from the workload before sending it, so the model "
-             "fetches its lookup tables' lines meanwhile (simulation speed only: results are identical)");
+             "accel/: each request the host reads from the workload is announced before it is sent, so the "
+             "firmware's lookup tables' lines are fetched meanwhile (simulation speed only: results are identical)");
   c.add_bool("host.lookahead_thread", true,
-             "with host.lookahead: the host also offers the model a replica of its workload, which a second "
-             "thread reads up to 512 requests ahead to compute the preconditioned image's lookups on the "
+             "accel/, with host.lookahead: a second thread reads the workload again, up to 512 requests ahead "
+             "of the host, to compute the preconditioned image's lookups on the "
              "machine's other core (simulation speed only: results are identical)");
 
   c.add_enum("workload.kind", "synthetic", {"synthetic", "trace", "nand_ops"},

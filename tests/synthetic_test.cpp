@@ -6,7 +6,6 @@
 #include <memory>
 #include <set>
 
-#include "host/replica_stream.h"
 #include "host/synthetic.h"
 
 using namespace ssd;
@@ -129,50 +128,3 @@ TEST_CASE("synthetic: the same seed gives the same requests, another seed others
   CHECK(first(1) != first(2));
 }
 
-// The replica the host offers the device's lookahead thread (host/replica_stream.h).
-TEST_CASE("replica stream: the host's requests in order, at most a window ahead, skipping what the host has read",
-          "[synthetic][lookahead]") {
-  SyntheticConfig c = base();
-  c.requests = 100;
-  SyntheticSource host_src(c);
-  std::vector<HostRequest> all;
-  {
-    HostRequest r;
-    Tick at;
-    while (host_src.next(r, at)) all.push_back(r);
-  }
-  REQUIRE(all.size() == 100);
-  auto progress = std::make_shared<ReplicaStream::Progress>();
-  ReplicaStream s(SyntheticSource(c).replica(), progress, 8);
-  HostOp op;
-  std::uint64_t lba;
-  std::uint32_t sectors;
-  auto expect = [&](std::size_t i) {
-    REQUIRE(s.next(op, lba, sectors) == RequestStream::Next::Request);
-    REQUIRE(op == all[i].op);
-    REQUIRE(lba == all[i].lba);
-    REQUIRE(sectors == all[i].sectors);
-  };
-  for (std::size_t i = 0; i < 8; ++i) expect(i);       // a window ahead of a host that read none
-  CHECK(s.next(op, lba, sectors) == RequestStream::Next::Ahead);
-  progress->read = 3;  // the host is not yet within half the window
-  CHECK(s.next(op, lba, sectors) == RequestStream::Next::Ahead);
-  progress->read = 5;  // now it is: the replica goes on to a window ahead again
-  for (std::size_t i = 8; i < 13; ++i) expect(i);
-  CHECK(s.next(op, lba, sectors) == RequestStream::Next::Ahead);
-  progress->read = 40;  // the host has overtaken it: what it has read is skipped
-  expect(40);
-  for (std::size_t i = 41; i < 48; ++i) expect(i);
-  CHECK(s.next(op, lba, sectors) == RequestStream::Next::Ahead);
-  progress->read = 95;
-  for (std::size_t i = 95; i < 100; ++i) expect(i);
-  CHECK(s.next(op, lba, sectors) == RequestStream::Next::End);  // the end of the workload
-
-  ReplicaStream t(SyntheticSource(c).replica(), progress, 8);
-  progress->read = 0;
-  progress->cancelled = false;
-  REQUIRE(t.next(op, lba, sectors) == RequestStream::Next::Request);
-  t.cancel();
-  CHECK(progress->cancelled);
-  CHECK(t.next(op, lba, sectors) == RequestStream::Next::End);
-}

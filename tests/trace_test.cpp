@@ -155,7 +155,7 @@ TEST_CASE("trace: a replica gives the same requests from the first, independentl
   HostRequest r, q;
   Tick at, bt;
   REQUIRE(s.next(r, at));  // read one before the replica is made: it still starts at the first
-  std::unique_ptr<RequestSource> rep = s.replica();
+  std::unique_ptr<RequestSource> rep = s.reopen();
   REQUIRE(rep);
   REQUIRE(rep->next(q, bt));
   CHECK((q.lba == r.lba && q.sectors == r.sectors && q.op == r.op && bt == at));
@@ -170,6 +170,6 @@ TEST_CASE("trace: a replica gives the same requests from the first, independentl
   c.path = "/dev/stdin";
   if (!std::filesystem::is_regular_file(c.path)) {
     TraceSource p(c);
-    CHECK_FALSE(p.replica());
+    CHECK_FALSE(p.reopen());
   }
 }

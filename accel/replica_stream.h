@@ -1,9 +1,9 @@
-// The host's workload to come, for a thread of the device model's (tlm/lookahead.h): a
-// replica of the host's source, never more than `window` requests ahead of what the
-// host has read. Once that far ahead it answers Ahead until the host is within half the
-// window; requests the host has read already are skipped. The host publishes how many requests it has read through
-// the shared Progress, and cancels it when it is done. Reading the replica changes
-// nothing in the simulation.
+// The host's workload to come, for the lookahead worker (lookahead.h): a replica of the
+// host's source (RequestSource::reopen()), never more than `window` requests ahead of
+// what the host has read. Once that far ahead it answers Ahead until the host is within
+// half the window; requests the host has read already are skipped. The simulation's
+// side publishes how many requests the host has read through the shared Progress, and
+// cancels it when it is done. Reading the replica changes nothing in the simulation.
 #pragma once
 
 #include <atomic>
@@ -12,9 +12,12 @@
 #include <utility>
 
 #include "host/request_source.h"
-#include "tlm/lookahead.h"
+#include "accel/request_stream.h"
 
-namespace ssd::host {
+namespace ssd::accel {
+
+using host::HostRequest;
+using host::RequestSource;
 
 class ReplicaStream final : public RequestStream {
  public:
@@ -44,7 +47,7 @@ class ReplicaStream final : public RequestStream {
       Tick arrival;
       try {
         if (!src_->next(r, arrival)) return Next::End;
-      } catch (const InputError&) {
+      } catch (const host::InputError&) {
         return Next::End;  // the host meets the same error and reports it
       }
       if (++given_ <= host_) continue;  // the host has it already
@@ -65,4 +68,4 @@ class ReplicaStream final : public RequestStream {
   bool waiting_ = false;
 };
 
-}  // namespace ssd::host
+}  // namespace ssd::accel

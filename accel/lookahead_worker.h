@@ -1,5 +1,5 @@
 // A thread of the model's own that runs ahead of the simulation on the machine's other
-// core. It reads the host's workload to come (tlm/lookahead.h: RequestStream) and hands
+// core. It reads the host's workload to come (request_stream.h) and hands
 // each request to `work`; between requests, and while the stream is far enough ahead,
 // it hands `side` each value the simulation has posted (post(): a queue from the
 // simulation's thread, for what it will need again later). Both must only compute what
@@ -16,9 +16,9 @@
 #include <thread>
 #include <utility>
 
-#include "tlm/lookahead.h"
+#include "accel/request_stream.h"
 
-namespace ssd::ctrl {
+namespace ssd::accel {
 
 class LookaheadWorker {
  public:
@@ -93,4 +93,4 @@ class LookaheadWorker {
   alignas(64) std::thread thread_;  // last: started once the rest is built
 };
 
-}  // namespace ssd::ctrl
+}  // namespace ssd::accel
