@@ -30,6 +30,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   gc_background_programs_.assign(ftl_.planes(), 0);
   chip_outstanding_.assign(ftl.nand.chips(), 0);
   gc_wanted_.assign(ftl.nand.chips(), 0);
+  allocator_ = std::make_unique<StaticAllocator>(ftl_.static_allocation());
   host.register_nb_transport_fw(this, &FirmwareCore::host_fw);
   flash.register_nb_transport_bw(this, &FirmwareCore::flash_bw);
   SC_HAS_PROCESS(FirmwareCore);
@@ -279,7 +280,7 @@ void FirmwareCore::set_token(std::uint32_t op, Token t) {
 }
 
 void FirmwareCore::program(std::uint32_t op) {
-  const std::uint32_t plane = ftl_.plane_of_lpn(ops_[op].lpn);
+  const std::uint32_t plane = allocator_->plane_for(ops_[op].lpn, view_);
   if (!stalled_[plane].empty()) {  // keep the order of writes to a plane
     stalled_[plane].push_back(op);
     return;

@@ -28,6 +28,7 @@
 
 #include "controller/ftl.h"
 #include "controller/timeline.h"
+#include "controller/write_allocator.h"
 #include "common/lpn_map.h"
 #include "tlm/flash_protocol.h"
 #include "tlm/host_protocol.h"
@@ -105,6 +106,10 @@ class FirmwareCore : public sc_core::sc_module {
   // Without it every plane would start its run at time 0 and erase its victim in step
   // with all the others. Returns the copies made.
   std::uint64_t resume_gc(std::uint64_t seed, FlashBackdoor& nand);
+  // Where host page writes go (default: the FTL's static allocation, ftl.allocation).
+  void set_write_allocator(std::unique_ptr<WriteAllocator> a) { allocator_ = std::move(a); }
+  // The device as an allocation policy sees it.
+  const AllocationView& allocation_view() const { return view_; }
   // The listener told of what the firmware issues (null: none).
   void set_listener(FirmwareListener* l) { listener_ = l; }
   // Calls f for the pages of a request that process() looks up at once: a read's (at
@@ -228,6 +233,19 @@ class FirmwareCore : public sc_core::sc_module {
   std::vector<std::uint8_t> gc_wanted_;                       // per chip: a plane of it wants GC
   FirmwareCounters counters_;
   FirmwareListener* listener_ = nullptr;
+  class View final : public AllocationView {
+   public:
+    explicit View(const FirmwareCore& fw) : fw_(fw) {}
+    std::uint32_t planes() const override { return fw_.ftl_.planes(); }
+    std::uint32_t chip_of_plane(std::uint32_t plane) const override { return fw_.ftl_.chip_of_plane(plane); }
+    std::uint32_t free_blocks(std::uint32_t plane) const override { return fw_.ftl_.free_blocks(plane); }
+    std::uint32_t commands_outstanding(std::uint32_t chip) const override { return fw_.chip_outstanding_[chip]; }
+
+   private:
+    const FirmwareCore& fw_;
+  };
+  View view_{*this};
+  std::unique_ptr<WriteAllocator> allocator_;
 };
 
 }  // namespace ssd::ctrl

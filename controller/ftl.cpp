@@ -8,25 +8,10 @@
 
 namespace ssd::ctrl {
 
-namespace {
-bool parse_order(const std::string& s, unsigned out[4]) {
-  if (s.size() != 4) return false;
-  const std::string letters = "CWDP";
-  bool seen[4] = {false, false, false, false};
-  for (unsigned i = 0; i < 4; ++i) {
-    const std::size_t d = letters.find(s[i]);
-    if (d == std::string::npos || seen[d]) return false;
-    seen[d] = true;
-    out[i] = static_cast<unsigned>(d);
-  }
-  return true;
-}
-}  // namespace
-
 std::vector<std::string> FtlConfig::validate() const {
   std::vector<std::string> errs = nand.validate();
   unsigned order[4];
-  if (!parse_order(allocation, order))
+  if (!StaticAllocator::parse_order(allocation, order))
     errs.push_back("ftl.allocation = '" + allocation +
                    "': expected the four letters C (channel), W (chip), D (die), P (plane) in "
                    "any order, fastest-varying first, e.g. CWDP");
@@ -55,7 +40,6 @@ std::vector<std::string> FtlConfig::validate() const {
 Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   std::vector<std::string> errs = cfg_.validate();
   if (!errs.empty()) throw std::invalid_argument(errs.front());
-  parse_order(cfg_.allocation, order_);
   const nand::NandConfig& n = cfg_.nand;
   planes_ = static_cast<std::uint32_t>(n.chips() * n.dies_per_chip * n.planes_per_die);
   pages_per_plane_ = n.blocks_per_plane * n.pages_per_block;
@@ -70,10 +54,7 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   physical_pages_ = physical;
   blocks_.resize(static_cast<std::size_t>(planes_) * n.blocks_per_plane);
   planes_v_.resize(planes_);
-  // The allocation's mixed radix spans the planes exactly: a page's plane depends only
-  // on lpn mod planes, one division and a table instead of eight divisions.
-  plane_of_lane_.resize(planes_);
-  for (std::uint32_t q = 0; q < planes_; ++q) plane_of_lane_[q] = allocation_plane(q);
+  layout_ = StaticAllocator(n, cfg_.allocation);
   for (std::uint32_t p = 0; p < planes_; ++p) {
     planes_v_[p].free.reserve(n.blocks_per_plane);
     for (std::uint32_t b = 0; b < n.blocks_per_plane; ++b) planes_v_[p].free.push(0, b);
@@ -102,19 +83,6 @@ std::uint32_t Ftl::encode(const PhysAddr& a) const {
       ((std::uint32_t{a.channel} * n.chips_per_channel + a.chip) * n.dies_per_chip + a.die) *
           n.planes_per_die + a.plane;
   return (plane * n.blocks_per_plane + a.block) * n.pages_per_block + a.page;
-}
-
-std::uint32_t Ftl::allocation_plane(std::uint64_t lpn) const {
-  const nand::NandConfig& n = cfg_.nand;
-  const std::uint64_t size[4] = {n.channels, n.chips_per_channel, n.dies_per_chip, n.planes_per_die};
-  std::uint64_t coord[4] = {0, 0, 0, 0};
-  std::uint64_t r = lpn;
-  for (unsigned k = 0; k < 4; ++k) {
-    coord[order_[k]] = r % size[order_[k]];
-    r /= size[order_[k]];
-  }
-  return static_cast<std::uint32_t>(((coord[0] * n.chips_per_channel + coord[1]) * n.dies_per_chip +
-                                     coord[2]) * n.planes_per_die + coord[3]);
 }
 
 std::uint32_t Ftl::chip_of_plane(std::uint32_t plane) const {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "controller/steady_image.h"
+#include "controller/write_allocator.h"
 #include "nand/nand_config.h"
 #include "nand/page_image.h"
 #include "common/big_array.h"
@@ -94,8 +95,10 @@ class Ftl {
   std::uint32_t encode(const PhysAddr& a) const;
   std::uint32_t plane_of_ppa(std::uint32_t ppa) const { return ppa / pages_per_plane_; }
   std::uint32_t block_of_ppa(std::uint32_t ppa) const { return ppa / cfg_.nand.pages_per_block; }
-  // The plane a logical page is statically allocated to.
-  std::uint32_t plane_of_lpn(std::uint64_t lpn) const { return plane_of_lane_[lpn % planes_]; }
+  // The plane a logical page is statically allocated to (ftl.allocation): where the
+  // preconditioned device holds it.
+  std::uint32_t plane_of_lpn(std::uint64_t lpn) const { return layout_.plane_of(lpn); }
+  const StaticAllocator& static_allocation() const { return layout_; }
   // Global chip index (channel * chips_per_channel + chip) of a plane.
   std::uint32_t chip_of_plane(std::uint32_t plane) const;
 
@@ -327,10 +330,7 @@ class Ftl {
   std::uint64_t logical_pages_;
   std::uint32_t gc_low_;     // free blocks below which GC runs
   std::uint32_t gc_reserve_; // free blocks only the GC stream may take
-  unsigned order_[4];        // dimension per position, fastest first: 0 ch, 1 chip, 2 die, 3 plane
-  // The static allocation from the order: logical page -> plane (ftl.allocation).
-  std::uint32_t allocation_plane(std::uint64_t lpn) const;
-  std::vector<std::uint32_t> plane_of_lane_;  // allocation_plane(q) for q < planes
+  StaticAllocator layout_;  // ftl.allocation
   // The logical-to-physical map holds only the entries the run (or a replayed
   // preconditioning) changed, as ppa + 1; 0 (no entry) = as in the image (unmapped
   // without one), kTrimmedEntry = unmapped, in a SparsePageTable (common/page_table.h: a

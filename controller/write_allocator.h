@@ -1,0 +1,83 @@
+// Write allocation: which plane a page write goes to. The seam for allocation policies
+// (static orders today; dynamic allocation by queue lengths or free space later): the
+// firmware asks its WriteAllocator for each host page it programs, giving it a read-only
+// view of the device. Plain C++.
+//
+// StaticAllocator is today's policy (ftl.allocation): a logical page always goes to the
+// same plane, by an order of the four dimensions (channel, chip, die, plane), fastest
+// varying first. The FTL lays the preconditioned device out by it, and GC and wear
+// leveling keep data in its plane, so with it a page lives on plane_of(lpn) for the
+// whole run (the host's location vectors rely on that: host/io_scheduler.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nand/nand_config.h"
+
+namespace ssd::ctrl {
+
+// What an allocation policy may look at: the device as the firmware sees it now.
+class AllocationView {
+ public:
+  virtual ~AllocationView() = default;
+  virtual std::uint32_t planes() const = 0;
+  virtual std::uint32_t chip_of_plane(std::uint32_t plane) const = 0;
+  virtual std::uint32_t free_blocks(std::uint32_t plane) const = 0;
+  // Flash commands the firmware has issued to the chip and not yet seen complete.
+  virtual std::uint32_t commands_outstanding(std::uint32_t chip) const = 0;
+};
+
+class WriteAllocator {
+ public:
+  virtual ~WriteAllocator() = default;
+  // The plane the next program of logical page `lpn` goes to.
+  virtual std::uint32_t plane_for(std::uint64_t lpn, const AllocationView& view) = 0;
+};
+
+class StaticAllocator final : public WriteAllocator {
+ public:
+  // Parses an order such as "CWDP" into dimension per position (0 channel, 1 chip, 2 die,
+  // 3 plane); false if it is not the four letters in some order.
+  static bool parse_order(const std::string& s, unsigned out[4]) {
+    if (s.size() != 4) return false;
+    const std::string letters = "CWDP";
+    bool seen[4] = {false, false, false, false};
+    for (unsigned i = 0; i < 4; ++i) {
+      const std::size_t d = letters.find(s[i]);
+      if (d == std::string::npos || seen[d]) return false;
+      seen[d] = true;
+      out[i] = static_cast<unsigned>(d);
+    }
+    return true;
+  }
+  StaticAllocator() = default;
+  // `order` must parse (FtlConfig::validate checks it).
+  StaticAllocator(const nand::NandConfig& n, const std::string& order) {
+    unsigned ord[4];
+    parse_order(order, ord);
+    const std::uint64_t size[4] = {n.channels, n.chips_per_channel, n.dies_per_chip, n.planes_per_die};
+    const std::uint64_t planes = size[0] * size[1] * size[2] * size[3];
+    // The order's mixed radix spans the planes exactly: a page's plane depends only on
+    // lpn mod planes, one division and a table.
+    plane_of_lane_.resize(planes);
+    for (std::uint64_t q = 0; q < planes; ++q) {
+      std::uint64_t coord[4] = {0, 0, 0, 0};
+      std::uint64_t r = q;
+      for (unsigned k = 0; k < 4; ++k) {
+        coord[ord[k]] = r % size[ord[k]];
+        r /= size[ord[k]];
+      }
+      plane_of_lane_[q] = static_cast<std::uint32_t>(
+          ((coord[0] * n.chips_per_channel + coord[1]) * n.dies_per_chip + coord[2]) * n.planes_per_die + coord[3]);
+    }
+  }
+  std::uint32_t plane_of(std::uint64_t lpn) const { return plane_of_lane_[lpn % plane_of_lane_.size()]; }
+  std::uint32_t plane_for(std::uint64_t lpn, const AllocationView&) override { return plane_of(lpn); }
+
+ private:
+  std::vector<std::uint32_t> plane_of_lane_;  // plane_of(q) for q < planes
+};
+
+}  // namespace ssd::ctrl
