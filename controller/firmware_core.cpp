@@ -31,6 +31,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   chip_outstanding_.assign(ftl.nand.chips(), 0);
   gc_wanted_.assign(ftl.nand.chips(), 0);
   allocator_ = std::make_unique<StaticAllocator>(ftl_.static_allocation());
+  fw_sched_ = std::make_unique<InOrderRelease>();
   host.register_nb_transport_fw(this, &FirmwareCore::host_fw);
   flash.register_nb_transport_bw(this, &FirmwareCore::flash_bw);
   SC_HAS_PROCESS(FirmwareCore);
@@ -138,7 +139,9 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin
   return f;
 }
 
-void FirmwareCore::send_flash(FlashCommand& f, Tick at) {
+Tick FirmwareCore::Outlet::now() const { return sim_now(); }
+
+void FirmwareCore::release_flash(FlashCommand& f, Tick at) {
   auto* gp = static_cast<tlm::tlm_generic_payload*>(f.exec.owner);
   const Tick now = sim_now();
   if (at <= now) {
@@ -327,6 +330,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   while (!(f.plane_mask >> plane_in_die & 1u)) ++plane_in_die;
   const std::uint32_t chip = std::uint32_t{f.channel} * ftl_.config().nand.chips_per_channel + f.chip;
   const std::uint32_t ppa = f.issuer.ppa;
+  fw_sched_->completed(f, outlet_);
   switch (f.origin) {
     case FlashOrigin::HostRead: {
       auto& host_gp = *static_cast<tlm::tlm_generic_payload*>(f.host);

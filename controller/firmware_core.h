@@ -28,6 +28,7 @@
 
 #include "controller/ftl.h"
 #include "controller/timeline.h"
+#include "controller/firmware_sched.h"
 #include "controller/write_allocator.h"
 #include "common/lpn_map.h"
 #include "tlm/flash_protocol.h"
@@ -108,6 +109,9 @@ class FirmwareCore : public sc_core::sc_module {
   std::uint64_t resume_gc(std::uint64_t seed, FlashBackdoor& nand);
   // Where host page writes go (default: the FTL's static allocation, ftl.allocation).
   void set_write_allocator(std::unique_ptr<WriteAllocator> a) { allocator_ = std::move(a); }
+  // Which flash commands go on to the scheduler block, and when (default: each as soon
+  // as its core work is done).
+  void set_firmware_scheduler(std::unique_ptr<FirmwareScheduler> s) { fw_sched_ = std::move(s); }
   // The device as an allocation policy sees it.
   const AllocationView& allocation_view() const { return view_; }
   // The listener told of what the firmware issues (null: none).
@@ -179,7 +183,10 @@ class FirmwareCore : public sc_core::sc_module {
   void complete_host(tlm::tlm_generic_payload& host);
   Tick reserve_core(std::uint64_t cycles);
   FlashCommand& new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin origin);
-  void send_flash(FlashCommand& c, Tick at);
+  // A command built, its core work ending at `at`: to the firmware scheduling policy,
+  // which releases it to the block (release_flash).
+  void send_flash(FlashCommand& c, Tick at) { fw_sched_->submit(c, at, outlet_); }
+  void release_flash(FlashCommand& c, Tick at);
   // writes
   void write_page(std::uint32_t op);           // merge known: allocate and program
   void set_token(std::uint32_t op, Token t);   // token known: wake waiters, program
@@ -246,6 +253,18 @@ class FirmwareCore : public sc_core::sc_module {
   };
   View view_{*this};
   std::unique_ptr<WriteAllocator> allocator_;
+  class Outlet final : public FlashOutlet {
+   public:
+    explicit Outlet(FirmwareCore& fw) : fw_(fw) {}
+    Tick now() const override;
+    void release(FlashCommand& c, Tick at) override { fw_.release_flash(c, at); }
+    Tick charge(std::uint64_t cycles) override { return fw_.reserve_core(cycles); }
+
+   private:
+    FirmwareCore& fw_;
+  };
+  Outlet outlet_{*this};
+  std::unique_ptr<FirmwareScheduler> fw_sched_;
 };
 
 }  // namespace ssd::ctrl

@@ -228,3 +228,63 @@ TEST_CASE("controller: a phase a hop does not take is reported, naming the hop, 
   f->release();
 }
 
+
+// The firmware's policy seams with today's behaviour, without the kernel.
+namespace {
+struct RecordingOutlet final : ctrl::FlashOutlet {
+  Tick t = 1000;
+  std::vector<std::pair<std::uint64_t, Tick>> released;
+  std::uint64_t charged = 0;
+  Tick now() const override { return t; }
+  void release(FlashCommand& c, Tick at) override { released.emplace_back(c.id, at); }
+  Tick charge(std::uint64_t cycles) override {
+    charged += cycles;
+    return t;
+  }
+};
+struct FakeView final : ctrl::AllocationView {
+  std::uint32_t planes() const override { return 8; }
+  std::uint32_t chip_of_plane(std::uint32_t p) const override { return p / 2; }
+  std::uint32_t free_blocks(std::uint32_t p) const override { return 10 + p; }
+  std::uint32_t commands_outstanding(std::uint32_t chip) const override { return chip; }
+};
+}  // namespace
+
+TEST_CASE("firmware scheduling: in order, each command goes on at its ready time, uncharged",
+          "[controller][firmware_sched]") {
+  ctrl::InOrderRelease policy;
+  RecordingOutlet out;
+  FlashCommand a, b, c;
+  a.id = 1;
+  b.id = 2;
+  c.id = 3;
+  policy.submit(a, 1000, out);
+  policy.submit(b, 5000, out);
+  policy.completed(a, out);  // nothing held: nothing more goes on
+  policy.submit(c, 1200, out);
+  REQUIRE(out.released == std::vector<std::pair<std::uint64_t, Tick>>{{1, 1000}, {2, 5000}, {3, 1200}});
+  CHECK(out.charged == 0);
+}
+
+TEST_CASE("write allocation: the static orders ignore the device's state", "[controller][allocation]") {
+  nand::NandConfig n;
+  n.channels = 2;
+  n.chips_per_channel = 2;
+  n.dies_per_chip = 1;
+  n.planes_per_die = 2;
+  // Plane index = ((channel * chips + chip) * dies + die) * planes + plane.
+  ctrl::StaticAllocator cwdp(n, "CWDP"), pdwc(n, "PDWC");
+  FakeView view;
+  const std::uint32_t want_cwdp[8] = {0, 4, 2, 6, 1, 5, 3, 7};  // channel fastest, then chip, then plane
+  const std::uint32_t want_pdwc[8] = {0, 1, 2, 3, 4, 5, 6, 7};  // plane fastest: the plane index itself
+  for (std::uint64_t lpn = 0; lpn < 16; ++lpn) {
+    CHECK(cwdp.plane_for(lpn, view) == want_cwdp[lpn % 8]);
+    CHECK(pdwc.plane_for(lpn, view) == want_pdwc[lpn % 8]);
+  }
+  unsigned order[4];
+  CHECK(ctrl::StaticAllocator::parse_order("WCPD", order));
+  CHECK(order[0] == 1);
+  CHECK(order[3] == 2);
+  CHECK_FALSE(ctrl::StaticAllocator::parse_order("CWDD", order));
+  CHECK_FALSE(ctrl::StaticAllocator::parse_order("CWD", order));
+}
