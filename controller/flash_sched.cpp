@@ -19,7 +19,6 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
   else {
     auto hos = std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, cfg.read_first, cfg.by_priority);
     hos_ = hos.get();
-    masked_ = hos_->masked();
     policy_ = std::move(hos);
   }
   period_ = static_cast<Tick>(std::llround(1e6 / cfg.clock_mhz));
@@ -87,9 +86,8 @@ bool FlashSched::could_issue(unsigned channel) {
   nand::NandChannel& ch = device_.channel(channel);
   if (ch.status().queued_total() != 0) return false;
   ch.sync(at());
-  if (masked_) return hos_->ready_chips(channel, ch.status()) != 0;
-  const auto ready = [&ch](const FlashCommand& c) { return ch.status().ready_for(c); };
-  return hos_ ? hos_->any_ready_with(channel, ready) : policy_->any_ready(channel, ready);
+  if (hos_) return hos_->any_ready_on_offers(channel, ch.status());
+  return policy_->any_ready(channel, [&ch](const FlashCommand& c) { return ch.status().ready_for(c); });
 }
 
 void FlashSched::request_decision() {
@@ -154,8 +152,8 @@ void FlashSched::decide_at(Tick now) {
       changed_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
     changed_bits_[w] = 0;
   }
-  if (masked_) {
-    // A channel is brought up to now once, when its chips are tested together.
+  if (hos_) {
+    // A channel is brought up to now once, when its chips are tested.
     const auto open = [this, now](unsigned ch) {
       nand::NandChannel& c = device_.channel(ch);
       if (c.status().queued_total() != 0) return false;
@@ -163,7 +161,7 @@ void FlashSched::decide_at(Tick now) {
       return true;
     };
     const auto offer = [this](unsigned ch) -> const nand::ChannelEngine& { return device_.channel(ch).status(); };
-    hos_->decide_masked(offer, open, out_, changed_);
+    hos_->decide_on_offers(offer, open, out_, changed_);
   } else {
     const auto ready = [this, now](const FlashCommand& c) {
       nand::NandChannel& ch = device_.channel(c.channel);
@@ -171,8 +169,7 @@ void FlashSched::decide_at(Tick now) {
       return ch.status().ready_for(c);
     };
     const auto open = [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; };
-    if (hos_) hos_->decide_with(ready, open, out_, &changed_);
-    else policy_->decide(ready, open, out_, &changed_);
+    policy_->decide(ready, open, out_, &changed_);
   }
   issue(now);
 }

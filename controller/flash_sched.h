@@ -77,7 +77,6 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   bool deferred_ = false;       // a decision asked for while the NAND array's process ran
   bool settling_ = false;       // in after_run()
   bool ios_ = false;
-  bool masked_ = false;  // HOS deciding on the NAND's accept words (HosPolicy::masked())
   sc_core::sc_event decide_event_;
   std::vector<FlashCommand*> out_;
   // A bit per channel: no branch on whether it is already marked, and the decision

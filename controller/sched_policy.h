@@ -121,70 +121,41 @@ class HosPolicy final : public SchedPolicy {
   }
 
  public:
-  // The same as decide() and any_ready() with the callables inlined (no virtual call per
-  // candidate): for a caller that knows it holds a HosPolicy.
-  template <typename Ready, typename ChannelOpen>
-  void decide_with(Ready&& ready, ChannelOpen&& open, std::vector<FlashCommand*>& out,
-                   const std::vector<unsigned>* changed) {
-    if (total_ == 0) return;
-    if (changed) {
-      for (unsigned ch : *changed) decide_channel(ch, ready, open, out);
-    } else {
-      for (unsigned ch = 0; ch < channels_; ++ch) decide_channel(ch, ready, open, out);
-    }
-  }
-  // Readiness as bits, for a caller whose NAND state offers it so (the NAND engine's
-  // accept words): each chip queue keeps what its candidate needs to start
-  // (FlashCommand::start_need()), and a channel's chips are tested together with no
-  // branch per chip. `offer(ch)` returns an object whose accept_word(chip, die) is the
-  // die's offer, up to date at the decision's time. The decisions are those of
-  // decide_with() with the same readiness (a test checks it).
-  bool masked() const { return chips_ <= 64; }
-  // Bit `chip`: the candidate of the chip's queue on channel `ch` could start.
-  template <typename Offers>
-  std::uint64_t ready_chips(unsigned ch, const Offers& offers) const {
-    const ChipQueue* q = &queues_[ch * chips_];
-    std::uint64_t bits = 0;
-    for (unsigned chip = 0; chip < chips_; ++chip) {
-      const std::uint32_t need = q[chip].need;  // 0: an empty queue
-      const bool ready = (need != 0) & ((need & ~offers.accept_word(chip, q[chip].die)) == 0);
-      bits |= std::uint64_t{ready} << chip;
-    }
-    return bits;
-  }
+  // Readiness from the dies' accept words, the form the NAND offers it in
+  // (ChannelEngine::accept_word; FlashCommand::start_need()): `offer(ch)` returns an
+  // object whose accept_word(chip, die) is the die's word, up to date at the decision's
+  // time; `open(ch)` is false when no command of the channel can start (one already waits
+  // for its bus). The same rule as decide() (decide_channel below), without a call per
+  // candidate; each chip queue keeps its candidate's need and die.
   template <typename Offer, typename ChannelOpen>
-  void decide_masked(Offer&& offer, ChannelOpen&& open, std::vector<FlashCommand*>& out,
-                     const std::vector<unsigned>& changed) {
+  void decide_on_offers(Offer&& offer, ChannelOpen&& open, std::vector<FlashCommand*>& out,
+                        const std::vector<unsigned>& changed) {
     if (total_ == 0) return;
     for (unsigned ch : changed) {
       if (!per_channel_[ch] || !open(ch)) continue;
-      const std::uint64_t bits = ready_chips(ch, offer(ch));
-      if (!bits) continue;
-      // Round-robin: the first ready chip after the one last granted, else the first.
-      const unsigned from = rr_[ch] + 1;
-      const std::uint64_t after = from < 64 ? bits & (~std::uint64_t{0} << from) : 0;
-      const unsigned chip = static_cast<unsigned>(__builtin_ctzll(after ? after : bits));
-      take(ch, chip, queues_[ch * chips_ + chip], out);
+      const auto& o = offer(ch);
+      decide_channel(ch, [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); }, out);
     }
   }
-  template <typename Ready>
-  bool any_ready_with(unsigned ch, Ready&& ready) const {
-    if (!per_channel_[ch]) return false;
-    for (unsigned chip = 0; chip < chips_; ++chip) {
-      const ChipQueue& q = queues_[ch * chips_ + chip];
-      if (q.cand && ready(*q.cand)) return true;
-    }
-    return false;
+  // Whether decide_on_offers() would issue on `ch` now (the channel open).
+  template <typename Offers>
+  bool any_ready_on_offers(unsigned ch, const Offers& o) const {
+    return per_channel_[ch] && any_chip_ready(ch, [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); });
   }
 
  protected:
   void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
                    const std::vector<unsigned>* changed) override {
-    decide_with([&ready](const FlashCommand& c) { return ready(c); },
-                [&ready](unsigned ch) { return ready.channel_open(ch); }, out, changed);
+    if (total_ == 0) return;
+    const auto chip_ready = [&ready](unsigned, const ChipQueue& q) { return ready(*q.cand); };
+    for (unsigned k = 0, n = changed ? static_cast<unsigned>(changed->size()) : channels_; k < n; ++k) {
+      const unsigned ch = changed ? (*changed)[k] : k;
+      if (per_channel_[ch] && ready.channel_open(ch)) decide_channel(ch, chip_ready, out);
+    }
   }
   bool any_ready_impl(unsigned ch, const ReadyFn& ready) const override {
-    return ready.channel_open(ch) && any_ready_with(ch, [&ready](const FlashCommand& c) { return ready(c); });
+    return per_channel_[ch] && ready.channel_open(ch) &&
+           any_chip_ready(ch, [&ready](unsigned, const ChipQueue& q) { return ready(*q.cand); });
   }
 
  private:
@@ -240,17 +211,31 @@ class HosPolicy final : public SchedPolicy {
   unsigned class_of(const FlashCommand& c) const {
     return by_priority_ ? static_cast<unsigned>(c.priority) : static_cast<unsigned>(FlashPriority::Host);
   }
-  template <typename Ready, typename ChannelOpen>
-  void decide_channel(unsigned ch, Ready& ready, ChannelOpen& open, std::vector<FlashCommand*>& out) {
-    if (!per_channel_[ch] || !open(ch)) return;
+  template <typename Offers>
+  static bool offered(const Offers& o, unsigned chip, const ChipQueue& q) {
+    return (q.need & ~o.accept_word(chip, q.die)) == 0;
+  }
+  // The rule, once: on channel `ch`, scanning its chips round-robin from the one after
+  // the chip last granted, the first whose queue has a candidate that
+  // `ready(chip, queue)` finds ready is granted it.
+  template <typename ChipReady>
+  void decide_channel(unsigned ch, ChipReady&& ready, std::vector<FlashCommand*>& out) {
     unsigned chip = rr_[ch];
     for (unsigned k = 0; k < chips_; ++k) {
       if (++chip == chips_) chip = 0;
       ChipQueue& q = queues_[ch * chips_ + chip];
-      if (!q.cand || !ready(*q.cand)) continue;
+      if (!q.cand || !ready(chip, q)) continue;
       take(ch, chip, q, out);
       return;
     }
+  }
+  template <typename ChipReady>
+  bool any_chip_ready(unsigned ch, ChipReady&& ready) const {
+    for (unsigned chip = 0; chip < chips_; ++chip) {
+      const ChipQueue& q = queues_[ch * chips_ + chip];
+      if (q.cand && ready(chip, q)) return true;
+    }
+    return false;
   }
   // Issues a chip queue's candidate (always the head of its list).
   void take(unsigned ch, unsigned chip, ChipQueue& q, std::vector<FlashCommand*>& out) {

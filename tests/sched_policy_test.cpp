@@ -1,6 +1,7 @@
 // The scheduler block's decisions on small hand-made queues (docs/scheduler.md).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <random>
 #include <set>
@@ -135,60 +136,121 @@ TEST_CASE("sched: HOS read_first taking a queue's last command keeps later arriv
   CHECK(ids(out).back() == 5);
 }
 
-TEST_CASE("sched: HOS on accept words (bits) decides as HOS on a readiness callable", "[sched][hos]") {
-  // Two copies of one random command stream: one policy decides with the generic
-  // readiness (a callable per candidate), the other on the dies' accept words with every
-  // chip of a channel tested at once. Random offers, open channels and changed sets.
-  constexpr unsigned kCh = 3, kChips = 5, kDies = 2;
-  Cmds ka, kb;
-  HosPolicy a(kCh, kChips, false), b(kCh, kChips, false);
-  REQUIRE(b.masked());
-  std::mt19937_64 rng(77);
-  std::uint32_t offer[kCh][kChips][kDies];
-  struct Offers {
-    const std::uint32_t (*words)[kDies];
-    std::uint32_t accept_word(unsigned chip, unsigned die) const { return words[chip][die]; }
-  };
-  std::vector<FlashCommand*> out_a, out_b;
-  std::size_t issued = 0;
-  for (int edge = 0; edge < 20000; ++edge) {
-    for (int n = static_cast<int>(rng() % 4); n > 0; --n) {
-      const unsigned ch = rng() % kCh, chip = rng() % kChips;
-      const auto op = static_cast<FlashOp>(rng() % 3);
-      FlashCommand* x = ka.make(ch, chip, op);
-      FlashCommand* y = kb.make(ch, chip, op);
-      x->die = y->die = static_cast<std::uint16_t>(rng() % kDies);
-      x->plane_mask = y->plane_mask = static_cast<std::uint8_t>(rng() % 4);
-      a.push(x);
-      b.push(y);
+// A deliberately naive HOS, written from docs/scheduler.md alone: every chip queue a
+// list in arrival order, its candidate found by scanning the list at every decision.
+namespace {
+struct NaiveHos {
+  unsigned channels, chips;
+  bool read_first, by_priority;
+  std::vector<std::vector<FlashCommand*>> q;  // per chip, arrival order
+  std::vector<unsigned> last;                 // per channel: the chip last granted
+  NaiveHos(unsigned ch, unsigned cp, bool rf, bool bp)
+      : channels(ch), chips(cp), read_first(rf), by_priority(bp), q(ch * cp), last(ch, cp - 1) {}
+  unsigned cls(const FlashCommand& c) const { return by_priority ? static_cast<unsigned>(c.priority) : 1u; }
+  FlashCommand* candidate(const std::vector<FlashCommand*>& l) const {
+    bool urgent = false;
+    for (FlashCommand* c : l) urgent |= cls(*c) == 0;
+    if (urgent)  // while urgent GC waits, the host's oldest read goes first
+      for (FlashCommand* c : l)
+        if (cls(*c) == 1 && c->op == FlashOp::Read) return c;
+    for (unsigned k = 0; k < kPriorityClasses; ++k) {
+      FlashCommand* first = nullptr;
+      FlashCommand* first_read = nullptr;
+      for (FlashCommand* c : l) {
+        if (cls(*c) != k) continue;
+        if (!first) first = c;
+        if (!first_read && c->op == FlashOp::Read) first_read = c;
+      }
+      if (first) return read_first && first_read ? first_read : first;
     }
-    for (auto& per_ch : offer)
-      for (auto& per_chip : per_ch)
-        for (std::uint32_t& w : per_chip) w = static_cast<std::uint32_t>(rng()) & static_cast<std::uint32_t>(rng());
-    std::vector<unsigned> changed;
-    bool open[kCh];
-    for (unsigned ch = 0; ch < kCh; ++ch) {
-      if (rng() % 4) changed.push_back(ch);
-      open[ch] = rng() % 5 != 0;
-    }
-    auto ready = [&](const FlashCommand& c) {
-      return (c.start_need() & ~offer[c.channel][c.chip][c.die]) == 0;
-    };
-    auto is_open = [&](unsigned ch) { return open[ch]; };
-    out_a.clear();
-    out_b.clear();
-    a.decide_with(ready, is_open, out_a, &changed);
-    b.decide_masked([&](unsigned ch) { return Offers{offer[ch]}; }, is_open, out_b, changed);
-    REQUIRE(ids(out_a) == ids(out_b));
-    for (unsigned ch = 0; ch < kCh; ++ch) {
-      const bool ra = open[ch] && a.any_ready_with(ch, ready);
-      const bool rb = open[ch] && b.queued_on_channel(ch) && b.ready_chips(ch, Offers{offer[ch]}) != 0;
-      REQUIRE(ra == rb);
-    }
-    issued += out_a.size();
+    return nullptr;
   }
-  CHECK(issued > 5000);
-  CHECK(a.queued() == b.queued());
+  template <typename Ready>
+  void decide(Ready&& ready, const bool* open, std::vector<FlashCommand*>& out) {
+    for (unsigned ch = 0; ch < channels; ++ch) {
+      if (!open[ch]) continue;
+      for (unsigned k = 1; k <= chips; ++k) {
+        const unsigned chip = (last[ch] + k) % chips;
+        auto& l = q[ch * chips + chip];
+        FlashCommand* c = candidate(l);
+        if (!c || !ready(*c)) continue;
+        l.erase(std::find(l.begin(), l.end(), c));
+        last[ch] = chip;
+        out.push_back(c);
+        break;
+      }
+    }
+  }
+};
+}  // namespace
+
+TEST_CASE("sched: HOS decides as a naive reading of its rules, on accept words and on a callable", "[sched][hos]") {
+  // Three copies of one random command stream: the naive reference, HosPolicy on a
+  // readiness callable (decide) and on the dies' accept words (decide_on_offers). Random
+  // offers, open channels, priorities; every channel decides at every edge.
+  constexpr unsigned kCh = 3, kChips = 5, kDies = 2;
+  for (const bool read_first : {false, true}) {
+    for (const bool by_priority : {false, true}) {
+      INFO("read_first " << read_first << ", by_priority " << by_priority);
+      Cmds ka, kb, kn;
+      HosPolicy a(kCh, kChips, read_first, by_priority), b(kCh, kChips, read_first, by_priority);
+      NaiveHos naive(kCh, kChips, read_first, by_priority);
+      std::mt19937_64 rng(77);
+      std::uint32_t offer[kCh][kChips][kDies];
+      struct Offers {
+        const std::uint32_t (*words)[kDies];
+        std::uint32_t accept_word(unsigned chip, unsigned die) const { return words[chip][die]; }
+      };
+      std::vector<unsigned> all;
+      for (unsigned ch = 0; ch < kCh; ++ch) all.push_back(ch);
+      std::vector<FlashCommand*> out_a, out_b, out_n;
+      std::size_t issued = 0;
+      for (int edge = 0; edge < 20000; ++edge) {
+        for (int n = static_cast<int>(rng() % 4); n > 0; --n) {
+          const unsigned ch = rng() % kCh, chip = rng() % kChips;
+          const auto op = static_cast<FlashOp>(rng() % 3);
+          const auto die = static_cast<std::uint16_t>(rng() % kDies);
+          const auto mask = static_cast<std::uint8_t>(rng() % 4);
+          const auto prio = static_cast<FlashPriority>(rng() % 3);
+          for (auto [k, pol] : {std::pair<Cmds*, HosPolicy*>{&ka, &a}, {&kb, &b}}) {
+            FlashCommand* x = k->make(ch, chip, op);
+            x->die = die;
+            x->plane_mask = mask;
+            x->priority = prio;
+            pol->push(x);
+          }
+          FlashCommand* y = kn.make(ch, chip, op);
+          y->die = die;
+          y->plane_mask = mask;
+          y->priority = prio;
+          naive.q[ch * kChips + chip].push_back(y);
+        }
+        for (auto& per_ch : offer)
+          for (auto& per_chip : per_ch)
+            for (std::uint32_t& w : per_chip) w = static_cast<std::uint32_t>(rng()) & static_cast<std::uint32_t>(rng());
+        bool open[kCh];
+        for (unsigned ch = 0; ch < kCh; ++ch) open[ch] = rng() % 5 != 0;
+        auto ready = [&](const FlashCommand& c) { return (c.start_need() & ~offer[c.channel][c.chip][c.die]) == 0; };
+        auto is_open = [&](unsigned ch) { return open[ch]; };
+        out_a.clear();
+        out_b.clear();
+        out_n.clear();
+        a.decide(ready, is_open, out_a, &all);
+        b.decide_on_offers([&](unsigned ch) { return Offers{offer[ch]}; }, is_open, out_b, all);
+        naive.decide(ready, open, out_n);
+        REQUIRE(ids(out_a) == ids(out_n));
+        REQUIRE(ids(out_b) == ids(out_n));
+        for (unsigned ch = 0; ch < kCh; ++ch) {
+          const bool ra = open[ch] && a.any_ready(ch, ready);
+          const bool rb = open[ch] && b.any_ready_on_offers(ch, Offers{offer[ch]});
+          REQUIRE(ra == rb);
+        }
+        issued += out_a.size();
+      }
+      CHECK(issued > 5000);
+      CHECK(a.queued() == b.queued());
+    }
+  }
 }
 
 TEST_CASE("sched: HOS with priorities serves host reads, urgent GC, the host's others, then background GC", "[sched][hos]") {
