@@ -35,7 +35,6 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
   changed_bits_.assign((n.channels + 63) / 64, 0);
   changed_.reserve(n.channels);
   for (unsigned c = 0; c < n.channels; ++c) device.channel(c).set_listener(this);
-  if (cfg.decide_ahead) device.set_run_listener(this);
 }
 
 tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
@@ -98,39 +97,14 @@ void FlashSched::request_decision() {
   if (last_decided_ != kNever && edge <= last_decided_) edge = last_decided_ + period_;
   if (next_edge_ != kNever && next_edge_ >= now && next_edge_ <= edge) return;  // already due
   next_edge_ = edge;
-  // Asked while the NAND array's process runs (a channel changed, or the firmware queued
-  // a command from a completion): after_run() takes it when that process ends.
-  if (cfg_.decide_ahead && (settling_ || device_.running())) {
-    deferred_ = true;
-    return;
-  }
+  if (decision_listener_ && decision_listener_->decision_asked(edge)) return;
   decide_event_.notify(sc_delay(edge - sim_now()));
 }
 
-// At the end of each activation of the NAND array's process, which asks for most
-// decisions: when no process of the simulation can run before the decision's edge
-// (nothing is pending now, nor until then), every input the block would sample at the
-// edge is what it is now, so the decision is taken now, as at the edge, and the
-// channels take its commands as at the edge too (NandChannel::nb_transport_fw). This
-// saves the kernel a time step per decision. Otherwise the block waits for the edge.
-void FlashSched::after_run(Tick kernel) {
-  settling_ = true;
-  while (deferred_) {
-    deferred_ = false;
-    const Tick edge = next_edge_;
-    const sc_time until_edge = sc_delay(edge - kernel);
-    if (sc_time_to_pending_activity() > until_edge) {
-      if (edge > kernel) {
-        ahead_ = edge;
-        ++decided_ahead_;
-      }
-      decide_at(edge);  // may ask for the next edge's decision (deferred_ again)
-      ahead_ = kNever;
-    } else {
-      decide_event_.notify(until_edge);
-    }
-  }
-  settling_ = false;
+void FlashSched::decide_early() {
+  ahead_ = next_edge_;
+  decide_at(next_edge_);  // may ask for the next edge's decision
+  ahead_ = kNever;
 }
 
 void FlashSched::decide() {

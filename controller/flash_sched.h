@@ -23,11 +23,9 @@ struct SchedConfig {
   double clock_mhz = 1000.0;
   bool read_first = false;     // hos: the oldest read of a chip queue before its oldest command
   bool by_priority = true;     // hos: a chip serves urgent GC, then host, then background GC work
-  bool decide_ahead = true;    // decisions taken ahead of their edge when nothing can run before it
 };
 
-class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listener,
-                   private nand::NandDevice::RunListener {
+class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listener {
  public:
   FlashTargetSocket<FlashSched> target;  // from the firmware
   std::vector<std::unique_ptr<FlashInitiatorSocketTagged<FlashSched>>> nand;  // per channel
@@ -37,9 +35,21 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   std::uint64_t issued() const { return issued_; }
   const SchedPolicy& policy() const { return *policy_; }
   std::uint64_t decisions() const { return decisions_; }
-  // Decisions taken ahead of their edge, at the end of the NAND array's activation that
-  // asked for them, because no process could run before the edge (after_run()).
-  std::uint64_t decided_ahead() const { return decided_ahead_; }
+  // When a decision is computed. The block asks for the decision of an edge whenever a
+  // command is queued or a channel changes; by default it wakes at that edge. A helper
+  // beside the model may take over a decision asked for: told of it
+  // (decision_asked(edge) returns true), it later either has it taken at once as at its
+  // edge (decide_early(): only when no input the block samples can change before the
+  // edge) or has the block wake at the edge (wake_at_edge()).
+  class DecisionListener {
+   public:
+    virtual ~DecisionListener() = default;
+    virtual bool decision_asked(Tick edge) = 0;
+  };
+  void set_decision_listener(DecisionListener* l) { decision_listener_ = l; }
+  Tick asked_edge() const { return next_edge_; }  // the edge of the decision asked for
+  void decide_early();
+  void wake_at_edge() { decide_event_.notify(sc_delay(next_edge_ - sim_now())); }
   std::size_t queued_on_chip(unsigned channel, unsigned chip) const {
     return policy_->queued_on_chip(channel, chip);
   }
@@ -58,12 +68,11 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   void request_decision();
   void decide();              // the process, at an edge
   void decide_at(Tick now);   // the decision of the edge `now`
-  void after_run(Tick now) override;
   void issue(Tick now);  // sends out_'s commands to their channels
   void channel_changed(unsigned channel) override;
   bool could_issue(unsigned channel);
   bool decision_pending() const;
-  // The time the block acts at: the kernel's, or the edge of a decision taken ahead of it.
+  // The time the block acts at: the kernel's, or the edge of a decision taken early.
   Tick at() const { return ahead_ != kNever ? ahead_ : sim_now(); }
 
   SchedConfig cfg_;
@@ -73,9 +82,8 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   Tick period_;
   Tick next_edge_ = kNever;     // a decision is scheduled at this edge
   Tick last_decided_ = kNever;  // the edge of the last decision
-  Tick ahead_ = kNever;         // while a decision is taken ahead of its edge: that edge
-  bool deferred_ = false;       // a decision asked for while the NAND array's process ran
-  bool settling_ = false;       // in after_run()
+  Tick ahead_ = kNever;         // while a decision is taken early: its edge
+  DecisionListener* decision_listener_ = nullptr;
   bool ios_ = false;
   sc_core::sc_event decide_event_;
   std::vector<FlashCommand*> out_;
@@ -84,7 +92,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   void mark_changed(unsigned ch) { changed_bits_[ch / 64] |= std::uint64_t{1} << (ch % 64); }
   std::vector<std::uint64_t> changed_bits_;  // channels changed since the last decision
   std::vector<unsigned> changed_;            // the same, listed for the policy at a decision
-  std::uint64_t issued_ = 0, decisions_ = 0, decided_ahead_ = 0;
+  std::uint64_t issued_ = 0, decisions_ = 0;
   bool log_on_ = false;
   std::vector<Issue> log_;
 };

@@ -29,7 +29,6 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     sc.clock_mhz = cfg.get_double("controller.clock_mhz");
     sc.read_first = cfg.get_bool("controller.read_first");
     sc.by_priority = fw.gc_yields;
-    sc.decide_ahead = cfg.get_bool("controller.decide_ahead");
 
     nand = std::make_unique<nand::NandDevice>("nand", fcfg.nand, vcd);
     firmware = std::make_unique<ctrl::FirmwareCore>("firmware", fcfg, fw);
@@ -176,6 +175,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     la.hints = cfg.get_bool("host.lookahead");
     la.thread = cfg.get_bool("host.lookahead_thread");
     lookahead = std::make_unique<accel::Lookahead>(*host, *firmware, std::move(replica), la);
+    if (cfg.get_bool("controller.decide_ahead")) decide_ahead = std::make_unique<accel::DecideAhead>(*sched, *nand);
 #endif
     host->socket.bind(iface->host);
     iface->firmware.bind(firmware->host);
@@ -193,6 +193,14 @@ void FullSsd::start_of_simulation() {
 std::uint64_t FullSsd::lookahead_hints() const {
 #if SSD_ACCEL
   return lookahead->hints();
+#else
+  return 0;
+#endif
+}
+
+std::uint64_t FullSsd::decisions_ahead() const {
+#if SSD_ACCEL
+  return decide_ahead ? decide_ahead->decided_ahead() : 0;
 #else
   return 0;
 #endif

@@ -20,6 +20,7 @@
 #include "sc_main/time_series.h"
 #include "common/vcd_writer.h"
 #if SSD_ACCEL
+#include "accel/decide_ahead.h"
 #include "accel/lookahead.h"
 #endif
 
@@ -33,10 +34,12 @@ struct FullSsd : sc_core::sc_module {
   std::unique_ptr<host::HostDriver> host;
 #if SSD_ACCEL
   std::unique_ptr<accel::Lookahead> lookahead;  // after host and firmware: destroyed first
+  std::unique_ptr<accel::DecideAhead> decide_ahead;  // controller.decide_ahead
 #endif
   // The speed-only mechanisms' counts, for stats.json's `run` (0 without accel/).
   std::uint64_t lookahead_hints() const;
   std::uint64_t lookahead_thread_requests() const;
+  std::uint64_t decisions_ahead() const;
   std::unique_ptr<KernelCalibrator> calibrator;  // report.calibrate_kernel
   std::unique_ptr<TimeSeries> series;            // report.interval_us
   // The window's start (time 0, or the end of the warm-up: report.warmup_*), with the

@@ -213,7 +213,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(rn, "process_activations_per_request_by_module", by);
   // How the run was simulated, not a result: the scheduler decisions taken ahead of their
   // edge (controller.decide_ahead).
-  put(rn, "scheduler_decisions_ahead", integer(f.sched.decided_ahead()));
+  put(rn, "scheduler_decisions_ahead", integer(run.decisions_ahead));
   // ... and the reads the firmware was told of ahead (host.lookahead).
   put(rn, "lookahead_hints", integer(run.lookahead_hints));
   // ... the requests the lookahead thread read ahead (host.lookahead_thread), and the

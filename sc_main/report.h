@@ -29,6 +29,7 @@ struct RunFigures {
   // The speed-only mechanisms (accel/lookahead.h): requests whose lookups were announced
   // ahead, and those the lookahead thread read ahead.
   std::uint64_t lookahead_hints = 0, lookahead_thread_requests = 0;
+  std::uint64_t decisions_ahead = 0;  // scheduler decisions taken ahead of their edge (accel/decide_ahead.h)
   bool audited = false;  // report.audit: every logical page read back after the run
   std::uint64_t audited_pages = 0, audit_mismatches = 0;
 };

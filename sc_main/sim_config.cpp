@@ -48,10 +48,10 @@ Config make_config() {
              "hos: host_first = a chip serves host commands before GC's, unless the GC's plane is at its last "
              "free block (then GC first: foreground); GC starts as soon as a plane needs it. fifo = GC commands "
              "queue with the host's in arrival order, GC starts when its chip has no command outstanding");
-  c.add_bool("controller.decide_ahead", sched.decide_ahead,
-             "take a scheduler decision when the NAND activation that asks for it ends, as at its edge, "
-             "if nothing can run before that edge (identical results, fewer kernel time steps); false: "
-             "always wake at the edge");
+  c.add_bool("controller.decide_ahead", true,
+             "accel/: take a scheduler decision when the NAND activation that asks for it ends, as at its "
+             "edge, if nothing can run before that edge (identical results, fewer kernel time steps); "
+             "false: always wake at the edge");
   c.add_int("controller.read_unit_bytes", fw.read_unit_bytes, 0, 1 << 20,
             "partial-page reads: a host read moves out over the bus only the ECC codewords of this many bytes "
             "that hold its sectors (ONFI: the column is in the read's address; tR stays the whole page's); "
