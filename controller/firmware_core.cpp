@@ -19,17 +19,15 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
       cfg_(fw),
       work_("work"),
       flash_out_("flash_out"),
-      pool_("firmware flash commands") {
+      pool_("firmware flash commands"),
+      gc_(ftl_, fw.gc_yields, fw.gc_copies_in_flight, gc_port_, counters_) {
   spp_ = ftl.nand.page_bytes / 512;
   if (!read_unit_fits(fw.read_unit_bytes, ftl.nand.page_bytes))
     throw std::invalid_argument("read unit of " + std::to_string(fw.read_unit_bytes) +
                                 " bytes: not a multiple of 512 that divides the page");
   cycle_ps_ = 1e6 / fw.clock_mhz;
   stalled_.resize(ftl_.planes());
-  gc_.resize(ftl_.planes());
-  gc_background_programs_.assign(ftl_.planes(), 0);
   chip_outstanding_.assign(ftl.nand.chips(), 0);
-  gc_wanted_.assign(ftl.nand.chips(), 0);
   allocator_ = std::make_unique<StaticAllocator>(ftl_.static_allocation());
   fw_sched_ = std::make_unique<InOrderRelease>();
   host.register_nb_transport_fw(this, &FirmwareCore::host_fw);
@@ -119,18 +117,7 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin
   f.origin = origin;
   f.issuer.ppa = ppa;
   const bool gc = origin == FlashOrigin::GcRead || origin == FlashOrigin::GcProgram || origin == FlashOrigin::GcErase;
-  if (gc) {
-    const std::uint32_t plane = ftl_.plane_of_ppa(ppa);
-    f.priority = !cfg_.gc_yields          ? FlashPriority::Host
-                 : at_last_reserve(plane) ? FlashPriority::UrgentGc
-                                          : FlashPriority::BackgroundGc;
-    // Programs of a block go to the NAND in page order: an urgent program may not overtake
-    // the background programs of its plane still queued (they are in the same GC block).
-    if (origin == FlashOrigin::GcProgram && f.priority == FlashPriority::UrgentGc && gc_background_programs_[plane])
-      f.priority = FlashPriority::BackgroundGc;
-    if (origin == FlashOrigin::GcProgram && f.priority == FlashPriority::BackgroundGc) ++gc_background_programs_[plane];
-    if (f.priority == FlashPriority::UrgentGc) ++counters_.gc_urgent_commands;
-  }
+  if (gc) f.priority = gc_.issue_class(origin, ftl_.plane_of_ppa(ppa));
   f.exec.owner = gp;
   f.id = ++flash_seq_;
   gp->set_command(op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
@@ -155,11 +142,7 @@ void FirmwareCore::release_flash(FlashCommand& f, Tick at) {
 
 void FirmwareCore::chip_activity(std::uint32_t chip, int delta) {
   chip_outstanding_[chip] += delta;
-  if (chip_outstanding_[chip] == 0 && gc_wanted_[chip]) {
-    gc_wanted_[chip] = 0;
-    const std::uint32_t per_chip = ftl_.config().nand.dies_per_chip * ftl_.config().nand.planes_per_die;
-    for (std::uint32_t p = chip * per_chip; p < (chip + 1) * per_chip; ++p) maybe_gc(p);
-  }
+  if (chip_outstanding_[chip] == 0) gc_.chip_idle(chip);
 }
 
 void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
@@ -292,7 +275,7 @@ void FirmwareCore::program(std::uint32_t op) {
   if (ppa == kUnmapped) {
     stalled_[plane].push_back(op);
     ++counters_.stalled_writes;
-    maybe_gc(plane);
+    gc_.maybe_start(plane);
     return;
   }
   FlashCommand& f = new_flash(FlashOp::Program, ppa, FlashOrigin::HostProgram);
@@ -302,7 +285,7 @@ void FirmwareCore::program(std::uint32_t op) {
   f.lpn = ops_[op].lpn;
   ftl_.count_host_page();
   send_flash(f, sim_now());
-  maybe_gc(plane);
+  gc_.maybe_start(plane);
 }
 
 void FirmwareCore::page_done(tlm::tlm_generic_payload& gp) {
@@ -357,47 +340,22 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       w.next_free = free_op_;
       free_op_ = op;
       page_done(*host_gp);
-      maybe_gc(ftl_.plane_of_ppa(ppa));  // its block may have become a GC candidate
+      gc_.maybe_start(ftl_.plane_of_ppa(ppa));  // its block may have become a GC candidate
       break;
     }
-    case FlashOrigin::GcRead: {
-      const std::uint32_t plane = f.issuer.plane;
-      const std::uint32_t to = ftl_.allocate(plane, true);
-      if (to == kUnmapped) SC_REPORT_FATAL("/ssd/controller/gc", "GC found no free page in its plane");
-      const Token t = f.token[plane_in_die];
-      const std::uint64_t lpn = f.lpn == kNoLpn ? ftl_.image_owner(ppa) : f.lpn;
-      FlashCommand& p = new_flash(FlashOp::Program, to, FlashOrigin::GcProgram);
-      if (listener_) listener_->program_issued(lpn, ppa);
-      p.token[ftl_.decode(to).plane] = t;
-      p.issuer.plane = plane;
-      p.lpn = lpn;
-      p.copy_from = ppa;
-      send_flash(p, reserve_core(cfg_.cycles_per_gc_page));
+    case FlashOrigin::GcRead:
+      gc_.copy_read_ended(f.issuer.plane, ppa, f.lpn, f.token[plane_in_die]);
       break;
-    }
-    case FlashOrigin::GcProgram: {
-      const std::uint32_t plane = f.issuer.plane;
-      const std::uint64_t lpn = f.lpn;
-      const std::uint32_t from = f.copy_from;
-      ftl_.count_gc_copy();
-      ftl_.programmed(ppa);
-      if (ftl_.remap_if(lpn, ppa, from)) ++counters_.gc_copies;
-      else ++counters_.gc_stale_copies;
-      if (f.priority == FlashPriority::BackgroundGc) --gc_background_programs_[plane];
-      --gc_[plane].copies_left;
-      --gc_[plane].in_flight;
-      issue_copies(plane);
-      maybe_erase(plane);
+    case FlashOrigin::GcProgram:
+      gc_.copy_program_ended(f.issuer.plane, ppa, f.copy_from, f.lpn, f.priority);
       break;
-    }
     case FlashOrigin::GcErase: {
       const std::uint32_t plane = f.issuer.plane;
-      ftl_.erased(gc_[plane].victim);
-      gc_[plane] = GcJob{};
-      std::deque<std::uint32_t> waiting;
+      gc_.erase_ended(plane);
+      std::deque<std::uint32_t> waiting;  // host writes that waited for the space
       waiting.swap(stalled_[plane]);
       for (std::uint32_t op : waiting) program(op);
-      maybe_gc(plane);
+      gc_.maybe_start(plane);
       break;
     }
     case FlashOrigin::None:
@@ -411,120 +369,31 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
 
 void FirmwareCore::read_done(std::uint32_t ppa) {
   ftl_.remove_pending_read(ppa);
-  const std::uint32_t plane = ftl_.plane_of_ppa(ppa);
-  maybe_erase(plane);  // the victim may have waited for this read
-  maybe_gc(plane);     // GC may have found no victim while reads were pending
+  gc_.host_read_ended(ftl_.plane_of_ppa(ppa));
 }
 
-void FirmwareCore::maybe_gc(std::uint32_t plane) {
-  if (gc_[plane].active || workload_ended_ || !ftl_.gc_needed(plane)) return;
-  const std::uint32_t chip = ftl_.chip_of_plane(plane);
-  if (at_last_reserve(plane)) {
-    ++counters_.gc_foreground;
-    start_gc(plane);
-  } else if (cfg_.gc_yields || chip_outstanding_[chip] == 0) {
-    start_gc(plane);  // yielding GC waits at the chip, behind the host's work
-  } else {
-    gc_wanted_[chip] = 1;
-  }
-}
-
-std::uint64_t FirmwareCore::resume_gc(std::uint64_t seed, FlashBackdoor& nand) {
-  std::uint64_t x = seed ^ 0x47432052554E5321ull, copies = 0;  // one stream for the planes in order
-  auto below = [&x](std::uint64_t n) {  // splitmix64, then a number in [0, n) by multiply-shift
-    std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(z) * n) >> 64);
-  };
-  for (std::uint32_t plane = 0; plane < ftl_.planes(); ++plane) {
-    if (gc_[plane].active || !ftl_.gc_needed(plane) || !open_gc_job(plane)) continue;
-    GcJob& job = gc_[plane];
-    // Done before time 0: [0, n) of its n copies, so that at least one is left to run.
-    const std::uint64_t done = below(job.pages.size());
-    while (job.next < done) {
-      const std::uint32_t from = job.pages[job.next];
-      const std::uint32_t to = ftl_.allocate(plane, true);
-      if (to == kUnmapped) break;  // no room left for GC in the plane: the rest runs in the run
-      const std::uint64_t lpn = ftl_.owner(from);
-      nand.program(ftl_.decode(to), nand.read(ftl_.decode(from)));
-      ftl_.programmed(to);
-      if (!ftl_.remap_if(lpn, to, from)) throw std::logic_error("FirmwareCore::resume_gc: a victim's page lost its owner");
-      ++job.next;
-      ++copies;
-    }
-    job.copies_left -= static_cast<std::uint32_t>(job.next);
-  }
-  ftl_.clear_counters();
-  return copies;
-}
-
-void FirmwareCore::resume_gc_at_start() {
-  for (std::uint32_t plane = 0; plane < ftl_.planes(); ++plane) {
-    const GcJob& job = gc_[plane];
-    if (job.active && !job.in_flight && !job.erase_issued) run_gc_job(plane);
-  }
-}
-
-bool FirmwareCore::open_gc_job(std::uint32_t plane) {
-  const std::uint32_t victim = ftl_.pick_victim(plane);
-  if (victim == kUnmapped) return false;  // nothing to collect yet (reads pending on every candidate)
-  GcJob& job = gc_[plane];
-  std::vector<std::uint32_t> pages = std::move(job.pages);  // keeps its capacity from the plane's last run
-  pages.clear();
-  job = GcJob{};
-  job.pages = std::move(pages);
-  job.active = true;
-  job.victim = victim;
-  ftl_.valid_ppas(victim, job.pages);
-  job.copies_left = static_cast<std::uint32_t>(job.pages.size());
-  return true;
-}
-
-void FirmwareCore::run_gc_job(std::uint32_t plane) {
-  GcJob& job = gc_[plane];
-  // A victim still holding only the image's pages may have its copies' logical pages
-  // looked up when their reads end, if the listener asks (the same pages: the image's
-  // owners do not change). A victim written in the run takes them from the FTL's own
-  // table when each read is issued.
-  job.owners_later = ftl_.image_block(job.victim) && listener_ && listener_->owners_at_read_end(job.victim);
-  issue_copies(plane);
-  maybe_erase(plane);
-}
-
-void FirmwareCore::start_gc(std::uint32_t plane) {
-  if (!open_gc_job(plane)) return;
-  ++counters_.gc_runs;
-  run_gc_job(plane);
-}
-
-void FirmwareCore::issue_copies(std::uint32_t plane) {
-  GcJob& job = gc_[plane];
-  const std::uint32_t limit = cfg_.gc_copies_in_flight ? cfg_.gc_copies_in_flight : ~0u;
-  while (job.next < job.pages.size() && job.in_flight < limit) {
-    const std::uint32_t from = job.pages[job.next++];
-    if (!ftl_.is_valid(from)) {  // rewritten or trimmed since the victim was chosen: nothing to copy
-      --job.copies_left;
-      ++counters_.gc_skipped_copies;
-      continue;
-    }
-    ++job.in_flight;
-    FlashCommand& f = new_flash(FlashOp::Read, from, FlashOrigin::GcRead);
-    f.issuer.plane = plane;
-    f.lpn = job.owners_later ? kNoLpn : ftl_.owner(from);
-    if (job.owners_later) listener_->copy_read_issued(from);
-    send_flash(f, reserve_core(cfg_.cycles_per_gc_page));
-  }
-}
-
-void FirmwareCore::maybe_erase(std::uint32_t plane) {
-  GcJob& job = gc_[plane];
-  if (!job.active || job.erase_issued || job.copies_left || ftl_.pending_reads(job.victim)) return;
-  job.erase_issued = true;
-  FlashCommand& f = new_flash(FlashOp::Erase, job.victim * ftl_.config().nand.pages_per_block, FlashOrigin::GcErase);
+void FirmwareCore::GcPort::copy_read(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn) {
+  FlashCommand& f = fw_.new_flash(FlashOp::Read, from, FlashOrigin::GcRead);
   f.issuer.plane = plane;
-  send_flash(f, reserve_core(cfg_.cycles_per_gc_page));
+  f.lpn = lpn;
+  fw_.send_flash(f, fw_.reserve_core(fw_.cfg_.cycles_per_gc_page));
+}
+
+void FirmwareCore::GcPort::copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
+                                        Token token) {
+  FlashCommand& p = fw_.new_flash(FlashOp::Program, to, FlashOrigin::GcProgram);
+  if (fw_.listener_) fw_.listener_->program_issued(lpn, from);
+  p.token[fw_.ftl_.decode(to).plane] = token;
+  p.issuer.plane = plane;
+  p.lpn = lpn;
+  p.copy_from = from;
+  fw_.send_flash(p, fw_.reserve_core(fw_.cfg_.cycles_per_gc_page));
+}
+
+void FirmwareCore::GcPort::erase(std::uint32_t plane, std::uint32_t victim) {
+  FlashCommand& f = fw_.new_flash(FlashOp::Erase, victim * fw_.ftl_.config().nand.pages_per_block, FlashOrigin::GcErase);
+  f.issuer.plane = plane;
+  fw_.send_flash(f, fw_.reserve_core(fw_.cfg_.cycles_per_gc_page));
 }
 
 }  // namespace ssd::ctrl

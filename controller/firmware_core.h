@@ -6,17 +6,15 @@
 //    buffer) if there is one, returned as kUnwrittenToken if the page was never
 //    written, else read from flash;
 //  - WRITE: a page written only in part is merged with its old data (read-modify-write:
-//    a flash read, or the in-flight write's data); the page is allocated statically
-//    (ftl.allocation) and programmed; the mapping moves when the program completes, if
+//    a flash read, or the in-flight write's data); the page is allocated (the
+//    WriteAllocator: by default statically, ftl.allocation) and programmed; the mapping moves when the program completes, if
 //    no newer write of the page came meanwhile (last writer wins);
 //  - TRIM: whole pages covered are unmapped; FLUSH completes at once (no volatile cache:
 //    a write completes only when programmed).
-// GC runs per plane when its free blocks fall below ftl.gc_threshold, at most
-// gc_copies_in_flight copies at a time. Its commands yield to the host's at the chip
-// (background) unless the plane is at its last free block (foreground, urgent); with
-// gc_yields off it starts when the plane's chip has no flash command outstanding, or
-// at once when host writes to the plane are blocked. Valid pages are copied inside the plane (read, then
-// program), then the victim is erased once no host read of it is outstanding.
+// GC is its own unit (controller/gc_unit.h): the core builds, charges and sends the
+// commands it asks for. Policies plug in at three seams: where a page write goes
+// (WriteAllocator), which flash commands go on to the scheduler block and when
+// (FirmwareScheduler), and a listener told of what the core issues (FirmwareListener).
 #pragma once
 
 #include <deque>
@@ -29,6 +27,7 @@
 #include "controller/ftl.h"
 #include "controller/timeline.h"
 #include "controller/firmware_sched.h"
+#include "controller/gc_unit.h"
 #include "controller/write_allocator.h"
 #include "common/lpn_map.h"
 #include "tlm/flash_protocol.h"
@@ -99,14 +98,14 @@ class FirmwareCore : public sc_core::sc_module {
   // The host's workload has ended: no GC run starts from now on (runs under way finish
   // their copies and erase), so the simulation ends once the flash is quiet instead of
   // collecting every plane back up to its low mark after the last request.
-  void end_of_workload() { workload_ended_ = true; }
+  void end_of_workload() { gc_.end_of_workload(); }
   // Preconditioning, in zero simulated time (after Ftl::precondition_image): each plane
   // that needs GC starts in the middle of a GC run, as a long run of the same writes
   // leaves it: its victim chosen, a uniformly drawn share of the victim's valid pages
   // already copied into the GC open block (through `nand`). The runs go on at time 0.
   // Without it every plane would start its run at time 0 and erase its victim in step
   // with all the others. Returns the copies made.
-  std::uint64_t resume_gc(std::uint64_t seed, FlashBackdoor& nand);
+  std::uint64_t resume_gc(std::uint64_t seed, FlashBackdoor& nand) { return gc_.resume(seed, nand); }
   // Where host page writes go (default: the FTL's static allocation, ftl.allocation).
   void set_write_allocator(std::unique_ptr<WriteAllocator> a) { allocator_ = std::move(a); }
   // Which flash commands go on to the scheduler block, and when (default: each as soon
@@ -156,19 +155,7 @@ class FirmwareCore : public sc_core::sc_module {
     std::uint32_t page_or_op;        // read: page index; write: WriteOp index
     std::uint32_t next;
   };
-  struct GcJob {
-    bool active = false;
-    std::uint32_t victim = kUnmapped;
-    std::uint32_t copies_left = 0;  // not yet ended (issued or not)
-    std::uint32_t in_flight = 0;    // issued, not ended
-    bool erase_issued = false;
-    bool owners_later = false;      // the victim's owners come from the image at each read's end
-    std::vector<std::uint32_t> pages;  // the victim's valid pages when chosen
-    std::size_t next = 0;              // the first of them not yet issued
-  };
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-  // A GC read whose logical page (FlashCommand::lpn) is not looked up yet is left at
-  // kNoLpn: it is taken from the image when the read ends.
 
   tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   tlm::tlm_sync_enum flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
@@ -192,18 +179,9 @@ class FirmwareCore : public sc_core::sc_module {
   void set_token(std::uint32_t op, Token t);   // token known: wake waiters, program
   void program(std::uint32_t op);
   void park(std::uint32_t on_op, const Parked& p);
-  // gc
-  void maybe_gc(std::uint32_t plane);
-  void resume_gc_at_start();  // once, at time 0: the runs resume_gc() left under way
+  // gc (controller/gc_unit.h)
+  void resume_gc_at_start() { gc_.resume_at_start(); }  // once, at time 0: the runs resume_gc() left under way
   void read_done(std::uint32_t ppa);  // a host or RMW read of ppa completed
-  // A GC run: open_gc_job() picks the plane's victim and lists its valid pages (false if
-  // there is none to collect); run_gc_job() issues its copies, and its erase once none
-  // is left. start_gc() does both; resume_gc() copies some in between, before time 0.
-  bool open_gc_job(std::uint32_t plane);
-  void run_gc_job(std::uint32_t plane);
-  void start_gc(std::uint32_t plane);
-  void issue_copies(std::uint32_t plane);  // up to gc_copies_in_flight
-  void maybe_erase(std::uint32_t plane);
   // Whether the plane's free pool is at its last reserve: host writes to it blocked or
   // waiting. GC then runs in the foreground (urgent).
   bool at_last_reserve(std::uint32_t plane) const { return ftl_.writes_blocked(plane) || !stalled_[plane].empty(); }
@@ -233,11 +211,7 @@ class FirmwareCore : public sc_core::sc_module {
   void set_pending(std::uint64_t lpn, std::uint32_t op) { pending_.set(lpn, op); }
   void clear_pending(std::uint64_t lpn) { pending_.erase(lpn); }
   std::vector<std::deque<std::uint32_t>> stalled_;            // per plane: WriteOps waiting for space
-  std::vector<GcJob> gc_;
-  bool workload_ended_ = false;
-  std::vector<std::uint32_t> gc_background_programs_;  // per plane: GC programs in flight as background work
   std::vector<std::uint32_t> chip_outstanding_;
-  std::vector<std::uint8_t> gc_wanted_;                       // per chip: a plane of it wants GC
   FirmwareCounters counters_;
   FirmwareListener* listener_ = nullptr;
   class View final : public AllocationView {
@@ -265,6 +239,26 @@ class FirmwareCore : public sc_core::sc_module {
   };
   Outlet outlet_{*this};
   std::unique_ptr<FirmwareScheduler> fw_sched_;
+  // What GC asks of the firmware: its commands built, charged and sent.
+  class GcPort final : public GcUnit::Firmware {
+   public:
+    explicit GcPort(FirmwareCore& fw) : fw_(fw) {}
+    bool at_last_reserve(std::uint32_t plane) const override { return fw_.at_last_reserve(plane); }
+    std::uint32_t commands_outstanding(std::uint32_t chip) const override { return fw_.chip_outstanding_[chip]; }
+    void copy_read(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn) override;
+    void copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
+                      Token token) override;
+    void erase(std::uint32_t plane, std::uint32_t victim) override;
+    bool owners_at_read_end(std::uint32_t victim) override {
+      return fw_.listener_ && fw_.listener_->owners_at_read_end(victim);
+    }
+    void copy_read_issued(std::uint32_t from) override { fw_.listener_->copy_read_issued(from); }
+
+   private:
+    FirmwareCore& fw_;
+  };
+  GcPort gc_port_{*this};
+  GcUnit gc_;
 };
 
 }  // namespace ssd::ctrl

@@ -1,0 +1,168 @@
+#include "controller/gc_unit.h"
+
+#include <stdexcept>
+
+#include "controller/firmware_core.h"
+
+namespace ssd::ctrl {
+
+GcUnit::GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, Firmware& fw, FirmwareCounters& counters)
+    : ftl_(ftl), yields_(yields), limit_(copies_in_flight ? copies_in_flight : ~0u), fw_(fw), counters_(counters),
+      jobs_(ftl.planes()), background_programs_(ftl.planes(), 0), wanted_(ftl.config().nand.chips(), 0) {}
+
+void GcUnit::maybe_start(std::uint32_t plane) {
+  if (jobs_[plane].active || workload_ended_ || !ftl_.gc_needed(plane)) return;
+  const std::uint32_t chip = ftl_.chip_of_plane(plane);
+  if (fw_.at_last_reserve(plane)) {
+    ++counters_.gc_foreground;
+    start(plane);
+  } else if (yields_ || fw_.commands_outstanding(chip) == 0) {
+    start(plane);  // yielding GC waits at the chip, behind the host's work
+  } else {
+    wanted_[chip] = 1;
+  }
+}
+
+void GcUnit::chip_idle(std::uint32_t chip) {
+  if (!wanted_[chip]) return;
+  wanted_[chip] = 0;
+  const std::uint32_t per_chip = ftl_.config().nand.dies_per_chip * ftl_.config().nand.planes_per_die;
+  for (std::uint32_t p = chip * per_chip; p < (chip + 1) * per_chip; ++p) maybe_start(p);
+}
+
+FlashPriority GcUnit::issue_class(FlashOrigin origin, std::uint32_t plane) {
+  FlashPriority cls = !yields_                  ? FlashPriority::Host
+                      : fw_.at_last_reserve(plane) ? FlashPriority::UrgentGc
+                                                   : FlashPriority::BackgroundGc;
+  // Programs of a block go to the NAND in page order: an urgent program may not overtake
+  // the background programs of its plane still queued (they are in the same GC block).
+  if (origin == FlashOrigin::GcProgram && cls == FlashPriority::UrgentGc && background_programs_[plane])
+    cls = FlashPriority::BackgroundGc;
+  if (origin == FlashOrigin::GcProgram && cls == FlashPriority::BackgroundGc) ++background_programs_[plane];
+  if (cls == FlashPriority::UrgentGc) ++counters_.gc_urgent_commands;
+  return cls;
+}
+
+void GcUnit::copy_read_ended(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn, Token token) {
+  const std::uint32_t to = ftl_.allocate(plane, true);
+  if (to == kUnmapped) throw std::logic_error("GC found no free page in its plane");
+  fw_.copy_program(plane, to, from, lpn == kNoLpn ? ftl_.image_owner(from) : lpn, token);
+}
+
+void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
+                                FlashPriority cls) {
+  ftl_.count_gc_copy();
+  ftl_.programmed(to);
+  if (ftl_.remap_if(lpn, to, from)) ++counters_.gc_copies;
+  else ++counters_.gc_stale_copies;
+  if (cls == FlashPriority::BackgroundGc) --background_programs_[plane];
+  Job& job = jobs_[plane];
+  --job.copies_left;
+  --job.in_flight;
+  issue_copies(plane);
+  maybe_erase(plane);
+}
+
+void GcUnit::erase_ended(std::uint32_t plane) {
+  ftl_.erased(jobs_[plane].victim);
+  jobs_[plane] = Job{};
+}
+
+void GcUnit::host_read_ended(std::uint32_t plane) {
+  maybe_erase(plane);  // the victim may have waited for this read
+  maybe_start(plane);  // GC may have found no victim while reads were pending
+}
+
+std::uint64_t GcUnit::resume(std::uint64_t seed, FlashBackdoor& nand) {
+  std::uint64_t x = seed ^ 0x47432052554E5321ull, copies = 0;  // one stream for the planes in order
+  auto below = [&x](std::uint64_t n) {  // splitmix64, then a number in [0, n) by multiply-shift
+    std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(z) * n) >> 64);
+  };
+  for (std::uint32_t plane = 0; plane < ftl_.planes(); ++plane) {
+    if (jobs_[plane].active || !ftl_.gc_needed(plane) || !open(plane)) continue;
+    Job& job = jobs_[plane];
+    // Done before time 0: [0, n) of its n copies, so that at least one is left to run.
+    const std::uint64_t done = below(job.pages.size());
+    while (job.next < done) {
+      const std::uint32_t from = job.pages[job.next];
+      const std::uint32_t to = ftl_.allocate(plane, true);
+      if (to == kUnmapped) break;  // no room left for GC in the plane: the rest runs in the run
+      const std::uint64_t lpn = ftl_.owner(from);
+      nand.program(ftl_.decode(to), nand.read(ftl_.decode(from)));
+      ftl_.programmed(to);
+      if (!ftl_.remap_if(lpn, to, from)) throw std::logic_error("GcUnit::resume: a victim's page lost its owner");
+      ++job.next;
+      ++copies;
+    }
+    job.copies_left -= static_cast<std::uint32_t>(job.next);
+  }
+  ftl_.clear_counters();
+  return copies;
+}
+
+void GcUnit::resume_at_start() {
+  for (std::uint32_t plane = 0; plane < ftl_.planes(); ++plane) {
+    const Job& job = jobs_[plane];
+    if (job.active && !job.in_flight && !job.erase_issued) run(plane);
+  }
+}
+
+bool GcUnit::open(std::uint32_t plane) {
+  const std::uint32_t victim = ftl_.pick_victim(plane);
+  if (victim == kUnmapped) return false;  // nothing to collect yet (reads pending on every candidate)
+  Job& job = jobs_[plane];
+  std::vector<std::uint32_t> pages = std::move(job.pages);  // keeps its capacity from the plane's last run
+  pages.clear();
+  job = Job{};
+  job.pages = std::move(pages);
+  job.active = true;
+  job.victim = victim;
+  ftl_.valid_ppas(victim, job.pages);
+  job.copies_left = static_cast<std::uint32_t>(job.pages.size());
+  return true;
+}
+
+void GcUnit::run(std::uint32_t plane) {
+  Job& job = jobs_[plane];
+  // A victim still holding only the image's pages may have its copies' logical pages
+  // looked up when their reads end, if the firmware's listener asks (the same pages: the
+  // image's owners do not change). A victim written in the run takes them from the
+  // FTL's own table when each read is issued.
+  job.owners_later = ftl_.image_block(job.victim) && fw_.owners_at_read_end(job.victim);
+  issue_copies(plane);
+  maybe_erase(plane);
+}
+
+void GcUnit::start(std::uint32_t plane) {
+  if (!open(plane)) return;
+  ++counters_.gc_runs;
+  run(plane);
+}
+
+void GcUnit::issue_copies(std::uint32_t plane) {
+  Job& job = jobs_[plane];
+  while (job.next < job.pages.size() && job.in_flight < limit_) {
+    const std::uint32_t from = job.pages[job.next++];
+    if (!ftl_.is_valid(from)) {  // rewritten or trimmed since the victim was chosen: nothing to copy
+      --job.copies_left;
+      ++counters_.gc_skipped_copies;
+      continue;
+    }
+    ++job.in_flight;
+    if (job.owners_later) fw_.copy_read_issued(from);
+    fw_.copy_read(plane, from, job.owners_later ? kNoLpn : ftl_.owner(from));
+  }
+}
+
+void GcUnit::maybe_erase(std::uint32_t plane) {
+  Job& job = jobs_[plane];
+  if (!job.active || job.erase_issued || job.copies_left || ftl_.pending_reads(job.victim)) return;
+  job.erase_issued = true;
+  fw_.erase(plane, job.victim);
+}
+
+}  // namespace ssd::ctrl

@@ -1,0 +1,111 @@
+// Garbage collection as its own unit, plain C++: when a plane's GC run starts, which
+// victim it collects (the FTL's greedy choice), how its copies are paced (at most
+// gc_copies_in_flight per plane), and when the victim is erased. The firmware carries
+// the unit's commands out (GcUnit::Firmware: it builds them, charges its core and sends
+// them to the scheduler block) and tells it of their ends.
+//
+// A run starts when a plane's free blocks fall below the GC low mark:
+//  - yielding GC (gc_yields, the default): at once; its commands are background work at
+//    the chip unless the plane is at its last reserve (host writes to it blocked or
+//    waiting), then they are urgent (foreground);
+//  - otherwise: when the plane's chip has no flash command outstanding, or at once when
+//    the plane is at its last reserve; its commands queue with the host's.
+// A copy is a read of a valid page of the victim, then its program into the plane's GC
+// stream; a page invalidated before its read is issued is skipped, one invalidated
+// meanwhile is copied but left invalid (Ftl::remap_if). The victim is erased once every
+// copy has ended and no host read of it is outstanding.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "controller/ftl.h"
+#include "controller/nand_backdoor.h"
+#include "tlm/flash_command.h"
+
+namespace ssd::ctrl {
+
+struct FirmwareCounters;
+
+class GcUnit {
+ public:
+  // What GC asks of the firmware.
+  class Firmware {
+   public:
+    virtual ~Firmware() = default;
+    // Host writes to the plane are blocked or waiting for free space.
+    virtual bool at_last_reserve(std::uint32_t plane) const = 0;
+    // Flash commands of the chip issued and not yet ended.
+    virtual std::uint32_t commands_outstanding(std::uint32_t chip) const = 0;
+    // Issue a copy's read of page `from` (its logical page `lpn`, kNoLpn: taken from the
+    // preconditioned image when the read ends), its program to `to`, or the erase of a
+    // block (global index).
+    virtual void copy_read(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn) = 0;
+    virtual void copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
+                              Token token) = 0;
+    virtual void erase(std::uint32_t plane, std::uint32_t victim) = 0;
+    // Whether the copies of `victim` (only image pages) take their logical pages when
+    // their reads end, and then each such read as it is issued (FirmwareListener).
+    virtual bool owners_at_read_end(std::uint32_t victim) = 0;
+    virtual void copy_read_issued(std::uint32_t from) = 0;
+  };
+
+  GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, Firmware& fw, FirmwareCounters& counters);
+
+  // A plane may need GC (its free blocks fell, or a victim's reads ended): a run starts
+  // if it needs one and none is under way.
+  void maybe_start(std::uint32_t plane);
+  // A chip has no command outstanding: runs waiting for it (not yielding) start.
+  void chip_idle(std::uint32_t chip);
+  // No run starts from now on (the host's workload has ended); runs under way finish.
+  void end_of_workload() { workload_ended_ = true; }
+  // The class a GC command of `origin` on `plane` is issued in, counted as issued.
+  FlashPriority issue_class(FlashOrigin origin, std::uint32_t plane);
+
+  // Ends of the unit's commands, and of host reads (a victim waits for them).
+  void copy_read_ended(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn, Token token);
+  void copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
+                          FlashPriority cls);
+  void erase_ended(std::uint32_t plane);  // the plane's victim is free again
+  void host_read_ended(std::uint32_t plane);
+
+  // Preconditioning (FirmwareCore::resume_gc): each plane that needs GC starts in the
+  // middle of a run, a uniformly drawn share of its victim's valid pages copied through
+  // `nand` before time 0. Returns the copies made. resume_at_start() then issues the
+  // rest at time 0.
+  std::uint64_t resume(std::uint64_t seed, FlashBackdoor& nand);
+  void resume_at_start();
+
+  bool active(std::uint32_t plane) const { return jobs_[plane].active; }
+
+ private:
+  struct Job {
+    bool active = false;
+    std::uint32_t victim = kUnmapped;
+    std::uint32_t copies_left = 0;  // not yet ended (issued or not)
+    std::uint32_t in_flight = 0;    // issued, not ended
+    bool erase_issued = false;
+    bool owners_later = false;      // the victim's owners come from the image at each read's end
+    std::vector<std::uint32_t> pages;  // the victim's valid pages when chosen
+    std::size_t next = 0;              // the first of them not yet issued
+  };
+  // open() picks the plane's victim and lists its valid pages (false if there is none
+  // to collect); run() issues its copies, and its erase once none is left.
+  bool open(std::uint32_t plane);
+  void run(std::uint32_t plane);
+  void start(std::uint32_t plane);
+  void issue_copies(std::uint32_t plane);  // up to copies_in_flight
+  void maybe_erase(std::uint32_t plane);
+
+  Ftl& ftl_;
+  bool yields_;
+  std::uint32_t limit_;  // copies in flight per plane
+  Firmware& fw_;
+  FirmwareCounters& counters_;
+  std::vector<Job> jobs_;
+  std::vector<std::uint32_t> background_programs_;  // per plane: GC programs in flight as background work
+  std::vector<std::uint8_t> wanted_;                // per chip: a plane of it waits to start GC
+  bool workload_ended_ = false;
+};
+
+}  // namespace ssd::ctrl

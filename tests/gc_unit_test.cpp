@@ -1,0 +1,213 @@
+// GC as its own unit (controller/gc_unit.h), without the SystemC kernel: a real FTL on a
+// small device and a fake firmware that records the commands GC asks for.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <vector>
+
+#include "controller/firmware_core.h"
+#include "controller/gc_unit.h"
+
+using namespace ssd;
+using namespace ssd::ctrl;
+
+namespace {
+
+FtlConfig one_plane_device() {
+  FtlConfig f;
+  f.nand.channels = 1;
+  f.nand.chips_per_channel = 1;
+  f.nand.dies_per_chip = 1;
+  f.nand.planes_per_die = 1;
+  f.nand.blocks_per_plane = 32;
+  f.nand.pages_per_block = 16;
+  f.nand.page_bytes = 4096;
+  f.overprovisioning = 0.25;  // 384 logical pages
+  f.gc_threshold = 0.1;       // GC below 4 free blocks
+  return f;
+}
+
+struct FakeFirmware final : GcUnit::Firmware {
+  struct Cmd {
+    char kind;  // 'r' copy read, 'p' copy program, 'e' erase
+    std::uint32_t plane, ppa, from;
+    std::uint64_t lpn;
+  };
+  std::vector<Cmd> cmds;
+  bool last_reserve = false;
+  std::uint32_t outstanding = 0;
+  bool at_last_reserve(std::uint32_t) const override { return last_reserve; }
+  std::uint32_t commands_outstanding(std::uint32_t) const override { return outstanding; }
+  void copy_read(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn) override {
+    cmds.push_back({'r', plane, from, from, lpn});
+  }
+  void copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn, Token) override {
+    cmds.push_back({'p', plane, to, from, lpn});
+  }
+  void erase(std::uint32_t plane, std::uint32_t victim) override { cmds.push_back({'e', plane, victim, 0, 0}); }
+  bool owners_at_read_end(std::uint32_t) override { return false; }
+  void copy_read_issued(std::uint32_t) override {}
+  std::size_t count(char k) const {
+    std::size_t n = 0;
+    for (const Cmd& c : cmds) n += c.kind == k;
+    return n;
+  }
+};
+
+// Writes every logical page once (24 blocks), then every other one of the first 192 again:
+// blocks 0-11 keep 8 valid pages each, 30 blocks are used, 2 free: GC is needed.
+void age(Ftl& f) {
+  auto write = [&f](std::uint64_t lpn) {
+    const std::uint32_t ppa = f.allocate(0, false);
+    REQUIRE(ppa != kUnmapped);
+    f.programmed(ppa);
+    f.map(lpn, ppa);
+  };
+  for (std::uint64_t lpn = 0; lpn < f.logical_pages(); ++lpn) write(lpn);
+  for (std::uint64_t lpn = 0; lpn < 192; lpn += 2) write(lpn);
+  REQUIRE(f.gc_needed(0));
+}
+
+// Ends copy reads in issue order until none is outstanding, each program as soon as it
+// is asked for; returns the commands handled.
+void run_copies(GcUnit& gc, FakeFirmware& fw, std::size_t& handled) {
+  while (handled < fw.cmds.size()) {
+    const FakeFirmware::Cmd c = fw.cmds[handled++];
+    if (c.kind == 'r') gc.copy_read_ended(c.plane, c.from, c.lpn, 1);
+    else if (c.kind == 'p') gc.copy_program_ended(c.plane, c.ppa, c.from, c.lpn, FlashPriority::BackgroundGc);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gc: a run copies the greedy victim's valid pages, a few at a time, then erases it", "[gc][controller]") {
+  Ftl ftl(one_plane_device());
+  age(ftl);
+  FakeFirmware fw;
+  FirmwareCounters counters;
+  GcUnit gc(ftl, true, 3, fw, counters);
+  const std::uint32_t free_before = ftl.free_blocks(0);
+  gc.maybe_start(0);
+  REQUIRE(gc.active(0));
+  REQUIRE(fw.cmds.size() == 3);  // three copies in flight, no more
+  for (const auto& c : fw.cmds) CHECK(c.kind == 'r');
+  const std::uint32_t victim = ftl.block_of_ppa(fw.cmds[0].from);
+  CHECK(victim == 0);  // the first of the blocks with the fewest valid pages (8)
+  CHECK(fw.cmds[0].lpn == ftl.owner(fw.cmds[0].from));
+  // Copies end in issue order (read, then its program); each end of a program lets the
+  // next read go: never more than three copies in flight.
+  std::size_t handled = 0, programs_ended = 0;
+  while (handled < fw.cmds.size()) {
+    const FakeFirmware::Cmd c = fw.cmds[handled++];
+    if (c.kind == 'r') {
+      gc.copy_read_ended(c.plane, c.from, c.lpn, 7);
+    } else if (c.kind == 'p') {
+      gc.copy_program_ended(c.plane, c.ppa, c.from, c.lpn, FlashPriority::BackgroundGc);
+      ++programs_ended;
+      CHECK(ftl.lookup(c.lpn) == c.ppa);  // the copy moved the mapping
+      CHECK(ftl.plane_of_ppa(c.ppa) == 0);  // inside the plane
+    }
+    CHECK(fw.count('r') - programs_ended <= 3);
+  }
+  CHECK(counters.gc_copies == 8);
+  CHECK(counters.gc_runs == 1);
+  REQUIRE(fw.cmds.back().kind == 'e');
+  CHECK(fw.cmds.back().ppa == victim);
+  CHECK(ftl.valid_pages(victim) == 0);
+  gc.erase_ended(0);
+  CHECK_FALSE(gc.active(0));
+  // The victim joins the free pool; the GC stream took one block for its copies.
+  CHECK(ftl.free_blocks(0) == free_before);
+}
+
+TEST_CASE("gc: the victim waits for a host read of it before its erase", "[gc][controller]") {
+  Ftl ftl(one_plane_device());
+  age(ftl);
+  FakeFirmware fw;
+  FirmwareCounters counters;
+  GcUnit gc(ftl, true, 0, fw, counters);  // 0: every copy at once
+  gc.maybe_start(0);
+  REQUIRE(fw.count('r') == 8);
+  ftl.add_pending_read(fw.cmds[0].from);  // a host read of the victim, in flight
+  std::size_t handled = 0;
+  run_copies(gc, fw, handled);
+  CHECK(fw.count('e') == 0);
+  ftl.remove_pending_read(fw.cmds[0].from);
+  gc.host_read_ended(0);
+  CHECK(fw.count('e') == 1);
+}
+
+TEST_CASE("gc: a page rewritten before its copy is issued is skipped", "[gc][controller]") {
+  Ftl ftl(one_plane_device());
+  age(ftl);
+  FakeFirmware fw;
+  FirmwareCounters counters;
+  GcUnit gc(ftl, true, 1, fw, counters);
+  gc.maybe_start(0);
+  REQUIRE(fw.cmds.size() == 1);
+  // The victim's other valid pages: trim the next one (the host no longer needs it).
+  std::vector<std::uint32_t> valid;
+  ftl.valid_ppas(ftl.block_of_ppa(fw.cmds[0].from), valid);
+  REQUIRE(valid.size() == 8);
+  ftl.trim(ftl.owner(valid[1]));
+  std::size_t handled = 0;
+  run_copies(gc, fw, handled);
+  CHECK(counters.gc_skipped_copies == 1);
+  CHECK(counters.gc_copies == 7);
+  CHECK(fw.count('e') == 1);
+}
+
+TEST_CASE("gc: without yielding, a run waits for its chip to be idle unless the plane is at its last reserve",
+          "[gc][controller]") {
+  Ftl ftl(one_plane_device());
+  age(ftl);
+  FakeFirmware fw;
+  FirmwareCounters counters;
+  GcUnit gc(ftl, false, 8, fw, counters);
+  fw.outstanding = 2;
+  gc.maybe_start(0);
+  CHECK(fw.cmds.empty());
+  CHECK(gc.issue_class(FlashOrigin::GcRead, 0) == FlashPriority::Host);  // one class with the host's
+  fw.outstanding = 0;
+  gc.chip_idle(0);
+  CHECK(fw.count('r') == 8);
+  CHECK(counters.gc_foreground == 0);
+
+  Ftl ftl2(one_plane_device());
+  age(ftl2);
+  FakeFirmware fw2;
+  FirmwareCounters c2;
+  GcUnit gc2(ftl2, false, 8, fw2, c2);
+  fw2.outstanding = 2;
+  fw2.last_reserve = true;  // host writes wait: GC goes at once, in the foreground
+  gc2.maybe_start(0);
+  CHECK(fw2.count('r') == 8);
+  CHECK(c2.gc_foreground == 1);
+}
+
+TEST_CASE("gc: yielding GC is background work, urgent at the last reserve, programs kept in order",
+          "[gc][controller]") {
+  Ftl ftl(one_plane_device());
+  FakeFirmware fw;
+  FirmwareCounters counters;
+  GcUnit gc(ftl, true, 8, fw, counters);
+  CHECK(gc.issue_class(FlashOrigin::GcRead, 0) == FlashPriority::BackgroundGc);
+  CHECK(gc.issue_class(FlashOrigin::GcProgram, 0) == FlashPriority::BackgroundGc);  // one in flight
+  fw.last_reserve = true;
+  CHECK(gc.issue_class(FlashOrigin::GcRead, 0) == FlashPriority::UrgentGc);
+  // A program may not overtake the plane's background programs still queued.
+  CHECK(gc.issue_class(FlashOrigin::GcProgram, 0) == FlashPriority::BackgroundGc);
+  CHECK(counters.gc_urgent_commands == 1);
+}
+
+TEST_CASE("gc: no run starts once the workload has ended", "[gc][controller]") {
+  Ftl ftl(one_plane_device());
+  age(ftl);
+  FakeFirmware fw;
+  FirmwareCounters counters;
+  GcUnit gc(ftl, true, 8, fw, counters);
+  gc.end_of_workload();
+  gc.maybe_start(0);
+  CHECK_FALSE(gc.active(0));
+  CHECK(fw.cmds.empty());
+}
