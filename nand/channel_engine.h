@@ -161,7 +161,8 @@ class ChannelEngine {
   DieState die_state(unsigned chip, unsigned die) const {
     const Die& d = die_at(chip, die);
     DieState s{d.inflight, d.inflight_reads, d.inflight_programs, d.waiting_programs, d.array_op != nullptr, 0, 0};
-    for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
+    // planes_per_die <= kMaxPlanes (validated); the second bound is for the compiler.
+    for (unsigned p = 0; p < cfg_.planes_per_die && p < kMaxPlanes; ++p) {
       s.data_busy = static_cast<std::uint8_t>(s.data_busy | (d.planes[p].data ? 1u : 0u) << p);
       s.cache_busy = static_cast<std::uint8_t>(s.cache_busy | (d.planes[p].cache ? 1u : 0u) << p);
     }
