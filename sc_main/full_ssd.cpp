@@ -190,28 +190,14 @@ void FullSsd::start_of_simulation() {
   sim_start = sim_end = std::chrono::steady_clock::now();
 }
 
-std::uint64_t FullSsd::lookahead_hints() const {
+FullSsd::AccelCounts FullSsd::accel_counts() const {
+  AccelCounts c;
 #if SSD_ACCEL
-  return lookahead->hints();
-#else
-  return 0;
+  c.lookahead_hints = lookahead->hints();
+  c.lookahead_thread_requests = lookahead->thread_requests();
+  c.decisions_ahead = decide_ahead ? decide_ahead->decided_ahead() : 0;
 #endif
-}
-
-std::uint64_t FullSsd::decisions_ahead() const {
-#if SSD_ACCEL
-  return decide_ahead ? decide_ahead->decided_ahead() : 0;
-#else
-  return 0;
-#endif
-}
-
-std::uint64_t FullSsd::lookahead_thread_requests() const {
-#if SSD_ACCEL
-  return lookahead->thread_requests();
-#else
-  return 0;
-#endif
+  return c;
 }
 
 void FullSsd::take_window() {

@@ -37,9 +37,10 @@ struct FullSsd : sc_core::sc_module {
   std::unique_ptr<accel::DecideAhead> decide_ahead;  // controller.decide_ahead
 #endif
   // The speed-only mechanisms' counts, for stats.json's `run` (0 without accel/).
-  std::uint64_t lookahead_hints() const;
-  std::uint64_t lookahead_thread_requests() const;
-  std::uint64_t decisions_ahead() const;
+  struct AccelCounts {
+    std::uint64_t lookahead_hints = 0, lookahead_thread_requests = 0, decisions_ahead = 0;
+  };
+  AccelCounts accel_counts() const;
   std::unique_ptr<KernelCalibrator> calibrator;  // report.calibrate_kernel
   std::unique_ptr<TimeSeries> series;            // report.interval_us
   // The window's start (time 0, or the end of the warm-up: report.warmup_*), with the

@@ -198,9 +198,10 @@ int run(int argc, char** argv) {
     fig.simulation_seconds = top.simulation_seconds();
     fig.process_activations = g_process_activations;
     for (int k = 0; k < kActSources; ++k) fig.activations_by[k] = g_activations_by[k];
-    fig.lookahead_hints = top.lookahead_hints();
-    fig.lookahead_thread_requests = top.lookahead_thread_requests();
-    fig.decisions_ahead = top.decisions_ahead();
+    const FullSsd::AccelCounts accel = top.accel_counts();
+    fig.lookahead_hints = accel.lookahead_hints;
+    fig.lookahead_thread_requests = accel.lookahead_thread_requests;
+    fig.decisions_ahead = accel.decisions_ahead;
     if (top.calibrator) {
       fig.kernel_activations_per_second = top.calibrator->activations_per_second();
       fig.kernel_peq_events_per_second = top.calibrator->peq_events_per_second();
