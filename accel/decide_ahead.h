@@ -7,6 +7,9 @@
 // (FlashSched::decide_early), and the channels take its commands as at the edge too (an
 // annotated delay: NandChannel::nb_transport_fw). This saves the kernel a time step per
 // decision. Otherwise the block wakes at the edge as without it.
+//
+// It also has the NAND's page state for each command the block queues fetched while the
+// command waits there (ChannelEngine::prefetch), with or without decisions ahead.
 #pragma once
 
 #include <cstdint>
@@ -20,14 +23,16 @@ namespace ssd::accel {
 
 class DecideAhead final : public ctrl::FlashSched::DecisionListener, public nand::NandDevice::RunListener {
  public:
-  // Listens to both (they must outlive it).
-  DecideAhead(ctrl::FlashSched& sched, nand::NandDevice& device) : sched_(sched), device_(device) {
+  // Listens to both (they must outlive it); `ahead`: decisions taken ahead of their edge
+  // (controller.decide_ahead), else only the fetching.
+  DecideAhead(ctrl::FlashSched& sched, nand::NandDevice& device, bool ahead)
+      : sched_(sched), device_(device), ahead_(ahead) {
     sched_.set_decision_listener(this);
-    device_.set_run_listener(this);
+    if (ahead_) device_.set_run_listener(this);
   }
   ~DecideAhead() override {
     sched_.set_decision_listener(nullptr);
-    device_.set_run_listener(nullptr);
+    if (ahead_) device_.set_run_listener(nullptr);
   }
   DecideAhead(const DecideAhead&) = delete;
   DecideAhead& operator=(const DecideAhead&) = delete;
@@ -36,9 +41,12 @@ class DecideAhead final : public ctrl::FlashSched::DecisionListener, public nand
 
   // Asked while the NAND array's process runs: after_run() has it taken when it ends.
   bool decision_asked(Tick) override {
-    if (!settling_ && !device_.running()) return false;
+    if (!ahead_ || (!settling_ && !device_.running())) return false;
     deferred_ = true;
     return true;
+  }
+  void command_queued(const FlashCommand& c) override {
+    if (c.channel < device_.channels()) device_.channel(c.channel).status().prefetch(c);
   }
   void after_run(Tick kernel) override {
     settling_ = true;
@@ -58,6 +66,7 @@ class DecideAhead final : public ctrl::FlashSched::DecisionListener, public nand
  private:
   ctrl::FlashSched& sched_;
   nand::NandDevice& device_;
+  bool ahead_;
   bool deferred_ = false;  // a decision asked for while the NAND array's process ran
   bool settling_ = false;  // in after_run()
   std::uint64_t decided_ahead_ = 0;

@@ -41,8 +41,7 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
   if (ph == tlm::BEGIN_REQ) {
     FlashCommand& c = flash_cmd(gp);
     c.exec.owner = &gp;
-    // The NAND's page state for the command, fetched while it waits here (a hint).
-    if (c.channel < device_.channels()) device_.channel(c.channel).status().prefetch(c);
+    if (decision_listener_) decision_listener_->command_queued(c);
     policy_->push(&c);
     mark_changed(c.channel);
     if (!decision_pending() && could_issue(c.channel)) request_decision();

@@ -146,7 +146,7 @@ class Ftl {
     ssd::prefetch(&blocks_[g]);
     if (image_) image_->prefetch_mask(g);
   }
-  // A hint that lookup(lpn) will be asked soon (a read on its way, tlm/lookahead.h): the
+  // A hint that lookup(lpn) will be asked soon (a read on its way, accel/lookahead.h): the
   // lines of the run's map and of the image that it reads are fetched meanwhile. Any lpn
   // may be named; changes nothing.
   void prefetch_lookup(std::uint64_t lpn) const {

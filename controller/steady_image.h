@@ -97,7 +97,7 @@ class SteadyImage final : public nand::PageImage {
 
   // Results computed on another thread. Both lookups are pure functions of the image,
   // which nothing changes once built; a second thread that knows the workload ahead
-  // (controller/lookahead_worker.h) can compute them on the machine's other core while
+  // (accel/lookahead_worker.h) can compute them on the machine's other core while
   // the simulation runs. Each result is one 64-bit word (key << 32 | value) in a
   // direct-mapped table of 2^log2_entries words per lookup, stored and read atomically:
   // a lookup whose word holds its own key takes the value, any other computes it. The

@@ -93,8 +93,8 @@ class ChannelEngine {
     if (lazy_bus_end_ && bus_op_ && seg_end_ <= now) finish_lazy_bus_end();
   }
 
-  // A hint, for whoever holds a command for this channel before submitting it (the
-  // scheduler block when it queues one): the line of its blocks' page state is fetched
+  // A hint, for whoever holds a command for this channel before submitting it (accel/
+  // when the scheduler block queues one): the line of its blocks' page state is fetched
   // now, so that it is in the cache when the command is submitted and starts.
   void prefetch(const FlashCommand& c) const {
     if (!statically_valid(c)) return;  // an address outside the geometry has no line

@@ -34,7 +34,7 @@ struct FullSsd : sc_core::sc_module {
   std::unique_ptr<host::HostDriver> host;
 #if SSD_ACCEL
   std::unique_ptr<accel::Lookahead> lookahead;  // after host and firmware: destroyed first
-  std::unique_ptr<accel::DecideAhead> decide_ahead;  // controller.decide_ahead
+  std::unique_ptr<accel::DecideAhead> decide_ahead;  // controller.decide_ahead; NAND state fetched early
 #endif
   // The speed-only mechanisms' counts, for stats.json's `run` (0 without accel/).
   struct AccelCounts {
