@@ -28,11 +28,14 @@ void Lookahead::start() {
   if (!ftl.share_image_results(17)) return;  // no image: nothing to compute ahead
   const ctrl::SteadyImage* image = ftl.image();
   progress_ = std::make_shared<ReplicaStream::Progress>();
-  const ctrl::FirmwareCore& fw = firmware_;
+  // The thread's own copies of what it needs: it reads nothing the simulation writes (a
+  // line shared with the simulation's hot data would cost both threads).
+  const std::uint64_t spp = spp_, logical_pages = ftl.logical_pages();
   worker_ = std::make_unique<LookaheadWorker>(
       std::make_unique<ReplicaStream>(std::move(replica_), progress_, cfg_.window),
-      [&fw, image](HostOp op, std::uint64_t lba, std::uint32_t sectors) {
-        fw.pages_looked_up(op, lba, sectors, [image](std::uint64_t lpn) { image->precompute(lpn); });
+      [spp, logical_pages, image](HostOp op, std::uint64_t lba, std::uint32_t sectors) {
+        ctrl::FirmwareCore::pages_looked_up(op, lba, sectors, spp, logical_pages,
+                                            [image](std::uint64_t lpn) { image->precompute(lpn); });
       },
       [image](std::uint64_t ppa) {  // a GC copy's page, its owner wanted at its read's end
         image->precompute_page(static_cast<std::uint32_t>(ppa));

@@ -117,20 +117,26 @@ class FirmwareCore : public sc_core::sc_module {
   void set_listener(FirmwareListener* l) { listener_ = l; }
   // Calls f for the pages of a request that process() looks up at once: a read's (at
   // most four), a write's written in part (read-modify-write: its first and last). False
-  // for a request that names none (not a read or write, or past the logical space). Any
-  // thread.
+  // for a request that names none (not a read or write, or past the logical space).
   template <typename F>
   bool pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const {
+    return pages_looked_up(op, lba, sectors, spp_, ftl_.logical_pages(), f);
+  }
+  // The same for a device of `logical_pages` pages of `spp` sectors: callable from any
+  // thread, reading nothing of the simulation's.
+  template <typename F>
+  static bool pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, std::uint64_t spp,
+                              std::uint64_t logical_pages, F&& f) {
     if (sectors == 0 || (op != HostOp::Read && op != HostOp::Write)) return false;
-    const PageSpan span = page_span(lba, sectors, spp_);
-    const std::uint64_t first = span.first, last = span.end() - 1, n = ftl_.logical_pages();
+    const PageSpan span = page_span(lba, sectors, spp);
+    const std::uint64_t first = span.first, last = span.end() - 1, n = logical_pages;
     if (first >= n) return false;
     if (op == HostOp::Read) {
       for (std::uint64_t lpn = first; lpn <= last && lpn < first + 4 && lpn < n; ++lpn) f(lpn);
       return true;
     }
-    if (written_in_part(lba, sectors, first)) f(first);
-    if (last != first && last < n && written_in_part(lba, sectors, last)) f(last);
+    if (covers_part(lba, sectors, first, spp)) f(first);
+    if (last != first && last < n && covers_part(lba, sectors, last, spp)) f(last);
     return true;
   }
 
