@@ -12,7 +12,7 @@ namespace ssd::ctrl {
 using namespace sc_core;
 
 FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDevice& device)
-    : sc_module(name), target("target"), cfg_(cfg), device_(device) {
+    : sc_module(name), target("target"), cfg_(cfg) {
   const nand::NandConfig& n = device.config();
   ios_ = cfg.policy == "ios";
   if (ios_) policy_ = std::make_unique<IosPolicy>(n.channels, n.chips_per_channel);
@@ -34,7 +34,10 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
   dont_initialize();
   changed_bits_.assign((n.channels + 63) / 64, 0);
   changed_.reserve(n.channels);
-  for (unsigned c = 0; c < n.channels; ++c) device.channel(c).set_listener(this);
+  for (unsigned c = 0; c < n.channels; ++c) {
+    device.channel(c).set_listener(this);
+    nand_.push_back(device.channel(c).scheduler_view());
+  }
 }
 
 tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
@@ -81,11 +84,11 @@ bool FlashSched::decision_pending() const { return next_edge_ != kNever && next_
 // the same, so an edge is scheduled only when it is true.
 bool FlashSched::could_issue(unsigned channel) {
   if (!policy_->queued_on_channel(channel)) return false;
-  nand::NandChannel& ch = device_.channel(channel);
-  if (ch.status().queued_total() != 0) return false;
-  ch.sync(at());
-  if (hos_) return hos_->any_ready_on_offers(channel, ch.status());
-  return policy_->any_ready(channel, [&ch](const FlashCommand& c) { return ch.status().ready_for(c); });
+  const nand::ChannelStatus& ch = nand_[channel];
+  if (ch.queued_total() != 0) return false;
+  ch.at(at());
+  if (hos_) return hos_->any_ready_on_offers(channel, ch);
+  return policy_->any_ready(channel, [&ch](const FlashCommand& c) { return ch.ready_for(c); });
 }
 
 void FlashSched::request_decision() {
@@ -128,20 +131,16 @@ void FlashSched::decide_at(Tick now) {
   if (hos_) {
     // A channel is brought up to now once, when its chips are tested.
     const auto open = [this, now](unsigned ch) {
-      nand::NandChannel& c = device_.channel(ch);
-      if (c.status().queued_total() != 0) return false;
-      c.sync(now);
+      const nand::ChannelStatus& c = nand_[ch];
+      if (c.queued_total() != 0) return false;
+      c.at(now);
       return true;
     };
-    const auto offer = [this](unsigned ch) -> const nand::ChannelEngine& { return device_.channel(ch).status(); };
+    const auto offer = [this](unsigned ch) -> const nand::ChannelStatus& { return nand_[ch]; };
     hos_->decide_on_offers(offer, open, out_, changed_);
   } else {
-    const auto ready = [this, now](const FlashCommand& c) {
-      nand::NandChannel& ch = device_.channel(c.channel);
-      ch.sync(now);
-      return ch.status().ready_for(c);
-    };
-    const auto open = [this](unsigned ch) { return device_.channel(ch).status().queued_total() == 0; };
+    const auto ready = [this, now](const FlashCommand& c) { return nand_[c.channel].at(now).ready_for(c); };
+    const auto open = [this](unsigned ch) { return nand_[ch].queued_total() == 0; };
     policy_->decide(ready, open, out_, &changed_);
   }
   issue(now);

@@ -2,7 +2,9 @@
 // target for the firmware, one flash initiator socket per NAND channel. Decisions
 // happen at rising edges of the controller clock (controller.clock_mhz), and only
 // at edges where something could change: a command was queued, or a NAND channel
-// changed state. Idle cycles cost no simulation time.
+// changed state. Idle cycles cost no simulation time. The block sees the NAND only
+// through a read-only view per channel (nand/channel_status.h) and the channels'
+// change callbacks.
 #pragma once
 
 #include <memory>
@@ -79,7 +81,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   Tick at() const { return ahead_ != kNever ? ahead_ : sim_now(); }
 
   SchedConfig cfg_;
-  nand::NandDevice& device_;
+  std::vector<nand::ChannelStatus> nand_;  // per channel: what the block samples
   std::unique_ptr<SchedPolicy> policy_;
   HosPolicy* hos_ = nullptr;  // policy_ when it is HOS: decisions with inlined readiness
   Tick period_;

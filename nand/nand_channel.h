@@ -13,6 +13,7 @@
 #include <systemc>
 
 #include "nand/channel_engine.h"
+#include "nand/channel_status.h"
 #include "nand/nand_tracer.h"
 #include "tlm/flash_protocol.h"
 
@@ -35,11 +36,10 @@ class NandChannel : public sc_core::sc_module {
   // Called by the waker at the time it was asked for (or later in the same time).
   void run(Tick now);
 
-  // Read-only status for schedulers (queue lengths, die/chip/bus state) and stats.
+  // Read-only state for statistics and traces (counters, die/chip/bus state).
   const ChannelEngine& status() const { return engine_; }
-  // Brings the engine's state up to `now`, the current time (a skipped command-phase
-  // end), so that status() is exact; a scheduler calls it before sampling.
-  void sync(Tick now) { engine_.catch_up(now); }
+  // What a scheduler samples, as of a time (channel_status.h).
+  ChannelStatus scheduler_view() { return ChannelStatus(engine_); }
   // Page-state backdoor (preconditioning); not for use while commands are in flight.
   ChannelEngine& engine() { return engine_; }
   // Called whenever the channel's state changed (a command started or ended a phase,

@@ -1,0 +1,34 @@
+// What the scheduler block sees of a NAND channel: a read-only view of its state, as of
+// a time, through the channel's readiness rules (ChannelEngine: accept words, queue).
+// at(now) brings the view up to `now`: a command-phase end the engine left to be taken
+// when the channel is looked at (ChannelEngine::catch_up, a speed mechanism) is taken
+// then. That changes nothing the engine simulates: the phase ended at its own time
+// either way; the view only makes sure the state looked at is the state at `now`.
+#pragma once
+
+#include <cstdint>
+
+#include "nand/channel_engine.h"
+
+namespace ssd::nand {
+
+class ChannelStatus {
+ public:
+  explicit ChannelStatus(ChannelEngine& engine) : engine_(&engine) {}
+  const ChannelStatus& at(Tick now) const {
+    engine_->catch_up(now);
+    return *this;
+  }
+  // Commands accepted by the channel that wait for its bus (none: the bus is free for a
+  // command the block issues now, if its die can take it).
+  unsigned queued_total() const { return engine_->queued_total(); }
+  // The die's word of what it could start now (FlashCommand::start_need()).
+  std::uint32_t accept_word(unsigned chip, unsigned die) const { return engine_->accept_word(chip, die); }
+  // Whether `c` could start now: no command waits for the bus and its die accepts it.
+  bool ready_for(const FlashCommand& c) const { return engine_->ready_for(c); }
+
+ private:
+  ChannelEngine* engine_;
+};
+
+}  // namespace ssd::nand
