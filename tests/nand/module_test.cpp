@@ -140,7 +140,7 @@ Approx at(double e) { return Approx(e).epsilon(0).margin(1e-5); }
 
 }  // namespace
 
-TEST_CASE("tlm: NandChannel over TLM gives the bus and array timeline of the equations", "[tlm][nand][channel]") {
+TEST_CASE("nand module: NandChannel over TLM gives the bus and array timeline of the equations", "[tlm][nand][channel]") {
   NandConfig cfg = small();
   Bench b("b", cfg);
   const double C = 7 / cfg.bus_mts, D = cfg.page_bytes / cfg.bus_mts;
@@ -165,7 +165,7 @@ TEST_CASE("tlm: NandChannel over TLM gives the bus and array timeline of the equ
   CHECK(b.nand.activity().utilization(sc_time_stamp().value()) > 0);
 }
 
-TEST_CASE("tlm: completions at the same time on several channels are delivered in channel order", "[tlm][nand][device]") {
+TEST_CASE("nand module: completions at the same time on several channels are delivered in channel order", "[tlm][nand][device]") {
   NandConfig cfg = small();
   cfg.channels = 4;
   Bench b("b", cfg);
@@ -181,7 +181,7 @@ TEST_CASE("tlm: completions at the same time on several channels are delivered i
   b.init.pool.check_all_returned();
 }
 
-TEST_CASE("tlm: a BEGIN_REQ with an annotated delay starts its command after the delay", "[tlm][nand][channel]") {
+TEST_CASE("nand module: a BEGIN_REQ with an annotated delay starts its command after the delay", "[tlm][nand][channel]") {
   NandConfig cfg = small();
   Bench b("b", cfg);
   const double C = 7 / cfg.bus_mts, D = cfg.page_bytes / cfg.bus_mts;
@@ -198,7 +198,7 @@ TEST_CASE("tlm: a BEGIN_REQ with an annotated delay starts its command after the
   b.init.pool.check_all_returned();
 }
 
-TEST_CASE("tlm: responses wait for END_RESP when the initiator answers TLM_ACCEPTED", "[tlm][nand]") {
+TEST_CASE("nand module: responses wait for END_RESP when the initiator answers TLM_ACCEPTED", "[tlm][nand]") {
   NandConfig cfg = small();
   Bench b("b", cfg);
   b.init.accept_then_end = true;
@@ -216,7 +216,7 @@ TEST_CASE("tlm: responses wait for END_RESP when the initiator answers TLM_ACCEP
   b.init.pool.check_all_returned();
 }
 
-TEST_CASE("tlm: a payload that never comes back is reported by the pool", "[tlm][pool]") {
+TEST_CASE("nand module: a payload that never comes back is reported by the pool", "[tlm][pool]") {
   NandConfig cfg = small();
   Bench b("b", cfg);
   b.init.release = false;  // leak them
@@ -226,7 +226,7 @@ TEST_CASE("tlm: a payload that never comes back is reported by the pool", "[tlm]
   CHECK_THROWS_WITH(b.init.pool.check_all_returned(), Catch::Contains("never released"));
 }
 
-TEST_CASE("tlm: a protocol error is an SC_REPORT_ERROR and an error response", "[tlm][nand][protocol]") {
+TEST_CASE("nand module: a protocol error is an SC_REPORT_ERROR and an error response", "[tlm][nand][protocol]") {
   NandConfig cfg = small();
   Bench b("b", cfg);
   b.init.add(0, FlashOp::Read, 0, 0, 0, 0b01, 0, 0);  // erased page
@@ -234,7 +234,7 @@ TEST_CASE("tlm: a protocol error is an SC_REPORT_ERROR and an error response", "
   CHECK_THROWS_WITH(sc_start(), Catch::Contains("which is erased"));
 }
 
-TEST_CASE("tlm: with the error's action set to log only, the initiator sees TLM_GENERIC_ERROR_RESPONSE", "[tlm][nand][protocol]") {
+TEST_CASE("nand module: with the error's action set to log only, the initiator sees TLM_GENERIC_ERROR_RESPONSE", "[tlm][nand][protocol]") {
   sc_report_handler::set_actions(NandChannel::kProtocolError, SC_DO_NOTHING);
   NandConfig cfg = small();
   Bench b("b", cfg);
@@ -248,7 +248,7 @@ TEST_CASE("tlm: with the error's action set to log only, the initiator sees TLM_
   CHECK(b.nand.totals().protocol_errors == 1);
 }
 
-TEST_CASE("trace: the VCD records bus phases, owner chip, array state and registers at their times", "[trace][nand]") {
+TEST_CASE("nand module: the VCD records bus phases, owner chip, array state and registers at their times", "[trace][nand]") {
   NandConfig cfg = small();
   cfg.channels = 1;
   TraceOptions t;
@@ -318,24 +318,4 @@ TEST_CASE("trace: the VCD records bus phases, owner chip, array state and regist
   // data register of plane 1 holds program data (2) from the start to the end of tPROG.
   std::vector<std::pair<Tick, std::string>> reg = {{0, "10"}, {C + D + P, "0"}};
   CHECK(changes[code[ch + "chip1.die0.plane1.data_reg"]] == reg);
-}
-
-TEST_CASE("tlm: sc_delay gives the sc_time that sc_time::from_value gives", "[tlm][time]") {
-  std::vector<Tick> values = {0, 1, 2, 999, 1000, 1001, 75000000, 3800000000ull, (Tick{1} << 40) + 7};
-  for (int b = 50; b <= 63; ++b)
-    for (Tick d : {Tick{0}, Tick{1}, Tick{3}}) {
-      values.push_back((Tick{1} << b) - d);
-      values.push_back((Tick{1} << b) + d);
-    }
-  std::uint64_t x = 0x9E3779B97F4A7C15ull;
-  for (int i = 0; i < 100000; ++i) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    values.push_back(x >> (x % 40));  // spread over the magnitudes
-  }
-  for (Tick v : values) {
-    INFO("ticks " << v);
-    REQUIRE(sc_delay(v).value() == sc_core::sc_time::from_value(v).value());
-  }
 }
