@@ -78,14 +78,23 @@ void run_copies(GcUnit& gc, FakeFirmware& fw, std::size_t& handled) {
   }
 }
 
+// A GcUnit on the one-plane device, with its fake firmware and counters; `aged`: the
+// device as age() leaves it, GC needed.
+struct Rig {
+  Ftl ftl{one_plane_device()};
+  FakeFirmware fw;
+  FirmwareCounters counters;
+  GcUnit gc;
+  Rig(bool yields, std::uint32_t copies_in_flight, bool aged = true) : gc(ftl, yields, copies_in_flight, fw, counters) {
+    if (aged) age(ftl);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("gc: a run copies the greedy victim's valid pages, a few at a time, then erases it", "[gc][controller]") {
-  Ftl ftl(one_plane_device());
-  age(ftl);
-  FakeFirmware fw;
-  FirmwareCounters counters;
-  GcUnit gc(ftl, true, 3, fw, counters);
+  Rig rig(true, 3);
+  auto& [ftl, fw, counters, gc] = rig;
   const std::uint32_t free_before = ftl.free_blocks(0);
   gc.maybe_start(0);
   REQUIRE(gc.active(0));
@@ -121,11 +130,8 @@ TEST_CASE("gc: a run copies the greedy victim's valid pages, a few at a time, th
 }
 
 TEST_CASE("gc: the victim waits for a host read of it before its erase", "[gc][controller]") {
-  Ftl ftl(one_plane_device());
-  age(ftl);
-  FakeFirmware fw;
-  FirmwareCounters counters;
-  GcUnit gc(ftl, true, 0, fw, counters);  // 0: every copy at once
+  Rig rig(true, 0 /* every copy at once */);
+  auto& [ftl, fw, counters, gc] = rig;
   gc.maybe_start(0);
   REQUIRE(fw.count('r') == 8);
   ftl.add_pending_read(fw.cmds[0].from);  // a host read of the victim, in flight
@@ -138,11 +144,8 @@ TEST_CASE("gc: the victim waits for a host read of it before its erase", "[gc][c
 }
 
 TEST_CASE("gc: a page rewritten before its copy is issued is skipped", "[gc][controller]") {
-  Ftl ftl(one_plane_device());
-  age(ftl);
-  FakeFirmware fw;
-  FirmwareCounters counters;
-  GcUnit gc(ftl, true, 1, fw, counters);
+  Rig rig(true, 1);
+  auto& [ftl, fw, counters, gc] = rig;
   gc.maybe_start(0);
   REQUIRE(fw.cmds.size() == 1);
   // The victim's other valid pages: trim the next one (the host no longer needs it).
@@ -159,11 +162,8 @@ TEST_CASE("gc: a page rewritten before its copy is issued is skipped", "[gc][con
 
 TEST_CASE("gc: without yielding, a run waits for its chip to be idle unless the plane is at its last reserve",
           "[gc][controller]") {
-  Ftl ftl(one_plane_device());
-  age(ftl);
-  FakeFirmware fw;
-  FirmwareCounters counters;
-  GcUnit gc(ftl, false, 8, fw, counters);
+  Rig rig(false, 8);
+  auto& [ftl, fw, counters, gc] = rig;
   fw.outstanding = 2;
   gc.maybe_start(0);
   CHECK(fw.cmds.empty());
@@ -173,11 +173,8 @@ TEST_CASE("gc: without yielding, a run waits for its chip to be idle unless the 
   CHECK(fw.count('r') == 8);
   CHECK(counters.gc_foreground == 0);
 
-  Ftl ftl2(one_plane_device());
-  age(ftl2);
-  FakeFirmware fw2;
-  FirmwareCounters c2;
-  GcUnit gc2(ftl2, false, 8, fw2, c2);
+  Rig rig2(false, 8);
+  auto& [ftl2, fw2, c2, gc2] = rig2;
   fw2.outstanding = 2;
   fw2.last_reserve = true;  // host writes wait: GC goes at once, in the foreground
   gc2.maybe_start(0);
@@ -187,10 +184,8 @@ TEST_CASE("gc: without yielding, a run waits for its chip to be idle unless the 
 
 TEST_CASE("gc: yielding GC is background work, urgent at the last reserve, programs kept in order",
           "[gc][controller]") {
-  Ftl ftl(one_plane_device());
-  FakeFirmware fw;
-  FirmwareCounters counters;
-  GcUnit gc(ftl, true, 8, fw, counters);
+  Rig rig(true, 8, false);
+  auto& [ftl, fw, counters, gc] = rig;
   CHECK(gc.issue_class(FlashOrigin::GcRead, 0) == FlashPriority::BackgroundGc);
   CHECK(gc.issue_class(FlashOrigin::GcProgram, 0) == FlashPriority::BackgroundGc);  // one in flight
   fw.last_reserve = true;
@@ -201,11 +196,8 @@ TEST_CASE("gc: yielding GC is background work, urgent at the last reserve, progr
 }
 
 TEST_CASE("gc: no run starts once the workload has ended", "[gc][controller]") {
-  Ftl ftl(one_plane_device());
-  age(ftl);
-  FakeFirmware fw;
-  FirmwareCounters counters;
-  GcUnit gc(ftl, true, 8, fw, counters);
+  Rig rig(true, 8);
+  auto& [ftl, fw, counters, gc] = rig;
   gc.end_of_workload();
   gc.maybe_start(0);
   CHECK_FALSE(gc.active(0));

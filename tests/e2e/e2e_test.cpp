@@ -29,12 +29,18 @@ struct Result {
   double mb_s(HostOp op) const { return static_cast<double>(host->bytes(op)) / 1e6 / sim_s; }
 };
 
-// Builds the model from a preset and --set style assignments and runs it.
-Result run(FullSsd*& keep, const std::string& preset, const std::vector<std::string>& sets) {
+// Builds the model from a preset and --set style assignments (it lives to the end of the
+// process, like any SystemC module).
+FullSsd* build(const std::string& preset, const std::vector<std::string>& sets) {
   Config cfg = make_config();
   apply_preset(cfg, preset);
   for (const std::string& s : sets) cfg.set_assignment(s);
-  keep = new FullSsd("ssd", cfg);  // lives to the end of the process, like any SystemC module
+  return new FullSsd("ssd", cfg);
+}
+
+// Builds the model and runs it.
+Result run(FullSsd*& keep, const std::string& preset, const std::vector<std::string>& sets) {
+  keep = build(preset, sets);
   sc_core::sc_start();
   keep->host->pool().check_all_returned();
   keep->firmware->pool().check_all_returned();
@@ -282,6 +288,13 @@ TEST_CASE("e2e: the host reports a phase its socket does not take, never reads i
   gp->release();
 }
 
+// The device the policy seams are tried on: small, aged, under mixed load, so that GC
+// runs while host reads and writes go on.
+const std::vector<std::string> kSeamDevice = with(
+    kFree, {"nand.channels=2", "nand.chips_per_channel=2", "nand.blocks_per_plane=64", "nand.pages_per_block=64",
+            "nand.page_bytes=4096", "ftl.overprovisioning=0.15", "ftl.precondition=0.8", "ftl.precondition_age=1",
+            "workload.read_ratio=0.5", "workload.queue_depth=16"});
+
 // The write allocation seam (controller/write_allocator.h): a policy other than the
 // static orders moves logical pages between planes; the FTL, GC and the integrity
 // checks hold. This one sends each write to the least busy chip's plane with the most
@@ -302,13 +315,7 @@ struct LeastBusyAllocator final : ctrl::WriteAllocator {
 }  // namespace
 
 TEST_CASE("e2e: a dynamic write allocator moves pages between planes and loses nothing", "[e2e][allocation][integrity]") {
-  Config cfg = make_config();
-  for (const std::string& s : with(kFree, {"nand.channels=2", "nand.chips_per_channel=2", "nand.blocks_per_plane=64",
-                                           "nand.pages_per_block=64", "nand.page_bytes=4096", "ftl.overprovisioning=0.15",
-                                           "ftl.precondition=0.8", "ftl.precondition_age=1", "workload.read_ratio=0.5",
-                                           "workload.queue_depth=16", "workload.requests=60000", "report.audit=true"}))
-    cfg.set_assignment(s);
-  FullSsd* m = new FullSsd("ssd", cfg);
+  FullSsd* m = build("default", with(kSeamDevice, {"workload.requests=60000", "report.audit=true"}));
   auto alloc = std::make_unique<LeastBusyAllocator>();
   LeastBusyAllocator* a = alloc.get();
   m->firmware->set_write_allocator(std::move(alloc));
@@ -366,13 +373,7 @@ struct OnePerChip final : ctrl::FirmwareScheduler {
 
 TEST_CASE("e2e: a firmware scheduling policy holds commands back, charges the core, and loses nothing",
           "[e2e][firmware_sched][integrity]") {
-  Config cfg = make_config();
-  for (const std::string& s : with(kFree, {"nand.channels=2", "nand.chips_per_channel=2", "nand.blocks_per_plane=64",
-                                           "nand.pages_per_block=64", "nand.page_bytes=4096", "ftl.overprovisioning=0.15",
-                                           "ftl.precondition=0.8", "ftl.precondition_age=1", "workload.read_ratio=0.5",
-                                           "workload.queue_depth=16", "workload.requests=20000"}))
-    cfg.set_assignment(s);
-  FullSsd* m = new FullSsd("ssd", cfg);
+  FullSsd* m = build("default", with(kSeamDevice, {"workload.requests=20000"}));
   auto policy = std::make_unique<OnePerChip>();
   OnePerChip* p = policy.get();
   m->firmware->set_firmware_scheduler(std::move(policy));
