@@ -43,8 +43,8 @@ void Lookahead::start() {
 }
 
 void Lookahead::drawn(const host::HostRequest& r) {
-  if (progress_) progress_->read.store(++drawn_, std::memory_order_relaxed);
-  else ++drawn_;
+  ++drawn_;
+  if (progress_) progress_->read.store(drawn_, std::memory_order_relaxed);
   // The lines of its pages' shadow entries (a random line of a table of megabytes each).
   const PageSpan span = page_span(r.lba, r.sectors, spp_);
   const host::TokenShadow& shadow = host_.shadow();
