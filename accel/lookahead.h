@@ -5,21 +5,22 @@
 //  - at each request drawn by the host (host::RequestListener): the lines of its pages'
 //    entries in the host's integrity shadow, and (host.lookahead) those of the
 //    firmware's mapping and of the preconditioned image that process() will read
-//    (FirmwareCore::pages_looked_up, Ftl::prefetch_lookup);
+//    (FirmwareCore::pages_looked_up, Ftl::map_entry, SteadyImage::l2p_reads);
 //  - at each program the firmware issues (ctrl::FirmwareListener): the mapping line it
 //    will change at its end and the valid bit it will clear;
 //  - with a preconditioned image, a machine of two cores or more and
 //    host.lookahead_thread: a thread (lookahead_worker.h) reads a replica of the
 //    workload (replica_stream.h), at most 512 requests ahead of the host, and computes
 //    the image's lookups of those pages (and the owners of the GC copies the firmware
-//    issues) into the image's shared tables, which the lookups then read.
+//    issues) into a table (image_results.h) that the image's lookups ask first.
 // None of it changes a result: a build without accel/ (cmake -DSSD_ACCEL=OFF) gives
-// the same stats.json, request log and waveforms (tests/cli_accel_off.sh).
+// the same stats.json, request log and waveforms (tests/cli_same_builds.sh).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 
+#include "accel/image_results.h"
 #include "accel/lookahead_worker.h"
 #include "accel/replica_stream.h"
 #include "controller/firmware_core.h"
@@ -52,6 +53,8 @@ class Lookahead final : public host::RequestListener, public ctrl::FirmwareListe
   }
   std::uint64_t hints() const { return hints_; }  // requests whose lookups were announced
   std::uint64_t thread_requests() const { return worker_ ? worker_->requests() : 0; }
+  // The table the thread fills, null while it does not run.
+  const ImageResultTable* results() const { return results_.get(); }
 
   void drawn(const host::HostRequest& r) override;
   void program_issued(std::uint64_t lpn, std::uint32_t replaces) override;
@@ -66,6 +69,7 @@ class Lookahead final : public host::RequestListener, public ctrl::FirmwareListe
   std::uint32_t spp_;
   std::uint64_t hints_ = 0;
   std::uint64_t drawn_ = 0;
+  std::unique_ptr<ImageResultTable> results_;          // the image's lookups the thread computed
   std::shared_ptr<ReplicaStream::Progress> progress_;  // shared with the worker's stream
   std::unique_ptr<LookaheadWorker> worker_;            // last: its thread stops first
 };

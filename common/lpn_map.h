@@ -21,7 +21,6 @@
 #include <future>
 
 #include "common/big_array.h"
-#include "common/prefetch.h"
 
 namespace ssd {
 
@@ -47,8 +46,8 @@ class LpnMap {
       if (s.key == 0) return false;
     }
   }
-  // A hint that `lpn` will be looked up soon: its home slot's line is fetched.
-  void prefetch(std::uint64_t lpn) const { ssd::prefetch(&slots_[home(lpn)]); }
+  // The slot a lookup of `lpn` reads first (its home).
+  const void* home_address(std::uint64_t lpn) const { return &slots_[home(lpn)]; }
   // Calls f(lpn, value) for every entry, in no particular order.
   template <typename F>
   void for_each(F f) const {

@@ -14,7 +14,6 @@
 
 #include "common/big_array.h"
 #include "common/lpn_map.h"
-#include "common/prefetch.h"
 
 namespace ssd {
 
@@ -41,10 +40,10 @@ class SparsePageTable {
     map_.set(lpn, v);
     if (map_.size() > limit_) densify();
   }
-  // A hint that `lpn` will be read or set soon: its line is fetched meanwhile.
-  void prefetch(std::uint64_t lpn) const {
-    if (!dense_) map_.prefetch(lpn);
-    else if (lpn < pages_) ssd::prefetch(&array_[lpn]);  // a hint may name any page
+  // Where get(lpn) and set(lpn) look first (any lpn; null past the array's pages).
+  const void* entry_address(std::uint64_t lpn) const {
+    if (!dense_) return map_.home_address(lpn);
+    return lpn < pages_ ? &array_[lpn] : nullptr;
   }
   bool dense() const { return dense_; }
   bool empty() const { return !dense_ && map_.size() == 0; }

@@ -150,6 +150,7 @@ void FlashSched::issue(Tick now) {
   for (FlashCommand* c : out_) {
     ++issued_;
     if (log_on_) log_.push_back({now / period_, c->id, c->channel, c->chip});
+    if (decision_listener_) decision_listener_->command_issued(*c);
     auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_time delay = sc_delay(now - sim_now());  // non-zero for a decision taken ahead

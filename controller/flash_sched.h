@@ -43,13 +43,14 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   // (decision_asked(edge) returns true), it later either has it taken at once as at its
   // edge (decide_early(): only when no input the block samples can change before the
   // edge) or has the block wake at the edge (wake_at_edge()).
-  // The same helper is told of each command queued (it may prepare the NAND's state for
-  // it; changes nothing).
+  // The same helper is told of each command queued, and of each sent to its channel (it
+  // may prepare the NAND's state for it; changes nothing).
   class DecisionListener {
    public:
     virtual ~DecisionListener() = default;
     virtual bool decision_asked(Tick edge) = 0;
     virtual void command_queued(const FlashCommand& c) = 0;
+    virtual void command_issued(const FlashCommand& c) = 0;
   };
   void set_decision_listener(DecisionListener* l) { decision_listener_ = l; }
   Tick asked_edge() const { return next_edge_; }  // the edge of the decision asked for

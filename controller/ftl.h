@@ -130,28 +130,18 @@ class Ftl {
     if (blocks_[block_of_ppa(ppa)].image_bits) return image_->valid(ppa);
     return valid_bits_[ppa >> 6] >> (ppa & 63) & 1u;
   }
-  // A hint that the mapping of `lpn` will be looked up or changed soon (a program of it is
-  // on its way): its line is fetched while other work goes on. Changes nothing.
-  void prefetch_mapping(std::uint64_t lpn) const {
-    l2p_.prefetch(lpn);
-    if (image_) image_->prefetch_shared_l2p(lpn);
-  }
-  // A hint that page `ppa` will be invalidated soon (a program that replaces it is on its
-  // way): its valid bit's word and its block's record are fetched meanwhile, and the
-  // image's valid pages of the block (which the first invalidation in an image block
-  // copies: take_image_bits).
-  void prefetch_invalidation(std::uint32_t ppa) const {
+  // Where lookup(lpn), map(lpn) and remap_if(lpn) read the run's map first (any lpn;
+  // null past the device). lookup() then reads the image: SteadyImage::l2p_reads.
+  const void* map_entry(std::uint64_t lpn) const { return l2p_.entry_address(lpn); }
+  // The memory invalidating page `ppa` reads, each address given to `line`: its valid
+  // bit's word, its block's record, and the image's valid pages of the block (which the
+  // first invalidation in an image block copies: take_image_bits).
+  template <typename Line>
+  void invalidation_reads(std::uint32_t ppa, Line&& line) const {
     const std::uint32_t g = block_of_ppa(ppa);
-    ssd::prefetch(&valid_bits_[ppa >> 6]);
-    ssd::prefetch(&blocks_[g]);
-    if (image_) image_->prefetch_mask(g);
-  }
-  // A hint that lookup(lpn) will be asked soon (a read on its way, accel/lookahead.h): the
-  // lines of the run's map and of the image that it reads are fetched meanwhile. Any lpn
-  // may be named; changes nothing.
-  void prefetch_lookup(std::uint64_t lpn) const {
-    l2p_.prefetch(lpn);
-    if (image_) image_->prefetch_l2p(lpn);
+    line(static_cast<const void*>(&valid_bits_[ppa >> 6]));
+    line(static_cast<const void*>(&blocks_[g]));
+    if (image_) image_->mask_reads(g, line);
   }
 
   // Next free page for a write into `plane` (host or GC stream); kUnmapped when the
@@ -247,11 +237,7 @@ class Ftl {
   std::uint32_t gc_low_mark() const { return gc_low_; }
   // The image of the steady-state preconditioning, null without one.
   const SteadyImage* image() const { return image_.get(); }
-  // Gives the image tables that another thread may fill (SteadyImage::precompute) while
-  // the simulation runs: 2^log2_entries results per lookup. False without an image.
-  bool share_image_results(unsigned log2_entries) {
-    return image_ && image_->enable_shared_results(log2_entries);
-  }
+  SteadyImage* image() { return image_.get(); }
   // Whether the logical-to-physical map has moved from its hash map to its array.
   bool l2p_dense() const { return l2p_.dense(); }
 

@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "tlm/flash_command.h"
-#include "common/prefetch.h"
 
 namespace ssd::ctrl {
 
@@ -204,8 +203,6 @@ class HosPolicy final : public SchedPolicy {
       }
       need = cand ? cand->start_need() : 0;
       die = cand ? cand->die : 0;
-      // The candidate is read when it is taken, often long after it was queued.
-      if (cand) ssd::prefetch(&cand->queue_next);
     }
   };
   unsigned class_of(const FlashCommand& c) const {

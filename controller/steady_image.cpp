@@ -1,6 +1,5 @@
 #include "controller/steady_image.h"
 
-#include "common/prefetch.h"
 
 #include <stdexcept>
 #include <string>
@@ -230,27 +229,23 @@ std::uint32_t SteadyImage::l2p_at(const Located& l) const {
 
 std::uint32_t SteadyImage::l2p(std::uint64_t lpn) const {
   if (lpn >= fill_) return 0xFFFFFFFFu;
-  // A result not in the table is kept there for a lookup of the same page that follows
-  // (a GC copy's, at its end).
-  if (cache_mask_) return static_cast<std::uint32_t>(shared(l2p_word(lpn), lpn, [&] { return l2p_at(locate(lpn)); }));
-  return l2p_at(locate(lpn));
-}
-
-void SteadyImage::prefetch_l2p(std::uint64_t lpn) const {
-  if (lpn >= fill_) return;
-  if (cache_mask_) return prefetch_shared_l2p(lpn);  // the other thread computes it
-  const Located l = locate(lpn);
-  memo_[lpn % kMemo] = l;
-  ssd::prefetch(&starts_[std::size_t{l.plane} * stride_ + l.age]);
-  ssd::prefetch(&mask_[std::size_t{l.plane * B_ + plane_[l.plane].blocks.forward(l.age)} * words_]);
+  if (!results_) return l2p_at(locate(lpn));
+  std::uint32_t ppa;
+  if (results_->known_l2p(lpn, ppa)) return ppa;
+  ppa = l2p_at(locate(lpn));
+  results_->computed_l2p(lpn, ppa);  // for a lookup of the same page that follows (a GC copy's, at its end)
+  return ppa;
 }
 
 std::uint64_t SteadyImage::p2l(std::uint32_t ppa) const {
-  // A result not in the table is kept there for a lookup of the same page that follows
-  // (a GC copy: the FTL asks for its owner, then the NAND for its token). kNoPage fits
-  // in the word's 32 bits.
-  if (cache_mask_) return shared(p2l_word(ppa), ppa, [&] { return p2l_compute(ppa); });
-  return p2l_compute(ppa);
+  if (!results_) return p2l_compute(ppa);
+  std::uint64_t lpn;
+  if (results_->known_p2l(ppa, lpn)) return lpn;
+  lpn = p2l_compute(ppa);
+  // For a lookup of the same page that follows (a GC copy: the FTL asks for its owner,
+  // then the NAND for its token).
+  results_->computed_p2l(ppa, lpn);
+  return lpn;
 }
 
 std::uint64_t SteadyImage::p2l_compute(std::uint32_t ppa) const {
@@ -267,37 +262,8 @@ std::uint64_t SteadyImage::p2l_compute(std::uint32_t ppa) const {
   return std::uint64_t{pl.slots.forward(s)} * planes_ + lane_of_plane_[p];
 }
 
-bool SteadyImage::enable_shared_results(unsigned log2_entries) {
-  if (cache_mask_) return true;
-  if (fill_ >= 0xFFFFFFFFull || log2_entries < 1 || log2_entries > 30) return false;
-  const std::size_t n = std::size_t{1} << log2_entries;
-  shared_ = BigArray<std::uint64_t>(2 * n, true);
-  for (std::size_t i = 0; i < n; ++i) shared_[i] = shared_[n + i] = entry((i + 1) & 0xFFFFFFFFu, 0);
-  cache_mask_ = n - 1;
-  return true;
-}
-
-// Both directions of one page from one computation: l2p and p2l are inverses on the
-// image's pages (l2p(p2l(ppa)) = ppa, p2l(l2p(lpn)) = lpn below the fill).
-void SteadyImage::store_pair(std::uint64_t lpn, std::uint32_t ppa) const {
-  store(l2p_word(lpn), entry(lpn, ppa));
-  store(p2l_word(ppa), entry(ppa, lpn));
-}
-
-void SteadyImage::precompute(std::uint64_t lpn) const {
-  if (!cache_mask_ || lpn >= fill_) return;
-  store_pair(lpn, l2p_at(locate_pure(lpn)));
-}
-
-void SteadyImage::precompute_page(std::uint32_t ppa) const {
-  if (!cache_mask_ || ppa >= std::uint64_t{planes_} * B_ * ppb_) return;
-  const std::uint64_t lpn = p2l_compute(ppa);
-  if (lpn != kNoPage) store_pair(lpn, ppa);
-  else store(p2l_word(ppa), entry(ppa, kNoPage));  // a page the image holds no data in
-}
-
 std::uint64_t SteadyImage::bytes() const {
-  return plane_.size() * sizeof(PlaneImage) + (mask_.size() + ready_.size()) * 8 + starts_.size() * 4 + shared_.size() * 8 +
+  return plane_.size() * sizeof(PlaneImage) + (mask_.size() + ready_.size()) * 8 + starts_.size() * 4 +
          (lane_of_plane_.size() + plane_of_lane_.size()) * 4;
 }
 

@@ -35,10 +35,23 @@
 #include <vector>
 
 #include "nand/page_image.h"
-#include "common/prefetch.h"
 #include "common/big_array.h"
 
 namespace ssd::ctrl {
+
+// Results of the image's lookups known before they are asked (accel/ computes them on
+// another thread while the simulation runs). The image asks here first and tells what it
+// computed itself. Both lookups are pure functions of the image, which nothing changes
+// once built: what is known here changes the time a lookup takes, never its answer.
+// Called from the thread that runs the lookups.
+class ImageResults {
+ public:
+  virtual ~ImageResults() = default;
+  virtual bool known_l2p(std::uint64_t lpn, std::uint32_t& ppa) = 0;
+  virtual bool known_p2l(std::uint32_t ppa, std::uint64_t& lpn) = 0;
+  virtual void computed_l2p(std::uint64_t lpn, std::uint32_t ppa) = 0;
+  virtual void computed_p2l(std::uint32_t ppa, std::uint64_t lpn) = 0;
+};
 
 class SteadyImage final : public nand::PageImage {
  public:
@@ -77,13 +90,16 @@ class SteadyImage final : public nand::PageImage {
   const Shape& shape(std::uint32_t p) const { return plane_[p].shape; }
   // The page logical page `lpn` occupies; 0xFFFFFFFF when lpn >= fill.
   std::uint32_t l2p(std::uint64_t lpn) const;
-  // A hint that l2p(lpn) will be asked soon: the lines it reads are fetched meanwhile,
-  // and what it computes before them is kept for it (a memo of a few pages).
-  void prefetch_l2p(std::uint64_t lpn) const;
-  // Only the line of l2p(lpn)'s shared result, if the results are shared (a lookup some
-  // time ahead, after the memo of prefetch_l2p would be gone).
-  void prefetch_shared_l2p(std::uint64_t lpn) const {
-    if (cache_mask_) ssd::prefetch(l2p_word(lpn));
+  // The memory l2p(lpn) will read, each address given to `line` (its age's entry of the
+  // plane's table and the block's valid pages). What is computed to find them is kept
+  // for that lookup (a memo of a few pages). Any lpn.
+  template <typename Line>
+  void l2p_reads(std::uint64_t lpn, Line&& line) const {
+    if (lpn >= fill_) return;
+    const Located l = locate(lpn);
+    memo_[lpn % kMemo] = l;
+    line(static_cast<const void*>(&starts_[std::size_t{l.plane} * stride_ + l.age]));
+    line(static_cast<const void*>(&mask_[std::size_t{l.plane * B_ + plane_[l.plane].blocks.forward(l.age)} * words_]));
   }
   // The logical page held by page `ppa`; kNoPage when the image holds no valid data there.
   std::uint64_t p2l(std::uint32_t ppa) const;
@@ -91,30 +107,15 @@ class SteadyImage final : public nand::PageImage {
     const std::uint64_t lpn = p2l(ppa);
     return lpn == kNoPage ? kStaleToken : token_of_(lpn);
   }
-  void prefetch_token(std::uint32_t ppa) const override {
-    if (cache_mask_) ssd::prefetch(p2l_word(ppa));
-  }
 
-  // Results computed on another thread. Both lookups are pure functions of the image,
-  // which nothing changes once built; a second thread that knows the workload ahead
-  // (accel/lookahead_worker.h) can compute them on the machine's other core while
-  // the simulation runs. Each result is one 64-bit word (key << 32 | value) in a
-  // direct-mapped table of 2^log2_entries words per lookup, stored and read atomically:
-  // a lookup whose word holds its own key takes the value, any other computes it. The
-  // tables change the time a lookup takes, never its answer. Called once, before
-  // precompute(), from the thread that runs the lookups; not for more than 2^32 - 1
-  // logical pages (the key is 32 bits; returns false then and enables nothing).
-  bool enable_shared_results(unsigned log2_entries);
-  // Computes l2p(lpn) and p2l of that page into the tables. Safe on any thread,
-  // concurrently with the lookups; changes no answer.
-  void precompute(std::uint64_t lpn) const;
-  // The same from the page's side: p2l(ppa) into the table, and l2p of that logical page
-  // (ppa itself) when the image holds one there.
-  void precompute_page(std::uint32_t ppa) const;
-  bool shares_results() const { return cache_mask_ != 0; }
-  // Lookups answered from the tables, and computed (main thread's counts), once shared.
-  std::uint64_t shared_hits() const { return shared_hits_; }
-  std::uint64_t shared_misses() const { return shared_misses_; }
+  // Results known ahead (null: none): l2p and p2l ask `r` first, and tell it what they
+  // computed. `r` must outlive the lookups.
+  void set_results(ImageResults* r) { results_ = r; }
+  // l2p and p2l computed, without the results known ahead or the memo. Safe on any
+  // thread, concurrently with the lookups. compute_l2p(lpn) needs lpn < fill().
+  std::uint32_t compute_l2p(std::uint64_t lpn) const { return l2p_at(locate_pure(lpn)); }
+  std::uint64_t compute_p2l(std::uint32_t ppa) const { return p2l_compute(ppa); }
+  std::uint64_t pages() const { return std::uint64_t{planes_} * B_ * ppb_; }
   // Plane p's blocks by age k (see the top: [0, F) full, F and F + 1 the open blocks,
   // older free): the block (in the plane) and its valid pages.
   std::uint32_t block_of_age(std::uint32_t p, std::uint32_t k) const { return plane_[p].blocks.forward(k); }
@@ -136,10 +137,12 @@ class SteadyImage final : public nand::PageImage {
     return load(&mask_of(ppa / ppb_)[ppa % ppb_ >> 6]) >> (ppa % ppb_ & 63) & 1u;
   }
   std::uint32_t mask_words() const { return words_; }
-  // A hint that valid_mask(block) or valid() of its pages will be asked soon.
-  void prefetch_mask(std::uint32_t block) const {
-    ssd::prefetch(&ready_[block >> 6]);
-    ssd::prefetch(&mask_[std::size_t{block} * words_]);
+  // The memory valid_mask(block) and valid() of its pages read, each address given to
+  // `line`.
+  template <typename Line>
+  void mask_reads(std::uint32_t block, Line&& line) const {
+    line(static_cast<const void*>(&ready_[block >> 6]));
+    line(static_cast<const void*>(&mask_[std::size_t{block} * words_]));
   }
   // Blocks whose valid pages have been drawn so far.
   std::uint64_t masks_drawn() const;
@@ -247,7 +250,7 @@ class SteadyImage final : public nand::PageImage {
   std::uint32_t age_estimate(std::uint32_t p, std::uint32_t s) const;
   std::uint32_t age_of_slot(std::uint32_t p, std::uint32_t s, std::uint32_t k, std::uint32_t& first) const;
   // A logical page's plane, slot and estimated age: what l2p computes before it reads a
-  // table. prefetch_l2p keeps it in memo_ for the lookup that follows.
+  // table. l2p_reads keeps it in memo_ for the lookup that follows.
   struct Located {
     std::uint64_t lpn = ~std::uint64_t{0};
     std::uint32_t plane = 0, slot = 0, age = 0;
@@ -256,34 +259,10 @@ class SteadyImage final : public nand::PageImage {
   Located locate_pure(std::uint64_t lpn) const;  // without (any thread)
   std::uint32_t l2p_at(const Located& l) const;   // l2p from the located slot
   std::uint64_t p2l_compute(std::uint32_t ppa) const;
-  void store_pair(std::uint64_t lpn, std::uint32_t ppa) const;  // both tables' words for one page
-  // The shared tables (enable_shared_results), one array: l2p's words, then p2l's (huge
-  // pages: a lookup's prefetch costs no page walk). Entry i of each starts with the key
-  // i + 1, which no key that maps to entry i equals. Read and written with atomic
-  // builtins: the other thread writes them while this one reads.
-  static constexpr std::uint64_t entry(std::uint64_t key, std::uint64_t value) {
-    return key << 32 | (value & 0xFFFFFFFFu);
-  }
-  std::uint64_t* l2p_word(std::uint64_t lpn) const { return &shared_[lpn & cache_mask_]; }
-  std::uint64_t* p2l_word(std::uint32_t ppa) const { return &shared_[cache_mask_ + 1 + (ppa & cache_mask_)]; }
+  // The valid-page masks are drawn by whichever thread asks first: read and written
+  // atomically.
   static std::uint64_t load(const std::uint64_t* w) { return __atomic_load_n(w, __ATOMIC_RELAXED); }
   static void store(std::uint64_t* w, std::uint64_t v) { __atomic_store_n(w, v, __ATOMIC_RELAXED); }
-  // The lookup of `key` through its table word `w`: the word's value if it holds the
-  // key, else compute() (counted, and stored in the word).
-  template <typename Compute>
-  std::uint64_t shared(std::uint64_t* w, std::uint64_t key, Compute&& compute) const {
-    const std::uint64_t e = load(w);
-    if (e >> 32 == key) {
-      ++shared_hits_;
-      return static_cast<std::uint32_t>(e);
-    }
-    ++shared_misses_;
-    const std::uint64_t v = compute();
-    store(w, entry(key, v));
-    return v;
-  }
-  mutable BigArray<std::uint64_t> shared_;
-  std::uint64_t cache_mask_ = 0;  // 0: no tables
   // Block g's valid pages (words_ words, read with load()), drawn first (draw_mask) if no
   // thread has yet: a bit per block in ready_ says it has been, set (release) after the
   // words are stored. Two threads that draw one block at once store the same words.
@@ -307,12 +286,12 @@ class SteadyImage final : public nand::PageImage {
   // fill it.
   mutable BigArray<std::uint64_t> mask_, ready_;
   BigArray<std::uint32_t> starts_;  // per plane, stride_ entries: start(k)
-  // What the lookups' thread writes, on lines of their own: the other thread reads the
-  // members above, and a line written at every lookup would move between the cores.
-  alignas(64) mutable std::uint64_t shared_hits_ = 0;
-  mutable std::uint64_t shared_misses_ = 0;
+  ImageResults* results_ = nullptr;
+  // What the lookups' thread writes, on lines of their own: another thread may read the
+  // members above (compute_l2p), and a line written at every lookup would move between
+  // the cores.
   static constexpr unsigned kMemo = 4;
-  mutable Located memo_[kMemo];  // a pure function's results: changes no answer
+  alignas(64) mutable Located memo_[kMemo];  // a pure function's results: changes no answer
 };
 
 // Bits set in a word, without a library call (the build does not assume POPCNT).

@@ -24,8 +24,8 @@ class TokenShadow {
     const Token t = written_.get(lpn);
     return t != 0 ? t : lpn < preconditioned_ ? precondition_token(lpn) : kUnwrittenToken;
   }
-  // A hint that `lpn` will be read or written soon: its entry's line is fetched.
-  void prefetch(std::uint64_t lpn) const { written_.prefetch(lpn); }
+  // Where current(lpn) and set(lpn) look first (null for an lpn past the device).
+  const void* entry_address(std::uint64_t lpn) const { return written_.entry_address(lpn); }
   // The host wrote `t` (never 0) to `lpn`.
   void set(std::uint64_t lpn, Token t) { written_.set(lpn, t); }
   bool dense() const { return written_.dense(); }

@@ -224,16 +224,6 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
     rejected_.push_back(c);
     return;
   }
-  // A read's stored token, needed at its array end: fetched now, while other work goes
-  // on. A block still read from the image stores none (and a prefetch into its unmapped
-  // pages would cost a page walk each): the image is told instead.
-  if (c->op == FlashOp::Read && c->page < cfg_.pages_per_block) {
-    for_planes(c->plane_mask, [&](unsigned p) {
-      const std::size_t bi = block_index(*c, p);
-      if (c->page >= pages_[bi].image_pages) ssd::prefetch(&tokens_[bi * cfg_.pages_per_block + c->page]);
-      else image_->prefetch_token(image_page(bi, c->page));
-    });
-  }
   Die& d = die_of(*c);
   if (d.tail) {
     d.tail->exec.next = c;

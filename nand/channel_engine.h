@@ -31,7 +31,6 @@
 #include "nand/page_image.h"
 #include "common/big_array.h"
 #include "tlm/flash_command.h"
-#include "common/prefetch.h"
 
 namespace ssd::nand {
 
@@ -93,12 +92,26 @@ class ChannelEngine {
     if (lazy_bus_end_ && bus_op_ && seg_end_ <= now) finish_lazy_bus_end();
   }
 
-  // A hint, for whoever holds a command for this channel before submitting it (accel/
-  // when the scheduler block queues one): the line of its blocks' page state is fetched
-  // now, so that it is in the cache when the command is submitted and starts.
-  void prefetch(const FlashCommand& c) const {
-    if (!statically_valid(c)) return;  // an address outside the geometry has no line
-    for_planes(c.plane_mask, [&](unsigned p) { ssd::prefetch(&pages_[block_index(c, p)]); });
+  // What the engine will read of its state for command `c`, for whoever holds the command
+  // before submitting it (nothing for an address outside the geometry):
+  //  - block_state_read_by: line(address) for each of its blocks' page state (write
+  //    pointer, image flag), read when it starts;
+  //  - tokens_read_by (a read): line(address) for each page's stored token, read at its
+  //    array end, or image_page(page) for a page whose token is still the image's (its
+  //    device-wide index: PageImage::token).
+  template <typename Line>
+  void block_state_read_by(const FlashCommand& c, Line&& line) const {
+    if (!statically_valid(c)) return;
+    for_planes(c.plane_mask, [&](unsigned p) { line(static_cast<const void*>(&pages_[block_index(c, p)])); });
+  }
+  template <typename Line, typename ImagePage>
+  void tokens_read_by(const FlashCommand& c, Line&& line, ImagePage&& image_page_of) const {
+    if (c.op != FlashOp::Read || c.page >= cfg_.pages_per_block || !statically_valid(c)) return;
+    for_planes(c.plane_mask, [&](unsigned p) {
+      const std::size_t bi = block_index(c, p);
+      if (c.page >= pages_[bi].image_pages) line(static_cast<const void*>(&tokens_[bi * cfg_.pages_per_block + c.page]));
+      else image_page_of(image_page(bi, c.page));
+    });
   }
 
   // ---- read-only status for schedulers and statistics ----

@@ -17,8 +17,6 @@ class PageImage {
   //   (((channel * chips + chip) * dies + die) * planes + plane) * blocks_per_plane + block)
   //   * pages_per_block + page   (the FTL's physical page address).
   virtual Token token(std::uint32_t page) const = 0;
-  // A hint that token(page) will be asked soon: what it reads may be fetched meanwhile.
-  virtual void prefetch_token(std::uint32_t /*page*/) const {}
 };
 
 }  // namespace ssd::nand

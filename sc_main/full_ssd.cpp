@@ -175,7 +175,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     la.hints = cfg.get_bool("host.lookahead");
     la.thread = cfg.get_bool("host.lookahead_thread");
     lookahead = std::make_unique<accel::Lookahead>(*host, *firmware, std::move(replica), la);
-    decide_ahead = std::make_unique<accel::DecideAhead>(*sched, *nand, cfg.get_bool("controller.decide_ahead"));
+    block_ahead = std::make_unique<accel::BlockAhead>(*sched, *nand, *lookahead, cfg.get_bool("controller.decide_ahead"));
 #endif
     host->socket.bind(iface->host);
     iface->firmware.bind(firmware->host);
@@ -195,7 +195,12 @@ FullSsd::AccelCounts FullSsd::accel_counts() const {
 #if SSD_ACCEL
   c.lookahead_hints = lookahead->hints();
   c.lookahead_thread_requests = lookahead->thread_requests();
-  c.decisions_ahead = decide_ahead->decided_ahead();
+  c.decisions_ahead = block_ahead->decided_ahead();
+  if (const accel::ImageResultTable* t = lookahead->results()) {
+    c.image_results = true;
+    c.image_lookups_precomputed = t->hits();
+    c.image_lookups_computed = t->misses();
+  }
 #endif
   return c;
 }

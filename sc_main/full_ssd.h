@@ -20,7 +20,7 @@
 #include "sc_main/time_series.h"
 #include "common/vcd_writer.h"
 #if SSD_ACCEL
-#include "accel/decide_ahead.h"
+#include "accel/block_ahead.h"
 #include "accel/lookahead.h"
 #endif
 
@@ -34,11 +34,13 @@ struct FullSsd : sc_core::sc_module {
   std::unique_ptr<host::HostDriver> host;
 #if SSD_ACCEL
   std::unique_ptr<accel::Lookahead> lookahead;  // after host and firmware: destroyed first
-  std::unique_ptr<accel::DecideAhead> decide_ahead;  // controller.decide_ahead; NAND state fetched early
+  std::unique_ptr<accel::BlockAhead> block_ahead;  // after lookahead: destroyed before it
 #endif
   // The speed-only mechanisms' counts, for stats.json's `run` (0 without accel/).
   struct AccelCounts {
     std::uint64_t lookahead_hints = 0, lookahead_thread_requests = 0, decisions_ahead = 0;
+    bool image_results = false;  // the thread's table of the image's lookups was used
+    std::uint64_t image_lookups_precomputed = 0, image_lookups_computed = 0;
   };
   AccelCounts accel_counts() const;
   std::unique_ptr<KernelCalibrator> calibrator;  // report.calibrate_kernel

@@ -202,6 +202,9 @@ int run(int argc, char** argv) {
     fig.lookahead_hints = accel.lookahead_hints;
     fig.lookahead_thread_requests = accel.lookahead_thread_requests;
     fig.decisions_ahead = accel.decisions_ahead;
+    fig.image_results = accel.image_results;
+    fig.image_lookups_precomputed = accel.image_lookups_precomputed;
+    fig.image_lookups_computed = accel.image_lookups_computed;
     if (top.calibrator) {
       fig.kernel_activations_per_second = top.calibrator->activations_per_second();
       fig.kernel_peq_events_per_second = top.calibrator->peq_events_per_second();

@@ -219,10 +219,9 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   // ... the requests the lookahead thread read ahead (host.lookahead_thread), and the
   // image's lookups it had computed in time (these depend on the machine's timing).
   put(rn, "lookahead_thread_requests", integer(run.lookahead_thread_requests));
-  const ctrl::SteadyImage* im = f.firmware.ftl().image();
-  if (im && im->shares_results()) {
-    put(rn, "image_lookups_precomputed", integer(im->shared_hits()));
-    put(rn, "image_lookups_computed", integer(im->shared_misses()));
+  if (run.image_results) {
+    put(rn, "image_lookups_precomputed", integer(run.image_lookups_precomputed));
+    put(rn, "image_lookups_computed", integer(run.image_lookups_computed));
   }
   if (run.kernel_activations_per_second > 0) {
     put(rn, "kernel_activations_per_second", num(run.kernel_activations_per_second));

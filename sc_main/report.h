@@ -29,7 +29,11 @@ struct RunFigures {
   // The speed-only mechanisms (accel/lookahead.h): requests whose lookups were announced
   // ahead, and those the lookahead thread read ahead.
   std::uint64_t lookahead_hints = 0, lookahead_thread_requests = 0;
-  std::uint64_t decisions_ahead = 0;  // scheduler decisions taken ahead of their edge (accel/decide_ahead.h)
+  // The image's lookups answered from the lookahead thread's table, and computed (only
+  // when the table was used: image_results).
+  bool image_results = false;
+  std::uint64_t image_lookups_precomputed = 0, image_lookups_computed = 0;
+  std::uint64_t decisions_ahead = 0;  // scheduler decisions taken ahead of their edge (accel/block_ahead.h)
   bool audited = false;  // report.audit: every logical page read back after the run
   std::uint64_t audited_pages = 0, audit_mismatches = 0;
 };

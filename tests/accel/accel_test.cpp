@@ -1,5 +1,5 @@
 // accel/: the speed-only mechanisms, plain C++ (no kernel). Their effect on whole runs,
-// none, is checked by comparing builds (tests/cli_accel_off.sh) and settings
+// none, is checked by comparing builds (tests/cli_same_builds.sh) and settings
 // (host.lookahead, host.lookahead_thread).
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,7 @@
-// Decisions taken ahead of their edge (controller.decide_ahead), for speed only. Most
+// The scheduler block's work done ahead, for speed only: its decisions, and the NAND
+// state its commands will read.
+//
+// Decisions taken ahead of their edge (controller.decide_ahead). Most
 // decisions of the scheduler block are asked for from the NAND array's process (a
 // channel changed state, or the firmware queued a command from a completion). When, at
 // the end of that process's activation, no process of the simulation can run before
@@ -8,34 +11,39 @@
 // annotated delay: NandChannel::nb_transport_fw). This saves the kernel a time step per
 // decision. Otherwise the block wakes at the edge as without it.
 //
-// It also has the NAND's page state for each command the block queues fetched while the
-// command waits there (ChannelEngine::prefetch), with or without decisions ahead.
+// Whether or not decisions are taken ahead, each command has the NAND state it will read
+// fetched early: its blocks' page state when the block queues it, read when it starts
+// (ChannelEngine::block_state_read_by), and for a read, when the block sends it to its
+// channel, the stored token it returns at its array end (ChannelEngine::tokens_read_by;
+// for a page still the image's, its owner in the lookahead thread's table, if that runs).
 #pragma once
 
 #include <cstdint>
 
 #include <systemc>
 
+#include "accel/lookahead.h"
+#include "accel/prefetch.h"
 #include "controller/flash_sched.h"
 #include "nand/nand_device.h"
 
 namespace ssd::accel {
 
-class DecideAhead final : public ctrl::FlashSched::DecisionListener, public nand::NandDevice::RunListener {
+class BlockAhead final : public ctrl::FlashSched::DecisionListener, public nand::NandDevice::RunListener {
  public:
-  // Listens to both (they must outlive it); `ahead`: decisions taken ahead of their edge
-  // (controller.decide_ahead), else only the fetching.
-  DecideAhead(ctrl::FlashSched& sched, nand::NandDevice& device, bool ahead)
-      : sched_(sched), device_(device), ahead_(ahead) {
+  // Listens to both (they, and `lookahead`, must outlive it); `ahead`: decisions taken
+  // ahead of their edge (controller.decide_ahead), else only the fetching.
+  BlockAhead(ctrl::FlashSched& sched, nand::NandDevice& device, const Lookahead& lookahead, bool ahead)
+      : sched_(sched), device_(device), lookahead_(lookahead), ahead_(ahead) {
     sched_.set_decision_listener(this);
     if (ahead_) device_.set_run_listener(this);
   }
-  ~DecideAhead() override {
+  ~BlockAhead() override {
     sched_.set_decision_listener(nullptr);
     if (ahead_) device_.set_run_listener(nullptr);
   }
-  DecideAhead(const DecideAhead&) = delete;
-  DecideAhead& operator=(const DecideAhead&) = delete;
+  BlockAhead(const BlockAhead&) = delete;
+  BlockAhead& operator=(const BlockAhead&) = delete;
   // Decisions taken before their edge's time.
   std::uint64_t decided_ahead() const { return decided_ahead_; }
 
@@ -46,7 +54,14 @@ class DecideAhead final : public ctrl::FlashSched::DecisionListener, public nand
     return true;
   }
   void command_queued(const FlashCommand& c) override {
-    if (c.channel < device_.channels()) device_.channel(c.channel).status().prefetch(c);
+    if (c.channel < device_.channels()) device_.channel(c.channel).status().block_state_read_by(c, prefetch);
+  }
+  void command_issued(const FlashCommand& c) override {
+    if (c.channel >= device_.channels()) return;
+    const ImageResultTable* table = lookahead_.results();
+    device_.channel(c.channel).status().tokens_read_by(c, prefetch, [table](std::uint32_t page) {
+      if (table) prefetch(table->p2l_address(page));
+    });
   }
   void after_run(Tick kernel) override {
     settling_ = true;
@@ -66,6 +81,7 @@ class DecideAhead final : public ctrl::FlashSched::DecisionListener, public nand
  private:
   ctrl::FlashSched& sched_;
   nand::NandDevice& device_;
+  const Lookahead& lookahead_;
   bool ahead_;
   bool deferred_ = false;  // a decision asked for while the NAND array's process ran
   bool settling_ = false;  // in after_run()
