@@ -20,6 +20,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
       work_("work"),
       flash_out_("flash_out"),
       pool_("firmware flash commands"),
+      forecast_(ftl.nand),
       gc_(ftl_, fw.gc_yields, fw.gc_copies_in_flight, gc_port_, counters_) {
   spp_ = ftl.nand.page_bytes / 512;
   if (!read_unit_fits(fw.read_unit_bytes, ftl.nand.page_bytes))
@@ -123,10 +124,12 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin
   gp->set_command(op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   gp->set_data_length(op == FlashOp::Erase ? 0 : ftl_.config().nand.page_bytes);
   chip_activity(std::uint32_t{a.channel} * ftl_.config().nand.chips_per_channel + a.chip, +1);
+  forecast_.issued(f, sim_now());
   return f;
 }
 
 Tick FirmwareCore::Outlet::now() const { return sim_now(); }
+Tick FirmwareCore::View::now() const { return sim_now(); }
 
 void FirmwareCore::release_flash(FlashCommand& f, Tick at) {
   auto* gp = static_cast<tlm::tlm_generic_payload*>(f.exec.owner);
@@ -362,6 +365,9 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       SC_REPORT_ERROR("/ssd/controller/firmware", ("a completion of a command it did not issue: " + f.describe()).c_str());
       break;
   }
+  // Outstanding until its completion has been handled (the allocations it led to above
+  // still saw it), in the forecast as in the count per chip.
+  forecast_.completed(f, sim_now());
   gp.release();
   chip_activity(chip, -1);
   return tlm::TLM_COMPLETED;

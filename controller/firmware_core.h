@@ -223,14 +223,18 @@ class FirmwareCore : public sc_core::sc_module {
   class View final : public AllocationView {
    public:
     explicit View(const FirmwareCore& fw) : fw_(fw) {}
+    const nand::NandConfig& nand() const override { return fw_.ftl_.config().nand; }
     std::uint32_t planes() const override { return fw_.ftl_.planes(); }
     std::uint32_t chip_of_plane(std::uint32_t plane) const override { return fw_.ftl_.chip_of_plane(plane); }
     std::uint32_t free_blocks(std::uint32_t plane) const override { return fw_.ftl_.free_blocks(plane); }
     std::uint32_t commands_outstanding(std::uint32_t chip) const override { return fw_.chip_outstanding_[chip]; }
+    const BusyForecast& forecast() const override { return fw_.forecast_; }
+    Tick now() const override;
 
    private:
     const FirmwareCore& fw_;
   };
+  BusyForecast forecast_;
   View view_{*this};
   std::unique_ptr<WriteAllocator> allocator_;
   class Outlet final : public FlashOutlet {

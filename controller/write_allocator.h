@@ -1,7 +1,7 @@
 // Write allocation: which plane a page write goes to. The seam for allocation policies
-// (static orders today; dynamic allocation by queue lengths or free space later): the
-// firmware asks its WriteAllocator for each host page it programs, giving it a read-only
-// view of the device. Plain C++.
+// (static orders today; dynamic allocation by queue lengths, forecast completion or free
+// space later): the firmware asks its WriteAllocator for each host page it programs,
+// giving it a read-only view of the device. Plain C++.
 //
 // StaticAllocator is today's policy (ftl.allocation): a logical page always goes to the
 // same plane, by an order of the four dimensions (channel, chip, die, plane), fastest
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/busy_forecast.h"
 #include "nand/nand_config.h"
 
 namespace ssd::ctrl {
@@ -22,11 +23,19 @@ namespace ssd::ctrl {
 class AllocationView {
  public:
   virtual ~AllocationView() = default;
+  // The geometry and nominal timing. Planes are numbered
+  // ((channel * chips_per_channel + chip) * dies_per_chip + die) * planes_per_die + plane.
+  virtual const nand::NandConfig& nand() const = 0;
   virtual std::uint32_t planes() const = 0;
   virtual std::uint32_t chip_of_plane(std::uint32_t plane) const = 0;
   virtual std::uint32_t free_blocks(std::uint32_t plane) const = 0;
   // Flash commands the firmware has issued to the chip and not yet seen complete.
   virtual std::uint32_t commands_outstanding(std::uint32_t chip) const = 0;
+  // The firmware's forecast of when the work it has issued to each channel, chip and die
+  // ends, with the commands outstanding on each (an estimate from the nominal timing:
+  // controller/busy_forecast.h), and the time now.
+  virtual const BusyForecast& forecast() const = 0;
+  virtual Tick now() const = 0;
 };
 
 class WriteAllocator {

@@ -243,10 +243,16 @@ struct RecordingOutlet final : ctrl::FlashOutlet {
   }
 };
 struct FakeView final : ctrl::AllocationView {
+  explicit FakeView(const nand::NandConfig& n) : n_(n), forecast_(n) {}
+  const nand::NandConfig& nand() const override { return n_; }
   std::uint32_t planes() const override { return 8; }
   std::uint32_t chip_of_plane(std::uint32_t p) const override { return p / 2; }
   std::uint32_t free_blocks(std::uint32_t p) const override { return 10 + p; }
   std::uint32_t commands_outstanding(std::uint32_t chip) const override { return chip; }
+  const ctrl::BusyForecast& forecast() const override { return forecast_; }
+  Tick now() const override { return 0; }
+  nand::NandConfig n_;
+  ctrl::BusyForecast forecast_;
 };
 }  // namespace
 
@@ -274,7 +280,7 @@ TEST_CASE("write allocation: the static orders ignore the device's state", "[con
   n.planes_per_die = 2;
   // Plane index = ((channel * chips + chip) * dies + die) * planes + plane.
   ctrl::StaticAllocator cwdp(n, "CWDP"), pdwc(n, "PDWC");
-  FakeView view;
+  FakeView view(n);
   const std::uint32_t want_cwdp[8] = {0, 4, 2, 6, 1, 5, 3, 7};  // channel fastest, then chip, then plane
   const std::uint32_t want_pdwc[8] = {0, 1, 2, 3, 4, 5, 6, 7};  // plane fastest: the plane index itself
   for (std::uint64_t lpn = 0; lpn < 16; ++lpn) {

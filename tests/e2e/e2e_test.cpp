@@ -338,6 +338,63 @@ TEST_CASE("e2e: a dynamic write allocator moves pages between planes and loses n
   CHECK(audit.mismatches == 0);
 }
 
+// The same seam with the firmware's forecast (controller/busy_forecast.h): each write
+// goes to a plane of the die whose issued work is forecast to end first. The forecast
+// agrees with the firmware's own count of outstanding commands at every call, and a die
+// with nothing outstanding is forecast idle.
+namespace {
+struct EarliestEndAllocator final : ctrl::WriteAllocator {
+  std::uint64_t calls = 0, disagreements = 0, busy_idle = 0;
+  std::uint32_t plane_for(std::uint64_t, const ctrl::AllocationView& v) override {
+    ++calls;
+    const ctrl::BusyForecast& f = v.forecast();
+    const nand::NandConfig& n = v.nand();
+    std::uint32_t best = 0;
+    Tick best_end = kNever;
+    for (std::uint32_t p = 0; p < v.planes(); ++p) {
+      const std::uint32_t chip = v.chip_of_plane(p), die = p / n.planes_per_die % n.dies_per_chip;
+      const Tick end = std::max(f.die_end(chip, die), v.now());
+      if (end < best_end || (end == best_end && v.free_blocks(p) > v.free_blocks(best))) {
+        best = p;
+        best_end = end;
+      }
+      if (f.die_outstanding(chip, die) == 0 && f.die_end(chip, die) > v.now()) ++busy_idle;
+    }
+    for (std::uint32_t chip = 0; chip < n.chips(); ++chip) {
+      std::uint32_t sum = 0;
+      for (std::uint32_t d = 0; d < n.dies_per_chip; ++d) sum += f.die_outstanding(chip, d);
+      disagreements += sum != v.commands_outstanding(chip);
+    }
+    return best;
+  }
+};
+}  // namespace
+
+TEST_CASE("e2e: a write allocator by forecast completion moves pages to idle dies and loses nothing",
+          "[e2e][allocation][integrity]") {
+  FullSsd* m = build("default", with(kSeamDevice, {"workload.requests=60000", "report.audit=true"}));
+  auto alloc = std::make_unique<EarliestEndAllocator>();
+  EarliestEndAllocator* a = alloc.get();
+  m->firmware->set_write_allocator(std::move(alloc));
+  sc_core::sc_start();
+  REQUIRE(m->host->errors().empty());
+  const ctrl::Ftl& ftl = m->firmware->ftl();
+  std::uint64_t moved = 0;
+  for (std::uint64_t lpn = 0; lpn < ftl.logical_pages(); ++lpn) {
+    const std::uint32_t ppa = ftl.lookup(lpn);
+    if (ppa != ctrl::kUnmapped && ftl.plane_of_ppa(ppa) != ftl.plane_of_lpn(lpn)) ++moved;
+  }
+  INFO("allocator calls " << a->calls << ", pages off their static plane " << moved << ", GC erases "
+                          << ftl.gc_erases() << ", reads checked " << m->host->reads_checked());
+  CHECK(a->calls >= 25000);
+  CHECK(a->disagreements == 0);
+  CHECK(a->busy_idle == 0);
+  CHECK(moved > 1000);
+  CHECK(ftl.gc_erases() > 0);
+  CHECK(m->host->mismatches() == 0);
+  CHECK(m->audit().mismatches == 0);
+}
+
 // The firmware scheduling seam (controller/firmware_sched.h): a policy that holds
 // commands back so that each chip has at most one at the scheduler block, and charges
 // the core 50 cycles per command it passes on. Every command is released, every read

@@ -1,0 +1,84 @@
+// The firmware's forecast of when its issued flash work ends (controller/busy_forecast.h),
+// against times computed by hand from the nominal timing. Without the kernel.
+#include <catch2/catch.hpp>
+
+#include "controller/busy_forecast.h"
+
+using namespace ssd;
+using ctrl::BusyForecast;
+
+namespace {
+constexpr Tick kNs = 1000;  // ticks are picoseconds
+
+nand::NandConfig device() {
+  nand::NandConfig n;
+  n.channels = 2;
+  n.chips_per_channel = 2;
+  n.dies_per_chip = 2;
+  n.planes_per_die = 2;
+  n.page_bytes = 4096;
+  n.bus_mts = 100;  // 10 ns a cycle: a page moves in 40,960 ns
+  n.cmd_addr_cycles = 7;
+  n.erase_cmd_cycles = 5;
+  n.t_read_us = 50;
+  n.t_prog_us = 500;
+  n.t_erase_us = 3000;
+  return n;
+}
+
+FlashCommand command(FlashOp op, std::uint8_t channel, std::uint8_t chip, std::uint8_t die, std::uint8_t planes) {
+  FlashCommand c;
+  c.op = op;
+  c.channel = channel;
+  c.chip = chip;
+  c.die = die;
+  c.plane_mask = planes;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("busy forecast: each command adds its nominal time after what its die and channel already have",
+          "[forecast][allocation]") {
+  BusyForecast f(device());
+  const FlashCommand read = command(FlashOp::Read, 0, 1, 0, 0b01);
+  const FlashCommand program = command(FlashOp::Program, 0, 1, 0, 0b01);
+  const FlashCommand erase = command(FlashOp::Erase, 0, 1, 1, 0b11);  // both planes of die 1
+
+  // A read at 0: 70 ns of command and address, 50 us of tR, 40,960 ns of data out.
+  f.issued(read, 0);
+  CHECK(f.die_end(1, 0) == 91030 * kNs);
+  CHECK(f.channel_end(0) == 41030 * kNs);
+  // A program of the same die at 10 us: after the read, 70 ns + 40,960 ns of data in and
+  // 500 us of tPROG; its bus time after the read's on the channel.
+  f.issued(program, 10000 * kNs);
+  CHECK(f.die_end(1, 0) == (91030 + 41030 + 500000) * kNs);
+  CHECK(f.channel_end(0) == (41030 + 41030) * kNs);
+  // A two-plane erase of die 1 at 20 us: 2 x 50 ns of commands, then tBERS.
+  f.issued(erase, 20000 * kNs);
+  CHECK(f.die_end(1, 1) == (20000 + 100 + 3000000) * kNs);
+  CHECK(f.channel_end(0) == (82060 + 100) * kNs);
+  CHECK(f.chip_end(1) == f.die_end(1, 1));
+  CHECK(f.die_outstanding(1, 0) == 2);
+  CHECK(f.channel_outstanding(0) == 3);
+  // Nothing elsewhere.
+  CHECK(f.chip_end(0) == 0);
+  CHECK(f.channel_end(1) == 0);
+
+  // Completions change a forecast only when they empty its part: then it is idle from
+  // the completion (here the program ends earlier than forecast, the erase later).
+  f.completed(read, 95000 * kNs);
+  CHECK(f.die_end(1, 0) == 632060 * kNs);
+  CHECK(f.die_outstanding(1, 0) == 1);
+  f.completed(program, 600000 * kNs);
+  CHECK(f.die_end(1, 0) == 600000 * kNs);
+  CHECK(f.channel_end(0) == 82160 * kNs);  // the erase still outstanding on the channel
+  f.completed(erase, 3100000 * kNs);
+  CHECK(f.die_end(1, 1) == 3100000 * kNs);
+  CHECK(f.channel_end(0) == 3100000 * kNs);
+  CHECK(f.channel_outstanding(0) == 0);
+
+  // Issued after a part is idle: from now, not from its last end.
+  f.issued(read, 4000000 * kNs);
+  CHECK(f.die_end(1, 0) == (4000000 + 91030) * kNs);
+  CHECK(f.channel_end(0) == (4000000 + 41030) * kNs);
+}
