@@ -73,7 +73,7 @@ void Lookahead::drawn(const host::HostRequest& r) {
 }
 
 void Lookahead::program_issued(std::uint64_t lpn, std::uint32_t replaces) {
-  // The mapping of lpn, which map() or remap_if() change at its end ...
+  // The mapping of lpn, which map() or relocate() change at its end ...
   const ctrl::Ftl& ftl = firmware_.ftl();
   prefetch(ftl.map_entry(lpn));
   if (results_ && lpn < ftl.image()->fill()) prefetch(results_->l2p_address(lpn));

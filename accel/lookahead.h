@@ -58,8 +58,10 @@ class Lookahead final : public host::RequestListener, public ctrl::FirmwareListe
 
   void drawn(const host::HostRequest& r) override;
   void program_issued(std::uint64_t lpn, std::uint32_t replaces) override;
-  bool owners_at_read_end(std::uint32_t victim) override { return worker_ != nullptr; }
-  void copy_read_issued(std::uint32_t ppa) override { worker_->post(ppa); }
+  // A page still the image's: its owner, asked at the read's end, computed meanwhile.
+  void copy_read_issued(std::uint32_t ppa) override {
+    if (worker_ && firmware_.ftl().image_page(ppa)) worker_->post(ppa);
+  }
 
  private:
   host::HostDriver& host_;

@@ -347,7 +347,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       break;
     }
     case FlashOrigin::GcRead:
-      gc_.copy_read_ended(f.issuer.plane, ppa, f.lpn, f.token[plane_in_die]);
+      gc_.copy_read_ended(f.issuer.plane, ppa, f.token[plane_in_die]);
       break;
     case FlashOrigin::GcProgram:
       gc_.copy_program_ended(f.issuer.plane, ppa, f.copy_from, f.lpn, f.priority);
@@ -378,10 +378,10 @@ void FirmwareCore::read_done(std::uint32_t ppa) {
   gc_.host_read_ended(ftl_.plane_of_ppa(ppa));
 }
 
-void FirmwareCore::GcPort::copy_read(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn) {
+void FirmwareCore::GcPort::copy_read(std::uint32_t plane, std::uint32_t from) {
+  if (fw_.listener_) fw_.listener_->copy_read_issued(from);
   FlashCommand& f = fw_.new_flash(FlashOp::Read, from, FlashOrigin::GcRead);
   f.issuer.plane = plane;
-  f.lpn = lpn;
   fw_.send_flash(f, fw_.reserve_core(fw_.cfg_.cycles_per_gc_page));
 }
 

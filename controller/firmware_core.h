@@ -73,11 +73,8 @@ class FirmwareListener {
   // A program of logical page `lpn` was issued; at its end the mapping of lpn moves and
   // page `replaces` (kUnmapped: none) becomes invalid.
   virtual void program_issued(std::uint64_t lpn, std::uint32_t replaces) = 0;
-  // A GC run chose block `victim`, which holds only pages of the preconditioned image.
-  // true: the logical pages its copies carry are taken from the image when each copy's
-  // read ends, and the listener is told of each read as it is issued
-  // (copy_read_issued); false: when the read is issued. Both give the same page.
-  virtual bool owners_at_read_end(std::uint32_t victim) = 0;
+  // A GC copy's read of page `ppa` was issued; at its end the firmware takes the page's
+  // logical page (Ftl::written_owner).
   virtual void copy_read_issued(std::uint32_t ppa) = 0;
 };
 
@@ -255,14 +252,10 @@ class FirmwareCore : public sc_core::sc_module {
     explicit GcPort(FirmwareCore& fw) : fw_(fw) {}
     bool at_last_reserve(std::uint32_t plane) const override { return fw_.at_last_reserve(plane); }
     std::uint32_t commands_outstanding(std::uint32_t chip) const override { return fw_.chip_outstanding_[chip]; }
-    void copy_read(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn) override;
+    void copy_read(std::uint32_t plane, std::uint32_t from) override;
     void copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                       Token token) override;
     void erase(std::uint32_t plane, std::uint32_t victim) override;
-    bool owners_at_read_end(std::uint32_t victim) override {
-      return fw_.listener_ && fw_.listener_->owners_at_read_end(victim);
-    }
-    void copy_read_issued(std::uint32_t from) override { fw_.listener_->copy_read_issued(from); }
 
    private:
     FirmwareCore& fw_;

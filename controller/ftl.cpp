@@ -160,7 +160,7 @@ void Ftl::map_from(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t old) {
   ++blocks_[block_of_ppa(ppa)].valid;
 }
 
-bool Ftl::remap_if(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from) {
+bool Ftl::relocate(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from) {
   // lpn was the owner of `from` when the copy was read. If `from` is still the image's
   // and the run has not remapped lpn, lpn is still where the image put it, which is
   // `from` (the image's p2l(from) = lpn: its l2p(lpn) = from), with no lookup computed.

@@ -110,27 +110,21 @@ class Ftl {
     return v == kTrimmedEntry ? kUnmapped : v - 1;
   }
   // The logical page page `ppa` holds, kUnmapped (as a 64-bit value) if it is not valid.
-  std::uint64_t owner(std::uint32_t ppa) const {
-    if (!is_valid(ppa)) return kUnmapped;
-    return image_page(ppa) ? image_owner(ppa) : p2l_[ppa] - 1;
-  }
+  std::uint64_t owner(std::uint32_t ppa) const { return is_valid(ppa) ? written_owner(ppa) : kUnmapped; }
+  // The logical page written into page `ppa` (what a real device keeps in the page's
+  // spare area, and a GC copy reads with the data), valid or not since: owner() while it
+  // was valid. Only for a page written since its block's last erase (or the image's).
+  std::uint64_t written_owner(std::uint32_t ppa) const { return image_page(ppa) ? image_->p2l(ppa) : p2l_[ppa] - 1; }
   // Whether a page is still the image's (its owner comes from it: an owner that stays the
   // same until the block is erased, valid or not).
   bool image_page(std::uint32_t ppa) const {
     return ppa % cfg_.nand.pages_per_block < blocks_[block_of_ppa(ppa)].image_pages;
   }
-  // Whether all of a block's pages are the image's.
-  bool image_block(std::uint32_t block_global) const {
-    return blocks_[block_global].image_pages == cfg_.nand.pages_per_block;
-  }
-  // owner() of a page of an image block, without the validity test: what owner() was
-  // while the page was valid.
-  std::uint64_t image_owner(std::uint32_t ppa) const { return image_->p2l(ppa); }
   bool is_valid(std::uint32_t ppa) const {
     if (blocks_[block_of_ppa(ppa)].image_bits) return image_->valid(ppa);
     return valid_bits_[ppa >> 6] >> (ppa & 63) & 1u;
   }
-  // Where lookup(lpn), map(lpn) and remap_if(lpn) read the run's map first (any lpn;
+  // Where lookup(lpn), map(lpn) and relocate(lpn) read the run's map first (any lpn;
   // null past the device). lookup() then reads the image: SteadyImage::l2p_reads.
   const void* map_entry(std::uint64_t lpn) const { return l2p_.entry_address(lpn); }
   // The memory invalidating page `ppa` reads, each address given to `line`: its valid
@@ -149,7 +143,7 @@ class Ftl {
   // The page is then being programmed until programmed(ppa) says its program ended.
   std::uint32_t allocate(std::uint32_t plane, bool gc_stream);
   // The program of an allocated page ended, whatever became of its data (mapped by map()
-  // or remap_if(), or superseded and left invalid). Until every page of a full block has
+  // or relocate(), or superseded and left invalid). Until every page of a full block has
   // ended its program the block is no GC candidate: a victim must hold no page whose
   // mapping is still to come (docs/controller.md, page and block states).
   void programmed(std::uint32_t ppa);
@@ -159,10 +153,9 @@ class Ftl {
   // A GC copy of `lpn` from `from` to `ppa` completed: the mapping moves only if it
   // still points to `from` (no newer host write committed meanwhile); otherwise the
   // copy is stale and ppa stays invalid. Returns whether the mapping moved. `lpn` must
-  // be owner(from) as it was when the copy was read (an image page's owner from the
-  // image: image_owner(from)), which is what lets a page still the image's skip the
+  // be written_owner(from), which is what lets a page still the image's skip the
   // image's lookup.
-  bool remap_if(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from);
+  bool relocate(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from);
   void trim(std::uint64_t lpn);
 
   // ---- blocks, GC, wear ----

@@ -43,17 +43,17 @@ FlashPriority GcUnit::issue_class(FlashOrigin origin, std::uint32_t plane) {
   return cls;
 }
 
-void GcUnit::copy_read_ended(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn, Token token) {
+void GcUnit::copy_read_ended(std::uint32_t plane, std::uint32_t from, Token token) {
   const std::uint32_t to = ftl_.allocate(plane, true);
   if (to == kUnmapped) throw std::logic_error("GC found no free page in its plane");
-  fw_.copy_program(plane, to, from, lpn == kNoLpn ? ftl_.image_owner(from) : lpn, token);
+  fw_.copy_program(plane, to, from, ftl_.written_owner(from), token);
 }
 
 void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                                 FlashPriority cls) {
   ftl_.count_gc_copy();
   ftl_.programmed(to);
-  if (ftl_.remap_if(lpn, to, from)) ++counters_.gc_copies;
+  if (ftl_.relocate(lpn, to, from)) ++counters_.gc_copies;
   else ++counters_.gc_stale_copies;
   if (cls == FlashPriority::BackgroundGc) --background_programs_[plane];
   Job& job = jobs_[plane];
@@ -94,7 +94,7 @@ std::uint64_t GcUnit::resume(std::uint64_t seed, FlashBackdoor& nand) {
       const std::uint64_t lpn = ftl_.owner(from);
       nand.program(ftl_.decode(to), nand.read(ftl_.decode(from)));
       ftl_.programmed(to);
-      if (!ftl_.remap_if(lpn, to, from)) throw std::logic_error("GcUnit::resume: a victim's page lost its owner");
+      if (!ftl_.relocate(lpn, to, from)) throw std::logic_error("GcUnit::resume: a victim's page lost its owner");
       ++job.next;
       ++copies;
     }
@@ -127,12 +127,6 @@ bool GcUnit::open(std::uint32_t plane) {
 }
 
 void GcUnit::run(std::uint32_t plane) {
-  Job& job = jobs_[plane];
-  // A victim still holding only the image's pages may have its copies' logical pages
-  // looked up when their reads end, if the firmware's listener asks (the same pages: the
-  // image's owners do not change). A victim written in the run takes them from the
-  // FTL's own table when each read is issued.
-  job.owners_later = ftl_.image_block(job.victim) && fw_.owners_at_read_end(job.victim);
   issue_copies(plane);
   maybe_erase(plane);
 }
@@ -153,8 +147,7 @@ void GcUnit::issue_copies(std::uint32_t plane) {
       continue;
     }
     ++job.in_flight;
-    if (job.owners_later) fw_.copy_read_issued(from);
-    fw_.copy_read(plane, from, job.owners_later ? kNoLpn : ftl_.owner(from));
+    fw_.copy_read(plane, from);
   }
 }
 

@@ -11,8 +11,10 @@
 //  - otherwise: when the plane's chip has no flash command outstanding, or at once when
 //    the plane is at its last reserve; its commands queue with the host's.
 // A copy is a read of a valid page of the victim, then its program into the plane's GC
-// stream; a page invalidated before its read is issued is skipped, one invalidated
-// meanwhile is copied but left invalid (Ftl::remap_if). The victim is erased once every
+// stream. The logical page it carries comes with the data, as from a page's spare area
+// (Ftl::written_owner, when the read ends). A page invalidated before its read is
+// issued is skipped; one invalidated meanwhile is copied but left invalid
+// (Ftl::relocate). The victim is erased once every
 // copy has ended and no host read of it is outstanding.
 #pragma once
 
@@ -37,17 +39,12 @@ class GcUnit {
     virtual bool at_last_reserve(std::uint32_t plane) const = 0;
     // Flash commands of the chip issued and not yet ended.
     virtual std::uint32_t commands_outstanding(std::uint32_t chip) const = 0;
-    // Issue a copy's read of page `from` (its logical page `lpn`, kNoLpn: taken from the
-    // preconditioned image when the read ends), its program to `to`, or the erase of a
-    // block (global index).
-    virtual void copy_read(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn) = 0;
+    // Issue a copy's read of page `from` (its logical page comes with the data:
+    // copy_read_ended), its program to `to`, or the erase of a block (global index).
+    virtual void copy_read(std::uint32_t plane, std::uint32_t from) = 0;
     virtual void copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                               Token token) = 0;
     virtual void erase(std::uint32_t plane, std::uint32_t victim) = 0;
-    // Whether the copies of `victim` (only image pages) take their logical pages when
-    // their reads end, and then each such read as it is issued (FirmwareListener).
-    virtual bool owners_at_read_end(std::uint32_t victim) = 0;
-    virtual void copy_read_issued(std::uint32_t from) = 0;
   };
 
   GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, Firmware& fw, FirmwareCounters& counters);
@@ -63,7 +60,7 @@ class GcUnit {
   FlashPriority issue_class(FlashOrigin origin, std::uint32_t plane);
 
   // Ends of the unit's commands, and of host reads (a victim waits for them).
-  void copy_read_ended(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn, Token token);
+  void copy_read_ended(std::uint32_t plane, std::uint32_t from, Token token);
   void copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                           FlashPriority cls);
   void erase_ended(std::uint32_t plane);  // the plane's victim is free again
@@ -85,7 +82,6 @@ class GcUnit {
     std::uint32_t copies_left = 0;  // not yet ended (issued or not)
     std::uint32_t in_flight = 0;    // issued, not ended
     bool erase_issued = false;
-    bool owners_later = false;      // the victim's owners come from the image at each read's end
     std::vector<std::uint32_t> pages;  // the victim's valid pages when chosen
     std::size_t next = 0;              // the first of them not yet issued
   };

@@ -93,9 +93,9 @@ TEST_CASE("ftl: mapping, overwrite invalidation, trim", "[ftl]") {
   CHECK(f.valid_pages(f.block_of_ppa(p1)) == 1);  // p2 is in the same block
   // A GC copy from p1 is stale: lpn 5 moved on.
   const std::uint32_t g = f.allocate(pl, true);
-  CHECK_FALSE(f.remap_if(5, g, p1));
+  CHECK_FALSE(f.relocate(5, g, p1));
   CHECK(f.lookup(5) == p2);
-  CHECK(f.remap_if(5, g, p2));
+  CHECK(f.relocate(5, g, p2));
   CHECK(f.lookup(5) == g);
   f.trim(5);
   CHECK(f.lookup(5) == kUnmapped);
@@ -220,7 +220,7 @@ TEST_CASE("ftl: a victim is erased only with no valid page, program or read left
     }
     f.add_pending_read(from);  // a host read of it is still in flight
     f.programmed(to);
-    CHECK(f.remap_if(lpn, to, from) == (lpn != lpns[1]));  // the stale copy does not move the mapping
+    CHECK(f.relocate(lpn, to, from) == (lpn != lpns[1]));  // the stale copy does not move the mapping
     CHECK(f.lookup(lpn) == (lpn == lpns[1] ? newer : to));
   }
   CHECK(f.valid_pages(victim) == 0);

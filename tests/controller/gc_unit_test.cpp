@@ -38,15 +38,11 @@ struct FakeFirmware final : GcUnit::Firmware {
   std::uint32_t outstanding = 0;
   bool at_last_reserve(std::uint32_t) const override { return last_reserve; }
   std::uint32_t commands_outstanding(std::uint32_t) const override { return outstanding; }
-  void copy_read(std::uint32_t plane, std::uint32_t from, std::uint64_t lpn) override {
-    cmds.push_back({'r', plane, from, from, lpn});
-  }
+  void copy_read(std::uint32_t plane, std::uint32_t from) override { cmds.push_back({'r', plane, from, from, kNoLpn}); }
   void copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn, Token) override {
     cmds.push_back({'p', plane, to, from, lpn});
   }
   void erase(std::uint32_t plane, std::uint32_t victim) override { cmds.push_back({'e', plane, victim, 0, 0}); }
-  bool owners_at_read_end(std::uint32_t) override { return false; }
-  void copy_read_issued(std::uint32_t) override {}
   std::size_t count(char k) const {
     std::size_t n = 0;
     for (const Cmd& c : cmds) n += c.kind == k;
@@ -73,7 +69,7 @@ void age(Ftl& f) {
 void run_copies(GcUnit& gc, FakeFirmware& fw, std::size_t& handled) {
   while (handled < fw.cmds.size()) {
     const FakeFirmware::Cmd c = fw.cmds[handled++];
-    if (c.kind == 'r') gc.copy_read_ended(c.plane, c.from, c.lpn, 1);
+    if (c.kind == 'r') gc.copy_read_ended(c.plane, c.from, 1);
     else if (c.kind == 'p') gc.copy_program_ended(c.plane, c.ppa, c.from, c.lpn, FlashPriority::BackgroundGc);
   }
 }
@@ -102,14 +98,17 @@ TEST_CASE("gc: a run copies the greedy victim's valid pages, a few at a time, th
   for (const auto& c : fw.cmds) CHECK(c.kind == 'r');
   const std::uint32_t victim = ftl.block_of_ppa(fw.cmds[0].from);
   CHECK(victim == 0);  // the first of the blocks with the fewest valid pages (8)
-  CHECK(fw.cmds[0].lpn == ftl.owner(fw.cmds[0].from));
   // Copies end in issue order (read, then its program); each end of a program lets the
   // next read go: never more than three copies in flight.
   std::size_t handled = 0, programs_ended = 0;
   while (handled < fw.cmds.size()) {
     const FakeFirmware::Cmd c = fw.cmds[handled++];
     if (c.kind == 'r') {
-      gc.copy_read_ended(c.plane, c.from, c.lpn, 7);
+      const std::uint64_t owner = ftl.owner(c.from);
+      gc.copy_read_ended(c.plane, c.from, 7);
+      REQUIRE(fw.cmds.back().kind == 'p');
+      CHECK(fw.cmds.back().lpn == owner);  // the program carries the page's logical page
+      CHECK(fw.cmds.back().from == c.from);
     } else if (c.kind == 'p') {
       gc.copy_program_ended(c.plane, c.ppa, c.from, c.lpn, FlashPriority::BackgroundGc);
       ++programs_ended;

@@ -247,7 +247,7 @@ TEST_CASE("steady image: the run's writes, copies, trims and erases override the
   const std::uint32_t from = f.lookup(other);
   const std::uint32_t to = f.allocate(f.plane_of_lpn(other), true);
   nand.program(f.decode(to), nand.read(f.decode(from)));
-  CHECK(f.remap_if(other, to, from));
+  CHECK(f.relocate(other, to, from));
   CHECK(f.lookup(other) == to);
   CHECK(nand.read(f.decode(to)) == token_of(other));
   // A GC copy of an image page whose logical page the host rewrote after the copy was
@@ -266,7 +266,7 @@ TEST_CASE("steady image: the run's writes, copies, trims and erases override the
       nand.program(f.decode(host), 0x5678u);
       f.map(moved, host);
     }
-    CHECK_FALSE(f.remap_if(moved, copy, src));
+    CHECK_FALSE(f.relocate(moved, copy, src));
     CHECK(f.lookup(moved) == host);
     CHECK(f.owner(copy) == kUnmapped);
     CHECK(f.owner(src) == kUnmapped);
@@ -290,7 +290,7 @@ TEST_CASE("steady image: the run's writes, copies, trims and erases override the
     const std::uint32_t dst = f.allocate(plane, true);
     REQUIRE(dst != kUnmapped);
     nand.program(f.decode(dst), nand.read(f.decode(src)));
-    REQUIRE(f.remap_if(owner, dst, src));
+    REQUIRE(f.relocate(owner, dst, src));
     REQUIRE(nand.read(f.decode(f.lookup(owner))) == token_of(owner));
   }
   CHECK(f.valid_pages(victim) == 0);
@@ -375,8 +375,8 @@ TEST_CASE("steady image: unaged, it is the page-by-page replay's state, and a ru
             inand.program(img.decode(ti), inand.read(img.decode(from)));
             img.programmed(ti);
             ref.programmed(tr);
-            REQUIRE(img.remap_if(owner, ti, from));
-            REQUIRE(ref.remap_if(owner, tr, from));
+            REQUIRE(img.relocate(owner, ti, from));
+            REQUIRE(ref.relocate(owner, tr, from));
           }
           img.erased(vi);
           ref.erased(vr);
