@@ -24,27 +24,23 @@ namespace ssd::ctrl {
 class BusyForecast {
  public:
   explicit BusyForecast(const nand::NandConfig& n)
-      : n_(n),
-        t_read_(us_to_ticks(n.t_read_us)),
-        t_prog_(us_to_ticks(n.t_prog_us)),
-        t_erase_(us_to_ticks(n.t_erase_us)),
-        page_bus_(n.bus_ticks(n.page_bytes)),
-        cmd_bus_(n.bus_ticks(n.cmd_addr_cycles)),
-        erase_bus_(n.bus_ticks(n.erase_cmd_cycles)),
+      : dies_per_chip_(n.dies_per_chip),
+        chips_per_channel_(n.chips_per_channel),
         die_(n.chips() * n.dies_per_chip),
-        channel_(n.channels) {}
+        channel_(n.channels) {
+    const Tick page = n.bus_ticks(n.page_bytes), cmd = n.bus_ticks(n.cmd_addr_cycles);
+    cost_[static_cast<unsigned>(FlashOp::Read)] = {cmd, page, us_to_ticks(n.t_read_us)};
+    cost_[static_cast<unsigned>(FlashOp::Program)] = {cmd, page, us_to_ticks(n.t_prog_us)};
+    cost_[static_cast<unsigned>(FlashOp::Erase)] = {n.bus_ticks(n.erase_cmd_cycles), 0, us_to_ticks(n.t_erase_us)};
+  }
 
   // Command `c` was issued at `now` (its address inside the geometry).
   void issued(const FlashCommand& c, Tick now) {
+    const Cost& k = cost_[static_cast<unsigned>(c.op)];
     const unsigned planes = plane_count(c.plane_mask);
-    Tick bus = 0, array = 0;
-    switch (c.op) {
-      case FlashOp::Read: bus = cmd_bus_ + planes * page_bus_; array = t_read_; break;
-      case FlashOp::Program: bus = cmd_bus_ + planes * page_bus_; array = t_prog_; break;
-      case FlashOp::Erase: bus = erase_bus_ * planes; array = t_erase_; break;
-    }
+    const Tick bus = c.op == FlashOp::Erase ? k.cmd * planes : k.cmd + planes * k.page;
     Resource& d = die_[die_index(c)];
-    d.end = std::max(d.end, now) + bus + array;
+    d.end = std::max(d.end, now) + bus + k.array;
     ++d.outstanding;
     Resource& ch = channel_[c.channel];
     ch.end = std::max(ch.end, now) + bus;
@@ -60,15 +56,15 @@ class BusyForecast {
 
   // When the work issued to each part is forecast to end (a time already past: idle,
   // nothing outstanding), and how many of its commands are outstanding.
-  Tick die_end(std::uint32_t chip, std::uint32_t die) const { return die_[chip * n_.dies_per_chip + die].end; }
+  Tick die_end(std::uint32_t chip, std::uint32_t die) const { return die_[chip * dies_per_chip_ + die].end; }
   Tick chip_end(std::uint32_t chip) const {
     Tick e = 0;
-    for (std::uint32_t d = 0; d < n_.dies_per_chip; ++d) e = std::max(e, die_end(chip, d));
+    for (std::uint32_t d = 0; d < dies_per_chip_; ++d) e = std::max(e, die_end(chip, d));
     return e;
   }
   Tick channel_end(std::uint32_t channel) const { return channel_[channel].end; }
   std::uint32_t die_outstanding(std::uint32_t chip, std::uint32_t die) const {
-    return die_[chip * n_.dies_per_chip + die].outstanding;
+    return die_[chip * dies_per_chip_ + die].outstanding;
   }
   std::uint32_t channel_outstanding(std::uint32_t channel) const { return channel_[channel].outstanding; }
 
@@ -77,17 +73,21 @@ class BusyForecast {
     Tick end = 0;
     std::uint32_t outstanding = 0;
   };
+  struct Cost {
+    Tick cmd = 0, page = 0, array = 0;  // command and address cycles, a plane's data, array time
+  };
   static unsigned plane_count(std::uint8_t mask) {
+    if (!(mask & (mask - 1))) return 1;  // the firmware's commands: one plane
     unsigned n = 0;
     for (; mask; mask &= static_cast<std::uint8_t>(mask - 1)) ++n;
     return n;
   }
   std::size_t die_index(const FlashCommand& c) const {
-    return (std::size_t{c.channel} * n_.chips_per_channel + c.chip) * n_.dies_per_chip + c.die;
+    return (std::size_t{c.channel} * chips_per_channel_ + c.chip) * dies_per_chip_ + c.die;
   }
 
-  nand::NandConfig n_;
-  Tick t_read_, t_prog_, t_erase_, page_bus_, cmd_bus_, erase_bus_;
+  std::uint32_t dies_per_chip_, chips_per_channel_;
+  Cost cost_[3];  // by FlashOp
   std::vector<Resource> die_;      // by (channel * chips_per_channel + chip) * dies + die
   std::vector<Resource> channel_;
 };
