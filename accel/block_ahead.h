@@ -15,7 +15,9 @@
 // fetched early: its blocks' page state when the block queues it, read when it starts
 // (ChannelEngine::block_state_read_by), and for a read, when the block sends it to its
 // channel, the stored token it returns at its array end (ChannelEngine::tokens_read_by;
-// for a page still the image's, its owner in the lookahead thread's table, if that runs).
+// for a page still the image's, its owner in the lookahead thread's table, if that runs:
+// a GC read may wait long at the block, and a line fetched when it is queued would be
+// gone by then).
 #pragma once
 
 #include <cstdint>
@@ -57,7 +59,7 @@ class BlockAhead final : public ctrl::FlashSched::DecisionListener, public nand:
     if (c.channel < device_.channels()) device_.channel(c.channel).status().block_state_read_by(c, prefetch);
   }
   void command_issued(const FlashCommand& c) override {
-    if (c.channel >= device_.channels()) return;
+    if (c.op != FlashOp::Read || c.channel >= device_.channels()) return;
     const ImageResultTable* table = lookahead_.results();
     device_.channel(c.channel).status().tokens_read_by(c, prefetch, [table](std::uint32_t page) {
       if (table) prefetch(table->p2l_address(page));

@@ -72,6 +72,12 @@ void Lookahead::drawn(const host::HostRequest& r) {
     ++hints_;
 }
 
+void Lookahead::copy_read_issued(std::uint32_t ppa) {
+  const ctrl::Ftl& ftl = firmware_.ftl();
+  if (!ftl.image_page(ppa)) prefetch(ftl.written_owner_entry(ppa));
+  else if (worker_) worker_->post(ppa);
+}
+
 void Lookahead::program_issued(std::uint64_t lpn, std::uint32_t replaces) {
   // The mapping of lpn, which map() or relocate() change at its end ...
   const ctrl::Ftl& ftl = firmware_.ftl();

@@ -58,10 +58,9 @@ class Lookahead final : public host::RequestListener, public ctrl::FirmwareListe
 
   void drawn(const host::HostRequest& r) override;
   void program_issued(std::uint64_t lpn, std::uint32_t replaces) override;
-  // A page still the image's: its owner, asked at the read's end, computed meanwhile.
-  void copy_read_issued(std::uint32_t ppa) override {
-    if (worker_ && firmware_.ftl().image_page(ppa)) worker_->post(ppa);
-  }
+  // The page's owner, asked at the read's end: for a page still the image's computed
+  // meanwhile by the thread, else its P2L entry's line fetched.
+  void copy_read_issued(std::uint32_t ppa) override;
 
  private:
   host::HostDriver& host_;

@@ -124,7 +124,7 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin
   gp->set_command(op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   gp->set_data_length(op == FlashOp::Erase ? 0 : ftl_.config().nand.page_bytes);
   chip_activity(std::uint32_t{a.channel} * ftl_.config().nand.chips_per_channel + a.chip, +1);
-  forecast_.issued(f, sim_now());
+  if (keep_forecast_) forecast_.issued(f, sim_now());
   return f;
 }
 
@@ -367,7 +367,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   }
   // Outstanding until its completion has been handled (the allocations it led to above
   // still saw it), in the forecast as in the count per chip.
-  forecast_.completed(f, sim_now());
+  if (keep_forecast_) forecast_.completed(f, sim_now());
   gp.release();
   chip_activity(chip, -1);
   return tlm::TLM_COMPLETED;

@@ -104,7 +104,10 @@ class FirmwareCore : public sc_core::sc_module {
   // with all the others. Returns the copies made.
   std::uint64_t resume_gc(std::uint64_t seed, FlashBackdoor& nand) { return gc_.resume(seed, nand); }
   // Where host page writes go (default: the FTL's static allocation, ftl.allocation).
-  void set_write_allocator(std::unique_ptr<WriteAllocator> a) { allocator_ = std::move(a); }
+  void set_write_allocator(std::unique_ptr<WriteAllocator> a) {
+    allocator_ = std::move(a);
+    keep_forecast_ = allocator_->uses_forecast();
+  }
   // Which flash commands go on to the scheduler block, and when (default: each as soon
   // as its core work is done).
   void set_firmware_scheduler(std::unique_ptr<FirmwareScheduler> s) { fw_sched_ = std::move(s); }
@@ -232,6 +235,7 @@ class FirmwareCore : public sc_core::sc_module {
     const FirmwareCore& fw_;
   };
   BusyForecast forecast_;
+  bool keep_forecast_ = false;  // the allocator weighs it
   View view_{*this};
   std::unique_ptr<WriteAllocator> allocator_;
   class Outlet final : public FlashOutlet {

@@ -115,6 +115,8 @@ class Ftl {
   // spare area, and a GC copy reads with the data), valid or not since: owner() while it
   // was valid. Only for a page written since its block's last erase (or the image's).
   std::uint64_t written_owner(std::uint32_t ppa) const { return image_page(ppa) ? image_->p2l(ppa) : p2l_[ppa] - 1; }
+  // Where written_owner(ppa) reads for a page not the image's (its P2L entry).
+  const void* written_owner_entry(std::uint32_t ppa) const { return &p2l_[ppa]; }
   // Whether a page is still the image's (its owner comes from it: an owner that stays the
   // same until the block is erased, valid or not).
   bool image_page(std::uint32_t ppa) const {

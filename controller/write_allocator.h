@@ -33,7 +33,8 @@ class AllocationView {
   virtual std::uint32_t commands_outstanding(std::uint32_t chip) const = 0;
   // The firmware's forecast of when the work it has issued to each channel, chip and die
   // ends, with the commands outstanding on each (an estimate from the nominal timing:
-  // controller/busy_forecast.h), and the time now.
+  // controller/busy_forecast.h), and the time now. The forecast is kept only for an
+  // allocator that weighs it (WriteAllocator::uses_forecast); otherwise it stays empty.
   virtual const BusyForecast& forecast() const = 0;
   virtual Tick now() const = 0;
 };
@@ -43,6 +44,9 @@ class WriteAllocator {
   virtual ~WriteAllocator() = default;
   // The plane the next program of logical page `lpn` goes to.
   virtual std::uint32_t plane_for(std::uint64_t lpn, const AllocationView& view) = 0;
+  // Whether plane_for reads view.forecast() (the firmware keeps it only then: it costs a
+  // little at every command).
+  virtual bool uses_forecast() const { return false; }
 };
 
 class StaticAllocator final : public WriteAllocator {

@@ -352,6 +352,7 @@ TEST_CASE("e2e: a dynamic write allocator moves pages between planes and loses n
 namespace {
 struct EarliestEndAllocator final : ctrl::WriteAllocator {
   std::uint64_t calls = 0, disagreements = 0, busy_idle = 0;
+  bool uses_forecast() const override { return true; }
   std::uint32_t plane_for(std::uint64_t, const ctrl::AllocationView& v) override {
     ++calls;
     const ctrl::BusyForecast& f = v.forecast();
