@@ -1,0 +1,276 @@
+// The flash scheduler block (docs/scheduler.md has the rules; controller/sched_policy.h
+// is the C++ block it must match decision for decision). Verilog-2005, synthesizable.
+//
+// MODE 0, HOS: one queue per chip, commands in arrival order (a collapsing queue: entry 0
+// the oldest). Per channel a round-robin pointer rr, the chip granted last on it (reset:
+// the last chip, so chip 0 is scanned first). At a decision edge each channel grants,
+// scanning its chips from rr + 1, the first whose candidate is ready: at most one
+// command per channel per edge. A chip's candidate: with BY_PRIORITY, the first
+// non-empty class (0 urgent GC, 1 host, 2 background GC), except that while urgent GC
+// waits the host's oldest read goes first; in that class (or in the whole queue without
+// BY_PRIORITY) the oldest command, or with READ_FIRST the oldest read if there is one.
+// MODE 1, IOS: one FIFO of QDEPTH commands; at a decision edge its head is granted on its
+// channel if it is ready (head-of-line blocking).
+//
+// Ready: the channel is open (no command of the block waits for its bus) and the die's
+// accept word offers what the command needs: need = {1, planes} << (9 * op), ready when
+// (need & ~accept) == 0 (FlashCommand::start_need, ChannelEngine::accept_word).
+//
+// The clock runs only at the edges that change something (the co-simulation clocks it
+// once per command queued and once per decision edge of the C++ block): `push` appends a
+// command, `decide` takes a decision from `open` and `accept` as sampled at that edge. A
+// push in the same edge as a decision is appended after the decision's grants. Grants
+// are registered: grant, grant_id and grant_chip hold the last decision's until the next
+// decision. `overflow` is sticky: a push found its queue full (the command is lost).
+//
+// FAULT (for the test that the co-simulation's check catches a difference): 0 none;
+// 1 each channel scans its chips from chip 0 at every edge, ignoring rr.
+module sched_block #(
+    parameter integer CHANNELS = 2,
+    parameter integer CHIPS = 2,        // chips per channel
+    parameter integer DIES = 1,         // dies per chip
+    parameter integer QDEPTH = 8,       // per chip queue (HOS), the FIFO (IOS)
+    parameter integer MODE = 0,         // 0 HOS, 1 IOS
+    parameter integer READ_FIRST = 0,
+    parameter integer BY_PRIORITY = 0,
+    parameter integer IDW = 32,         // command id bits
+    parameter integer FAULT = 0
+) (
+    input  wire                              clk,
+    input  wire                              rst,
+    input  wire                              push,
+    input  wire [IDW-1:0]                    push_id,
+    input  wire [CHW-1:0]                    push_channel,
+    input  wire [CPW-1:0]                    push_chip,
+    input  wire [DW-1:0]                     push_die,
+    input  wire [1:0]                        push_op,      // 0 read, 1 program, 2 erase
+    input  wire [PLANES_MAX-1:0]             push_planes,
+    input  wire [1:0]                        push_class,   // 0 urgent GC, 1 host, 2 background GC
+    input  wire                              decide,
+    input  wire [CHANNELS-1:0]               open,
+    input  wire [CHANNELS*CHIPS*DIES*AW-1:0] accept,       // per die (channel, chip, die order)
+    output reg  [CHANNELS-1:0]               grant,
+    output reg  [CHANNELS*IDW-1:0]           grant_id,
+    output reg  [CHANNELS*CPW-1:0]           grant_chip,
+    output reg                               overflow
+);
+  localparam integer PLANES_MAX = 8;                // kMaxPlanes
+  localparam integer SB = PLANES_MAX + 1;           // kStartBits
+  localparam integer AW = 3 * SB;                   // an accept word
+  localparam integer CHW = CHANNELS > 1 ? $clog2(CHANNELS) : 1;
+  localparam integer CPW = CHIPS > 1 ? $clog2(CHIPS) : 1;
+  localparam integer DW = DIES > 1 ? $clog2(DIES) : 1;
+  localparam integer NQ = MODE == 0 ? CHANNELS * CHIPS : 1;  // queues
+  localparam integer LAST_CHIP = CHIPS - 1;
+
+  // Per queue, its candidate: ready, and its id, channel and chip.
+  wire [NQ-1:0]     q_ready;
+  wire [NQ*IDW-1:0] q_id;
+  wire [NQ*CHW-1:0] q_ch;
+  wire [NQ*CPW-1:0] q_chip;
+  wire [NQ-1:0]     q_overflow;  // a push to the queue found it full
+  reg  [NQ-1:0]     take;        // the decision: the queues whose candidates go
+  reg  [CHANNELS*CPW-1:0] rr;  // per channel, the chip granted last
+
+  genvar gq;
+  generate
+    for (gq = 0; gq < NQ; gq = gq + 1) begin : queue
+      localparam integer QC = MODE == 0 ? gq / CHIPS : 0;  // HOS: the queue's channel and chip
+      localparam integer QP = MODE == 0 ? gq % CHIPS : 0;
+      // The entries, oldest first, entry i at bits [i * width +: width] of each field, and
+      // which are in use (a thermometer: 0 .. n-1).
+      reg [QDEPTH*IDW-1:0] id;
+      reg [QDEPTH*CHW-1:0] ch;
+      reg [QDEPTH*CPW-1:0] chip;
+      reg [QDEPTH*DW-1:0] die;
+      reg [QDEPTH*2-1:0] op;
+      reg [QDEPTH*PLANES_MAX-1:0] planes;
+      reg [QDEPTH*2-1:0] cls;
+      reg [QDEPTH-1:0]     used;
+
+      // The candidate, one-hot, its fields, and whether it is ready.
+      reg [QDEPTH-1:0]     cand;
+      reg [IDW-1:0]        c_id;
+      reg [CHW-1:0]        c_ch;
+      reg [CPW-1:0]        c_chip;
+      reg [DW-1:0]         c_die;
+      reg [1:0]            c_op;
+      reg [PLANES_MAX-1:0] c_planes;
+      reg                  ready;
+      always @* begin : pick
+        integer i, a, b, d;
+        reg urgent, host_read, any_read;
+        reg [1:0] first_cls, cls_i;
+        reg [AW-1:0] need, offer;
+        cand = {QDEPTH{1'b0}};
+        if (MODE == 0) begin
+          // While urgent GC waits, the host's oldest read goes first.
+          urgent = 1'b0;
+          host_read = 1'b0;
+          for (i = 0; i < QDEPTH; i = i + 1) begin
+            if (used[i] && cls[i * 2 +: 2] == 2'd0) urgent = 1'b1;
+            if (used[i] && cls[i * 2 +: 2] == 2'd1 && op[i * 2 +: 2] == 2'd0) host_read = 1'b1;
+          end
+          // Else the first class present (without BY_PRIORITY one class): in it the
+          // oldest read with READ_FIRST if it has one, else the oldest command.
+          first_cls = 2'd3;
+          for (i = 0; i < QDEPTH; i = i + 1) begin
+            cls_i = BY_PRIORITY != 0 ? cls[i * 2 +: 2] : 2'd1;
+            if (used[i] && cls_i < first_cls) first_cls = cls_i;
+          end
+          any_read = 1'b0;
+          for (i = 0; i < QDEPTH; i = i + 1) begin
+            cls_i = BY_PRIORITY != 0 ? cls[i * 2 +: 2] : 2'd1;
+            if (used[i] && cls_i == first_cls && op[i * 2 +: 2] == 2'd0) any_read = 1'b1;
+          end
+          for (i = QDEPTH - 1; i >= 0; i = i - 1) begin
+            cls_i = BY_PRIORITY != 0 ? cls[i * 2 +: 2] : 2'd1;
+            if (BY_PRIORITY != 0 && urgent && host_read) begin
+              if (used[i] && cls[i * 2 +: 2] == 2'd1 && op[i * 2 +: 2] == 2'd0) begin
+                cand = {QDEPTH{1'b0}};
+                cand[i] = 1'b1;
+              end
+            end else if (used[i] && cls_i == first_cls && (READ_FIRST == 0 || !any_read || op[i * 2 +: 2] == 2'd0)) begin
+              cand = {QDEPTH{1'b0}};
+              cand[i] = 1'b1;
+            end
+          end
+        end else begin
+          cand[0] = used[0];  // IOS: the head
+        end
+        c_id = {IDW{1'b0}};
+        c_ch = {CHW{1'b0}};
+        c_chip = {CPW{1'b0}};
+        c_die = {DW{1'b0}};
+        c_op = 2'd0;
+        c_planes = {PLANES_MAX{1'b0}};
+        for (i = 0; i < QDEPTH; i = i + 1)
+          if (cand[i]) begin
+            c_id = id[i * IDW +: IDW];
+            c_ch = ch[i * CHW +: CHW];
+            c_chip = chip[i * CPW +: CPW];
+            c_die = die[i * DW +: DW];
+            c_op = op[i * 2 +: 2];
+            c_planes = planes[i * PLANES_MAX +: PLANES_MAX];
+          end
+        // Its die's accept word, and whether its channel is open.
+        offer = {AW{1'b0}};
+        ready = 1'b0;
+        for (a = 0; a < CHANNELS; a = a + 1)
+          for (b = 0; b < CHIPS; b = b + 1)
+            for (d = 0; d < DIES; d = d + 1)
+              if (c_ch == a[CHW-1:0] && c_chip == b[CPW-1:0] && c_die == d[DW-1:0]) begin
+                offer = accept[((a * CHIPS + b) * DIES + d) * AW +: AW];
+                ready = open[a];
+              end
+        need = {{(AW - SB){1'b0}}, 1'b1, c_planes};
+        if (c_op == 2'd1) need = need << SB;
+        if (c_op == 2'd2) need = need << (2 * SB);
+        ready = ready && |cand && (need & ~offer) == {AW{1'b0}};
+      end
+      assign q_ready[gq] = ready;
+      assign q_id[gq * IDW +: IDW] = c_id;
+      assign q_ch[gq * CHW +: CHW] = c_ch;
+      assign q_chip[gq * CPW +: CPW] = c_chip;
+
+      // The candidate leaves (the younger entries move up one); a push goes to the first
+      // free entry after what is left.
+      wire taken = decide && take[gq];
+      wire [QDEPTH-1:0] older = cand - 1'b1;  // the entries before the candidate
+      wire [QDEPTH-1:0] left = taken ? used >> 1 : used;
+      wire here = push && (MODE != 0 || (push_channel == QC[CHW-1:0] && push_chip == QP[CPW-1:0]));
+      wire [QDEPTH-1:0] slot = {left[QDEPTH-2:0], 1'b1} & ~left;  // the lowest free entry
+      wire put = here && !left[QDEPTH-1];
+      assign q_overflow[gq] = here && left[QDEPTH-1];
+      always @(posedge clk) begin : store
+        integer i;
+        if (rst) begin
+          used <= {QDEPTH{1'b0}};
+        end else begin
+          if (taken)
+            for (i = 0; i < QDEPTH - 1; i = i + 1)
+              if (!older[i]) begin
+                id[i * IDW +: IDW] <= id[(i + 1) * IDW +: IDW];
+                ch[i * CHW +: CHW] <= ch[(i + 1) * CHW +: CHW];
+                chip[i * CPW +: CPW] <= chip[(i + 1) * CPW +: CPW];
+                die[i * DW +: DW] <= die[(i + 1) * DW +: DW];
+                op[i * 2 +: 2] <= op[(i + 1) * 2 +: 2];
+                planes[i * PLANES_MAX +: PLANES_MAX] <= planes[(i + 1) * PLANES_MAX +: PLANES_MAX];
+                cls[i * 2 +: 2] <= cls[(i + 1) * 2 +: 2];
+              end
+          if (put)
+            for (i = 0; i < QDEPTH; i = i + 1)
+              if (slot[i]) begin
+                id[i * IDW +: IDW] <= push_id;
+                ch[i * CHW +: CHW] <= push_channel;
+                chip[i * CPW +: CPW] <= push_chip;
+                die[i * DW +: DW] <= push_die;
+                op[i * 2 +: 2] <= push_op;
+                planes[i * PLANES_MAX +: PLANES_MAX] <= push_planes;
+                cls[i * 2 +: 2] <= push_class;
+              end
+          used <= put ? left | slot : left;
+        end
+      end
+    end
+  endgenerate
+
+  // ---- the decision ----
+  always @* begin : decision
+    integer a, b, sel;
+    take = {NQ{1'b0}};
+    if (MODE == 0) begin
+      for (a = 0; a < CHANNELS; a = a + 1) begin
+        // The first ready chip after rr, else the first ready chip (at or before rr).
+        sel = -1;
+        for (b = CHIPS - 1; b >= 0; b = b - 1)
+          if (q_ready[a * CHIPS + b]) sel = b;
+        if (FAULT != 1)
+          for (b = CHIPS - 1; b >= 0; b = b - 1)
+            if (q_ready[a * CHIPS + b] && b[CPW-1:0] > rr[a * CPW +: CPW]) sel = b;
+        if (sel >= 0) take[a * CHIPS + sel] = 1'b1;
+      end
+    end else begin
+      take[0] = q_ready[0];
+    end
+  end
+
+  // Per channel, what it is granted at this edge.
+  reg [CHANNELS-1:0]     next_grant;
+  reg [CHANNELS*IDW-1:0] next_id;
+  reg [CHANNELS*CPW-1:0] next_chip;
+  always @* begin : granted
+    integer a, q;
+    next_grant = {CHANNELS{1'b0}};
+    next_id = grant_id;
+    next_chip = grant_chip;
+    for (a = 0; a < CHANNELS; a = a + 1)
+      for (q = 0; q < NQ; q = q + 1)
+        if (take[q] && q_ch[q * CHW +: CHW] == a[CHW-1:0]) begin
+          next_grant[a] = 1'b1;
+          next_id[a * IDW +: IDW] = q_id[q * IDW +: IDW];
+          next_chip[a * CPW +: CPW] = q_chip[q * CPW +: CPW];
+        end
+  end
+
+  always @(posedge clk) begin : outputs
+    integer a;
+    if (rst) begin
+      for (a = 0; a < CHANNELS; a = a + 1) rr[a * CPW +: CPW] <= LAST_CHIP[CPW-1:0];
+      grant <= {CHANNELS{1'b0}};
+      grant_id <= {CHANNELS * IDW{1'b0}};
+      grant_chip <= {CHANNELS * CPW{1'b0}};
+      overflow <= 1'b0;
+    end else begin
+      if (decide) begin
+        grant <= next_grant;
+        grant_id <= next_id;
+        grant_chip <= next_chip;
+        if (MODE == 0)
+          for (a = 0; a < CHANNELS; a = a + 1)
+            if (next_grant[a]) rr[a * CPW +: CPW] <= next_chip[a * CPW +: CPW];
+      end
+      if (|q_overflow) overflow <= 1'b1;
+    end
+  end
+endmodule

@@ -1,0 +1,181 @@
+// The Verilog scheduler block (rtl/sched_block.v) against the C++ block's decisions
+// (controller/sched_policy.h), decision edge by decision edge, on random stimulus: random
+// commands (die, operation, planes, class) queued between edges, and the readiness the
+// block samples at each edge in runs of patterns: every die ready, none, random accept
+// words, one channel saturated (never open), random channels open. The queues are kept
+// below the RTL's depth (the C++ queues are unbounded). Each parameterisation of the block
+// is its own verilated model (tests/CMakeLists.txt). Without the SystemC kernel.
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "Vrtl_hos_2x2.h"
+#include "Vrtl_hos_3x3_prio.h"
+#include "Vrtl_hos_4x4_prio_rf.h"
+#include "Vrtl_hos_2x2_fault.h"
+#include "Vrtl_ios_2x4.h"
+#include "controller/sched_policy.h"
+#include "tests/rtl/rtl_block.h"
+
+using namespace ssd;
+using test::RtlBlock;
+using test::RtlGeometry;
+
+namespace {
+
+// The first difference between the two blocks' decisions, or "" if none.
+struct Outcome {
+  std::uint64_t decisions = 0, pushes = 0, grants = 0;
+  std::string divergence;
+};
+
+template <typename Model>
+Outcome compare(const RtlGeometry& g, std::uint64_t decisions, std::uint64_t seed) {
+  RtlBlock<Model> rtl(g);
+  std::unique_ptr<ctrl::SchedPolicy> cpp;
+  ctrl::HosPolicy* hos = nullptr;
+  if (g.ios) {
+    cpp = std::make_unique<ctrl::IosPolicy>(g.channels, g.chips);
+  } else {
+    auto h = std::make_unique<ctrl::HosPolicy>(g.channels, g.chips, g.read_first, g.by_priority);
+    hos = h.get();
+    cpp = std::move(h);
+  }
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  auto rnd = [&x](std::uint64_t n) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x % n;
+  };
+  const unsigned dies = g.channels * g.chips * g.dies;
+  std::deque<FlashCommand> commands;  // stable addresses for the C++ block
+  std::vector<std::uint32_t> accept(dies, 0);
+  std::vector<unsigned> all(g.channels);
+  for (unsigned ch = 0; ch < g.channels; ++ch) all[ch] = ch;
+  std::vector<FlashCommand*> out;
+  Outcome o;
+  unsigned pattern = 0, saturated = 0;
+  std::uint64_t id = 0;
+  for (std::uint64_t step = 0; step < decisions && o.divergence.empty(); ++step) {
+    if (step % 500 == 0) {
+      pattern = static_cast<unsigned>(rnd(5));
+      saturated = static_cast<unsigned>(rnd(g.channels));
+    }
+    // Commands queued before the edge, each in its own edge of the RTL block.
+    for (unsigned n = static_cast<unsigned>(rnd(4)); n-- > 0;) {
+      FlashCommand c;
+      c.id = ++id;
+      c.channel = static_cast<std::uint8_t>(rnd(g.channels));
+      c.chip = static_cast<std::uint8_t>(rnd(g.chips));
+      c.die = static_cast<std::uint8_t>(rnd(g.dies));
+      const std::uint64_t r = rnd(100);
+      c.op = r < 50 ? FlashOp::Read : r < 85 ? FlashOp::Program : FlashOp::Erase;
+      c.plane_mask = static_cast<std::uint8_t>(1 + rnd(3));  // two planes per die
+      c.priority = static_cast<FlashPriority>(rnd(3));
+      const std::size_t room = g.ios ? g.depth - cpp->queued() : g.depth - cpp->queued_on_chip(c.channel, c.chip);
+      if (room == 0) continue;
+      commands.push_back(c);
+      cpp->push(&commands.back());
+      rtl.push(commands.back());
+      ++o.pushes;
+    }
+    // What the block samples at the edge.
+    std::uint64_t open = 0;
+    for (unsigned ch = 0; ch < g.channels; ++ch) {
+      bool on = true;
+      if (pattern == 3) on = ch != saturated;
+      if (pattern == 4) on = rnd(2);
+      if (on) open |= std::uint64_t{1} << ch;
+    }
+    for (std::uint32_t& a : accept) {
+      switch (pattern) {
+        case 0: a = (1u << RtlBlock<Model>::kAcceptBits) - 1; break;  // every die ready for anything
+        case 1: a = 0; break;                                          // none
+        default: a = static_cast<std::uint32_t>(rnd(1u << RtlBlock<Model>::kAcceptBits));
+      }
+    }
+    ++o.decisions;
+    const std::vector<typename RtlBlock<Model>::Grant> got = rtl.decide(open, accept);
+    out.clear();
+    const auto is_open = [open](unsigned ch) { return (open >> ch & 1u) != 0; };
+    if (hos) {
+      struct Offer {
+        const std::vector<std::uint32_t>* accept;
+        unsigned base, dies;
+        std::uint32_t accept_word(unsigned chip, unsigned die) const { return (*accept)[base + chip * dies + die]; }
+      };
+      std::vector<Offer> offers(g.channels);
+      for (unsigned ch = 0; ch < g.channels; ++ch) offers[ch] = Offer{&accept, ch * g.chips * g.dies, g.dies};
+      hos->decide_on_offers([&offers](unsigned ch) -> const Offer& { return offers[ch]; }, is_open, out, all);
+    } else {
+      const auto ready = [&](const FlashCommand& c) {
+        const std::uint32_t word = accept[(c.channel * g.chips + c.chip) * g.dies + c.die];
+        return is_open(c.channel) && (c.start_need() & ~word) == 0;
+      };
+      cpp->decide(ready, is_open, out, nullptr);
+    }
+    std::vector<const FlashCommand*> want(g.channels, nullptr);
+    for (const FlashCommand* c : out) want[c->channel] = c;
+    for (unsigned ch = 0; ch < g.channels; ++ch) {
+      const bool same = got[ch].valid == (want[ch] != nullptr) &&
+                        (!want[ch] || (got[ch].id == want[ch]->id && got[ch].chip == want[ch]->chip));
+      if (same) {
+        o.grants += got[ch].valid;
+        continue;
+      }
+      std::ostringstream m;
+      m << "decision " << step << ", channel " << ch << ": RTL "
+        << (got[ch].valid ? "command " + std::to_string(got[ch].id) + " chip " + std::to_string(got[ch].chip) : "nothing")
+        << ", C++ "
+        << (want[ch] ? "command " + std::to_string(want[ch]->id) + " chip " + std::to_string(want[ch]->chip) : "nothing");
+      o.divergence = m.str();
+      break;
+    }
+    if (rtl.overflow()) o.divergence = "the RTL block's queue overflowed at decision " + std::to_string(step);
+  }
+  return o;
+}
+
+template <typename Model>
+void check_equal(const RtlGeometry& g, std::uint64_t decisions) {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const Outcome o = compare<Model>(g, decisions, seed);
+    INFO("seed " << seed << ": " << o.decisions << " decisions, " << o.pushes << " commands queued, " << o.grants
+                 << " granted");
+    REQUIRE(o.divergence == "");
+    // The patterns let commands go, and hold them back: most commands queued are granted,
+    // and the queues are seldom empty.
+    CHECK(o.pushes > o.decisions / 5);
+    CHECK(o.grants * 10 > o.pushes * 9);
+    CHECK(o.grants <= o.pushes);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("rtl block: HOS, 2 channels x 2 chips, one class, decides as the C++ block", "[rtl]") {
+  check_equal<Vrtl_hos_2x2>({2, 2, 1, 8, false, false, false}, 60000);
+}
+
+TEST_CASE("rtl block: HOS, 3 x 3 chips x 2 dies, priority classes, decides as the C++ block", "[rtl]") {
+  check_equal<Vrtl_hos_3x3_prio>({3, 3, 2, 16, false, false, true}, 60000);
+}
+
+TEST_CASE("rtl block: HOS, 4 x 4 chips x 2 dies, classes and read-first, decides as the C++ block", "[rtl]") {
+  check_equal<Vrtl_hos_4x4_prio_rf>({4, 4, 2, 32, false, true, true}, 60000);
+}
+
+TEST_CASE("rtl block: IOS, 2 x 4 chips x 2 dies, decides as the C++ block", "[rtl]") {
+  check_equal<Vrtl_ios_2x4>({2, 4, 2, 64, true, false, false}, 60000);
+}
+
+TEST_CASE("rtl block: a block whose round robin is broken is caught within a few decisions", "[rtl]") {
+  const Outcome o = compare<Vrtl_hos_2x2_fault>({2, 2, 1, 8, false, false, false}, 60000, 1);
+  INFO("caught at " << o.divergence);
+  REQUIRE(o.divergence != "");
+  CHECK(o.decisions < 1000);
+}
