@@ -22,6 +22,9 @@
 // push in the same edge as a decision is appended after the decision's grants. Grants
 // are registered: grant, grant_id and grant_chip hold the last decision's until the next
 // decision. `overflow` is sticky: a push found its queue full (the command is lost).
+// Each queue keeps its candidate in registers, computed at the edges that change the
+// queue (as the C++ block keeps it at each push and take): a decision only compares each
+// candidate's need with its die's accept word and arbitrates per channel.
 //
 // FAULT (for the test that the co-simulation's check catches a difference): 0 none;
 // 1 each channel scans its chips from chip 0 at every edge, ignoring rr.
@@ -63,10 +66,19 @@ module sched_block #(
   localparam integer NQ = MODE == 0 ? CHANNELS * CHIPS : 1;  // queues
   localparam integer LAST_CHIP = CHIPS - 1;
 
-  // Per queue, its candidate: ready, and its id, channel and chip.
+  // What a command needs of its die's accept word (FlashCommand::start_need).
+  function [AW-1:0] need_of(input [1:0] o, input [PLANES_MAX-1:0] p);
+    begin
+      need_of = {{(AW - SB){1'b0}}, 1'b1, p};
+      if (o == 2'd1) need_of = need_of << SB;
+      if (o == 2'd2) need_of = need_of << (2 * SB);
+    end
+  endfunction
+
+  // Per queue, its candidate: ready, and its id and chip (IOS: the head's channel is
+  // queue[0].c_ch).
   wire [NQ-1:0]     q_ready;
   wire [NQ*IDW-1:0] q_id;
-  wire [NQ*CHW-1:0] q_ch;
   wire [NQ*CPW-1:0] q_chip;
   wire [NQ-1:0]     q_overflow;  // a push to the queue found it full
   reg  [NQ-1:0]     take;        // the decision: the queues whose candidates go
@@ -79,137 +91,161 @@ module sched_block #(
       localparam integer QP = MODE == 0 ? gq % CHIPS : 0;
       // The entries, oldest first, entry i at bits [i * width +: width] of each field, and
       // which are in use (a thermometer: 0 .. n-1).
-      reg [QDEPTH*IDW-1:0] id;
-      reg [QDEPTH*CHW-1:0] ch;
-      reg [QDEPTH*CPW-1:0] chip;
-      reg [QDEPTH*DW-1:0] die;
-      reg [QDEPTH*2-1:0] op;
+      reg [QDEPTH*IDW-1:0]        id;
+      reg [QDEPTH*CHW-1:0]        ch;
+      reg [QDEPTH*CPW-1:0]        chip;
+      reg [QDEPTH*DW-1:0]         die;
+      reg [QDEPTH*2-1:0]          op;
       reg [QDEPTH*PLANES_MAX-1:0] planes;
-      reg [QDEPTH*2-1:0] cls;
-      reg [QDEPTH-1:0]     used;
-
-      // The candidate, one-hot, its fields, and whether it is ready.
+      reg [QDEPTH*2-1:0]          cls;
+      reg [QDEPTH-1:0]            used;
+      // The candidate (one-hot) and what the decision needs of it, registered: computed
+      // when the queue changes, as the C++ block keeps its candidate at each push and take.
       reg [QDEPTH-1:0]     cand;
       reg [IDW-1:0]        c_id;
       reg [CHW-1:0]        c_ch;
       reg [CPW-1:0]        c_chip;
       reg [DW-1:0]         c_die;
-      reg [1:0]            c_op;
-      reg [PLANES_MAX-1:0] c_planes;
-      reg                  ready;
-      always @* begin : pick
-        integer i, a, b, d;
-        reg urgent, host_read, any_read;
-        reg [1:0] first_cls, cls_i;
-        reg [AW-1:0] need, offer;
-        cand = {QDEPTH{1'b0}};
-        if (MODE == 0) begin
-          // While urgent GC waits, the host's oldest read goes first.
-          urgent = 1'b0;
-          host_read = 1'b0;
-          for (i = 0; i < QDEPTH; i = i + 1) begin
-            if (used[i] && cls[i * 2 +: 2] == 2'd0) urgent = 1'b1;
-            if (used[i] && cls[i * 2 +: 2] == 2'd1 && op[i * 2 +: 2] == 2'd0) host_read = 1'b1;
-          end
-          // Else the first class present (without BY_PRIORITY one class): in it the
-          // oldest read with READ_FIRST if it has one, else the oldest command.
-          first_cls = 2'd3;
-          for (i = 0; i < QDEPTH; i = i + 1) begin
-            cls_i = BY_PRIORITY != 0 ? cls[i * 2 +: 2] : 2'd1;
-            if (used[i] && cls_i < first_cls) first_cls = cls_i;
-          end
-          any_read = 1'b0;
-          for (i = 0; i < QDEPTH; i = i + 1) begin
-            cls_i = BY_PRIORITY != 0 ? cls[i * 2 +: 2] : 2'd1;
-            if (used[i] && cls_i == first_cls && op[i * 2 +: 2] == 2'd0) any_read = 1'b1;
-          end
-          for (i = QDEPTH - 1; i >= 0; i = i - 1) begin
-            cls_i = BY_PRIORITY != 0 ? cls[i * 2 +: 2] : 2'd1;
-            if (BY_PRIORITY != 0 && urgent && host_read) begin
-              if (used[i] && cls[i * 2 +: 2] == 2'd1 && op[i * 2 +: 2] == 2'd0) begin
-                cand = {QDEPTH{1'b0}};
-                cand[i] = 1'b1;
-              end
-            end else if (used[i] && cls_i == first_cls && (READ_FIRST == 0 || !any_read || op[i * 2 +: 2] == 2'd0)) begin
-              cand = {QDEPTH{1'b0}};
-              cand[i] = 1'b1;
-            end
-          end
-        end else begin
-          cand[0] = used[0];  // IOS: the head
-        end
-        c_id = {IDW{1'b0}};
-        c_ch = {CHW{1'b0}};
-        c_chip = {CPW{1'b0}};
-        c_die = {DW{1'b0}};
-        c_op = 2'd0;
-        c_planes = {PLANES_MAX{1'b0}};
-        for (i = 0; i < QDEPTH; i = i + 1)
-          if (cand[i]) begin
-            c_id = id[i * IDW +: IDW];
-            c_ch = ch[i * CHW +: CHW];
-            c_chip = chip[i * CPW +: CPW];
-            c_die = die[i * DW +: DW];
-            c_op = op[i * 2 +: 2];
-            c_planes = planes[i * PLANES_MAX +: PLANES_MAX];
-          end
-        // Its die's accept word, and whether its channel is open.
+      reg [AW-1:0]         c_need;
+
+      // Ready: its die's accept word offers what it needs, and its channel is open (HOS:
+      // the queue's own channel and chip; IOS: the head's).
+      reg ready;
+      always @* begin : sample
+        integer a, b, d;
+        reg [AW-1:0] offer;
         offer = {AW{1'b0}};
         ready = 1'b0;
-        for (a = 0; a < CHANNELS; a = a + 1)
-          for (b = 0; b < CHIPS; b = b + 1)
-            for (d = 0; d < DIES; d = d + 1)
-              if (c_ch == a[CHW-1:0] && c_chip == b[CPW-1:0] && c_die == d[DW-1:0]) begin
-                offer = accept[((a * CHIPS + b) * DIES + d) * AW +: AW];
-                ready = open[a];
-              end
-        need = {{(AW - SB){1'b0}}, 1'b1, c_planes};
-        if (c_op == 2'd1) need = need << SB;
-        if (c_op == 2'd2) need = need << (2 * SB);
-        ready = ready && |cand && (need & ~offer) == {AW{1'b0}};
+        if (MODE == 0) begin
+          for (d = 0; d < DIES; d = d + 1)
+            if (c_die == d[DW-1:0]) offer = accept[((QC * CHIPS + QP) * DIES + d) * AW +: AW];
+          ready = open[QC] && c_ch == QC[CHW-1:0] && c_chip == QP[CPW-1:0];  // its own, by construction
+        end else begin
+          for (a = 0; a < CHANNELS; a = a + 1)
+            for (b = 0; b < CHIPS; b = b + 1)
+              for (d = 0; d < DIES; d = d + 1)
+                if (c_ch == a[CHW-1:0] && c_chip == b[CPW-1:0] && c_die == d[DW-1:0]) begin
+                  offer = accept[((a * CHIPS + b) * DIES + d) * AW +: AW];
+                  ready = open[a];
+                end
+        end
+        ready = ready && |used && (c_need & ~offer) == {AW{1'b0}};
       end
       assign q_ready[gq] = ready;
       assign q_id[gq * IDW +: IDW] = c_id;
-      assign q_ch[gq * CHW +: CHW] = c_ch;
       assign q_chip[gq * CPW +: CPW] = c_chip;
 
-      // The candidate leaves (the younger entries move up one); a push goes to the first
-      // free entry after what is left.
+      // The queue changes only at an edge that takes its candidate or pushes to it; only
+      // then is its next content and candidate computed.
       wire taken = decide && take[gq];
-      wire [QDEPTH-1:0] older = cand - 1'b1;  // the entries before the candidate
-      wire [QDEPTH-1:0] left = taken ? used >> 1 : used;
       wire here = push && (MODE != 0 || (push_channel == QC[CHW-1:0] && push_chip == QP[CPW-1:0]));
-      wire [QDEPTH-1:0] slot = {left[QDEPTH-2:0], 1'b1} & ~left;  // the lowest free entry
-      wire put = here && !left[QDEPTH-1];
+      wire [QDEPTH-1:0] left = taken ? used >> 1 : used;
       assign q_overflow[gq] = here && left[QDEPTH-1];
-      always @(posedge clk) begin : store
+      always @(posedge clk) begin : update
         integer i;
-        if (rst) begin
-          used <= {QDEPTH{1'b0}};
-        end else begin
-          if (taken)
+        reg [QDEPTH*IDW-1:0]        n_id;
+        reg [QDEPTH*CHW-1:0]        n_ch;
+        reg [QDEPTH*CPW-1:0]        n_chip;
+        reg [QDEPTH*DW-1:0]         n_die;
+        reg [QDEPTH*2-1:0]          n_op;
+        reg [QDEPTH*PLANES_MAX-1:0] n_planes;
+        reg [QDEPTH*2-1:0]          n_cls;
+        reg [QDEPTH-1:0]            n_used, older, slot, pick;
+        reg urgent, host_read, any_read;
+        reg [1:0] first_cls, cls_i;
+        if (rst || taken || here) begin
+          n_id = id;
+          n_ch = ch;
+          n_chip = chip;
+          n_die = die;
+          n_op = op;
+          n_planes = planes;
+          n_cls = cls;
+          n_used = rst ? {QDEPTH{1'b0}} : left;
+          // The candidate leaves: the younger entries move up one.
+          if (taken && !rst) begin
+            older = cand - 1'b1;
             for (i = 0; i < QDEPTH - 1; i = i + 1)
               if (!older[i]) begin
-                id[i * IDW +: IDW] <= id[(i + 1) * IDW +: IDW];
-                ch[i * CHW +: CHW] <= ch[(i + 1) * CHW +: CHW];
-                chip[i * CPW +: CPW] <= chip[(i + 1) * CPW +: CPW];
-                die[i * DW +: DW] <= die[(i + 1) * DW +: DW];
-                op[i * 2 +: 2] <= op[(i + 1) * 2 +: 2];
-                planes[i * PLANES_MAX +: PLANES_MAX] <= planes[(i + 1) * PLANES_MAX +: PLANES_MAX];
-                cls[i * 2 +: 2] <= cls[(i + 1) * 2 +: 2];
+                n_id[i * IDW +: IDW] = n_id[(i + 1) * IDW +: IDW];
+                n_ch[i * CHW +: CHW] = n_ch[(i + 1) * CHW +: CHW];
+                n_chip[i * CPW +: CPW] = n_chip[(i + 1) * CPW +: CPW];
+                n_die[i * DW +: DW] = n_die[(i + 1) * DW +: DW];
+                n_op[i * 2 +: 2] = n_op[(i + 1) * 2 +: 2];
+                n_planes[i * PLANES_MAX +: PLANES_MAX] = n_planes[(i + 1) * PLANES_MAX +: PLANES_MAX];
+                n_cls[i * 2 +: 2] = n_cls[(i + 1) * 2 +: 2];
               end
-          if (put)
+          end
+          // A push goes to the first free entry after what is left.
+          if (here && !rst && !left[QDEPTH-1]) begin
+            slot = {left[QDEPTH-2:0], 1'b1} & ~left;
             for (i = 0; i < QDEPTH; i = i + 1)
               if (slot[i]) begin
-                id[i * IDW +: IDW] <= push_id;
-                ch[i * CHW +: CHW] <= push_channel;
-                chip[i * CPW +: CPW] <= push_chip;
-                die[i * DW +: DW] <= push_die;
-                op[i * 2 +: 2] <= push_op;
-                planes[i * PLANES_MAX +: PLANES_MAX] <= push_planes;
-                cls[i * 2 +: 2] <= push_class;
+                n_id[i * IDW +: IDW] = push_id;
+                n_ch[i * CHW +: CHW] = push_channel;
+                n_chip[i * CPW +: CPW] = push_chip;
+                n_die[i * DW +: DW] = push_die;
+                n_op[i * 2 +: 2] = push_op;
+                n_planes[i * PLANES_MAX +: PLANES_MAX] = push_planes;
+                n_cls[i * 2 +: 2] = push_class;
               end
-          used <= put ? left | slot : left;
+            n_used = left | slot;
+          end
+          // The new candidate.
+          pick = {QDEPTH{1'b0}};
+          if (MODE == 0) begin
+            // While urgent GC waits, the host's oldest read goes first.
+            urgent = 1'b0;
+            host_read = 1'b0;
+            for (i = 0; i < QDEPTH; i = i + 1) begin
+              if (n_used[i] && n_cls[i * 2 +: 2] == 2'd0) urgent = 1'b1;
+              if (n_used[i] && n_cls[i * 2 +: 2] == 2'd1 && n_op[i * 2 +: 2] == 2'd0) host_read = 1'b1;
+            end
+            // Else the first class present (without BY_PRIORITY one class): in it the
+            // oldest read with READ_FIRST if it has one, else the oldest command.
+            first_cls = 2'd3;
+            for (i = 0; i < QDEPTH; i = i + 1) begin
+              cls_i = BY_PRIORITY != 0 ? n_cls[i * 2 +: 2] : 2'd1;
+              if (n_used[i] && cls_i < first_cls) first_cls = cls_i;
+            end
+            any_read = 1'b0;
+            for (i = 0; i < QDEPTH; i = i + 1) begin
+              cls_i = BY_PRIORITY != 0 ? n_cls[i * 2 +: 2] : 2'd1;
+              if (n_used[i] && cls_i == first_cls && n_op[i * 2 +: 2] == 2'd0) any_read = 1'b1;
+            end
+            for (i = QDEPTH - 1; i >= 0; i = i - 1) begin
+              cls_i = BY_PRIORITY != 0 ? n_cls[i * 2 +: 2] : 2'd1;
+              if (BY_PRIORITY != 0 && urgent && host_read) begin
+                if (n_used[i] && n_cls[i * 2 +: 2] == 2'd1 && n_op[i * 2 +: 2] == 2'd0) pick = {{(QDEPTH - 1){1'b0}}, 1'b1} << i;
+              end else if (n_used[i] && cls_i == first_cls && (READ_FIRST == 0 || !any_read || n_op[i * 2 +: 2] == 2'd0)) begin
+                pick = {{(QDEPTH - 1){1'b0}}, 1'b1} << i;
+              end
+            end
+          end else begin
+            pick[0] = n_used[0];  // IOS: the head
+          end
+          id <= n_id;
+          ch <= n_ch;
+          chip <= n_chip;
+          die <= n_die;
+          op <= n_op;
+          planes <= n_planes;
+          cls <= n_cls;
+          used <= n_used;
+          cand <= pick;
+          c_id <= {IDW{1'b0}};
+          c_ch <= {CHW{1'b0}};
+          c_chip <= {CPW{1'b0}};
+          c_die <= {DW{1'b0}};
+          c_need <= {AW{1'b0}};
+          for (i = 0; i < QDEPTH; i = i + 1)
+            if (pick[i]) begin
+              c_id <= n_id[i * IDW +: IDW];
+              c_ch <= n_ch[i * CHW +: CHW];
+              c_chip <= n_chip[i * CPW +: CPW];
+              c_die <= n_die[i * DW +: DW];
+              c_need <= need_of(n_op[i * 2 +: 2], n_planes[i * PLANES_MAX +: PLANES_MAX]);
+            end
         end
       end
     end
@@ -244,13 +280,22 @@ module sched_block #(
     next_grant = {CHANNELS{1'b0}};
     next_id = grant_id;
     next_chip = grant_chip;
-    for (a = 0; a < CHANNELS; a = a + 1)
-      for (q = 0; q < NQ; q = q + 1)
-        if (take[q] && q_ch[q * CHW +: CHW] == a[CHW-1:0]) begin
+    if (MODE == 0) begin
+      for (a = 0; a < CHANNELS; a = a + 1)
+        for (q = a * CHIPS; q < (a + 1) * CHIPS; q = q + 1)
+          if (take[q]) begin
+            next_grant[a] = 1'b1;
+            next_id[a * IDW +: IDW] = q_id[q * IDW +: IDW];
+            next_chip[a * CPW +: CPW] = q_chip[q * CPW +: CPW];
+          end
+    end else begin
+      for (a = 0; a < CHANNELS; a = a + 1)
+        if (take[0] && queue[0].c_ch == a[CHW-1:0]) begin
           next_grant[a] = 1'b1;
-          next_id[a * IDW +: IDW] = q_id[q * IDW +: IDW];
-          next_chip[a * CPW +: CPW] = q_chip[q * CPW +: CPW];
+          next_id[a * IDW +: IDW] = q_id[0 +: IDW];
+          next_chip[a * CPW +: CPW] = q_chip[0 +: CPW];
         end
+    end
   end
 
   always @(posedge clk) begin : outputs
