@@ -5,10 +5,12 @@
 // the oldest). Per channel a round-robin pointer rr, the chip granted last on it (reset:
 // the last chip, so chip 0 is scanned first). At a decision edge each channel grants,
 // scanning its chips from rr + 1, the first whose candidate is ready: at most one
-// command per channel per edge. A chip's candidate: with BY_PRIORITY, the first
+// command per channel per edge. A chip's candidate: with by_priority, the first
 // non-empty class (0 urgent GC, 1 host, 2 background GC), except that while urgent GC
 // waits the host's oldest read goes first; in that class (or in the whole queue without
-// BY_PRIORITY) the oldest command, or with READ_FIRST the oldest read if there is one.
+// by_priority) the oldest command, or with read_first the oldest read if there is one.
+// read_first and by_priority are configuration inputs (controller.read_first,
+// controller.gc_priority), static during a run.
 // MODE 1, IOS: one FIFO of QDEPTH commands; at a decision edge its head is granted on its
 // channel if it is ready (head-of-line blocking).
 //
@@ -34,13 +36,13 @@ module sched_block #(
     parameter integer DIES = 1,         // dies per chip
     parameter integer QDEPTH = 8,       // per chip queue (HOS), the FIFO (IOS)
     parameter integer MODE = 0,         // 0 HOS, 1 IOS
-    parameter integer READ_FIRST = 0,
-    parameter integer BY_PRIORITY = 0,
     parameter integer IDW = 32,         // command id bits
     parameter integer FAULT = 0
 ) (
     input  wire                              clk,
     input  wire                              rst,
+    input  wire                              read_first,   // HOS: static during a run
+    input  wire                              by_priority,  // HOS: static during a run
     input  wire                              push,
     input  wire [IDW-1:0]                    push_id,
     input  wire [CHW-1:0]                    push_channel,
@@ -55,6 +57,7 @@ module sched_block #(
     output reg  [CHANNELS-1:0]               grant,
     output reg  [CHANNELS*IDW-1:0]           grant_id,
     output reg  [CHANNELS*CPW-1:0]           grant_chip,
+    output reg  [CHANNELS-1:0]               ready_any,    // per channel: a decision now would grant
     output reg                               overflow
 );
   localparam integer PLANES_MAX = 8;                // kMaxPlanes
@@ -201,23 +204,23 @@ module sched_block #(
               if (n_used[i] && n_cls[i * 2 +: 2] == 2'd0) urgent = 1'b1;
               if (n_used[i] && n_cls[i * 2 +: 2] == 2'd1 && n_op[i * 2 +: 2] == 2'd0) host_read = 1'b1;
             end
-            // Else the first class present (without BY_PRIORITY one class): in it the
-            // oldest read with READ_FIRST if it has one, else the oldest command.
+            // Else the first class present (without by_priority one class): in it the
+            // oldest read with read_first if it has one, else the oldest command.
             first_cls = 2'd3;
             for (i = 0; i < QDEPTH; i = i + 1) begin
-              cls_i = BY_PRIORITY != 0 ? n_cls[i * 2 +: 2] : 2'd1;
+              cls_i = by_priority ? n_cls[i * 2 +: 2] : 2'd1;
               if (n_used[i] && cls_i < first_cls) first_cls = cls_i;
             end
             any_read = 1'b0;
             for (i = 0; i < QDEPTH; i = i + 1) begin
-              cls_i = BY_PRIORITY != 0 ? n_cls[i * 2 +: 2] : 2'd1;
+              cls_i = by_priority ? n_cls[i * 2 +: 2] : 2'd1;
               if (n_used[i] && cls_i == first_cls && n_op[i * 2 +: 2] == 2'd0) any_read = 1'b1;
             end
             for (i = QDEPTH - 1; i >= 0; i = i - 1) begin
-              cls_i = BY_PRIORITY != 0 ? n_cls[i * 2 +: 2] : 2'd1;
-              if (BY_PRIORITY != 0 && urgent && host_read) begin
+              cls_i = by_priority ? n_cls[i * 2 +: 2] : 2'd1;
+              if (by_priority && urgent && host_read) begin
                 if (n_used[i] && n_cls[i * 2 +: 2] == 2'd1 && n_op[i * 2 +: 2] == 2'd0) pick = {{(QDEPTH - 1){1'b0}}, 1'b1} << i;
-              end else if (n_used[i] && cls_i == first_cls && (READ_FIRST == 0 || !any_read || n_op[i * 2 +: 2] == 2'd0)) begin
+              end else if (n_used[i] && cls_i == first_cls && (!read_first || !any_read || n_op[i * 2 +: 2] == 2'd0)) begin
                 pick = {{(QDEPTH - 1){1'b0}}, 1'b1} << i;
               end
             end
@@ -270,6 +273,21 @@ module sched_block #(
       take[0] = q_ready[0];
     end
   end
+  // What a decision now would grant, per channel (sampled between edges: the block asks
+  // for a decision edge only when it would grant something).
+  generate
+    if (MODE == 0) begin : hos_would_grant
+      always @* begin : would_grant
+        integer a;
+        for (a = 0; a < CHANNELS; a = a + 1) ready_any[a] = |q_ready[a * CHIPS +: CHIPS];
+      end
+    end else begin : ios_would_grant
+      always @* begin : would_grant
+        integer a;
+        for (a = 0; a < CHANNELS; a = a + 1) ready_any[a] = q_ready[0] && queue[0].c_ch == a[CHW-1:0];
+      end
+    end
+  endgenerate
 
   // Per channel, what it is granted at this edge.
   reg [CHANNELS-1:0]     next_grant;

@@ -1,0 +1,130 @@
+// The Verilog scheduler block (rtl/sched_block.v), verilated, behind plain C++ calls: the
+// pin boundary, in one place (the co-simulation, rtl/rtl_model.h, and the tests,
+// tests/rtl/). `Model` is a class Verilator made of one parameterisation of the block;
+// `Shape` says which (the parameters it was verilated with).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include <verilated.h>
+
+#include "tlm/flash_command.h"
+
+namespace ssd::rtl {
+
+// Bits [lo, lo + width) of a port (width <= 32), whether Verilator made it an integer or
+// a wide array of 32-bit words.
+template <typename Port>
+void set_bits(Port& port, unsigned lo, unsigned width, std::uint32_t value) {
+  const std::uint64_t mask = (std::uint64_t{1} << width) - 1;
+  if constexpr (std::is_integral_v<Port>) {
+    port = static_cast<Port>((static_cast<std::uint64_t>(port) & ~(mask << lo)) | (std::uint64_t{value} & mask) << lo);
+  } else {
+    const unsigned w = lo / 32, b = lo % 32;
+    std::uint64_t pair = port[w] | (b + width > 32 ? std::uint64_t{port[w + 1]} << 32 : 0);
+    pair = (pair & ~(mask << b)) | (std::uint64_t{value} & mask) << b;
+    port[w] = static_cast<std::uint32_t>(pair);
+    if (b + width > 32) port[w + 1] = static_cast<std::uint32_t>(pair >> 32);
+  }
+}
+template <typename Port>
+std::uint32_t get_bits(const Port& port, unsigned lo, unsigned width) {
+  const std::uint64_t mask = (std::uint64_t{1} << width) - 1;
+  if constexpr (std::is_integral_v<Port>) {
+    return static_cast<std::uint32_t>(static_cast<std::uint64_t>(port) >> lo & mask);
+  } else {
+    const unsigned w = lo / 32, b = lo % 32;
+    const std::uint64_t pair = port[w] | (b + width > 32 ? std::uint64_t{port[w + 1]} << 32 : 0);
+    return static_cast<std::uint32_t>(pair >> b & mask);
+  }
+}
+
+// The parameters a model was verilated with.
+struct Shape {
+  unsigned channels, chips, dies, depth;
+  bool ios;
+};
+
+template <typename Model>
+class RtlBlock {
+ public:
+  static constexpr unsigned kAcceptBits = 3 * kStartBits;
+  struct Grant {
+    bool valid = false;
+    std::uint64_t id = 0;
+    unsigned chip = 0;
+  };
+
+  RtlBlock(const Shape& s, bool read_first, bool by_priority)
+      : s_(s), cpw_(bits_for(s.chips)), model_(std::make_unique<Model>(&context_)) {
+    model_->read_first = read_first;
+    model_->by_priority = by_priority;
+    model_->rst = 1;
+    model_->push = 0;
+    model_->decide = 0;
+    tick();
+    model_->rst = 0;
+  }
+  const Shape& shape() const { return s_; }
+  // One edge that queues `c` (its address inside the shape; ids fit 32 bits).
+  void push(const FlashCommand& c) {
+    model_->push = 1;
+    model_->push_id = static_cast<std::uint32_t>(c.id);
+    model_->push_channel = c.channel;
+    model_->push_chip = c.chip;
+    model_->push_die = c.die;
+    model_->push_op = static_cast<unsigned>(c.op);
+    model_->push_planes = c.plane_mask;
+    model_->push_class = static_cast<unsigned>(c.priority);
+    tick();
+    model_->push = 0;
+  }
+  // What the block samples: whether a channel is open, and a die's accept word (held
+  // until set again).
+  void set_open(unsigned channel, bool open) { set_bits(model_->open, channel, 1, open); }
+  void set_accept(unsigned channel, unsigned chip, unsigned die, std::uint32_t word) {
+    set_bits(model_->accept, ((channel * s_.chips + chip) * s_.dies + die) * kAcceptBits, kAcceptBits, word);
+  }
+  // Whether a decision now would grant on `channel` (no edge: the inputs settle).
+  bool would_grant(unsigned channel) {
+    model_->eval();
+    return get_bits(model_->ready_any, channel, 1) != 0;
+  }
+  // One decision edge with the inputs set; the grants per channel.
+  void decide(std::vector<Grant>& out) {
+    model_->decide = 1;
+    tick();
+    model_->decide = 0;
+    out.assign(s_.channels, Grant{});
+    for (unsigned ch = 0; ch < s_.channels; ++ch) {
+      if (!get_bits(model_->grant, ch, 1)) continue;
+      out[ch].valid = true;
+      out[ch].id = get_bits(model_->grant_id, ch * 32, 32);
+      out[ch].chip = get_bits(model_->grant_chip, ch * cpw_, cpw_);
+    }
+  }
+  bool overflow() const { return model_->overflow; }
+  Model& model() { return *model_; }
+
+ private:
+  static unsigned bits_for(unsigned n) {  // the block's width of an index below n
+    unsigned b = 0;
+    while ((1u << b) < n) ++b;
+    return b ? b : 1;
+  }
+  void tick() {
+    model_->clk = 0;
+    model_->eval();
+    model_->clk = 1;
+    model_->eval();
+  }
+  Shape s_;
+  unsigned cpw_;
+  VerilatedContext context_;
+  std::unique_ptr<Model> model_;
+};
+
+}  // namespace ssd::rtl
