@@ -45,7 +45,17 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     FlashCommand& c = flash_cmd(gp);
     c.exec.owner = &gp;
     if (decision_listener_) decision_listener_->command_queued(c);
-    policy_->push(&c);
+    if (twin_) {
+      twin_->push(c);
+      if (!twin_->failure().empty()) twin_failed(twin_->failure());
+    }
+    if (twin_decides()) {
+      twin_held_[c.id] = &c;
+      if (twin_on_channel_.empty()) twin_on_channel_.assign(nand_.size(), 0);
+      ++twin_on_channel_[c.channel];
+    } else {
+      policy_->push(&c);
+    }
     mark_changed(c.channel);
     if (!decision_pending() && could_issue(c.channel)) request_decision();
     ph = tlm::END_REQ;
@@ -83,6 +93,12 @@ bool FlashSched::decision_pending() const { return next_edge_ != kNever && next_
 // only its head can go). Until the channel or the queue changes again the answer stays
 // the same, so an edge is scheduled only when it is true.
 bool FlashSched::could_issue(unsigned channel) {
+  if (twin_decides()) {
+    if (twin_on_channel_.empty() || !twin_on_channel_[channel]) return false;
+    const nand::ChannelStatus& ch = nand_[channel];
+    if (ch.queued_total() != 0) return false;
+    return twin_->would_grant(channel, ch.at(at()));
+  }
   if (!policy_->queued_on_channel(channel)) return false;
   const nand::ChannelStatus& ch = nand_[channel];
   if (ch.queued_total() != 0) return false;
@@ -128,7 +144,9 @@ void FlashSched::decide_at(Tick now) {
       changed_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
     changed_bits_[w] = 0;
   }
-  if (hos_) {
+  if (twin_decides()) {
+    twin_decision(now);
+  } else if (hos_) {
     // A channel is brought up to now once, when its chips are tested.
     const auto open = [this, now](unsigned ch) {
       const nand::ChannelStatus& c = nand_[ch];
@@ -143,7 +161,50 @@ void FlashSched::decide_at(Tick now) {
     const auto open = [this](unsigned ch) { return nand_[ch].queued_total() == 0; };
     policy_->decide(ready, open, out_, &changed_);
   }
+  if (twin_ && !twin_decides()) twin_decision(now);
   issue(now);
+}
+
+void FlashSched::twin_failed(const std::string& what) {
+  SC_REPORT_ERROR("/ssd/controller/rtl", ("controller.rtl: " + what).c_str());
+}
+
+// The other model samples every channel at the edge (the C++ block only the changed
+// ones: an unchanged channel decides as it did, nothing, and `check` holds it to that).
+void FlashSched::twin_decision(Tick now) {
+  for (const nand::ChannelStatus& ch : nand_) ch.at(now);
+  twin_->decide(nand_, twin_granted_);
+  const std::uint64_t cycle = now / period_;
+  if (twin_decides()) {
+    out_.clear();
+    for (unsigned ch = 0; ch < twin_granted_.size(); ++ch) {
+      if (!twin_granted_[ch]) continue;
+      const auto it = twin_held_.find(twin_granted_[ch]);
+      if (it == twin_held_.end() || it->second->channel != ch) {
+        twin_failed("cycle " + std::to_string(cycle) + ": the RTL block granted command " +
+                     std::to_string(twin_granted_[ch]) + " on channel " + std::to_string(ch) +
+                     ", which it does not hold there");
+        continue;
+      }
+      out_.push_back(it->second);
+      twin_held_.erase(it);
+      --twin_on_channel_[ch];
+    }
+    return;
+  }
+  // check: the C++ block's grants (out_, at most one per channel) against the model's.
+  ++compared_;
+  std::vector<const FlashCommand*> cpp(twin_granted_.size(), nullptr);
+  for (const FlashCommand* c : out_) cpp[c->channel] = c;
+  for (unsigned ch = 0; ch < twin_granted_.size(); ++ch) {
+    const std::uint64_t want = cpp[ch] ? cpp[ch]->id : 0;
+    if (want == twin_granted_[ch]) continue;
+    const auto name = [](std::uint64_t id) { return id ? "command " + std::to_string(id) : std::string("nothing"); };
+    twin_failed("check: cycle " + std::to_string(cycle) + ", channel " + std::to_string(ch) + ": the C++ block granted " +
+                name(want) + (cpp[ch] ? " (chip " + std::to_string(cpp[ch]->chip) + ")" : "") +
+                ", the RTL block " + name(twin_granted_[ch]));
+    return;
+  }
 }
 
 void FlashSched::issue(Tick now) {
@@ -158,7 +219,7 @@ void FlashSched::issue(Tick now) {
   }
   // IOS: the queue's new head may sit on a channel that did not change; look at it at
   // the next edge. (HOS re-decides a channel when it changes.)
-  if (!out_.empty() && ios_ && policy_->queued()) request_decision();
+  if (!out_.empty() && ios_ && (twin_decides() ? !twin_held_.empty() : policy_->queued() != 0)) request_decision();
 }
 
 }  // namespace ssd::ctrl

@@ -9,10 +9,12 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
 
+#include "controller/decision_model.h"
 #include "controller/sched_policy.h"
 #include "nand/nand_device.h"
 #include "tlm/flash_protocol.h"
@@ -59,6 +61,16 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   std::size_t queued_on_chip(unsigned channel, unsigned chip) const {
     return policy_->queued_on_chip(channel, chip);
   }
+  // Another model of the decisions (controller.rtl: the verilated Verilog block). `on`:
+  // its grants are what the block issues (the C++ policy is left unused); `check`: the
+  // C++ policy's are, and at every decision edge the two blocks' grants per channel are
+  // compared; the first difference is an error naming the cycle and both decisions.
+  enum class Twin { On, Check };
+  void set_decision_model(std::unique_ptr<DecisionModel> m, Twin mode) {
+    twin_ = std::move(m);
+    twin_mode_ = mode;
+  }
+  std::uint64_t decisions_compared() const { return compared_; }
   // Each issue as (cycle, command id, channel, chip): the log compared with rtl/.
   struct Issue {
     std::uint64_t cycle;
@@ -101,6 +113,17 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   std::uint64_t issued_ = 0, decisions_ = 0;
   bool log_on_ = false;
   std::vector<Issue> log_;
+  // controller.rtl (set_decision_model). With `on` the block's queues are the model's:
+  // the commands it holds by id, and how many per channel.
+  std::unique_ptr<DecisionModel> twin_;
+  Twin twin_mode_ = Twin::Check;
+  bool twin_decides() const { return twin_ && twin_mode_ == Twin::On; }
+  void twin_failed(const std::string& what);
+  void twin_decision(Tick now);  // the model's decision of the edge: out_ (on) or compared (check)
+  std::unordered_map<std::uint64_t, FlashCommand*> twin_held_;
+  std::vector<std::uint32_t> twin_on_channel_;
+  std::vector<std::uint64_t> twin_granted_;
+  std::uint64_t compared_ = 0;
 };
 
 }  // namespace ssd::ctrl

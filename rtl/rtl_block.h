@@ -11,6 +11,7 @@
 
 #include <verilated.h>
 
+#include "rtl/rtl_model.h"
 #include "tlm/flash_command.h"
 
 namespace ssd::rtl {
@@ -41,12 +42,6 @@ std::uint32_t get_bits(const Port& port, unsigned lo, unsigned width) {
     return static_cast<std::uint32_t>(pair >> b & mask);
   }
 }
-
-// The parameters a model was verilated with.
-struct Shape {
-  unsigned channels, chips, dies, depth;
-  bool ios;
-};
 
 template <typename Model>
 class RtlBlock {

@@ -6,6 +6,9 @@
 #include "controller/nand_backdoor.h"
 #include "controller/read_unit.h"
 #include "sc_main/sim_config.h"
+#if SSD_RTL
+#include "rtl/rtl_model.h"
+#endif
 
 namespace ssd {
 
@@ -48,6 +51,17 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     }
     precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sched = std::make_unique<ctrl::FlashSched>("sched", sc, *nand);
+    const std::string rtl = cfg.get_string("controller.rtl");
+    if (rtl != "off") {
+#if SSD_RTL
+      std::string why;
+      auto model = rtl::make_decision_model(fcfg.nand, sc.policy == "ios", sc.read_first, sc.by_priority, why);
+      if (!model) throw ConfigError(cfg.locate("controller.rtl = " + rtl + ": " + why));
+      sched->set_decision_model(std::move(model), rtl == "on" ? ctrl::FlashSched::Twin::On : ctrl::FlashSched::Twin::Check);
+#else
+      throw ConfigError(cfg.locate("controller.rtl = " + rtl + ": this build has no verilated block (built with -DSSD_RTL=OFF)"));
+#endif
+    }
     iface = std::make_unique<ctrl::HostIface>("hif", static_cast<unsigned>(cfg.get_int("controller.ncq_depth")),
                                               cfg.get_double("host.link_mb_s"));
     const std::uint64_t capacity_sectors = ftl.logical_pages() * firmware->sectors_per_page();

@@ -214,6 +214,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   // How the run was simulated, not a result: the scheduler decisions taken ahead of their
   // edge (controller.decide_ahead).
   put(rn, "scheduler_decisions_ahead", integer(run.decisions_ahead));
+  // controller.rtl = check: the decision edges at which both blocks' grants were compared.
+  put(rn, "rtl_decisions_compared", integer(f.sched.decisions_compared()));
   // ... and the reads the firmware was told of ahead (host.lookahead).
   put(rn, "lookahead_hints", integer(run.lookahead_hints));
   // ... the requests the lookahead thread read ahead (host.lookahead_thread), and the

@@ -43,6 +43,9 @@ Config make_config() {
   c.add_int("controller.ncq_depth", 32, 1, 65535, "NCQ tags: commands outstanding in the device (32 = SATA)");
   c.add_double("controller.clock_mhz", sched.clock_mhz, 1, 100000, "decision clock of the flash scheduler block, MHz");
   c.add_enum("controller.scheduler", sched.policy, {"ios", "hos"}, "flash scheduler block: in-order (ios) or per-chip queues (hos)");
+  c.add_enum("controller.rtl", "off", {"off", "on", "check"},
+             "the scheduler block's decisions: off (the C++ block), on (the Verilog block, rtl/, verilated), check (both; "
+             "their grants compared at every decision edge, the first difference ends the run with exit 1)");
   c.add_bool("controller.read_first", sched.read_first, "hos: take the oldest read of a chip queue (of its first class) before its oldest command");
   c.add_enum("controller.gc_priority", fw.gc_yields ? "host_first" : "fifo", {"host_first", "fifo"},
              "hos: host_first = a chip serves host commands before GC's, unless the GC's plane is at its last "

@@ -1,0 +1,33 @@
+// Another model of the scheduler block's decisions, behind the inputs the C++ block
+// samples: the Verilog block (rtl/), verilated (controller.rtl). FlashSched keeps the
+// time (decision edges, TLM) and hands it every command queued and, at each decision
+// edge, the NAND's state; it answers with the commands it grants. With controller.rtl =
+// on its grants are what the block issues; with check, the C++ block's are, and the two
+// are compared at every decision edge. Plain C++.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nand/channel_status.h"
+#include "tlm/flash_command.h"
+
+namespace ssd::ctrl {
+
+class DecisionModel {
+ public:
+  virtual ~DecisionModel() = default;
+  // `c` is queued (its id, address, operation, planes and class).
+  virtual void push(const FlashCommand& c) = 0;
+  // Whether a decision now would grant a command on `channel`, whose state is `st`
+  // (brought up to now).
+  virtual bool would_grant(unsigned channel, const nand::ChannelStatus& st) = 0;
+  // A decision edge, every channel's state `nand` brought up to now: per channel the id
+  // of the command granted, 0 for none (ids start at 1).
+  virtual void decide(const std::vector<nand::ChannelStatus>& nand, std::vector<std::uint64_t>& granted) = 0;
+  // Non-empty once a command was lost (a queue full): the run cannot go on.
+  virtual std::string failure() const = 0;
+};
+
+}  // namespace ssd::ctrl
