@@ -59,6 +59,11 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   void decide_early();
   void wake_at_edge() { decide_event_.notify(sc_delay(next_edge_ - sim_now())); }
   std::size_t queued_on_chip(unsigned channel, unsigned chip) const {
+    if (twin_decides()) {
+      std::size_t n = 0;
+      for (const auto& held : twin_held_) n += held.second->channel == channel && held.second->chip == chip;
+      return n;
+    }
     return policy_->queued_on_chip(channel, chip);
   }
   // Another model of the decisions (controller.rtl: the verilated Verilog block). `on`:
