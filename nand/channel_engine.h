@@ -117,7 +117,13 @@ class ChannelEngine {
   // ---- read-only status for schedulers and statistics ----
   bool bus_busy() const { return bus_op_ != nullptr; }
   // Bus busy time up to `now` (>= the last advance), a phase under way counted to now.
-  Tick bus_busy_ticks(Tick now) const { return counters_.bus_busy + (bus_op_ && now > bus_start_ ? now - bus_start_ : 0); }
+  // Bus busy time up to `now`. A command phase whose end was left to be taken lazily
+  // (catch_up) ended at its own time, whether or not it has been taken yet.
+  Tick bus_busy_ticks(Tick now) const {
+    if (!bus_op_) return counters_.bus_busy;
+    const Tick end = lazy_bus_end_ && seg_end_ < now ? seg_end_ : now;
+    return counters_.bus_busy + (end > bus_start_ ? end - bus_start_ : 0);
+  }
   unsigned queued(unsigned chip, unsigned die) const { return die_at(chip, die).queued; }
   bool die_idle(unsigned chip, unsigned die) const {
     const Die& d = die_at(chip, die);

@@ -507,3 +507,22 @@ TEST_CASE("nand: random soak returns every page's last written token, and the di
     // Completion order per die equals submission order per die (in-order dies).
   }
 }
+
+TEST_CASE("nand: bus busy time counts a command phase to its end, whether or not its end was taken yet",
+          "[nand][statistics]") {
+  // An erase alone: its command phase's end starts only the array, so the engine leaves
+  // it to be taken when the channel is next looked at (catch_up). Bus utilization must
+  // not depend on whether it has been.
+  NandConfig cfg = chen();
+  Harness lazy(cfg), looked(cfg);
+  Times t(cfg);
+  for (Harness* h : {&lazy, &looked}) {
+    h->submit(FlashOp::Erase, 0, 0, 0b01, 3, 0);
+    h->engine.advance(h->now, h->done);  // the command phase starts
+  }
+  const Tick during_array = us_to_ticks(t.E + 100.0);
+  REQUIRE(lazy.engine.next_event() > during_array);  // the phase's end was skipped
+  looked.engine.catch_up(during_array);
+  CHECK(us(looked.engine.bus_busy_ticks(during_array)) == at(t.E, 1));
+  CHECK(us(lazy.engine.bus_busy_ticks(during_array)) == at(t.E, 1));
+}
