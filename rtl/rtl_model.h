@@ -13,15 +13,15 @@
 
 namespace ssd::rtl {
 
-// The parameters a block was verilated with.
+// The parameters a block was verilated with (depth: the commands its memory holds).
 struct Shape {
   unsigned channels, chips, dies, depth;
   bool ios;
 };
 
 // The geometry the co-simulation's blocks are verilated with (rtl/CMakeLists.txt).
-constexpr Shape kMaxHos{16, 8, 4, 32, false};
-constexpr Shape kMaxIos{16, 8, 4, 256, true};
+constexpr Shape kMaxHos{16, 8, 4, 4096, false};
+constexpr Shape kMaxIos{16, 8, 4, 4096, true};
 
 // The block for a device of geometry `n` (IOS or HOS, read_first and classes as
 // configured); null, with the reason in `why`, when the geometry does not fit it.

@@ -1,8 +1,13 @@
 // The flash scheduler block (docs/scheduler.md has the rules; controller/sched_policy.h
 // is the C++ block it must match decision for decision). Verilog-2005, synthesizable.
 //
-// MODE 0, HOS: one queue per chip, commands in arrival order (a collapsing queue: entry 0
-// the oldest). Per channel a round-robin pointer rr, the chip granted last on it (reset:
+// Commands wait in one command memory of POOL entries shared by all chips, linked into
+// lists as the C++ block links them: per chip (HOS) and class, its reads and its other
+// commands, each in arrival order (IOS: one list of everything). A push takes the first
+// entry of the free list (or, until every entry has been used once, the next never used
+// one); a grant puts its entry back on the free list.
+//
+// MODE 0, HOS. Per channel a round-robin pointer rr, the chip granted last on it (reset:
 // the last chip, so chip 0 is scanned first). At a decision edge each channel grants,
 // scanning its chips from rr + 1, the first whose candidate is ready: at most one
 // command per channel per edge. A chip's candidate: with by_priority, the first
@@ -11,7 +16,7 @@
 // by_priority) the oldest command, or with read_first the oldest read if there is one.
 // read_first and by_priority are configuration inputs (controller.read_first,
 // controller.gc_priority), static during a run.
-// MODE 1, IOS: one FIFO of QDEPTH commands; at a decision edge its head is granted on its
+// MODE 1, IOS: one list in arrival order; at a decision edge its head is granted on its
 // channel if it is ready (head-of-line blocking).
 //
 // Ready: the channel is open (no command of the block waits for its bus) and the die's
@@ -20,13 +25,13 @@
 //
 // The clock runs only at the edges that change something (the co-simulation clocks it
 // once per command queued and once per decision edge of the C++ block): `push` appends a
-// command, `decide` takes a decision from `open` and `accept` as sampled at that edge. A
-// push in the same edge as a decision is appended after the decision's grants. Grants
-// are registered: grant, grant_id and grant_chip hold the last decision's until the next
-// decision. `overflow` is sticky: a push found its queue full (the command is lost).
+// command, `decide` takes a decision from `open` and `accept` as sampled at that edge.
+// An edge does one or the other: a push in a decision edge is refused (overflow).
+// Grants are registered: grant, grant_id and grant_chip hold the last decision's until
+// the next decision. `ready_any` says, between edges, on which channels a decision would
+// grant. `overflow` is sticky: a push found the memory full (the command is lost).
 // Each queue keeps its candidate in registers, computed at the edges that change the
-// queue (as the C++ block keeps it at each push and take): a decision only compares each
-// candidate's need with its die's accept word and arbitrates per channel.
+// queue (as the C++ block keeps it at each push and take).
 //
 // FAULT (for the test that the co-simulation's check catches a difference): 0 none;
 // 1 each channel scans its chips from chip 0 at every edge, ignoring rr.
@@ -34,7 +39,7 @@ module sched_block #(
     parameter integer CHANNELS = 2,
     parameter integer CHIPS = 2,        // chips per channel
     parameter integer DIES = 1,         // dies per chip
-    parameter integer QDEPTH = 8,       // per chip queue (HOS), the FIFO (IOS)
+    parameter integer POOL = 64,        // commands held at once, all chips together
     parameter integer MODE = 0,         // 0 HOS, 1 IOS
     parameter integer IDW = 32,         // command id bits
     parameter integer FAULT = 0
@@ -66,7 +71,9 @@ module sched_block #(
   localparam integer CHW = CHANNELS > 1 ? $clog2(CHANNELS) : 1;
   localparam integer CPW = CHIPS > 1 ? $clog2(CHIPS) : 1;
   localparam integer DW = DIES > 1 ? $clog2(DIES) : 1;
+  localparam integer PW = POOL > 1 ? $clog2(POOL) : 1;  // an entry's address
   localparam integer NQ = MODE == 0 ? CHANNELS * CHIPS : 1;  // queues
+  localparam integer NK = 6;                        // lists per queue: class * 2 + (0 reads, 1 others)
   localparam integer LAST_CHIP = CHIPS - 1;
 
   // What a command needs of its die's accept word (FlashCommand::start_need).
@@ -78,38 +85,56 @@ module sched_block #(
     end
   endfunction
 
-  // Per queue, its candidate: ready, and its id and chip (IOS: the head's channel is
-  // queue[0].c_ch).
-  wire [NQ-1:0]     q_ready;
-  wire [NQ*IDW-1:0] q_id;
-  wire [NQ*CPW-1:0] q_chip;
-  wire [NQ-1:0]     q_overflow;  // a push to the queue found it full
-  reg  [NQ-1:0]     take;        // the decision: the queues whose candidates go
-  reg  [CHANNELS*CPW-1:0] rr;  // per channel, the chip granted last
+  // ---- the command memory ----
+  reg [IDW-1:0]        m_id     [0:POOL-1];
+  reg [CHW-1:0]        m_ch     [0:POOL-1];
+  reg [CPW-1:0]        m_chip   [0:POOL-1];
+  reg [DW-1:0]         m_die    [0:POOL-1];
+  reg [AW-1:0]         m_need   [0:POOL-1];
+  reg [31:0]           m_seq    [0:POOL-1];  // arrival number
+  reg [PW-1:0]         m_next   [0:POOL-1];  // the next entry of its list (or of the free list)
+  reg [PW-1:0]         free_head;             // the free list
+  reg [PW:0]           free_count;
+  reg [PW:0]           fresh;                 // entries fresh .. POOL - 1 were never used
+  reg [31:0]           seq;                   // the next arrival number
+
+  // The entry a push takes.
+  wire [PW-1:0] alloc = free_count != 0 ? free_head : fresh[PW-1:0];
+  wire          full = free_count == 0 && fresh == POOL[PW:0];
+  // The list a push goes to, in its queue: by class (one class without by_priority),
+  // reads apart from the others (IOS: one list).
+  wire [2:0] push_list = MODE != 0 ? 3'd1 :
+                         {(by_priority ? push_class : 2'd1), 1'b0} + {2'b00, push_op != 2'd0};
+  wire       put = push && !decide && !full && !rst;
+
+  // Per queue, its candidate: ready, its entry, id and chip; and each list's tail (for
+  // the link a push writes into the memory).
+  wire [NQ-1:0]        q_ready;
+  wire [NQ*PW-1:0]     q_entry;
+  wire [NQ*IDW-1:0]    q_id;
+  wire [NQ*CPW-1:0]    q_chip;
+  reg  [PW-1:0]        l_tail     [0:NQ*NK-1];  // each list's tail and whether it has any,
+  reg                  l_nonempty [0:NQ*NK-1];  // written by its queue, read by the memory
+  reg  [NQ-1:0]        take;        // the decision: the queues whose candidates go
+  reg  [CHANNELS*CPW-1:0] rr;       // per channel, the chip granted last
 
   genvar gq;
   generate
     for (gq = 0; gq < NQ; gq = gq + 1) begin : queue
       localparam integer QC = MODE == 0 ? gq / CHIPS : 0;  // HOS: the queue's channel and chip
       localparam integer QP = MODE == 0 ? gq % CHIPS : 0;
-      // The entries, oldest first, entry i at bits [i * width +: width] of each field, and
-      // which are in use (a thermometer: 0 .. n-1).
-      reg [QDEPTH*IDW-1:0]        id;
-      reg [QDEPTH*CHW-1:0]        ch;
-      reg [QDEPTH*CPW-1:0]        chip;
-      reg [QDEPTH*DW-1:0]         die;
-      reg [QDEPTH*2-1:0]          op;
-      reg [QDEPTH*PLANES_MAX-1:0] planes;
-      reg [QDEPTH*2-1:0]          cls;
-      reg [QDEPTH-1:0]            used;
-      // The candidate (one-hot) and what the decision needs of it, registered: computed
-      // when the queue changes, as the C++ block keeps its candidate at each push and take.
-      reg [QDEPTH-1:0]     cand;
-      reg [IDW-1:0]        c_id;
-      reg [CHW-1:0]        c_ch;
-      reg [CPW-1:0]        c_chip;
-      reg [DW-1:0]         c_die;
-      reg [AW-1:0]         c_need;
+      // Its lists: head, tail, non-empty.
+      reg [NK*PW-1:0] head, tail;
+      reg [NK-1:0]    nonempty;
+      // The candidate, registered: its list and entry, and what a decision reads of it.
+      reg [2:0]       c_list;
+      reg [PW-1:0]    c_entry;
+      reg             c_valid;
+      reg [IDW-1:0]   c_id;
+      reg [CHW-1:0]   c_ch;
+      reg [CPW-1:0]   c_chip;
+      reg [DW-1:0]    c_die;
+      reg [AW-1:0]    c_need;
 
       // Ready: its die's accept word offers what it needs, and its channel is open (HOS:
       // the queue's own channel and chip; IOS: the head's).
@@ -132,127 +157,180 @@ module sched_block #(
                   ready = open[a];
                 end
         end
-        ready = ready && |used && (c_need & ~offer) == {AW{1'b0}};
+        ready = ready && c_valid && (c_need & ~offer) == {AW{1'b0}};
       end
       assign q_ready[gq] = ready;
+      assign q_entry[gq * PW +: PW] = c_entry;
       assign q_id[gq * IDW +: IDW] = c_id;
       assign q_chip[gq * CPW +: CPW] = c_chip;
 
       // The queue changes only at an edge that takes its candidate or pushes to it; only
-      // then is its next content and candidate computed.
+      // then are its lists and its candidate computed anew.
       wire taken = decide && take[gq];
-      wire here = push && (MODE != 0 || (push_channel == QC[CHW-1:0] && push_chip == QP[CPW-1:0]));
-      wire [QDEPTH-1:0] left = taken ? used >> 1 : used;
-      assign q_overflow[gq] = here && left[QDEPTH-1];
+      wire here = put && (MODE != 0 || (push_channel == QC[CHW-1:0] && push_chip == QP[CPW-1:0]));
       always @(posedge clk) begin : update
-        integer i;
-        reg [QDEPTH*IDW-1:0]        n_id;
-        reg [QDEPTH*CHW-1:0]        n_ch;
-        reg [QDEPTH*CPW-1:0]        n_chip;
-        reg [QDEPTH*DW-1:0]         n_die;
-        reg [QDEPTH*2-1:0]          n_op;
-        reg [QDEPTH*PLANES_MAX-1:0] n_planes;
-        reg [QDEPTH*2-1:0]          n_cls;
-        reg [QDEPTH-1:0]            n_used, older, slot, pick;
-        reg urgent, host_read, any_read;
-        reg [1:0] first_cls, cls_i;
-        if (rst || taken || here) begin
-          n_id = id;
-          n_ch = ch;
-          n_chip = chip;
-          n_die = die;
-          n_op = op;
-          n_planes = planes;
-          n_cls = cls;
-          n_used = rst ? {QDEPTH{1'b0}} : left;
-          // The candidate leaves: the younger entries move up one.
-          if (taken && !rst) begin
-            older = cand - 1'b1;
-            for (i = 0; i < QDEPTH - 1; i = i + 1)
-              if (!older[i]) begin
-                n_id[i * IDW +: IDW] = n_id[(i + 1) * IDW +: IDW];
-                n_ch[i * CHW +: CHW] = n_ch[(i + 1) * CHW +: CHW];
-                n_chip[i * CPW +: CPW] = n_chip[(i + 1) * CPW +: CPW];
-                n_die[i * DW +: DW] = n_die[(i + 1) * DW +: DW];
-                n_op[i * 2 +: 2] = n_op[(i + 1) * 2 +: 2];
-                n_planes[i * PLANES_MAX +: PLANES_MAX] = n_planes[(i + 1) * PLANES_MAX +: PLANES_MAX];
-                n_cls[i * 2 +: 2] = n_cls[(i + 1) * 2 +: 2];
-              end
+        integer k;
+        reg [NK*PW-1:0] n_head, n_tail;
+        reg [NK-1:0]    n_ne;
+        reg [PW-1:0]    h, r, o, pick;
+        reg             found;
+        reg [31:0]      r_seq, o_seq;
+        if (rst) begin
+          nonempty <= {NK{1'b0}};
+          for (k = 0; k < NK; k = k + 1) l_nonempty[gq * NK + k] <= 1'b0;
+          c_valid <= 1'b0;
+        end else if (taken || here) begin
+          n_head = head;
+          n_tail = tail;
+          n_ne = nonempty;
+          // The candidate leaves the head of its list.
+          if (taken) begin
+            if (n_head[c_list * PW +: PW] == n_tail[c_list * PW +: PW]) n_ne[c_list] = 1'b0;
+            else n_head[c_list * PW +: PW] = m_next[c_entry];
           end
-          // A push goes to the first free entry after what is left.
-          if (here && !rst && !left[QDEPTH-1]) begin
-            slot = {left[QDEPTH-2:0], 1'b1} & ~left;
-            for (i = 0; i < QDEPTH; i = i + 1)
-              if (slot[i]) begin
-                n_id[i * IDW +: IDW] = push_id;
-                n_ch[i * CHW +: CHW] = push_channel;
-                n_chip[i * CPW +: CPW] = push_chip;
-                n_die[i * DW +: DW] = push_die;
-                n_op[i * 2 +: 2] = push_op;
-                n_planes[i * PLANES_MAX +: PLANES_MAX] = push_planes;
-                n_cls[i * 2 +: 2] = push_class;
-              end
-            n_used = left | slot;
+          // A push goes to the tail of its list (the memory links it: see `memory`).
+          if (here) begin
+            if (!n_ne[push_list]) n_head[push_list * PW +: PW] = alloc;
+            n_tail[push_list * PW +: PW] = alloc;
+            n_ne[push_list] = 1'b1;
           end
-          // The new candidate.
-          pick = {QDEPTH{1'b0}};
-          if (MODE == 0) begin
-            // While urgent GC waits, the host's oldest read goes first.
-            urgent = 1'b0;
-            host_read = 1'b0;
-            for (i = 0; i < QDEPTH; i = i + 1) begin
-              if (n_used[i] && n_cls[i * 2 +: 2] == 2'd0) urgent = 1'b1;
-              if (n_used[i] && n_cls[i * 2 +: 2] == 2'd1 && n_op[i * 2 +: 2] == 2'd0) host_read = 1'b1;
-            end
-            // Else the first class present (without by_priority one class): in it the
-            // oldest read with read_first if it has one, else the oldest command.
-            first_cls = 2'd3;
-            for (i = 0; i < QDEPTH; i = i + 1) begin
-              cls_i = by_priority ? n_cls[i * 2 +: 2] : 2'd1;
-              if (n_used[i] && cls_i < first_cls) first_cls = cls_i;
-            end
-            any_read = 1'b0;
-            for (i = 0; i < QDEPTH; i = i + 1) begin
-              cls_i = by_priority ? n_cls[i * 2 +: 2] : 2'd1;
-              if (n_used[i] && cls_i == first_cls && n_op[i * 2 +: 2] == 2'd0) any_read = 1'b1;
-            end
-            for (i = QDEPTH - 1; i >= 0; i = i - 1) begin
-              cls_i = by_priority ? n_cls[i * 2 +: 2] : 2'd1;
-              if (by_priority && urgent && host_read) begin
-                if (n_used[i] && n_cls[i * 2 +: 2] == 2'd1 && n_op[i * 2 +: 2] == 2'd0) pick = {{(QDEPTH - 1){1'b0}}, 1'b1} << i;
-              end else if (n_used[i] && cls_i == first_cls && (!read_first || !any_read || n_op[i * 2 +: 2] == 2'd0)) begin
-                pick = {{(QDEPTH - 1){1'b0}}, 1'b1} << i;
-              end
-            end
+          head <= n_head;
+          tail <= n_tail;
+          nonempty <= n_ne;
+          for (k = 0; k < NK; k = k + 1) begin
+            l_tail[gq * NK + k] <= n_tail[k * PW +: PW];
+            l_nonempty[gq * NK + k] <= n_ne[k];
+          end
+          // The new candidate, as the C++ block's refresh: while urgent GC waits, the
+          // host's oldest read; else the first class with a command: its oldest read with
+          // read_first if it has one, else the older of its oldest read and its oldest
+          // other command. (Arrival numbers compare modulo 2^32.)
+          found = 1'b0;
+          pick = {PW{1'b0}};
+          c_list <= 3'd0;
+          if (MODE != 0) begin
+            found = n_ne[1];
+            pick = n_head[1 * PW +: PW];
+            c_list <= 3'd1;
+          end else if ((n_ne[0] || n_ne[1]) && n_ne[2]) begin
+            found = 1'b1;
+            pick = n_head[2 * PW +: PW];
+            c_list <= 3'd2;
           end else begin
-            pick[0] = n_used[0];  // IOS: the head
+            for (k = 0; k < 3; k = k + 1)
+              if (!found && (n_ne[2 * k] || n_ne[2 * k + 1])) begin
+                found = 1'b1;
+                r = n_head[(2 * k) * PW +: PW];
+                o = n_head[(2 * k + 1) * PW +: PW];
+                r_seq = here && r == alloc ? seq : m_seq[r];
+                o_seq = here && o == alloc ? seq : m_seq[o];
+                if (!n_ne[2 * k] || (n_ne[2 * k + 1] && !read_first && $signed(o_seq - r_seq) < 0)) begin
+                  pick = o;
+                  c_list <= 3'd2 * k[2:0] + 3'd1;
+                end else begin
+                  pick = r;
+                  c_list <= 3'd2 * k[2:0];
+                end
+              end
           end
-          id <= n_id;
-          ch <= n_ch;
-          chip <= n_chip;
-          die <= n_die;
-          op <= n_op;
-          planes <= n_planes;
-          cls <= n_cls;
-          used <= n_used;
-          cand <= pick;
-          c_id <= {IDW{1'b0}};
-          c_ch <= {CHW{1'b0}};
-          c_chip <= {CPW{1'b0}};
-          c_die <= {DW{1'b0}};
-          c_need <= {AW{1'b0}};
-          for (i = 0; i < QDEPTH; i = i + 1)
-            if (pick[i]) begin
-              c_id <= n_id[i * IDW +: IDW];
-              c_ch <= n_ch[i * CHW +: CHW];
-              c_chip <= n_chip[i * CPW +: CPW];
-              c_die <= n_die[i * DW +: DW];
-              c_need <= need_of(n_op[i * 2 +: 2], n_planes[i * PLANES_MAX +: PLANES_MAX]);
-            end
+          h = pick;
+          c_valid <= found;
+          c_entry <= h;
+          // Its fields: from the push if it is the entry just taken, else from memory.
+          if (here && h == alloc) begin
+            c_id <= push_id;
+            c_ch <= push_channel;
+            c_chip <= push_chip;
+            c_die <= push_die;
+            c_need <= need_of(push_op, push_planes);
+          end else begin
+            c_id <= m_id[h];
+            c_ch <= m_ch[h];
+            c_chip <= m_chip[h];
+            c_die <= m_die[h];
+            c_need <= m_need[h];
+          end
         end
       end
     end
   endgenerate
+
+  // Per channel, what it is granted at this edge.
+  reg [CHANNELS-1:0]     next_grant;
+  reg [CHANNELS*IDW-1:0] next_id;
+  reg [CHANNELS*CPW-1:0] next_chip;
+  reg [CHANNELS*PW-1:0]  next_entry;  // the entry each grant frees
+  always @* begin : granted
+    integer a, q;
+    next_grant = {CHANNELS{1'b0}};
+    next_id = grant_id;
+    next_chip = grant_chip;
+    next_entry = {CHANNELS * PW{1'b0}};
+    if (MODE == 0) begin
+      for (a = 0; a < CHANNELS; a = a + 1)
+        for (q = a * CHIPS; q < (a + 1) * CHIPS; q = q + 1)
+          if (take[q]) begin
+            next_grant[a] = 1'b1;
+            next_id[a * IDW +: IDW] = q_id[q * IDW +: IDW];
+            next_chip[a * CPW +: CPW] = q_chip[q * CPW +: CPW];
+            next_entry[a * PW +: PW] = q_entry[q * PW +: PW];
+          end
+    end else begin
+      for (a = 0; a < CHANNELS; a = a + 1)
+        if (take[0] && queue[0].c_ch == a[CHW-1:0]) begin
+          next_grant[a] = 1'b1;
+          next_id[a * IDW +: IDW] = q_id[0 +: IDW];
+          next_chip[a * CPW +: CPW] = q_chip[0 +: CPW];
+          next_entry[a * PW +: PW] = q_entry[0 +: PW];
+        end
+    end
+  end
+
+  // ---- the memory: a push's entry written and linked; granted entries freed ----
+  wire [PW-1:0] push_tail = l_tail[push_queue * NK + {29'b0, push_list}];
+  wire          push_linked = l_nonempty[push_queue * NK + {29'b0, push_list}];
+  wire [31:0]   push_queue = MODE != 0 ? 32'd0 : {{(32 - CHW){1'b0}}, push_channel} * CHIPS + {{(32 - CPW){1'b0}}, push_chip};
+  always @(posedge clk) begin : memory
+    integer q;
+    reg [PW-1:0] first, e;
+    reg [PW:0] n;
+    if (rst) begin
+      free_count <= {(PW + 1){1'b0}};
+      fresh <= {(PW + 1){1'b0}};
+      seq <= 32'd0;
+    end else begin
+      if (put) begin
+        m_id[alloc] <= push_id;
+        m_ch[alloc] <= push_channel;
+        m_chip[alloc] <= push_chip;
+        m_die[alloc] <= push_die;
+        m_need[alloc] <= need_of(push_op, push_planes);
+        m_seq[alloc] <= seq;
+        if (push_linked) m_next[push_tail] <= alloc;
+        if (free_count != 0) begin
+          free_head <= m_next[free_head];
+          free_count <= free_count - 1'b1;
+        end else begin
+          fresh <= fresh + 1'b1;
+        end
+        seq <= seq + 32'd1;
+      end
+      // The granted entries go to the front of the free list.
+      if (decide) begin
+        first = free_head;
+        n = free_count;
+        for (q = 0; q < CHANNELS; q = q + 1)
+          if (next_grant[q]) begin
+            e = next_entry[q * PW +: PW];
+            m_next[e] <= first;
+            first = e;
+            n = n + 1'b1;
+          end
+        free_head <= first;
+        free_count <= n;
+      end
+    end
+  end
 
   // ---- the decision ----
   always @* begin : decision
@@ -289,33 +367,6 @@ module sched_block #(
     end
   endgenerate
 
-  // Per channel, what it is granted at this edge.
-  reg [CHANNELS-1:0]     next_grant;
-  reg [CHANNELS*IDW-1:0] next_id;
-  reg [CHANNELS*CPW-1:0] next_chip;
-  always @* begin : granted
-    integer a, q;
-    next_grant = {CHANNELS{1'b0}};
-    next_id = grant_id;
-    next_chip = grant_chip;
-    if (MODE == 0) begin
-      for (a = 0; a < CHANNELS; a = a + 1)
-        for (q = a * CHIPS; q < (a + 1) * CHIPS; q = q + 1)
-          if (take[q]) begin
-            next_grant[a] = 1'b1;
-            next_id[a * IDW +: IDW] = q_id[q * IDW +: IDW];
-            next_chip[a * CPW +: CPW] = q_chip[q * CPW +: CPW];
-          end
-    end else begin
-      for (a = 0; a < CHANNELS; a = a + 1)
-        if (take[0] && queue[0].c_ch == a[CHW-1:0]) begin
-          next_grant[a] = 1'b1;
-          next_id[a * IDW +: IDW] = q_id[0 +: IDW];
-          next_chip[a * CPW +: CPW] = q_chip[0 +: CPW];
-        end
-    end
-  end
-
   always @(posedge clk) begin : outputs
     integer a;
     if (rst) begin
@@ -333,7 +384,7 @@ module sched_block #(
           for (a = 0; a < CHANNELS; a = a + 1)
             if (next_grant[a]) rr[a * CPW +: CPW] <= next_chip[a * CPW +: CPW];
       end
-      if (|q_overflow) overflow <= 1'b1;
+      if (push && (decide || full)) overflow <= 1'b1;
     end
   end
 endmodule

@@ -26,9 +26,8 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
     }
     block_.push(c);
     if (block_.overflow() && failure_.empty())
-      failure_ = "the RTL block's queue for channel " + std::to_string(c.channel) + " chip " + std::to_string(c.chip) +
-                 " is full (" + std::to_string(block_.shape().depth) + " commands): command " + std::to_string(c.id) +
-                 " was lost";
+      failure_ = "the RTL block's command memory is full (" + std::to_string(block_.shape().depth) +
+                 " commands): command " + std::to_string(c.id) + " was lost";
   }
   bool would_grant(unsigned channel, const nand::ChannelStatus& st) override {
     sample(channel, st);

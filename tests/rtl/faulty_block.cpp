@@ -8,7 +8,7 @@
 namespace ssd::test {
 
 std::unique_ptr<ctrl::DecisionModel> faulty_block(const nand::NandConfig& n, bool read_first, bool by_priority) {
-  return rtl::make_decision_model_of<Vrtl_hos_2x2_fault>({2, 2, 1, 8, false}, n, read_first, by_priority);
+  return rtl::make_decision_model_of<Vrtl_hos_2x2_fault>({2, 2, 1, 16, false}, n, read_first, by_priority);
 }
 
 }  // namespace ssd::test

@@ -2,8 +2,8 @@
 // (controller/sched_policy.h), decision edge by decision edge, on random stimulus: random
 // commands (die, operation, planes, class) queued between edges, and the readiness the
 // block samples at each edge in runs of patterns: every die ready, none, random accept
-// words, one channel saturated (never open), random channels open. The queues are kept
-// below the RTL's depth (the C++ queues are unbounded). Each parameterisation of the block
+// words, one channel saturated (never open), random channels open. The commands queued
+// are kept within the RTL block's memory (the C++ block's queues are unbounded). Each parameterisation of the block
 // is its own verilated model (tests/CMakeLists.txt). Without the SystemC kernel.
 #include <catch2/catch.hpp>
 
@@ -76,7 +76,7 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
       c.op = r < 50 ? FlashOp::Read : r < 85 ? FlashOp::Program : FlashOp::Erase;
       c.plane_mask = static_cast<std::uint8_t>(1 + rnd(3));  // two planes per die
       c.priority = static_cast<FlashPriority>(rnd(3));
-      const std::size_t room = g.ios ? g.depth - cpp->queued() : g.depth - cpp->queued_on_chip(c.channel, c.chip);
+      const std::size_t room = g.depth - cpp->queued();  // the block's command memory
       if (room == 0) continue;
       commands.push_back(c);
       cpp->push(&commands.back());
@@ -173,15 +173,15 @@ void check_equal(const Shape& g, std::uint64_t decisions) {
 }  // namespace
 
 TEST_CASE("rtl block: HOS, 2 channels x 2 chips, decides as the C++ block", "[rtl]") {
-  check_equal<Vrtl_hos_2x2>({2, 2, 1, 8, false}, 60000);
+  check_equal<Vrtl_hos_2x2>({2, 2, 1, 16, false}, 60000);
 }
 
 TEST_CASE("rtl block: HOS, 3 x 3 chips x 2 dies, decides as the C++ block", "[rtl]") {
-  check_equal<Vrtl_hos_3x3>({3, 3, 2, 16, false}, 60000);
+  check_equal<Vrtl_hos_3x3>({3, 3, 2, 32, false}, 60000);
 }
 
 TEST_CASE("rtl block: HOS, 4 x 4 chips x 2 dies, decides as the C++ block", "[rtl]") {
-  check_equal<Vrtl_hos_4x4>({4, 4, 2, 32, false}, 60000);
+  check_equal<Vrtl_hos_4x4>({4, 4, 2, 64, false}, 60000);
 }
 
 TEST_CASE("rtl block: IOS, 2 x 4 chips x 2 dies, decides as the C++ block", "[rtl]") {
@@ -189,7 +189,7 @@ TEST_CASE("rtl block: IOS, 2 x 4 chips x 2 dies, decides as the C++ block", "[rt
 }
 
 TEST_CASE("rtl block: a block whose round robin is broken is caught within a few decisions", "[rtl]") {
-  const Outcome o = compare<Vrtl_hos_2x2_fault>({2, 2, 1, 8, false}, false, false, 60000, 1);
+  const Outcome o = compare<Vrtl_hos_2x2_fault>({2, 2, 1, 16, false}, false, false, 60000, 1);
   INFO("caught at " << o.divergence);
   REQUIRE(o.divergence != "");
   CHECK(o.decisions < 1000);
