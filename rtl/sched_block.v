@@ -107,15 +107,12 @@ module sched_block #(
                          {(by_priority ? push_class : 2'd1), 1'b0} + {2'b00, push_op != 2'd0};
   wire       put = push && !decide && !full && !rst;
 
-  // Per queue, its candidate: ready, its entry, id and chip; and each list's tail (for
-  // the link a push writes into the memory).
+  // Per queue, whether its candidate is ready; and each list's tail (for the link a push
+  // writes into the memory).
   wire [NQ-1:0]        q_ready;
-  wire [NQ*PW-1:0]     q_entry;
-  wire [NQ*IDW-1:0]    q_id;
-  wire [NQ*CPW-1:0]    q_chip;
   reg  [PW-1:0]        l_tail     [0:NQ*NK-1];  // each list's tail and whether it has any,
   reg                  l_nonempty [0:NQ*NK-1];  // written by its queue, read by the memory
-  reg  [NQ-1:0]        take;        // the decision: the queues whose candidates go
+  reg  [NQ-1:0]        take;        // a decision edge's: the queues whose candidates go
   reg  [CHANNELS*CPW-1:0] rr;       // per channel, the chip granted last
 
   genvar gq;
@@ -140,33 +137,45 @@ module sched_block #(
       // the queue's own channel and chip; IOS: the head's).
       reg ready;
       always @* begin : sample
-        integer a, b, d;
+        integer d;
         reg [AW-1:0] offer;
         offer = {AW{1'b0}};
-        ready = 1'b0;
         if (MODE == 0) begin
           for (d = 0; d < DIES; d = d + 1)
             if (c_die == d[DW-1:0]) offer = accept[((QC * CHIPS + QP) * DIES + d) * AW +: AW];
           ready = open[QC] && c_ch == QC[CHW-1:0] && c_chip == QP[CPW-1:0];  // its own, by construction
         end else begin
-          for (a = 0; a < CHANNELS; a = a + 1)
-            for (b = 0; b < CHIPS; b = b + 1)
-              for (d = 0; d < DIES; d = d + 1)
-                if (c_ch == a[CHW-1:0] && c_chip == b[CPW-1:0] && c_die == d[DW-1:0]) begin
-                  offer = accept[((a * CHIPS + b) * DIES + d) * AW +: AW];
-                  ready = open[a];
-                end
+          offer = accept[(({{(32 - CHW){1'b0}}, c_ch} * CHIPS + {{(32 - CPW){1'b0}}, c_chip}) * DIES +
+                          {{(32 - DW){1'b0}}, c_die}) * AW +: AW];
+          ready = open[c_ch];
         end
         ready = ready && c_valid && (c_need & ~offer) == {AW{1'b0}};
       end
       assign q_ready[gq] = ready;
-      assign q_entry[gq * PW +: PW] = c_entry;
-      assign q_id[gq * IDW +: IDW] = c_id;
-      assign q_chip[gq * CPW +: CPW] = c_chip;
+
+      // The grant of its channel so far (HOS): its candidate if the decision takes it,
+      // else what the channel's chips before it give (at most one chip per channel is
+      // taken). A chain of multiplexers, so that no wide vector of every queue's fields
+      // is assembled to read one.
+      wire           g_any;
+      wire [IDW-1:0] g_id;
+      wire [CPW-1:0] g_chip;
+      wire [PW-1:0]  g_entry;
+      if (MODE != 0 || QP == 0) begin : first_chip
+        assign g_any = take[gq];
+        assign g_id = take[gq] ? c_id : {IDW{1'b0}};
+        assign g_chip = take[gq] ? c_chip : {CPW{1'b0}};
+        assign g_entry = take[gq] ? c_entry : {PW{1'b0}};
+      end else begin : next_chip_
+        assign g_any = take[gq] || queue[gq - 1].g_any;
+        assign g_id = take[gq] ? c_id : queue[gq - 1].g_id;
+        assign g_chip = take[gq] ? c_chip : queue[gq - 1].g_chip;
+        assign g_entry = take[gq] ? c_entry : queue[gq - 1].g_entry;
+      end
 
       // The queue changes only at an edge that takes its candidate or pushes to it; only
       // then are its lists and its candidate computed anew.
-      wire taken = decide && take[gq];
+      wire taken = take[gq];
       wire here = put && (MODE != 0 || (push_channel == QC[CHW-1:0] && push_chip == QP[CPW-1:0]));
       always @(posedge clk) begin : update
         integer k;
@@ -255,36 +264,23 @@ module sched_block #(
     end
   endgenerate
 
-  // Per channel, what it is granted at this edge.
-  reg [CHANNELS-1:0]     next_grant;
-  reg [CHANNELS*IDW-1:0] next_id;
-  reg [CHANNELS*CPW-1:0] next_chip;
-  reg [CHANNELS*PW-1:0]  next_entry;  // the entry each grant frees
-  always @* begin : granted
-    integer a, q;
-    next_grant = {CHANNELS{1'b0}};
-    next_id = grant_id;
-    next_chip = grant_chip;
-    next_entry = {CHANNELS * PW{1'b0}};
-    if (MODE == 0) begin
-      for (a = 0; a < CHANNELS; a = a + 1)
-        for (q = a * CHIPS; q < (a + 1) * CHIPS; q = q + 1)
-          if (take[q]) begin
-            next_grant[a] = 1'b1;
-            next_id[a * IDW +: IDW] = q_id[q * IDW +: IDW];
-            next_chip[a * CPW +: CPW] = q_chip[q * CPW +: CPW];
-            next_entry[a * PW +: PW] = q_entry[q * PW +: PW];
-          end
-    end else begin
-      for (a = 0; a < CHANNELS; a = a + 1)
-        if (take[0] && queue[0].c_ch == a[CHW-1:0]) begin
-          next_grant[a] = 1'b1;
-          next_id[a * IDW +: IDW] = q_id[0 +: IDW];
-          next_chip[a * CPW +: CPW] = q_chip[0 +: CPW];
-          next_entry[a * PW +: PW] = q_entry[0 +: PW];
-        end
+  // Per channel, what it is granted at this edge (HOS: the end of its chips' chain; IOS:
+  // the one queue's candidate, on its channel).
+  wire [CHANNELS-1:0]     next_grant;
+  wire [CHANNELS*IDW-1:0] next_id;
+  wire [CHANNELS*CPW-1:0] next_chip;
+  wire [CHANNELS*PW-1:0]  next_entry;  // the entry each grant frees
+  genvar ga;
+  generate
+    for (ga = 0; ga < CHANNELS; ga = ga + 1) begin : channel
+      localparam integer LASTQ = MODE == 0 ? ga * CHIPS + CHIPS - 1 : 0;
+      wire here = queue[LASTQ].g_any && (MODE == 0 || queue[0].c_ch == ga[CHW-1:0]);
+      assign next_grant[ga] = here;
+      assign next_id[ga * IDW +: IDW] = here ? queue[LASTQ].g_id : grant_id[ga * IDW +: IDW];
+      assign next_chip[ga * CPW +: CPW] = here ? queue[LASTQ].g_chip : grant_chip[ga * CPW +: CPW];
+      assign next_entry[ga * PW +: PW] = here ? queue[LASTQ].g_entry : {PW{1'b0}};
     end
-  end
+  endgenerate
 
   // ---- the memory: a push's entry written and linked; granted entries freed ----
   wire [PW-1:0] push_tail = l_tail[push_queue * NK + {29'b0, push_list}];
@@ -336,7 +332,10 @@ module sched_block #(
   always @* begin : decision
     integer a, b, sel;
     take = {NQ{1'b0}};
-    if (MODE == 0) begin
+    sel = -1;
+    if (!decide) begin
+      // No decision at this edge: nothing taken (and a simulator need not scan).
+    end else if (MODE == 0) begin
       for (a = 0; a < CHANNELS; a = a + 1) begin
         // The first ready chip after rr, else the first ready chip (at or before rr).
         sel = -1;
