@@ -54,7 +54,11 @@ class RtlBlock {
   };
 
   RtlBlock(const Shape& s, bool read_first, bool by_priority)
-      : s_(s), cpw_(bits_for(s.chips)), model_(std::make_unique<Model>(&context_)) {
+      : s_(s),
+        cpw_(bits_for(s.chips)),
+        accept_(std::size_t{s.channels} * s.chips * s.dies, 0),
+        open_(s.channels, 0),
+        model_(std::make_unique<Model>(&context_)) {
     model_->read_first = read_first;
     model_->by_priority = by_priority;
     model_->rst = 1;
@@ -62,6 +66,7 @@ class RtlBlock {
     model_->decide = 0;
     tick();
     model_->rst = 0;
+    changed_ = true;
   }
   const Shape& shape() const { return s_; }
   // One edge that queues `c` (its address inside the shape; ids fit 32 bits).
@@ -78,14 +83,23 @@ class RtlBlock {
     model_->push = 0;
   }
   // What the block samples: whether a channel is open, and a die's accept word (held
-  // until set again).
-  void set_open(unsigned channel, bool open) { set_bits(model_->open, channel, 1, open); }
+  // until set again). Only a change reaches the pins.
+  void set_open(unsigned channel, bool open) {
+    if (open_[channel] == open) return;
+    open_[channel] = open;
+    set_bits(model_->open, channel, 1, open);
+    changed_ = true;
+  }
   void set_accept(unsigned channel, unsigned chip, unsigned die, std::uint32_t word) {
-    set_bits(model_->accept, ((channel * s_.chips + chip) * s_.dies + die) * kAcceptBits, kAcceptBits, word);
+    const std::size_t i = (std::size_t{channel} * s_.chips + chip) * s_.dies + die;
+    if (accept_[i] == word) return;
+    accept_[i] = word;
+    set_bits(model_->accept, static_cast<unsigned>(i) * kAcceptBits, kAcceptBits, word);
+    changed_ = true;
   }
   // Whether a decision now would grant on `channel` (no edge: the inputs settle).
   bool would_grant(unsigned channel) {
-    model_->eval();
+    if (changed_) settle();
     return get_bits(model_->ready_any, channel, 1) != 0;
   }
   // One decision edge with the inputs set; the grants per channel.
@@ -110,14 +124,32 @@ class RtlBlock {
     while ((1u << b) < n) ++b;
     return b ? b : 1;
   }
-  void tick() {
+  // The clock stays low between edges. Before each rising edge the model must have been
+  // evaluated with it low, or it would not see the edge; that evaluation is skipped when
+  // one has happened since the last edge. An evaluation settles the inputs before it
+  // takes an edge (Verilator's input-combinational region runs first), so inputs set
+  // since then are sampled as set. The falling edge needs no evaluation of its own: the
+  // block has no logic on it, and its outputs hold what the rising edge computed.
+  void settle() {
     model_->clk = 0;
     model_->eval();
+    low_seen_ = true;
+    changed_ = false;
+  }
+  void tick() {
+    if (!low_seen_) settle();
     model_->clk = 1;
     model_->eval();
+    model_->clk = 0;
+    low_seen_ = false;
+    changed_ = false;
   }
   Shape s_;
   unsigned cpw_;
+  std::vector<std::uint32_t> accept_;  // the pins' values, per die and per channel
+  std::vector<char> open_;
+  bool low_seen_ = false;  // evaluated with the clock low since the last rising edge
+  bool changed_ = true;    // an input that outputs depend on changed since the last evaluation
   VerilatedContext context_;
   std::unique_ptr<Model> model_;
 };
