@@ -31,7 +31,9 @@
 // the next decision. `ready_any` says, between edges, on which channels a decision would
 // grant. `overflow` is sticky: a push found the memory full (the command is lost).
 // Each queue keeps its candidate in registers, computed at the edges that change the
-// queue (as the C++ block keeps it at each push and take).
+// queue (as the C++ block keeps it at each push and take), by one refresh unit per
+// channel (HOS) shared by the channel's chips: an edge changes at most one queue of a
+// channel (a push one queue, a decision one per channel).
 //
 // FAULT (for the test that the co-simulation's check catches a difference): 0 none;
 // 1 each channel scans its chips from chip 0 at every edge, ignoring rr.
@@ -107,165 +109,202 @@ module sched_block #(
                          {(by_priority ? push_class : 2'd1), 1'b0} + {2'b00, push_op != 2'd0};
   wire       put = push && !decide && !full && !rst;
 
-  // Per queue, whether its candidate is ready; and each list's tail (for the link a push
-  // writes into the memory).
-  wire [NQ-1:0]        q_ready;
-  reg  [PW-1:0]        l_tail     [0:NQ*NK-1];  // each list's tail and whether it has any,
-  reg                  l_nonempty [0:NQ*NK-1];  // written by its queue, read by the memory
-  reg  [NQ-1:0]        take;        // a decision edge's: the queues whose candidates go
-  reg  [CHANNELS*CPW-1:0] rr;       // per channel, the chip granted last
+  // The queues are kept in groups: HOS a channel's chips, IOS the one queue. A group
+  // holds its queues' lists and candidates, decides which of its candidates a decision
+  // edge takes, and has one unit that refreshes a queue's lists and candidate: the queue
+  // its decision takes, or the one a push goes to (an edge does one or the other, and a
+  // channel grants at most one command per edge, so one unit per group suffices).
+  localparam integer NG = MODE == 0 ? CHANNELS : 1;  // groups
+  localparam integer GQ = MODE == 0 ? CHIPS : 1;     // queues per group
+  localparam integer QW = GQ > 1 ? $clog2(GQ) : 1;   // a queue's index in its group
+  localparam integer LAST_Q = GQ - 1;
 
-  genvar gq;
+  wire [NQ-1:0] q_ready;  // per queue: its candidate could start now
+
+  genvar gg, gb;
   generate
-    for (gq = 0; gq < NQ; gq = gq + 1) begin : queue
-      localparam integer QC = MODE == 0 ? gq / CHIPS : 0;  // HOS: the queue's channel and chip
-      localparam integer QP = MODE == 0 ? gq % CHIPS : 0;
-      // Its lists: head, tail, non-empty.
-      reg [NK*PW-1:0] head, tail;
-      reg [NK-1:0]    nonempty;
-      // The candidate, registered: its list and entry, and what a decision reads of it.
-      reg [2:0]       c_list;
-      reg [PW-1:0]    c_entry;
-      reg             c_valid;
-      reg [IDW-1:0]   c_id;
-      reg [CHW-1:0]   c_ch;
-      reg [CPW-1:0]   c_chip;
-      reg [DW-1:0]    c_die;
-      reg [AW-1:0]    c_need;
+    for (gg = 0; gg < NG; gg = gg + 1) begin : group
+      // Per queue of the group: its lists (head, tail, non-empty) and its candidate,
+      // registered: the candidate's list and entry, and what a decision reads of it.
+      reg [NK*PW-1:0] head    [0:GQ-1];
+      reg [NK*PW-1:0] tail    [0:GQ-1];
+      reg [NK-1:0]    ne      [0:GQ-1];
+      reg [2:0]       c_list  [0:GQ-1];
+      reg [PW-1:0]    c_entry [0:GQ-1];
+      reg [GQ-1:0]    c_valid;
+      reg [IDW-1:0]   c_id    [0:GQ-1];
+      reg [CHW-1:0]   c_ch    [0:GQ-1];  // HOS: the group's channel, by construction
+      reg [CPW-1:0]   c_chip  [0:GQ-1];  // HOS: the queue's chip, by construction
+      reg [DW-1:0]    c_die   [0:GQ-1];
+      reg [AW-1:0]    c_need  [0:GQ-1];
 
-      // Ready: its die's accept word offers what it needs, and its channel is open (HOS:
-      // the queue's own channel and chip; IOS: the head's).
-      reg ready;
-      always @* begin : sample
-        integer d;
-        reg [AW-1:0] offer;
-        offer = {AW{1'b0}};
-        if (MODE == 0) begin
-          for (d = 0; d < DIES; d = d + 1)
-            if (c_die == d[DW-1:0]) offer = accept[((QC * CHIPS + QP) * DIES + d) * AW +: AW];
-          ready = open[QC] && c_ch == QC[CHW-1:0] && c_chip == QP[CPW-1:0];  // its own, by construction
-        end else begin
-          offer = accept[(({{(32 - CHW){1'b0}}, c_ch} * CHIPS + {{(32 - CPW){1'b0}}, c_chip}) * DIES +
-                          {{(32 - DW){1'b0}}, c_die}) * AW +: AW];
-          ready = open[c_ch];
+      // Ready: the die's accept word offers what the candidate needs, and its channel is
+      // open (HOS: the group's channel and the queue's chip; IOS: the head's).
+      for (gb = 0; gb < GQ; gb = gb + 1) begin : queue
+        wire [CHW-1:0] ch = c_ch[gb];
+        wire [CPW-1:0] chip = c_chip[gb];
+        wire [DW-1:0]  die = c_die[gb];
+        wire [AW-1:0]  need = c_need[gb];
+        reg ready;
+        always @* begin : sample
+          integer d;
+          reg [AW-1:0] offer;
+          offer = {AW{1'b0}};
+          if (MODE == 0) begin
+            for (d = 0; d < DIES; d = d + 1)
+              if (die == d[DW-1:0]) offer = accept[((gg * CHIPS + gb) * DIES + d) * AW +: AW];
+            ready = open[gg];
+          end else begin
+            offer = accept[(({{(32 - CHW){1'b0}}, ch} * CHIPS + {{(32 - CPW){1'b0}}, chip}) * DIES +
+                            {{(32 - DW){1'b0}}, die}) * AW +: AW];
+            ready = open[ch];
+          end
+          ready = ready && c_valid[gb] && (need & ~offer) == {AW{1'b0}};
         end
-        ready = ready && c_valid && (c_need & ~offer) == {AW{1'b0}};
-      end
-      assign q_ready[gq] = ready;
-
-      // The grant of its channel so far (HOS): its candidate if the decision takes it,
-      // else what the channel's chips before it give (at most one chip per channel is
-      // taken). A chain of multiplexers, so that no wide vector of every queue's fields
-      // is assembled to read one.
-      wire           g_any;
-      wire [IDW-1:0] g_id;
-      wire [CPW-1:0] g_chip;
-      wire [PW-1:0]  g_entry;
-      if (MODE != 0 || QP == 0) begin : first_chip
-        assign g_any = take[gq];
-        assign g_id = take[gq] ? c_id : {IDW{1'b0}};
-        assign g_chip = take[gq] ? c_chip : {CPW{1'b0}};
-        assign g_entry = take[gq] ? c_entry : {PW{1'b0}};
-      end else begin : next_chip_
-        assign g_any = take[gq] || queue[gq - 1].g_any;
-        assign g_id = take[gq] ? c_id : queue[gq - 1].g_id;
-        assign g_chip = take[gq] ? c_chip : queue[gq - 1].g_chip;
-        assign g_entry = take[gq] ? c_entry : queue[gq - 1].g_entry;
+        assign q_ready[gg * GQ + gb] = ready;
       end
 
-      // The queue changes only at an edge that takes its candidate or pushes to it; only
-      // then are its lists and its candidate computed anew.
-      wire taken = take[gq];
-      wire here = put && (MODE != 0 || (push_channel == QC[CHW-1:0] && push_chip == QP[CPW-1:0]));
+      // The decision (only at a decision edge). HOS: the first ready chip after rr, the
+      // chip granted last on the channel, else the first ready chip (at or before rr);
+      // IOS: the one queue's candidate if it is ready.
+      reg [CPW-1:0] rr;
+      reg           t_any;  // a candidate of the group is taken
+      reg [QW-1:0]  t_q;    // which
+      always @* begin : decision
+        integer b, sel;
+        sel = -1;
+        if (decide) begin
+          for (b = LAST_Q; b >= 0; b = b - 1)
+            if (q_ready[gg * GQ + b]) sel = b;
+          if (MODE == 0 && FAULT != 1)
+            for (b = LAST_Q; b >= 0; b = b - 1)
+              if (q_ready[gg * GQ + b] && b[CPW-1:0] > rr) sel = b;
+        end
+        t_any = sel >= 0;
+        t_q = sel >= 0 ? sel[QW-1:0] : {QW{1'b0}};
+      end
+      // What the decision grants, on the channel t_ch.
+      wire [CHW-1:0] t_ch;
+      wire [CPW-1:0] t_chip;
+      wire [IDW-1:0] t_id = c_id[t_q];
+      wire [PW-1:0]  t_entry = c_entry[t_q];
+      if (MODE == 0) begin : hos_grant
+        assign t_ch = gg[CHW-1:0];
+        assign t_chip = t_q;  // QW == CPW
+      end else begin : ios_grant
+        assign t_ch = c_ch[0];
+        assign t_chip = c_chip[0];
+      end
+
+      // A push to the group: its queue, and the tail of the list it joins (the memory
+      // links the new entry after it), chained through the groups as `link*`.
+      wire          p_here = put && (MODE != 0 || push_channel == gg[CHW-1:0]);
+      wire [QW-1:0] p_q = MODE == 0 ? push_chip[QW-1:0] : {QW{1'b0}};
+      wire [NK*PW-1:0] p_tails = tail[p_q];
+      wire [NK-1:0]    p_ne = ne[p_q];
+      wire          linked_here = p_here && p_ne[push_list];
+      wire [PW-1:0] link_here = p_tails[push_list * PW +: PW];
+      wire          linked;
+      wire [PW-1:0] link_at;
+      if (gg == 0) begin : first_group
+        assign linked = linked_here;
+        assign link_at = link_here;
+      end else begin : next_group
+        assign linked = linked_here || group[gg - 1].linked;
+        assign link_at = p_here ? link_here : group[gg - 1].link_at;
+      end
+
+      // The unit: the queue an edge changes gets its lists and its candidate anew.
       always @(posedge clk) begin : update
         integer k;
+        reg [QW-1:0]    u;
         reg [NK*PW-1:0] n_head, n_tail;
         reg [NK-1:0]    n_ne;
-        reg [PW-1:0]    h, r, o, pick;
+        reg [2:0]       cl;
+        reg [PW-1:0]    r, o, h;
         reg             found;
         reg [31:0]      r_seq, o_seq;
         if (rst) begin
-          nonempty <= {NK{1'b0}};
-          for (k = 0; k < NK; k = k + 1) l_nonempty[gq * NK + k] <= 1'b0;
-          c_valid <= 1'b0;
-        end else if (taken || here) begin
-          n_head = head;
-          n_tail = tail;
-          n_ne = nonempty;
+          for (k = 0; k < GQ; k = k + 1) ne[k] <= {NK{1'b0}};
+          c_valid <= {GQ{1'b0}};
+          rr <= LAST_CHIP[CPW-1:0];
+        end else if (t_any || p_here) begin
+          u = t_any ? t_q : p_q;
+          n_head = head[u];
+          n_tail = tail[u];
+          n_ne = ne[u];
           // The candidate leaves the head of its list.
-          if (taken) begin
-            if (n_head[c_list * PW +: PW] == n_tail[c_list * PW +: PW]) n_ne[c_list] = 1'b0;
-            else n_head[c_list * PW +: PW] = m_next[c_entry];
+          if (t_any) begin
+            cl = c_list[u];
+            if (n_head[cl * PW +: PW] == n_tail[cl * PW +: PW]) n_ne[cl] = 1'b0;
+            else n_head[cl * PW +: PW] = m_next[c_entry[u]];
+            if (MODE == 0) rr <= t_chip;
           end
-          // A push goes to the tail of its list (the memory links it: see `memory`).
-          if (here) begin
+          // A push goes to the tail of its list (the memory links it).
+          if (p_here) begin
             if (!n_ne[push_list]) n_head[push_list * PW +: PW] = alloc;
             n_tail[push_list * PW +: PW] = alloc;
             n_ne[push_list] = 1'b1;
           end
-          head <= n_head;
-          tail <= n_tail;
-          nonempty <= n_ne;
-          for (k = 0; k < NK; k = k + 1) begin
-            l_tail[gq * NK + k] <= n_tail[k * PW +: PW];
-            l_nonempty[gq * NK + k] <= n_ne[k];
-          end
+          head[u] <= n_head;
+          tail[u] <= n_tail;
+          ne[u] <= n_ne;
           // The new candidate, as the C++ block's refresh: while urgent GC waits, the
           // host's oldest read; else the first class with a command: its oldest read with
           // read_first if it has one, else the older of its oldest read and its oldest
           // other command. (Arrival numbers compare modulo 2^32.)
           found = 1'b0;
-          pick = {PW{1'b0}};
-          c_list <= 3'd0;
+          h = {PW{1'b0}};
+          cl = 3'd0;
           if (MODE != 0) begin
             found = n_ne[1];
-            pick = n_head[1 * PW +: PW];
-            c_list <= 3'd1;
+            h = n_head[1 * PW +: PW];
+            cl = 3'd1;
           end else if ((n_ne[0] || n_ne[1]) && n_ne[2]) begin
             found = 1'b1;
-            pick = n_head[2 * PW +: PW];
-            c_list <= 3'd2;
+            h = n_head[2 * PW +: PW];
+            cl = 3'd2;
           end else begin
             for (k = 0; k < 3; k = k + 1)
               if (!found && (n_ne[2 * k] || n_ne[2 * k + 1])) begin
                 found = 1'b1;
                 r = n_head[(2 * k) * PW +: PW];
                 o = n_head[(2 * k + 1) * PW +: PW];
-                r_seq = here && r == alloc ? seq : m_seq[r];
-                o_seq = here && o == alloc ? seq : m_seq[o];
+                r_seq = p_here && r == alloc ? seq : m_seq[r];
+                o_seq = p_here && o == alloc ? seq : m_seq[o];
                 if (!n_ne[2 * k] || (n_ne[2 * k + 1] && !read_first && $signed(o_seq - r_seq) < 0)) begin
-                  pick = o;
-                  c_list <= 3'd2 * k[2:0] + 3'd1;
+                  h = o;
+                  cl = 3'd2 * k[2:0] + 3'd1;
                 end else begin
-                  pick = r;
-                  c_list <= 3'd2 * k[2:0];
+                  h = r;
+                  cl = 3'd2 * k[2:0];
                 end
               end
           end
-          h = pick;
-          c_valid <= found;
-          c_entry <= h;
+          c_list[u] <= cl;
+          c_valid[u] <= found;
+          c_entry[u] <= h;
           // Its fields: from the push if it is the entry just taken, else from memory.
-          if (here && h == alloc) begin
-            c_id <= push_id;
-            c_ch <= push_channel;
-            c_chip <= push_chip;
-            c_die <= push_die;
-            c_need <= need_of(push_op, push_planes);
+          if (p_here && h == alloc) begin
+            c_id[u] <= push_id;
+            c_ch[u] <= push_channel;
+            c_chip[u] <= push_chip;
+            c_die[u] <= push_die;
+            c_need[u] <= need_of(push_op, push_planes);
           end else begin
-            c_id <= m_id[h];
-            c_ch <= m_ch[h];
-            c_chip <= m_chip[h];
-            c_die <= m_die[h];
-            c_need <= m_need[h];
+            c_id[u] <= m_id[h];
+            c_ch[u] <= m_ch[h];
+            c_chip[u] <= m_chip[h];
+            c_die[u] <= m_die[h];
+            c_need[u] <= m_need[h];
           end
         end
       end
     end
   endgenerate
 
-  // Per channel, what it is granted at this edge (HOS: the end of its chips' chain; IOS:
-  // the one queue's candidate, on its channel).
+  // Per channel, what it is granted at this edge (HOS: its group's decision; IOS: the one
+  // queue's candidate, on its channel).
   wire [CHANNELS-1:0]     next_grant;
   wire [CHANNELS*IDW-1:0] next_id;
   wire [CHANNELS*CPW-1:0] next_chip;
@@ -273,19 +312,18 @@ module sched_block #(
   genvar ga;
   generate
     for (ga = 0; ga < CHANNELS; ga = ga + 1) begin : channel
-      localparam integer LASTQ = MODE == 0 ? ga * CHIPS + CHIPS - 1 : 0;
-      wire here = queue[LASTQ].g_any && (MODE == 0 || queue[0].c_ch == ga[CHW-1:0]);
+      localparam integer G = MODE == 0 ? ga : 0;
+      wire here = group[G].t_any && group[G].t_ch == ga[CHW-1:0];
       assign next_grant[ga] = here;
-      assign next_id[ga * IDW +: IDW] = here ? queue[LASTQ].g_id : grant_id[ga * IDW +: IDW];
-      assign next_chip[ga * CPW +: CPW] = here ? queue[LASTQ].g_chip : grant_chip[ga * CPW +: CPW];
-      assign next_entry[ga * PW +: PW] = here ? queue[LASTQ].g_entry : {PW{1'b0}};
+      assign next_id[ga * IDW +: IDW] = here ? group[G].t_id : grant_id[ga * IDW +: IDW];
+      assign next_chip[ga * CPW +: CPW] = here ? group[G].t_chip : grant_chip[ga * CPW +: CPW];
+      assign next_entry[ga * PW +: PW] = here ? group[G].t_entry : {PW{1'b0}};
     end
   endgenerate
 
   // ---- the memory: a push's entry written and linked; granted entries freed ----
-  wire [PW-1:0] push_tail = l_tail[push_queue * NK + {29'b0, push_list}];
-  wire          push_linked = l_nonempty[push_queue * NK + {29'b0, push_list}];
-  wire [31:0]   push_queue = MODE != 0 ? 32'd0 : {{(32 - CHW){1'b0}}, push_channel} * CHIPS + {{(32 - CPW){1'b0}}, push_chip};
+  wire [PW-1:0] push_tail = group[NG - 1].link_at;
+  wire          push_linked = group[NG - 1].linked;
   always @(posedge clk) begin : memory
     integer q;
     reg [PW-1:0] first, e;
@@ -328,28 +366,6 @@ module sched_block #(
     end
   end
 
-  // ---- the decision ----
-  always @* begin : decision
-    integer a, b, sel;
-    take = {NQ{1'b0}};
-    sel = -1;
-    if (!decide) begin
-      // No decision at this edge: nothing taken (and a simulator need not scan).
-    end else if (MODE == 0) begin
-      for (a = 0; a < CHANNELS; a = a + 1) begin
-        // The first ready chip after rr, else the first ready chip (at or before rr).
-        sel = -1;
-        for (b = CHIPS - 1; b >= 0; b = b - 1)
-          if (q_ready[a * CHIPS + b]) sel = b;
-        if (FAULT != 1)
-          for (b = CHIPS - 1; b >= 0; b = b - 1)
-            if (q_ready[a * CHIPS + b] && b[CPW-1:0] > rr[a * CPW +: CPW]) sel = b;
-        if (sel >= 0) take[a * CHIPS + sel] = 1'b1;
-      end
-    end else begin
-      take[0] = q_ready[0];
-    end
-  end
   // What a decision now would grant, per channel (sampled between edges: the block asks
   // for a decision edge only when it would grant something).
   generate
@@ -361,15 +377,13 @@ module sched_block #(
     end else begin : ios_would_grant
       always @* begin : would_grant
         integer a;
-        for (a = 0; a < CHANNELS; a = a + 1) ready_any[a] = q_ready[0] && queue[0].c_ch == a[CHW-1:0];
+        for (a = 0; a < CHANNELS; a = a + 1) ready_any[a] = q_ready[0] && group[0].t_ch == a[CHW-1:0];
       end
     end
   endgenerate
 
   always @(posedge clk) begin : outputs
-    integer a;
     if (rst) begin
-      for (a = 0; a < CHANNELS; a = a + 1) rr[a * CPW +: CPW] <= LAST_CHIP[CPW-1:0];
       grant <= {CHANNELS{1'b0}};
       grant_id <= {CHANNELS * IDW{1'b0}};
       grant_chip <= {CHANNELS * CPW{1'b0}};
@@ -379,9 +393,6 @@ module sched_block #(
         grant <= next_grant;
         grant_id <= next_id;
         grant_chip <= next_chip;
-        if (MODE == 0)
-          for (a = 0; a < CHANNELS; a = a + 1)
-            if (next_grant[a]) rr[a * CPW +: CPW] <= next_chip[a * CPW +: CPW];
       end
       if (push && (decide || full)) overflow <= 1'b1;
     end
