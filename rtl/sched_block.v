@@ -88,13 +88,15 @@ module sched_block #(
   endfunction
 
   // ---- the command memory ----
-  reg [IDW-1:0]        m_id     [0:POOL-1];
-  reg [CHW-1:0]        m_ch     [0:POOL-1];
-  reg [CPW-1:0]        m_chip   [0:POOL-1];
-  reg [DW-1:0]         m_die    [0:POOL-1];
-  reg [AW-1:0]         m_need   [0:POOL-1];
-  reg [31:0]           m_seq    [0:POOL-1];  // arrival number
-  reg [PW-1:0]         m_next   [0:POOL-1];  // the next entry of its list (or of the free list)
+  // A RAM (`ram_block`: rtl/cost.sh keeps it as RAM bits and ports; the queues' small
+  // arrays become flip-flops).
+  (* ram_block *) reg [IDW-1:0] m_id   [0:POOL-1];
+  (* ram_block *) reg [CHW-1:0] m_ch   [0:POOL-1];
+  (* ram_block *) reg [CPW-1:0] m_chip [0:POOL-1];
+  (* ram_block *) reg [DW-1:0]  m_die  [0:POOL-1];
+  (* ram_block *) reg [AW-1:0]  m_need [0:POOL-1];
+  (* ram_block *) reg [31:0]    m_seq  [0:POOL-1];  // arrival number
+  (* ram_block *) reg [PW-1:0]  m_next [0:POOL-1];  // the next entry of its list (or of the free list)
   reg [PW-1:0]         free_head;             // the free list
   reg [PW:0]           free_count;
   reg [PW:0]           fresh;                 // entries fresh .. POOL - 1 were never used

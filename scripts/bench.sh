@@ -9,7 +9,8 @@
 # Each count runs BENCH_REPEAT times (default 3; results are identical, only the
 # timing differs): the row is the run of median wall time, and the last column the
 # range of kern/req over the runs. Then the cost of tracing: the smallest count again
-# with a VCD of channel 0 (once).
+# with a VCD of channel 0 (once). Then the second count with the Verilog scheduler block
+# (controller.rtl=on, once) and its speed as a fraction of the C++ block's.
 #   bash scripts/bench.sh [COUNT...]      (default: 100000 1000000 2000000)
 #   BENCH_REPEAT=1 bash scripts/bench.sh  (one run per count)
 # The machine is shared and noisy: compare the figures of one run with each other.
@@ -65,5 +66,20 @@ n="${counts[0]}"
   --set trace.vcd="$out/trace.vcd" --set trace.scopes=ssd.nand.ch0 --out "$out/trace" >/dev/null 2>"$out/trace.log" ||
   { cat "$out/trace.log" >&2; echo "scripts/bench.sh: the traced run failed" >&2; exit 1; }
 row "requests=$n traced" "$out/trace"
+# The Verilog scheduler block (controller.rtl=on, rtl/) on the second count (the first if
+# only one), beside the C++ block's run of that count: requests per wall second and per
+# simulation second, and their ratios.
+rn="${counts[1]:-${counts[0]}}"
+if "$ssdsim" --preset bench --set workload.requests="$rn" --set controller.rtl=on --out "$out/rtl" >/dev/null 2>"$out/rtl.log"; then
+  row "requests=$rn rtl=on" "$out/rtl"
+  awk -v a="$(field "$out/rtl/stats.json" host_requests_per_wall_second)" \
+      -v b="$(field "$out/$rn/stats.json" host_requests_per_wall_second)" \
+      -v c="$(field "$out/rtl/stats.json" simulation_seconds)" -v d="$(field "$out/$rn/stats.json" simulation_seconds)" \
+      'BEGIN {printf "RTL block / C++ block at %s requests: %.2f of the requests per wall second, %.2f per simulation second\n", "'"$rn"'", a / b, d / c}'
+else
+  status=$?
+  [ $status -eq 2 ] || { cat "$out/rtl.log" >&2; echo "scripts/bench.sh: the controller.rtl=on run failed" >&2; exit 1; }
+  echo "no controller.rtl=on run: $(tail -n 1 "$out/rtl.log")"
+fi
 echo "kernel rate: $(field "$out/$n/stats.json" kernel_activations_per_second) timed SC_METHOD activations per second (fastest of 10 rounds), $(field "$out/$n/stats.json" kernel_peq_events_per_second) peq_with_get events per second"
 echo "trace file: $(du -h "$out/trace.vcd" | cut -f1) for channel 0; results in $out"
