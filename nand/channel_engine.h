@@ -116,9 +116,9 @@ class ChannelEngine {
 
   // ---- read-only status for schedulers and statistics ----
   bool bus_busy() const { return bus_op_ != nullptr; }
-  // Bus busy time up to `now` (>= the last advance), a phase under way counted to now.
-  // Bus busy time up to `now`. A command phase whose end was left to be taken lazily
-  // (catch_up) ended at its own time, whether or not it has been taken yet.
+  // Bus busy time up to `now` (>= the last advance), a phase under way counted to now. A
+  // command phase whose end was left to be taken lazily (catch_up) ended at its own
+  // time, whether or not it has been taken yet.
   Tick bus_busy_ticks(Tick now) const {
     if (!bus_op_) return counters_.bus_busy;
     const Tick end = lazy_bus_end_ && seg_end_ < now ? seg_end_ : now;

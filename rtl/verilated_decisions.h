@@ -20,8 +20,7 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
   VerilatedDecisions(const Shape& s, const nand::NandConfig& n, bool read_first, bool by_priority)
       : block_(s, read_first, by_priority),
         n_(n),
-        held_(std::size_t{n.channels} * n.chips_per_channel, 0),
-        held_on_channel_(n.channels, 0) {}
+        held_(std::size_t{n.channels} * n.chips_per_channel, 0) {}
   void push(const FlashCommand& c) override {
     if (c.id > 0xFFFFFFFFull) {
       failure_ = "the RTL block's command ids are 32 bits: command " + std::to_string(c.id) + " does not fit";
@@ -29,7 +28,6 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
     }
     block_.push(c);
     ++held_[std::size_t{c.channel} * n_.chips_per_channel + c.chip];
-    ++held_on_channel_[c.channel];
     if (block_.overflow() && failure_.empty())
       failure_ = "the RTL block's command memory is full (" + std::to_string(block_.shape().depth) +
                  " commands): command " + std::to_string(c.id) + " was lost";
@@ -46,7 +44,6 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
       if (!grants_[ch].valid) continue;
       granted[ch] = grants_[ch].id;
       --held_[std::size_t{ch} * n_.chips_per_channel + grants_[ch].chip];
-      --held_on_channel_[ch];
     }
   }
   std::string failure() const override { return failure_; }
@@ -56,17 +53,18 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
   // chips that hold a command at the block are sampled (a decision reads no other chip's
   // word: those hold their last value); a channel with none is not sampled at all.
   void sample(unsigned ch, const nand::ChannelStatus& st) {
-    if (!held_on_channel_[ch]) return;
-    block_.set_open(ch, st.queued_total() == 0);
     const unsigned* held = &held_[std::size_t{ch} * n_.chips_per_channel];
-    for (unsigned chip = 0; chip < n_.chips_per_channel; ++chip)
-      if (held[chip])
-        for (unsigned die = 0; die < n_.dies_per_chip; ++die) block_.set_accept(ch, chip, die, st.accept_word(chip, die));
+    bool any = false;
+    for (unsigned chip = 0; chip < n_.chips_per_channel; ++chip) {
+      if (!held[chip]) continue;
+      any = true;
+      for (unsigned die = 0; die < n_.dies_per_chip; ++die) block_.set_accept(ch, chip, die, st.accept_word(chip, die));
+    }
+    if (any) block_.set_open(ch, st.queued_total() == 0);
   }
   RtlBlock<Model> block_;
   nand::NandConfig n_;
-  std::vector<unsigned> held_;             // per chip, commands at the block
-  std::vector<unsigned> held_on_channel_;  // per channel
+  std::vector<unsigned> held_;  // per chip, commands at the block
   std::vector<typename RtlBlock<Model>::Grant> grants_;
   std::string failure_;
 };
