@@ -2,13 +2,12 @@
 // process (catch_discover_tests), because SystemC elaborates once per process.
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include <systemc>
 
 #include "nand/nand_device.h"
+#include "tests/vcd_read.h"
 #include "tlm/payload_pool.h"
 #include "tlm/sim_now.h"
 
@@ -258,64 +257,23 @@ TEST_CASE("nand module: the VCD records bus phases, owner chip, array state and 
   b.init.add(0, FlashOp::Program, 0, 1, 0, 0b10, 2, 0);
   sc_start();
   vcd->finish(sc_time_stamp().value());
-  // Parse the VCD: codes of the variables, then the changes per time.
-  std::ifstream in("trace_test.vcd");
-  REQUIRE(in);
-  std::map<std::string, std::string> code;  // name -> id code
-  std::vector<std::string> scope;
-  std::string line;
-  std::map<std::string, std::vector<std::pair<Tick, std::string>>> changes;  // code -> (t, value)
-  Tick now = 0;
-  bool defs = true;
-  while (std::getline(in, line)) {
-    std::istringstream is(line);
-    std::string w;
-    is >> w;
-    if (defs) {
-      if (w == "$scope") {
-        std::string kind, name;
-        is >> kind >> name;
-        scope.push_back(name);
-      } else if (w == "$upscope") {
-        scope.pop_back();
-      } else if (w == "$var") {
-        std::string type, width, id, name;
-        is >> type >> width >> id >> name;
-        std::string full;
-        for (const std::string& s : scope) full += s + ".";
-        code[full + name] = id;
-      } else if (w == "$enddefinitions") {
-        defs = false;
-      }
-      continue;
-    }
-    if (w.empty() || w[0] == '$') continue;
-    if (w[0] == '#') {
-      now = std::stoull(w.substr(1));
-    } else if (w[0] == 'b') {
-      std::string id;
-      is >> id;
-      changes[id].push_back({now, w.substr(1)});
-    } else {
-      changes[w.substr(1)].push_back({now, w.substr(0, 1)});
-    }
-  }
+  const test::Vcd v = test::read_vcd("trace_test.vcd");
   const std::string ch = "b.nand.ch0.";
-  REQUIRE(code.count(ch + "bus_phase"));
-  REQUIRE(code.count(ch + "chip1.die0.array"));
-  REQUIRE(code.count(ch + "chip1.die0.plane1.data_reg"));
+  REQUIRE(v.has(ch + "bus_phase"));
+  REQUIRE(v.has(ch + "chip1.die0.array"));
+  REQUIRE(v.has(ch + "chip1.die0.plane1.data_reg"));
   const Tick C = cfg.bus_ticks(7), D = cfg.bus_ticks(cfg.page_bytes);
   const Tick P = us_to_ticks(200);
   // bus: cmd/addr (1) at 0, data-in (2) at C, idle (0) at C + D.
   std::vector<std::pair<Tick, std::string>> bus = {{0, "1"}, {C, "10"}, {C + D, "0"}};
   INFO("one value per variable and timestep (coalesced), starting with $dumpvars at 0");
-  CHECK(changes[code[ch + "bus_phase"]] == bus);
+  CHECK(v.changes(ch + "bus_phase") == bus);
   std::vector<std::pair<Tick, std::string>> owner = {{0, "1"}, {C + D, "11111111"}};
-  CHECK(changes[code[ch + "bus_chip"]] == owner);
+  CHECK(v.changes(ch + "bus_chip") == owner);
   // array: program (2) from C + D to C + D + tPROG.
   std::vector<std::pair<Tick, std::string>> arr = {{0, "0"}, {C + D, "10"}, {C + D + P, "0"}};
-  CHECK(changes[code[ch + "chip1.die0.array"]] == arr);
+  CHECK(v.changes(ch + "chip1.die0.array") == arr);
   // data register of plane 1 holds program data (2) from the start to the end of tPROG.
   std::vector<std::pair<Tick, std::string>> reg = {{0, "10"}, {C + D + P, "0"}};
-  CHECK(changes[code[ch + "chip1.die0.plane1.data_reg"]] == reg);
+  CHECK(v.changes(ch + "chip1.die0.plane1.data_reg") == reg);
 }
