@@ -4,12 +4,16 @@
 // edge, the NAND's state; it answers with the commands it grants. With controller.rtl =
 // on its grants are what the block issues; with check, the C++ block's are, and the two
 // are compared at every decision edge. Plain C++.
+//
+// Times are the controller's: `now` is the time of the block's clock edge (a push's, or
+// a decision edge's), for the model's waveforms; they do not decrease.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "common/vcd_writer.h"
 #include "nand/channel_status.h"
 #include "tlm/flash_command.h"
 
@@ -18,14 +22,17 @@ namespace ssd::ctrl {
 class DecisionModel {
  public:
   virtual ~DecisionModel() = default;
-  // `c` is queued (its id, address, operation, planes and class).
-  virtual void push(const FlashCommand& c) = 0;
+  // `c` is queued at `now` (its id, address, operation, planes and class).
+  virtual void push(const FlashCommand& c, Tick now) = 0;
   // Whether a decision now would grant a command on `channel`, whose state is `st`
   // (brought up to now).
   virtual bool would_grant(unsigned channel, const nand::ChannelStatus& st) = 0;
-  // A decision edge, every channel's state `nand` brought up to now: per channel the id
-  // of the command granted, 0 for none (ids start at 1).
-  virtual void decide(const std::vector<nand::ChannelStatus>& nand, std::vector<std::uint64_t>& granted) = 0;
+  // The decision edge at `now`, every channel's state `nand` brought up to now: per
+  // channel the id of the command granted, 0 for none (ids start at 1).
+  virtual void decide(Tick now, const std::vector<nand::ChannelStatus>& nand, std::vector<std::uint64_t>& granted) = 0;
+  // Declares its waveforms in `vcd` under the dotted `scope` (before the run; the model
+  // then writes them at its edges).
+  virtual void trace(VcdWriter& vcd, const std::string& scope) = 0;
   // Non-empty once a command was lost (a queue full): the run cannot go on.
   virtual std::string failure() const = 0;
 };

@@ -46,7 +46,7 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     c.exec.owner = &gp;
     if (decision_listener_) decision_listener_->command_queued(c);
     if (twin_) {
-      twin_->push(c);
+      twin_->push(c, sim_now());
       if (!twin_->failure().empty()) twin_failed(twin_->failure());
     }
     if (twin_decides()) {
@@ -173,7 +173,7 @@ void FlashSched::twin_failed(const std::string& what) {
 // ones: an unchanged channel decides as it did, nothing, and `check` holds it to that).
 void FlashSched::twin_decision(Tick now) {
   for (const nand::ChannelStatus& ch : nand_) ch.at(now);
-  twin_->decide(nand_, twin_granted_);
+  twin_->decide(now, nand_, twin_granted_);
   const std::uint64_t cycle = now / period_;
   if (twin_decides()) {
     out_.clear();

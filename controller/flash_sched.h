@@ -76,6 +76,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
     twin_mode_ = mode;
   }
   std::uint64_t decisions_compared() const { return compared_; }
+  Tick period() const { return period_; }  // the controller clock's, in ticks
   // Each issue as (cycle, command id, channel, chip): the log compared with rtl/.
   struct Issue {
     std::uint64_t cycle;

@@ -116,6 +116,23 @@ class RtlBlock {
     }
   }
   bool overflow() const { return model_->overflow; }
+  // The status pins (for the waveforms), per queue q (HOS: channel * chips + chip; IOS:
+  // 0): whether a command waits in it, and whether its candidate could start with the
+  // inputs as set now (settled first: this is what a decision edge now would sample).
+  bool queue_held(unsigned q) {
+    if (changed_) settle();
+    return get_bits(model_->queue_held, q, 1) != 0;
+  }
+  bool queue_ready(unsigned q) {
+    if (changed_) settle();
+    return get_bits(model_->queue_ready, q, 1) != 0;
+  }
+  // The input pins as last driven: a die's accept word, a channel's open bit, and the
+  // last command pushed.
+  std::uint32_t accept_pin(unsigned channel, unsigned chip, unsigned die) const {
+    return accept_[(std::size_t{channel} * s_.chips + chip) * s_.dies + die];
+  }
+  bool open_pin(unsigned channel) const { return open_[channel] != 0; }
   Model& model() { return *model_; }
 
  private:

@@ -65,7 +65,12 @@ module sched_block #(
     output reg  [CHANNELS*IDW-1:0]           grant_id,
     output reg  [CHANNELS*CPW-1:0]           grant_chip,
     output reg  [CHANNELS-1:0]               ready_any,    // per channel: a decision now would grant
-    output reg                               overflow
+    output reg                               overflow,
+    // Status, for the waveforms (no logic of their own): per queue (HOS a chip, channel
+    // by channel; IOS the one queue) whether a command waits in it, and whether its
+    // candidate could start now.
+    output wire [NQ-1:0]                     queue_held,
+    output wire [NQ-1:0]                     queue_ready
 );
   localparam integer PLANES_MAX = 8;                // kMaxPlanes
   localparam integer SB = PLANES_MAX + 1;           // kStartBits
@@ -122,6 +127,7 @@ module sched_block #(
   localparam integer LAST_Q = GQ - 1;
 
   wire [NQ-1:0] q_ready;  // per queue: its candidate could start now
+  assign queue_ready = q_ready;
 
   genvar gg, gb;
   generate
@@ -165,6 +171,7 @@ module sched_block #(
         end
         assign q_ready[gg * GQ + gb] = ready;
       end
+      assign queue_held[gg * GQ +: GQ] = c_valid;
 
       // The decision (only at a decision edge). HOS: the first ready chip after rr, the
       // chip granted last on the channel, else the first ready chip (at or before rr);

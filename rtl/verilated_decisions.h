@@ -21,13 +21,14 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
       : block_(s, read_first, by_priority),
         n_(n),
         held_(std::size_t{n.channels} * n.chips_per_channel, 0) {}
-  void push(const FlashCommand& c) override {
+  void push(const FlashCommand& c, Tick now) override {
     if (c.id > 0xFFFFFFFFull) {
       failure_ = "the RTL block's command ids are 32 bits: command " + std::to_string(c.id) + " does not fit";
       return;
     }
     block_.push(c);
     ++held_[std::size_t{c.channel} * n_.chips_per_channel + c.chip];
+    if (vcd_) trace_push(c, now);
     if (block_.overflow() && failure_.empty())
       failure_ = "the RTL block's command memory is full (" + std::to_string(block_.shape().depth) +
                  " commands): command " + std::to_string(c.id) + " was lost";
@@ -36,8 +37,9 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
     sample(channel, st);
     return block_.would_grant(channel);
   }
-  void decide(const std::vector<nand::ChannelStatus>& nand, std::vector<std::uint64_t>& granted) override {
+  void decide(Tick now, const std::vector<nand::ChannelStatus>& nand, std::vector<std::uint64_t>& granted) override {
     for (unsigned ch = 0; ch < n_.channels; ++ch) sample(ch, nand[ch]);
+    if (vcd_) trace_sampled(now);
     block_.decide(grants_);
     granted.assign(n_.channels, 0);
     for (unsigned ch = 0; ch < n_.channels; ++ch) {
@@ -45,7 +47,9 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
       granted[ch] = grants_[ch].id;
       --held_[std::size_t{ch} * n_.chips_per_channel + grants_[ch].chip];
     }
+    if (vcd_) trace_decided(now);
   }
+  void trace(VcdWriter& vcd, const std::string& scope) override;
   std::string failure() const override { return failure_; }
 
  private:
@@ -62,12 +66,154 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
     }
     if (any) block_.set_open(ch, st.queued_total() == 0);
   }
+  void trace_push(const FlashCommand& c, Tick now);
+  void trace_sampled(Tick now);
+  void trace_decided(Tick now);
+  void trace_queue(unsigned channel, unsigned chip, Tick now);
+  void mark_edge(Tick now, unsigned kind) {
+    if (now != edge_time_) {
+      edge_bits_ = 0;
+      edge_toggle_ = !edge_toggle_;
+    }
+    edge_bits_ |= kind;
+    edge_time_ = now;
+    vcd_->change(edges_, now, edge_toggle_);
+    vcd_->change(edge_, now, edge_bits_);
+  }
   RtlBlock<Model> block_;
   nand::NandConfig n_;
   std::vector<unsigned> held_;  // per chip, commands at the block
   std::vector<typename RtlBlock<Model>::Grant> grants_;
   std::string failure_;
+  // The waveforms (trace()): variable numbers, kNoVar where trace.scopes leaves them out.
+  VcdWriter* vcd_ = nullptr;
+  struct PushVars {
+    int id, channel, chip, die, op, planes, cls;
+  } push_vars_{};
+  int edges_ = VcdWriter::kNoVar, edge_ = VcdWriter::kNoVar, overflow_ = VcdWriter::kNoVar;
+  Tick edge_time_ = kNever;  // the time of the last edge, and what it did (1 push, 2 decision)
+  unsigned edge_bits_ = 0;
+  bool edge_toggle_ = false;
+  struct ChannelVars {
+    int open, grant, grant_id, grant_chip;
+  };
+  std::vector<ChannelVars> channel_vars_;
+  struct QueueVars {
+    int queued, held, ready;
+  };
+  std::vector<QueueVars> queue_vars_;  // HOS: per chip of the device; IOS: the one queue
+  std::vector<int> chip_queued_;       // IOS: per chip, the commands the block holds for it
+  std::vector<int> accept_vars_;       // per die of the device
 };
+
+// The block's waveforms, under `scope`: its pins and its queues' state, written at its
+// clock edges (the controller's clock: edges where nothing changes are not simulated,
+// and not drawn).
+//   edges                  flips at each time the block's clock has an edge (only the
+//                          edges that change something are simulated)
+//   edge                   what the edges at that time did: 1 a push, 2 a decision,
+//                          3 both (two edges of the co-simulation's clock at one time)
+//   push.id .. push.class  the push pins as driven at the last push
+//   overflow               sticky: a push found the command memory full
+//   chN.open               the channel's open pin, as the last decision sampled it
+//   chN.grant, grant_id, grant_chip   the registered grant of the last decision (none:
+//                          id 0, chip 255)
+//   chN.chipM.queued       commands the block holds for the chip (pushed minus granted)
+//   chN.chipM.held         HOS: the chip's queue is not empty (the block's status pin)
+//   chN.chipM.ready        HOS: its candidate could start, as the last decision sampled
+//   chN.chipM.dieK.accept  the die's accept word (what it offers: 9 bits per operation)
+//   queue.held, queue.ready   IOS: the same for the one queue (its head)
+template <typename Model>
+void VerilatedDecisions<Model>::trace(VcdWriter& vcd, const std::string& scope) {
+  vcd_ = &vcd;
+  const std::string s = scope + ".";
+  edges_ = vcd.declare(s + "edges", 1);
+  edge_ = vcd.declare(s + "edge", 2);
+  overflow_ = vcd.declare(s + "overflow", 1);
+  push_vars_ = {vcd.declare(s + "push.id", 32),    vcd.declare(s + "push.channel", 8), vcd.declare(s + "push.chip", 8),
+                vcd.declare(s + "push.die", 8),    vcd.declare(s + "push.op", 2),      vcd.declare(s + "push.planes", 8),
+                vcd.declare(s + "push.class", 2)};
+  const bool ios = block_.shape().ios;
+  for (unsigned ch = 0; ch < n_.channels; ++ch) {
+    const std::string c = s + "ch" + std::to_string(ch) + ".";
+    channel_vars_.push_back({vcd.declare(c + "open", 1), vcd.declare(c + "grant", 1), vcd.declare(c + "grant_id", 32),
+                             vcd.declare(c + "grant_chip", 8, 0xff)});
+    for (unsigned chip = 0; chip < n_.chips_per_channel; ++chip) {
+      const std::string p = c + "chip" + std::to_string(chip) + ".";
+      if (ios)
+        chip_queued_.push_back(vcd.declare(p + "queued", 16));
+      else
+        queue_vars_.push_back({vcd.declare(p + "queued", 16), vcd.declare(p + "held", 1), vcd.declare(p + "ready", 1)});
+      for (unsigned die = 0; die < n_.dies_per_chip; ++die)
+        accept_vars_.push_back(vcd.declare(p + "die" + std::to_string(die) + ".accept", RtlBlock<Model>::kAcceptBits));
+    }
+  }
+  if (ios) queue_vars_.push_back({vcd.declare(s + "queue.queued", 16), vcd.declare(s + "queue.held", 1),
+                                  vcd.declare(s + "queue.ready", 1)});
+}
+
+template <typename Model>
+void VerilatedDecisions<Model>::trace_push(const FlashCommand& c, Tick now) {
+  VcdWriter& v = *vcd_;
+  mark_edge(now, 1);
+  v.change(push_vars_.id, now, c.id);
+  v.change(push_vars_.channel, now, c.channel);
+  v.change(push_vars_.chip, now, c.chip);
+  v.change(push_vars_.die, now, c.die);
+  v.change(push_vars_.op, now, static_cast<unsigned>(c.op));
+  v.change(push_vars_.planes, now, c.plane_mask);
+  v.change(push_vars_.cls, now, static_cast<unsigned>(c.priority));
+  v.change(overflow_, now, block_.overflow());
+  trace_queue(c.channel, c.chip, now);
+}
+
+// Before the decision edge, with its inputs set: what it samples.
+template <typename Model>
+void VerilatedDecisions<Model>::trace_sampled(Tick now) {
+  VcdWriter& v = *vcd_;
+  const unsigned chips = block_.shape().chips;
+  std::size_t d = 0;
+  for (unsigned ch = 0; ch < n_.channels; ++ch) {
+    v.change(channel_vars_[ch].open, now, block_.open_pin(ch));
+    for (unsigned chip = 0; chip < n_.chips_per_channel; ++chip) {
+      if (!block_.shape().ios) v.change(queue_vars_[ch * n_.chips_per_channel + chip].ready, now,
+                                        block_.queue_ready(ch * chips + chip));
+      for (unsigned die = 0; die < n_.dies_per_chip; ++die) v.change(accept_vars_[d++], now, block_.accept_pin(ch, chip, die));
+    }
+  }
+  if (block_.shape().ios) v.change(queue_vars_[0].ready, now, block_.queue_ready(0));
+}
+
+// A chip's queue after an edge that changed it.
+template <typename Model>
+void VerilatedDecisions<Model>::trace_queue(unsigned channel, unsigned chip, Tick now) {
+  VcdWriter& v = *vcd_;
+  const std::size_t i = std::size_t{channel} * n_.chips_per_channel + chip;
+  if (block_.shape().ios) {
+    v.change(chip_queued_[i], now, held_[i]);
+    std::uint64_t queued = 0;
+    for (unsigned h : held_) queued += h;
+    v.change(queue_vars_[0].queued, now, queued);
+    v.change(queue_vars_[0].held, now, block_.queue_held(0));
+    return;
+  }
+  v.change(queue_vars_[i].queued, now, held_[i]);
+  v.change(queue_vars_[i].held, now, block_.queue_held(channel * block_.shape().chips + chip));
+}
+
+// After it: the grants, and the queues they took from.
+template <typename Model>
+void VerilatedDecisions<Model>::trace_decided(Tick now) {
+  VcdWriter& v = *vcd_;
+  mark_edge(now, 2);
+  for (unsigned ch = 0; ch < n_.channels; ++ch) {
+    const auto& g = grants_[ch];
+    v.change(channel_vars_[ch].grant, now, g.valid);
+    v.change(channel_vars_[ch].grant_id, now, g.valid ? g.id : 0);
+    v.change(channel_vars_[ch].grant_chip, now, g.valid ? g.chip : 0xffu);
+    if (g.valid) trace_queue(ch, g.chip, now);
+  }
+}
 
 template <typename Model>
 std::unique_ptr<ctrl::DecisionModel> make_decision_model_of(const Shape& s, const nand::NandConfig& n,

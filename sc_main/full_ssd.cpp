@@ -57,6 +57,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       std::string why;
       auto model = rtl::make_decision_model(fcfg.nand, sc.policy == "ios", sc.read_first, sc.by_priority, why);
       if (!model) throw ConfigError(cfg.locate("controller.rtl = " + rtl + ": " + why));
+      if (vcd) model->trace(*vcd, std::string(sched->name()) + ".rtl");
       sched->set_decision_model(std::move(model), rtl == "on" ? ctrl::FlashSched::Twin::On : ctrl::FlashSched::Twin::Check);
 #else
       throw ConfigError(cfg.locate("controller.rtl = " + rtl + ": this build has no verilated block (built with -DSSD_RTL=OFF)"));

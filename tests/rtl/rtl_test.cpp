@@ -148,6 +148,14 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
       o.divergence = m.str();
       break;
     }
+    // The status pins the waveforms draw: a queue is held when the C++ block holds
+    // commands in it.
+    for (unsigned q = 0; q < (hos ? g.channels * g.chips : 1) && o.divergence.empty(); ++q) {
+      const bool held = hos ? cpp->queued_on_chip(q / g.chips, q % g.chips) != 0 : cpp->queued() != 0;
+      if (rtl.queue_held(q) != held)
+        o.divergence = "decision " + std::to_string(step) + ", queue " + std::to_string(q) + ": the RTL block's queue_held is " +
+                       (held ? "low" : "high");
+    }
     if (rtl.overflow()) o.divergence = "the RTL block's queue overflowed at decision " + std::to_string(step);
   }
   return o;
