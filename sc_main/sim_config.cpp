@@ -165,34 +165,46 @@ const std::vector<Preset>& presets() {
         {"workload.queue_depth", "32"}, {"workload.seed", "798"}}},
       {"piq",
        "Gao et al. (PIQ): 8 ch x 8 chips, 2 KiB pages, 64-page blocks, 128 GiB, 10 % over-provisioning, "
-       "host queue 64. The paper gives no NAND timing: typical values of its time (40 MT/s, 25/200/1500 us)",
+       "channel-first allocation, host queue 64, its PIQ host scheduler on. Left open by the paper, chosen: "
+       "NAND timing (typical of its time: 40 MT/s, tR 25 us, tPROG 200 us, tBERS 1.5 ms), 1 die and 1 plane "
+       "per chip, GC threshold 5 %, no host link limit, NCQ 32, the device scheduler (HOS)",
        {{"nand.channels", "8"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "1"},
         {"nand.planes_per_die", "1"}, {"nand.blocks_per_plane", "16384"},
         {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
         {"nand.t_read_us", "25"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "1500"},
-        {"ftl.overprovisioning", "0.1"}, {"host.queue_length", "64"}}},
+        {"ftl.overprovisioning", "0.1"}, {"ftl.allocation", "CWDP"}, {"host.queue_length", "64"},
+        {"host.scheduler", "piq"}}},
       {"delay",
        "Chen et al. (delay-based): 16 ch x 8 chips x 2 dies x 2 planes, 2048 blocks of 128 "
-       "4 KiB pages, 38 MB/s bus, tR 20 us, tPROG 200 us (tBERS not given: 1.5 ms)",
+       "4 KiB pages, 38 MB/s bus, tR 20 us, tPROG 200 us (its other setting: 50 MB/s, 30/400 us). Its "
+       "delay-based dispatch is not in the model yet. Left open, chosen: tBERS 1.5 ms, over-provisioning 7 %, "
+       "GC threshold 5 %, host queue and link (none), NCQ 32",
        {{"nand.channels", "16"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "2"},
         {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"},
         {"nand.pages_per_block", "128"}, {"nand.page_bytes", "4096"}, {"nand.bus_mts", "38"},
         {"nand.t_read_us", "20"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "1500"}}},
       {"park",
        "Park et al.: 16 ch x 2 packages x 4 dies x 4 planes, 64-page blocks of 2 KiB, "
-       "120 GB, 25 ns/byte bus, tR 25 us, tPROG 250 us, tBERS 1.5 ms",
+       "120 GB, 25 ns/byte bus, tR 25 us, tPROG 250 us, tBERS 1.5 ms, SATA II link (300 MB/s), queue depth "
+       "32, GC at 5 % free. Its rescheduling and dynamic mapping are not in the model yet. Left open, chosen: "
+       "over-provisioning 7 %, cache and multi-plane commands on",
        {{"nand.channels", "16"}, {"nand.chips_per_channel", "2"}, {"nand.dies_per_chip", "4"},
         {"nand.planes_per_die", "4"}, {"nand.blocks_per_plane", "1788"},
         {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
-        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "250"}, {"nand.t_erase_us", "1500"}}},
+        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "250"}, {"nand.t_erase_us", "1500"},
+        {"host.link_mb_s", "300"}, {"workload.queue_depth", "32"}, {"controller.ncq_depth", "32"},
+        {"ftl.gc_threshold", "0.05"}}},
       {"sos",
        "Hahn et al. (SOS): 4 buses x 4 ways of Micron MT29F4G08ABADA (1 die, 2 planes, "
        "2048 blocks of 64 2 KiB pages); datasheet typical tR 25 us, tPROG 200 us, "
-       "tBERS 0.7 ms, 40 MT/s",
+       "tBERS 0.7 ms, 40 MT/s; firmware core at 400 MHz. SOS itself is not in the model yet (HOS is the "
+       "device scheduler). Left open, chosen: over-provisioning 7 %, GC threshold 5 %, host link (none), NCQ 32, "
+       "firmware cycles (0: free)",
        {{"nand.channels", "4"}, {"nand.chips_per_channel", "4"}, {"nand.dies_per_chip", "1"},
         {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"},
         {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
-        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "700"}}},
+        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "700"},
+        {"firmware.clock_mhz", "400"}}},
   };
   return all;
 }
