@@ -1,0 +1,220 @@
+"""scripts/sweep SPEC [--out DIR] [--jobs N] [--scheduler ADDRESS]
+
+Runs every point of SPEC (ssdexp/spec.py says what a SPEC holds) as its own ssdsim
+process, in parallel on Dask: a LocalCluster of N single-threaded workers (default: one
+per core), or the cluster whose scheduler is at ADDRESS (tcp://host:port; its workers
+need ssdsim, the traces and DIR at the same paths as here, e.g. a shared file system).
+
+Each point's output lands in DIR/points/ID/, ID a hash of its effective configuration:
+stats.json, config.json (timeseries.csv, requests.csv when asked), stdout.txt,
+stderr.txt and status.json (exit status, wall seconds, the last lines of stderr). A run
+again skips the points whose status.json says they succeeded and runs the others (after
+a crash or Ctrl-C, or a failure fixed). DIR/results.parquet and DIR/results.csv: one row
+per point of SPEC, every effective configuration key and every stats.json key as dotted
+columns (lists, such as per-chip figures, as JSON text), with the point's group, seed,
+status, exit code, wall seconds, output directory and error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from .spec import SpecError, read_spec
+from .ssdsim import Ssdsim, find_binary, point_id
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Planned:
+    """A point ready to run: its command line and directory."""
+
+    def __init__(self, point, effective, pid, argv, out_dir):
+        self.point = point
+        self.effective = effective
+        self.id = pid
+        self.argv = argv
+        self.dir = out_dir
+
+
+def plan(spec, sim: Ssdsim, out: str) -> list:
+    planned = []
+    for p in spec.points:
+        eff = sim.effective(spec, p)
+        pid = point_id(eff)
+        d = os.path.join(out, "points", pid)
+        argv = [sim.binary, *sim.args(spec, p), "--out", d]
+        if spec.requests_csv:
+            argv += ["--set", f"report.requests_csv={os.path.join(d, 'requests.csv')}"]
+        planned.append(Planned(p, eff, pid, argv, d))
+    return planned
+
+
+def read_status(d: str):
+    try:
+        with open(os.path.join(d, "status.json"), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def done(d: str) -> bool:
+    s = read_status(d)
+    return bool(s) and s.get("exit") == 0 and os.path.isfile(os.path.join(d, "stats.json"))
+
+
+def _die_with_parent():
+    # The run ends with the worker that started it (a cancelled sweep leaves none behind).
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def run_point(argv: list, d: str) -> dict:
+    """Runs one point (on a Dask worker): ssdsim's output in `d`, and status.json."""
+    os.makedirs(d, exist_ok=True)
+    st = os.path.join(d, "status.json")
+    if os.path.exists(st):
+        os.remove(st)
+    env = dict(os.environ)
+    env["SYSTEMC_DISABLE_COPYRIGHT_MESSAGE"] = "1"
+    t0 = time.monotonic()
+    with open(os.path.join(d, "stdout.txt"), "w") as out, open(os.path.join(d, "stderr.txt"), "w") as err:
+        try:
+            rc = subprocess.run(argv, stdout=out, stderr=err, cwd=d, env=env, preexec_fn=_die_with_parent).returncode
+        except OSError as e:
+            err.write(f"cannot run {argv[0]}: {e}\n")
+            rc = 127
+    wall = time.monotonic() - t0
+    with open(os.path.join(d, "stderr.txt"), errors="replace") as f:
+        tail = [line.rstrip("\n") for line in f.readlines()[-10:]]
+    status = {"exit": rc, "wall_seconds": round(wall, 3), "stderr_tail": tail, "argv": argv}
+    tmp = st + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(status, f, indent=1)
+    os.replace(tmp, st)
+    return status
+
+
+def _client(jobs: int, scheduler: str | None):
+    import cloudpickle
+    from dask.distributed import Client, LocalCluster
+
+    import ssdexp
+
+    cloudpickle.register_pickle_by_value(ssdexp)  # remote workers need not have ssdexp
+    if scheduler:
+        return Client(scheduler, timeout="30s"), None
+    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
+                           memory_limit=0, silence_logs=40)
+    return Client(cluster), cluster
+
+
+def execute(planned: list, jobs: int, scheduler: str | None, quiet=False) -> dict:
+    """Runs the points not done yet; returns id -> status for those it ran."""
+    from dask.distributed import as_completed
+    from tqdm import tqdm
+
+    todo, seen = [], set()
+    for p in planned:
+        if p.id in seen or done(p.dir):
+            seen.add(p.id)
+            continue
+        seen.add(p.id)
+        todo.append(p)
+    results = {}
+    skipped = len(seen) - len(todo)
+    if not todo:
+        if not quiet:
+            print(f"sweep: all {len(seen)} points already done", file=sys.stderr)
+        return results
+    client, cluster = _client(jobs, scheduler)
+    workers = max(1, len(client.scheduler_info().get("workers", {})) or jobs)
+    bar = tqdm(total=len(todo), unit="point", disable=quiet, file=sys.stderr, dynamic_ncols=True,
+               desc=f"sweep ({skipped} done before)" if skipped else "sweep")
+    futures = {}
+    failed = 0
+    try:
+        for p in todo:
+            futures[client.submit(run_point, p.argv, p.dir, key=f"point-{p.id}", pure=False)] = p
+        for fut in as_completed(futures):
+            p = futures[fut]
+            try:
+                status = fut.result()
+            except Exception as e:  # the worker died, or could not run the task
+                status = {"exit": -1, "wall_seconds": 0, "stderr_tail": [f"{type(e).__name__}: {e}"]}
+            results[p.id] = status
+            failed += status["exit"] != 0
+            bar.update(1)
+            left = len(todo) - bar.n
+            bar.set_postfix(failed=failed, running=min(left, workers), refresh=True)
+    except KeyboardInterrupt:
+        bar.close()
+        print(f"\nsweep: interrupted; {len(results)} points finished this time. Run it again to resume.",
+              file=sys.stderr)
+        client.cancel(list(futures))
+        raise
+    finally:
+        bar.close()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return results
+
+
+def sweep(spec_path: str, out: str | None = None, jobs: int | None = None, scheduler: str | None = None,
+          quiet=False, spec=None):
+    """Plans, runs and tabulates a sweep; returns (DataFrame, out directory)."""
+    from .table import collect
+
+    sim = Ssdsim(find_binary(ROOT))
+    if spec is None:
+        spec = read_spec(spec_path, set(sim.types))
+    out = os.path.abspath(out or os.path.join("out", "sweep-" + spec.name))
+    os.makedirs(out, exist_ok=True)
+    planned = plan(spec, sim, out)
+    execute(planned, jobs or os.cpu_count() or 1, scheduler, quiet)
+    df = collect(spec, planned, out)
+    return df, out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="scripts/sweep", description=__doc__.split("\n\n")[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("spec", help="the SPEC file (JSON or YAML)")
+    ap.add_argument("--out", help="output directory (default: out/sweep-NAME)")
+    ap.add_argument("--jobs", type=int, help="local workers (default: one per core)")
+    ap.add_argument("--scheduler", help="an existing Dask scheduler, tcp://host:port")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    a = ap.parse_args(argv)
+    if a.jobs is not None and a.jobs < 1:
+        print("scripts/sweep: --jobs: must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        df, out = sweep(a.spec, a.out, a.jobs, a.scheduler, a.quiet)
+    except SpecError as e:
+        print(f"scripts/sweep: error: {e}", file=sys.stderr)
+        return 2
+    except FileNotFoundError as e:
+        print(f"scripts/sweep: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    bad = df[df["status"] != "ok"]
+    print(f"sweep: {len(df)} points, {len(df) - len(bad)} ok, {len(bad)} failed; table: "
+          f"{os.path.join(out, 'results.parquet')} and results.csv")
+    for _, r in bad.iterrows():
+        print(f"  failed: {r['point_dir']} (exit {r['exit_code']}): {r['error']}")
+    return 1 if len(bad) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
