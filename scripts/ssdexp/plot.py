@@ -1,0 +1,310 @@
+"""scripts/plot SOURCE [--out DIR] [--kind KIND ...] [--metric KEY ...] [--baseline K=V,...]
+[--label-by KEY,...] [--format png,svg]
+
+SOURCE: a sweep's directory or its results table (results.parquet / .csv), or one run's
+--out directory (stats.json). Figures, each as PNG and SVG:
+  cdf         read and write latency CDFs, one line per configuration (from each point's
+              requests.csv: sweeps with `requests_csv: true`, runs with
+              report.requests_csv=DIR/requests.csv)
+  bars        each --metric (default: read and write mean latency) per configuration,
+              the mean over seeds with their range, normalised to --baseline if given
+  timeseries  each timeseries.csv column of interest over simulated time, per
+              configuration (runs with report.interval_us)
+  heatmap     per-chip busy ratio (nand.chip_busy_ratio), channels x chips, per point
+A configuration is a point apart from its seed; --label-by names it by these columns
+(default: the keys its points differ in).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from .table import flatten, load  # noqa: E402
+
+UNITS = {"latency_us": "us", "iops": "IOPS", "bandwidth_mb_s": "MB/s", "wait_us": "us", "chip_utilization": "chips",
+         "sim_time_us": "us", "write_amplification": "", "conflicts": "requests"}
+NAMES = {
+    "read.latency_us.mean": "mean read latency", "write.latency_us.mean": "mean write latency",
+    "all.latency_us.mean": "mean latency", "read.latency_us.p99": "read latency, 99th percentile",
+    "write.latency_us.p99": "write latency, 99th percentile", "nand.chip_utilization": "chip utilization",
+    "host.read_wait_us": "mean read wait in the host queue", "host.write_wait_us": "mean write wait in the host queue",
+    "host.read_conflicts": "read conflicts", "host.write_conflicts": "write conflicts",
+    "nand.chip_idle_while_others_busy_ratio.mean": "per-chip idle time ratio",
+}
+
+
+def unit_of(metric: str) -> str:
+    for k, u in UNITS.items():
+        if k in metric:
+            return u
+    return ""
+
+
+def describe(metric: str) -> str:
+    u = unit_of(metric)
+    return NAMES.get(metric, metric) + (f" ({u})" if u else "")
+
+
+def source_table(src: str) -> pd.DataFrame:
+    """A results table; one run's directory becomes a table of one row."""
+    if os.path.isdir(src) and os.path.isfile(os.path.join(src, "stats.json")):
+        with open(os.path.join(src, "stats.json")) as f:
+            r = flatten(json.load(f))
+        cfg = os.path.join(src, "config.json")
+        if os.path.isfile(cfg):
+            with open(cfg) as f:
+                r.update(flatten(json.load(f)))
+        r.update({"point_dir": os.path.abspath(src), "status": "ok", "group": "", "seed": r.get("workload.seed")})
+        return pd.DataFrame([r])
+    return load(src)
+
+
+def overrides_of(r) -> dict:
+    """A row's SPEC settings (its `overrides` column: KEY=VALUE ..., later ones win)."""
+    out = {}
+    text = r.get("overrides") if hasattr(r, "get") else None
+    if isinstance(text, str):
+        for part in text.split():
+            if "=" in part:
+                k, v = part.split("=", 1)
+                out[k] = v
+    return out
+
+
+def varying(df: pd.DataFrame) -> list:
+    """The keys the SPEC set differently across the points (seed aside), in SPEC order."""
+    keys, values = [], {}
+    for _, r in df.iterrows():
+        for k, v in overrides_of(r).items():
+            if k == "workload.seed":
+                continue
+            if k not in values:
+                keys.append(k)
+                values[k] = set()
+            values[k].add(v)
+    n = len(df)
+    return [k for k in keys if len(values[k]) > 1 or sum(1 for _, r in df.iterrows() if k in overrides_of(r)) < n]
+
+
+def labels(df: pd.DataFrame, label_by) -> pd.Series:
+    keys = label_by if label_by else varying(df)
+    if not label_by and "group" in df.columns and df["group"].astype(str).nunique() > 1:
+        # The group's name stands for the keys each group holds at one value.
+        def per_group_constant(k):
+            return all(g.apply(lambda r: overrides_of(r).get(k), axis=1).nunique(dropna=False) <= 1
+                       for _, g in df.groupby("group"))
+        keys = ["group"] + [k for k in keys if not per_group_constant(k)]
+    if not keys:
+        return pd.Series(["run"] * len(df), index=df.index)
+
+    def name(r):
+        parts = []
+        for k in keys:
+            v = r.get(k)
+            if k not in r.index:
+                v = overrides_of(r).get(k)
+            parts.append(f"{v}" if k == "group" else f"{k}={v}")
+        return ", ".join(parts)
+
+    return df.apply(name, axis=1)
+
+
+def _save(fig, out, name, formats):
+    paths = []
+    for fmt in formats:
+        p = os.path.join(out, f"{name}.{fmt}")
+        fig.savefig(p, dpi=120, bbox_inches="tight")
+        paths.append(p)
+    plt.close(fig)
+    return paths
+
+
+def plot_cdf(df, out, label_by, formats, name="latency_cdf"):
+    ok = df[df["status"] == "ok"].copy()
+    ok["label"] = labels(ok, label_by)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
+    drawn = 0
+    for ax, op in zip(axes, ("read", "write")):
+        for label, g in ok.groupby("label", sort=False):
+            lat = []
+            for d in g["point_dir"]:
+                f = os.path.join(d, "requests.csv")
+                if os.path.isfile(f):
+                    r = pd.read_csv(f, usecols=["op", "latency_us"])
+                    lat.append(r.loc[r["op"].str.upper().str.startswith(op[0].upper()), "latency_us"])
+            if not lat:
+                continue
+            s = pd.concat(lat).sort_values().reset_index(drop=True)
+            if s.empty:
+                continue
+            ax.plot(s.values, (s.index + 1) / len(s), label=label)
+            drawn += 1
+        ax.set_xscale("log")
+        ax.set_xlabel(f"{op} latency (us, log scale)")
+        ax.set_title(f"{op} latency CDF")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("fraction of requests")
+    if not drawn:
+        plt.close(fig)
+        raise ValueError("no requests.csv in the points (sweep with `requests_csv: true`)")
+    axes[1].legend(fontsize=7, loc="lower right")
+    return _save(fig, out, name, formats)
+
+
+def aggregate(df, metric, label_by):
+    ok = df[df["status"] == "ok"].copy()
+    ok["label"] = labels(ok, label_by)
+    g = ok.groupby("label", sort=False)[metric]
+    return pd.DataFrame({"mean": g.mean(), "min": g.min(), "max": g.max(), "n": g.count()})
+
+
+def plot_bars(df, out, metrics, baseline, label_by, formats, name="bars"):
+    paths = []
+    for m in metrics:
+        if m not in df.columns:
+            raise ValueError(f"--metric {m}: no such column")
+        a = aggregate(df, m, label_by)
+        ylabel = describe(m)
+        title = NAMES.get(m, m)
+        if baseline:
+            ok = df[df["status"] == "ok"]
+            match = ok[ok.apply(lambda r: all(str(r.get(k, overrides_of(r).get(k))) == v or
+                                              overrides_of(r).get(k) == v for k, v in baseline.items()), axis=1)]
+            if match.empty:
+                raise ValueError(f"--baseline {baseline}: no configuration matches")
+            ref_label = labels(ok, label_by).loc[match.index[0]]
+            ref = a.loc[ref_label, "mean"]
+            a[["mean", "min", "max"]] = a[["mean", "min", "max"]] / ref
+            ylabel = f"{NAMES.get(m, m)}, normalised"
+            title += f" (1 = {ref_label})"
+        fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(a) + 2), 4.5))
+        x = range(len(a))
+        ax.bar(x, a["mean"], yerr=[a["mean"] - a["min"], a["max"] - a["mean"]], capsize=3, color="#4a7ab5")
+        ax.set_xticks(list(x))
+        ax.set_xticklabels(a.index, rotation=30, ha="right", fontsize=8)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        if baseline:
+            ax.axhline(1.0, color="k", lw=0.8)
+        ax.grid(True, axis="y", alpha=0.3)
+        paths += _save(fig, out, f"{name}_{m.replace('.', '_')}", formats)
+    return paths
+
+
+TS_COLUMNS = [("read_mean_us", "mean read latency (us)"), ("write_mean_us", "mean write latency (us)"),
+              ("chips_busy", "chips busy (time average)"), ("free_blocks_min", "free blocks, fewest on a plane"),
+              ("write_amplification", "write amplification")]
+
+
+def plot_timeseries(df, out, label_by, formats, name="timeseries"):
+    ok = df[df["status"] == "ok"].copy()
+    ok["label"] = labels(ok, label_by)
+    fig, axes = plt.subplots(len(TS_COLUMNS), 1, figsize=(10, 2.2 * len(TS_COLUMNS)), sharex=True)
+    drawn = 0
+    for _, r in ok.drop_duplicates("label").iterrows():
+        f = os.path.join(r["point_dir"], "timeseries.csv")
+        if not os.path.isfile(f):
+            continue
+        t = pd.read_csv(f)
+        mid = (t["start_us"] + t["end_us"]) / 2e3
+        for ax, (c, lab) in zip(axes, TS_COLUMNS):
+            if c in t.columns:
+                ax.plot(mid, t[c], label=r["label"], lw=1)
+                ax.set_ylabel(lab, fontsize=8)
+        drawn += 1
+    if not drawn:
+        plt.close(fig)
+        raise ValueError("no timeseries.csv in the points (set report.interval_us)")
+    axes[-1].set_xlabel("simulated time (ms)")
+    axes[0].legend(fontsize=7)
+    for ax in axes:
+        ax.grid(True, alpha=0.3)
+    fig.suptitle("per interval of report.interval_us")
+    return _save(fig, out, name, formats)
+
+
+def plot_heatmap(df, out, label_by, formats, name="chip_busy"):
+    ok = df[df["status"] == "ok"].copy()
+    ok["label"] = labels(ok, label_by)
+    paths = []
+    for i, (_, r) in enumerate(ok.drop_duplicates("label").iterrows()):
+        busy = json.loads(r["nand.chip_busy_ratio"]) if isinstance(r["nand.chip_busy_ratio"], str) else r[
+            "nand.chip_busy_ratio"]
+        ch, chips = int(r["nand.channels"]), int(r["nand.chips_per_channel"])
+        grid = [busy[c * chips:(c + 1) * chips] for c in range(ch)]
+        fig, ax = plt.subplots(figsize=(1 + 0.5 * chips, 1 + 0.35 * ch))
+        im = ax.imshow(grid, vmin=0, vmax=1, cmap="viridis", aspect="auto")
+        ax.set_xlabel("chip")
+        ax.set_ylabel("channel")
+        ax.set_title(f"busy time ratio per chip\n{r['label']}", fontsize=8)
+        fig.colorbar(im, ax=ax, label="fraction of the run busy")
+        paths += _save(fig, out, f"{name}_{i}", formats)
+    return paths
+
+
+def parse_baseline(text):
+    if not text:
+        return None
+    out = {}
+    for part in text.split(","):
+        if "=" not in part:
+            raise ValueError(f"--baseline {text}: expected KEY=VALUE[,KEY=VALUE]")
+        k, v = part.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="scripts/plot", description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("source")
+    ap.add_argument("--out", help="directory for the figures (default: SOURCE's directory)/plots")
+    ap.add_argument("--kind", nargs="+", default=["cdf", "bars", "timeseries", "heatmap"],
+                    choices=["cdf", "bars", "timeseries", "heatmap"])
+    ap.add_argument("--metric", nargs="+", default=["read.latency_us.mean", "write.latency_us.mean"])
+    ap.add_argument("--baseline", help="the configuration bars are normalised to, e.g. host.scheduler=noop")
+    ap.add_argument("--label-by", help="comma-separated columns that name a configuration")
+    ap.add_argument("--format", default="png,svg")
+    a = ap.parse_args(argv)
+    try:
+        df = source_table(a.source)
+        base_dir = a.source if os.path.isdir(a.source) else os.path.dirname(os.path.abspath(a.source))
+        out = a.out or os.path.join(base_dir, "plots")
+        os.makedirs(out, exist_ok=True)
+        formats = [f.strip() for f in a.format.split(",") if f.strip()]
+        label_by = [k.strip() for k in a.label_by.split(",")] if a.label_by else None
+        baseline = parse_baseline(a.baseline)
+        written = []
+        for kind in a.kind:
+            try:
+                if kind == "cdf":
+                    written += plot_cdf(df, out, label_by, formats)
+                elif kind == "bars":
+                    written += plot_bars(df, out, a.metric, baseline, label_by, formats)
+                elif kind == "timeseries":
+                    written += plot_timeseries(df, out, label_by, formats)
+                else:
+                    written += plot_heatmap(df, out, label_by, formats)
+            except ValueError as e:
+                if len(a.kind) == 1:
+                    raise
+                print(f"scripts/plot: {kind}: skipped: {e}", file=sys.stderr)
+    except (ValueError, OSError, KeyError) as e:
+        print(f"scripts/plot: error: {e}", file=sys.stderr)
+        return 2
+    for p in written:
+        print(p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
