@@ -65,7 +65,9 @@ def workloads(quick: bool) -> dict:
             w["hm_0 trace (timed x0.002)"] = dict(trace, **{"workload.path": hm0, "workload.replay": "timed",
                                                            "workload.time_scale": 0.002})
     if os.path.isfile(rs1) and not quick:
-        w["rsrch_1 trace (closed)"] = dict(trace, **{"workload.path": rs1, "workload.replay": "closed"})
+        # rsrch_1 addresses up to 143 GB, past the device's 124 GB: wrapped around.
+        w["rsrch_1 trace (closed)"] = dict(trace, **{"workload.path": rs1, "workload.replay": "closed",
+                                                       "workload.out_of_range": "wrap"})
     for app in QUICK_APPS if quick else TABLE1:
         r, wr = TABLE1[app][:2]
         w[f"{app}-like"] = {"workload.read_ratio": round(r / (r + wr), 4), "workload.size_bytes": 4096,
@@ -113,7 +115,8 @@ def reproduce(out: str, quick: bool, jobs) -> str:
     r = Report(out, "PIQ (Gao et al.): reproduction" + (" (quick)" if quick else ""))
     r.p(__doc__.split("\n\n", 1)[1].strip().replace("\n", " "),
         f"Workloads: {', '.join(names)}. Traces replayed closed-loop keep 64 requests outstanding "
-        "(`workload.replay=closed`); `timed x0.002` replays the trace's timestamps 500 times faster, with at "
+        "(`workload.replay=closed`; rsrch_1 reaches past the device's capacity and wraps around, "
+        "`workload.out_of_range=wrap`); `timed x0.002` replays the trace's timestamps 500 times faster, with at "
         "most `host.queue_length` requests waiting in the host queue. Synthetic workloads are closed-loop at 64 "
         f"outstanding. Device schedulers: {', '.join(devices).upper()}. Every run checks every read: "
         "0 mismatches.",
@@ -169,7 +172,7 @@ def _fig_norm(r, sub, names, dev, metrics, base, tag, caption):
             ax.bar([x + i * width for x in range(len(names))], ys, width, label=h.upper())
         ax.axhline(1.0, color="k", lw=0.8)
         ax.set_xticks([x + 0.4 - width / 2 for x in range(len(names))])
-        ax.set_xticklabels(names, rotation=30, ha="right", fontsize=7)
+        ax.set_xticklabels(names, rotation=35, ha="right", rotation_mode="anchor", fontsize=7)
         ax.set_ylabel(f"{METRIC_NAMES[m]}, normalised to {base.upper()}")
         ax.set_title(f"{METRIC_NAMES[m]} ({dev.upper()} device)")
         ax.grid(True, axis="y", alpha=0.3)
@@ -188,7 +191,7 @@ def _fig_util(r, sub, names, dev):
         ys = [sub[(sub["workload"] == w) & (sub["host.scheduler"] == h)]["nand.chip_utilization"].iloc[0] for w in names]
         ax.bar([x + i * width for x in range(len(names))], ys, width, label=h.upper())
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(names))])
-    ax.set_xticklabels(names, rotation=30, ha="right", fontsize=7)
+    ax.set_xticklabels(names, rotation=35, ha="right", rotation_mode="anchor", fontsize=7)
     ax.set_ylabel("chip utilization (chips busy, time average, of 64)")
     ax.set_title(f"Fig. 12: chip utilization ({dev.upper()} device)")
     ax.legend(fontsize=7)
@@ -222,6 +225,7 @@ def _table1(r, sub, names):
 def _fig11(r, ql, names, qls):
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
     for ax, m in zip(axes, ["read.latency_us.mean", "write.latency_us.mean"]):
+        ax.set_prop_cycle(color=plt.cm.tab20.colors)
         for w in names:
             s = ql[ql["workload"] == w].sort_values("host.queue_length")
             b = s[s["host.queue_length"] == qls[0]][m].iloc[0]

@@ -108,14 +108,14 @@ def reproduce(out: str, quick: bool, jobs) -> str:
         f"behind it (head-of-line blocking); chips sit idle while others are busy {ios_idle:.0f} % of the time "
         f"under IOS against {hos_idle:.0f} % under HOS (the last column). Here the device is aged, so GC's long "
         "erases and copies block the one queue often. The paper did not build HOS: it reordered each trace "
-        "offline by the out-of-order rule and replayed it in order, which cannot overlap what the device does "
-        "at run time (GC, a chip's erase) and favours neither side the way a real per-chip queue does; and its "
-        "bars are for other benchmarks than the model's.")
+        "offline by the out-of-order rule and replayed it in order, so its HOS could not react to what the "
+        "device does at run time (GC, a chip's erase) as the model's per-chip queues do; and its bars are for "
+        "other benchmarks than the model's.")
     fig, ax = plt.subplots(figsize=(8, 4))
     ax.bar(range(len(names)), [1.0] * len(names), 0.35, label="IOS")
     ax.bar([x + 0.35 for x in range(len(names))], [1 + c / 100 for c in per], 0.35, label="HOS")
     ax.set_xticks([x + 0.175 for x in range(len(names))])
-    ax.set_xticklabels(names, rotation=20, ha="right", fontsize=8)
+    ax.set_xticklabels(names, rotation=20, ha="right", rotation_mode="anchor", fontsize=8)
     ax.set_ylabel("mean response time, normalised to IOS")
     ax.set_title("Fig. 6 (first two bars): response time over IOS")
     ax.legend()

@@ -190,7 +190,7 @@ def plot_bars(df, out, metrics, baseline, label_by, formats, name="bars"):
         x = range(len(a))
         ax.bar(x, a["mean"], yerr=[a["mean"] - a["min"], a["max"] - a["mean"]], capsize=3, color="#4a7ab5")
         ax.set_xticks(list(x))
-        ax.set_xticklabels(a.index, rotation=30, ha="right", fontsize=8)
+        ax.set_xticklabels(a.index, rotation=30, ha="right", rotation_mode="anchor", fontsize=8)
         ax.set_ylabel(ylabel)
         ax.set_title(title)
         if baseline:
