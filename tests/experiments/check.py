@@ -98,6 +98,42 @@ def check_failing_point():
     assert bad["nand.channels"].iloc[0] == 2  # its effective configuration is in the table too
 
 
+def check_existing_cluster():
+    """--scheduler: the same sweep on a scheduler and workers started apart, whose Python
+    does not have the project's code on its path."""
+    import time
+
+    d = os.path.join(WORK, "cluster")
+    os.makedirs(d, exist_ok=True)
+    sf = os.path.join(d, "scheduler.json")
+    if os.path.exists(sf):
+        os.remove(sf)
+    bindir = os.path.dirname(sys.executable)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    log = open(os.path.join(d, "dask.log"), "w")
+    procs = [subprocess.Popen([os.path.join(bindir, "dask"), "scheduler", "--port", "0", "--no-dashboard",
+                               "--scheduler-file", sf], stdout=log, stderr=log, env=env, cwd=d)]
+    try:
+        for _ in range(300):
+            if os.path.exists(sf) and os.path.getsize(sf) > 0:
+                break
+            time.sleep(0.1)
+        procs.append(subprocess.Popen([os.path.join(bindir, "dask"), "worker", "--scheduler-file", sf, "--nthreads",
+                                       "1", "--nworkers", "2", "--no-dashboard"], stdout=log, stderr=log, env=env,
+                                      cwd=d))
+        address = json.load(open(sf))["address"]
+        out = os.path.join(d, "out")
+        p = sh("sweep", os.path.join(SPECS, "four.yaml"), "--out", out, "--scheduler", address, "--quiet")
+        df = table(out)
+        assert len(df) == 4 and (df["status"] == "ok").all(), df[["status", "error"]]
+        assert "4 points, 4 ok" in p.stdout
+    finally:
+        for pr in reversed(procs):
+            pr.terminate()
+        for pr in procs:
+            pr.wait(timeout=30)
+
+
 def check_spec_errors():
     cases = [
         ("unknown_field.yaml", ":5: gird: unknown field"),
