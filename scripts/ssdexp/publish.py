@@ -1,0 +1,43 @@
+"""Writes docs/results.md from full reproductions: python -m ssdexp.publish PAPER=DIR ...
+(DIR: the --out of `scripts/reproduce PAPER`). Each report becomes a section, its PNG
+figures are copied to docs/results/PAPER/."""
+
+import os
+import re
+import shutil
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+COMMANDS = {"piq": "bash scripts/reproduce piq --out out/reproduce-piq   # 350 runs, about a minute on two cores",
+            "sos": "bash scripts/reproduce sos --out out/reproduce-sos   # 25 runs, seconds"}
+HEAD = """# The papers reproduced on the model
+
+Each section is the `report.md` of a full run of `scripts/reproduce PAPER`; the command
+under each heading reproduces it (the model is deterministic: the same numbers). Its CSV
+files and SVG figures are in the run's output directory; the PNG figures are copied here
+by `scripts/ssdexp/publish.py`. How verdicts are given and what each sweep runs:
+[experiments.md](experiments.md). Chen et al. and Park et al.: `scripts/reproduce chen`
+and `park` list their experiments, which wait for their techniques in the model.
+"""
+
+
+def main(args):
+    parts = [HEAD]
+    for a in args:
+        paper, d = a.split("=", 1)
+        fig_dir = os.path.join(ROOT, "docs", "results", paper)
+        os.makedirs(fig_dir, exist_ok=True)
+        for f in os.listdir(os.path.join(d, "figures")):
+            if f.endswith(".png"):
+                shutil.copy(os.path.join(d, "figures", f), fig_dir)
+        text = open(os.path.join(d, "report.md"), encoding="utf-8").read()
+        text = re.sub(r"\]\(figures/([^)]+)\)", lambda m: f"](results/{paper}/{m.group(1)})", text)
+        lines = text.splitlines()
+        body = re.sub(r"^## ", "### ", "\n".join(lines[1:]).strip(), flags=re.M)
+        parts += [f"## {lines[0].lstrip('# ').strip()}", "", "```sh", COMMANDS.get(paper, ""), "```", "", body, ""]
+    with open(os.path.join(ROOT, "docs", "results.md"), "w", encoding="utf-8") as f:
+        f.write("\n".join(parts))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
