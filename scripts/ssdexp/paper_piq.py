@@ -16,7 +16,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
 
 from .reproduce import TRACES, Report, change_pct, fmt_pct, run, verdict, TOLERANCE_PP, TOLERANCE_REL  # noqa: E402
 

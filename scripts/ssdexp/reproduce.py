@@ -75,7 +75,7 @@ class Report:
         return p
 
 
-def run(name: str, spec: dict, out: str, jobs) -> "pd.DataFrame":  # noqa: F821
+def run(name: str, spec: dict, out: str, jobs):
     """A sweep of the reproduction, in out/sweep-NAME (spec.json records it)."""
     from .spec import spec_from_dict
     from .ssdsim import Ssdsim, find_binary

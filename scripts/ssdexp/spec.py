@@ -166,20 +166,21 @@ def _scalar(path, node, fieldname):
     return v
 
 
-def _settings(path, node, where, keys):
-    out = []
+def _keyed(path, node, where, keys):
+    """A mapping of ssdsim keys: (key, its line, its value node), each key checked."""
     for k, (line, v) in _mapping(path, node, where).items():
         if keys is not None and k not in keys:
             raise _err(path, line, f"{where}.{k}", "not an ssdsim configuration key ('ssdsim --list-keys' lists them)")
-        out.append(Setting(k, _scalar(path, v, f"{where}.{k}"), v.line, v.raw))
-    return out
+        yield k, v
+
+
+def _settings(path, node, where, keys):
+    return [Setting(k, _scalar(path, v, f"{where}.{k}"), v.line, v.raw) for k, v in _keyed(path, node, where, keys)]
 
 
 def _grid(path, node, where, keys):
     axes = []
-    for k, (line, v) in _mapping(path, node, where).items():
-        if keys is not None and k not in keys:
-            raise _err(path, line, f"{where}.{k}", "not an ssdsim configuration key ('ssdsim --list-keys' lists them)")
+    for k, v in _keyed(path, node, where, keys):
         if not isinstance(v.value, list) or not v.value:
             raise _err(path, v.line, f"{where}.{k}", "must be a non-empty list of values")
         axes.append([Setting(k, _scalar(path, e, f"{where}.{k}"), e.line, e.raw) for e in v.value])
