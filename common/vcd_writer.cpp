@@ -47,8 +47,31 @@ bool VcdWriter::in_scope(const std::string& name) const {
   return false;
 }
 
+std::vector<std::string> VcdWriter::unmatched_scopes() const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < opts_.scopes.size(); ++i)
+    if (i >= scope_matched_.size() || !scope_matched_[i]) out.push_back(opts_.scopes[i]);
+  return out;
+}
+
+std::vector<std::string> VcdWriter::scopes_offered() const { return offered_; }
+
 int VcdWriter::declare(const std::string& name, unsigned width, std::uint64_t initial) {
   if (header_written_) throw std::logic_error("VcdWriter: declare() after the first change");
+  if (!opts_.scopes.empty()) {
+    scope_matched_.resize(opts_.scopes.size(), 0);
+    for (std::size_t i = 0; i < opts_.scopes.size(); ++i)
+      if (name.compare(0, opts_.scopes[i].size(), opts_.scopes[i]) == 0) scope_matched_[i] = 1;
+    std::size_t cut = std::string::npos, from = 0;
+    for (int k = 0; k < 3; ++k) {  // the first three components
+      cut = name.find('.', from);
+      if (cut == std::string::npos) break;
+      from = cut + 1;
+    }
+    const std::string top = name.substr(0, cut);
+    const auto at = std::lower_bound(offered_.begin(), offered_.end(), top);
+    if (at == offered_.end() || *at != top) offered_.insert(at, top);
+  }
   if (!in_scope(name)) return kNoVar;
   vars_.push_back(Var{name, id_code(static_cast<unsigned>(vars_.size())), width, initial, initial});
   return static_cast<int>(vars_.size() - 1);

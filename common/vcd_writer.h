@@ -49,6 +49,11 @@ class VcdWriter {
   // Writes the final timestamp and closes the file.
   void finish(Tick t);
   const std::string& path() const { return opts_.path; }
+  // After the declarations: the trace.scopes prefixes no declared variable matched (a
+  // typo would otherwise write an empty VCD), and the scopes there are to trace (each
+  // declared name's first three components, e.g. ssd.nand.ch0), for the message.
+  std::vector<std::string> unmatched_scopes() const;
+  std::vector<std::string> scopes_offered() const;
   std::uint64_t changes_written() const { return changes_; }
 
  private:
@@ -67,6 +72,8 @@ class VcdWriter {
   bool in_scope(const std::string& name) const;
 
   TraceOptions opts_;
+  std::vector<char> scope_matched_;    // per opts_.scopes entry
+  std::vector<std::string> offered_;   // sorted, unique: see scopes_offered()
   std::ofstream out_;
   std::vector<Var> vars_;
   std::vector<unsigned> dirty_;

@@ -103,6 +103,18 @@ std::unique_ptr<VcdWriter> open_vcd(const Config& cfg, const TraceOptions& topts
   }
 }
 
+// Every trace.scopes prefix must name something the model traces: a typo would write a
+// VCD with nothing in it.
+void check_scopes(const Config& cfg, const VcdWriter* vcd) {
+  if (!vcd) return;
+  const std::vector<std::string> bad = vcd->unmatched_scopes();
+  if (bad.empty()) return;
+  std::string offered;
+  for (const std::string& s : vcd->scopes_offered()) offered += (offered.empty() ? "" : ", ") + s;
+  throw ConfigError(cfg.locate("trace.scopes = " + cfg.get_string("trace.scopes")) + ": '" + bad.front() +
+                    "' matches nothing the model traces; it traces " + offered);
+}
+
 void write_file(const std::filesystem::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::trunc);
   out << text;
@@ -184,6 +196,7 @@ int run(int argc, char** argv) {
     else
       std::cerr << describe_synthetic(cfg) << '\n';
     FullSsd top("ssd", cfg, vcd.get(), out_dir);
+    check_scopes(cfg, vcd.get());
     sc_core::sc_start();
     if (vcd) vcd->finish(sc_core::sc_time_stamp().value());
     host::HostDriver& h = *top.host;
@@ -252,6 +265,7 @@ int run(int argc, char** argv) {
                                ? static_cast<std::size_t>(cfg.get_int("report.timeline_max"))
                                : 0;
   Ssd top("ssd", ncfg, cfg.get_string("workload.path"), keep, vcd.get());
+  check_scopes(cfg, vcd.get());
   std::cerr << "ssdsim: " << ncfg.channels << " ch x " << ncfg.chips_per_channel << " chips x "
             << ncfg.dies_per_chip << " dies x " << ncfg.planes_per_die << " planes, "
             << raw_size(ncfg) << " raw; workload " << cfg.get_string("workload.kind")
