@@ -54,7 +54,38 @@ std::vector<std::string> VcdWriter::unmatched_scopes() const {
   return out;
 }
 
-std::vector<std::string> VcdWriter::scopes_offered() const { return offered_; }
+std::vector<std::string> VcdWriter::scopes_offered() const {
+  // Each layer (two components) once, with the range of its channels (chN) if it has any.
+  std::vector<std::string> out;
+  std::vector<std::pair<long, long>> range;
+  for (const std::string& s : offered_) {
+    const std::size_t dot1 = s.find('.');
+    const std::size_t dot2 = dot1 == std::string::npos ? std::string::npos : s.find('.', dot1 + 1);
+    const std::string layer = s.substr(0, dot2);
+    if (out.empty() || out.back() != layer) {
+      out.push_back(layer);
+      range.emplace_back(-1, -1);
+    }
+    if (dot2 == std::string::npos || s.compare(dot2 + 1, 2, "ch") != 0) continue;
+    const std::string num = s.substr(dot2 + 3);
+    if (num.empty() || num.find_first_not_of("0123456789") != std::string::npos || num.size() > 9) continue;
+    const long n = std::stol(num);
+    auto& r = range.back();
+    r.first = r.first < 0 ? n : std::min(r.first, n);
+    r.second = std::max(r.second, n);
+  }
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (range[i].first >= 0)
+      out[i] += " (" + out[i] + ".ch" + std::to_string(range[i].first) + " to .ch" + std::to_string(range[i].second) + ")";
+  return out;
+}
+
+std::vector<VcdWriter::Declared> VcdWriter::declared() const {
+  std::vector<Declared> out;
+  out.reserve(vars_.size());
+  for (const Var& v : vars_) out.push_back(Declared{v.name, v.width});
+  return out;
+}
 
 int VcdWriter::declare(const std::string& name, unsigned width, std::uint64_t initial) {
   if (header_written_) throw std::logic_error("VcdWriter: declare() after the first change");
@@ -75,6 +106,11 @@ int VcdWriter::declare(const std::string& name, unsigned width, std::uint64_t in
   if (!in_scope(name)) return kNoVar;
   vars_.push_back(Var{name, id_code(static_cast<unsigned>(vars_.size())), width, initial, initial});
   return static_cast<int>(vars_.size() - 1);
+}
+
+void VcdWriter::backwards(Tick t) const {
+  throw std::logic_error("VcdWriter: a change at " + std::to_string(t) + " ps, after one at " +
+                         std::to_string(cur_time_) + " ps (the trace would go back in time)");
 }
 
 void VcdWriter::write_header() {

@@ -37,6 +37,7 @@ class VcdWriter {
   // variable's final value at that time is written (no zero-width glitches).
   void change(int var, Tick t, std::uint64_t value) {
     if (var < 0) return;
+    if (t < cur_time_) backwards(t);
     if (t != cur_time_) flush();
     cur_time_ = t;
     Var& v = vars_[static_cast<unsigned>(var)];
@@ -50,11 +51,17 @@ class VcdWriter {
   void finish(Tick t);
   const std::string& path() const { return opts_.path; }
   // After the declarations: the trace.scopes prefixes no declared variable matched (a
-  // typo would otherwise write an empty VCD), and the scopes there are to trace (each
-  // declared name's first three components, e.g. ssd.nand.ch0), for the message.
+  // typo would otherwise write an empty VCD), and the scopes there are to trace, for the
+  // message: each layer (ssd.nand) with the range of its channels (ssd.nand.ch0 to .ch7).
   std::vector<std::string> unmatched_scopes() const;
   std::vector<std::string> scopes_offered() const;
   std::uint64_t changes_written() const { return changes_; }
+  // The variables declared (those the scope filter kept), in declaration order.
+  struct Declared {
+    std::string name;
+    unsigned width;
+  };
+  std::vector<Declared> declared() const;
 
  private:
   struct Var {
@@ -65,6 +72,7 @@ class VcdWriter {
     std::uint64_t committed;  // as of the end of the last finished timestep
     bool dirty = false;
   };
+  [[noreturn]] void backwards(Tick t) const;  // a change before the last: a model bug
   void write_header();
   void flush();
   void open_window(bool use_latest);

@@ -38,10 +38,66 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   sensitive << work_.get_event() << flash_out_.get_event();
   dont_initialize();
   SC_METHOD(resume_gc_at_start);  // no sensitivity: runs once, at initialization
+  SC_METHOD(trace_core_idle);
+  sensitive << idle_event_;
+  dont_initialize();
+}
+
+void FirmwareCore::trace(VcdWriter& vcd, const std::string& scope) {
+  vcd_ = &vcd;
+  tv_.busy = vcd.declare(scope + ".busy", 1);
+  tv_.work_queue = vcd.declare(scope + ".work_queue", 16);
+  tv_.commands = vcd.declare(scope + ".commands", 32);
+  tv_.gc_planes = vcd.declare(scope + ".gc_planes", 32);
+  const nand::NandConfig& n = ftl_.config().nand;
+  const std::uint64_t pages_per_plane = std::uint64_t{n.blocks_per_plane} * n.pages_per_block;
+  for (std::uint32_t p = 0; p < ftl_.planes(); ++p) {
+    const PhysAddr a = ftl_.decode(static_cast<std::uint32_t>(p * pages_per_plane));
+    const std::string name = scope + ".ch" + std::to_string(a.channel) + ".chip" + std::to_string(a.chip) + ".die" +
+                             std::to_string(a.die) + ".plane" + std::to_string(a.plane);
+    tv_.gc.push_back(vcd.declare(name + ".gc", 1));
+    tv_.free_blocks.push_back(vcd.declare(name + ".free_blocks", 32, ftl_.free_blocks(p)));
+  }
+  gc_on_.assign(ftl_.planes(), 0);
+}
+
+void FirmwareCore::trace_core_idle() {
+  const Tick now = sim_now();
+  if (busy_until_ > now) {
+    idle_event_.notify(sc_delay(busy_until_ - now));
+    return;
+  }
+  vcd_->change(tv_.busy, now, 0);
+}
+
+void FirmwareCore::trace_plane(std::uint32_t plane) {
+  if (!vcd_) return;
+  const Tick now = sim_now();
+  const char on = gc_.active(plane) ? 1 : 0;
+  if (on != gc_on_[plane]) {
+    gc_on_[plane] = on;
+    gc_planes_ += on ? 1 : -1;
+    vcd_->change(tv_.gc[plane], now, static_cast<unsigned>(on));
+    vcd_->change(tv_.gc_planes, now, gc_planes_);
+  }
+  vcd_->change(tv_.free_blocks[plane], now, ftl_.free_blocks(plane));
+}
+
+void FirmwareCore::trace_counts() {
+  if (!vcd_) return;
+  vcd_->change(tv_.work_queue, sim_now(), work_backlog_);
+  vcd_->change(tv_.commands, sim_now(), commands_out_);
 }
 
 Tick FirmwareCore::reserve_core(std::uint64_t cycles) {
-  return core_.reserve(sim_now(), static_cast<Tick>(std::llround(static_cast<double>(cycles) * cycle_ps_)));
+  const Tick now = sim_now();
+  const Tick done = core_.reserve(now, static_cast<Tick>(std::llround(static_cast<double>(cycles) * cycle_ps_)));
+  if (vcd_ && done > now) {
+    vcd_->change(tv_.busy, now, 1);
+    if (busy_until_ <= now) idle_event_.notify(sc_delay(done - now));  // else a wake-up is pending
+    busy_until_ = done;
+  }
+  return done;
 }
 
 tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
@@ -58,6 +114,7 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   } else {
     ++work_backlog_;
     work_.notify(gp, sc_delay(done - now));
+    trace_counts();
   }
   ph = tlm::END_REQ;
   return tlm::TLM_UPDATED;
@@ -67,6 +124,7 @@ void FirmwareCore::on_work() {
   count_activation(kActFirmware);
   while (tlm::tlm_generic_payload* gp = work_.get_next_transaction()) {
     --work_backlog_;
+    trace_counts();
     process(*gp);
   }
   while (tlm::tlm_generic_payload* gp = flash_out_.get_next_transaction()) {
@@ -125,6 +183,11 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin
   gp->set_data_length(op == FlashOp::Erase ? 0 : ftl_.config().nand.page_bytes);
   chip_activity(std::uint32_t{a.channel} * ftl_.config().nand.chips_per_channel + a.chip, +1);
   if (keep_forecast_) forecast_.issued(f, sim_now());
+  if (vcd_) {
+    ++commands_out_;
+    trace_counts();
+    trace_plane(ftl_.plane_of_ppa(ppa));
+  }
   return f;
 }
 
@@ -172,6 +235,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
           if (w.known) {
             c.tokens[i] = w.token;
             ++counters_.buffer_hits;
+            if (life_) life_->page_answered(now, c.id, i);
             page_done(gp);
           } else {
             park(op, Parked{false, &gp, i, kNone});
@@ -181,12 +245,14 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
         const std::uint32_t ppa = ftl_.lookup(lpn);
         if (ppa == kUnmapped) {
           ++counters_.unwritten_reads;
+          if (life_) life_->page_answered(now, c.id, i);
           page_done(gp);
           continue;
         }
         FlashCommand& f = new_flash(FlashOp::Read, ppa, FlashOrigin::HostRead);
         f.host = &gp;
         f.host_page = i;
+        f.request = c.id;
         f.lpn = lpn;
         f.out_bytes = read_out_bytes(c.lba, c.sectors, lpn, static_cast<std::uint32_t>(spp_), cfg_.read_unit_bytes);
         ftl_.add_pending_read(ppa);
@@ -220,6 +286,8 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
           FlashCommand& f = new_flash(FlashOp::Read, ppa, FlashOrigin::RmwRead);
           f.issuer.write_op = op;
           f.lpn = lpn;
+          f.host_page = i;
+          f.request = c.id;
           w.replaces = ppa;
           ftl_.add_pending_read(ppa);
           ++counters_.rmw_reads;
@@ -261,6 +329,7 @@ void FirmwareCore::set_token(std::uint32_t op, Token t) {
     } else {
       host_cmd(*p.host).tokens[p.page_or_op] = t;
       ++counters_.buffer_hits;
+      if (life_) life_->page_answered(sim_now(), host_cmd(*p.host).id, p.page_or_op);
       page_done(*p.host);
     }
   }
@@ -286,6 +355,9 @@ void FirmwareCore::program(std::uint32_t op) {
   f.token[ftl_.decode(ppa).plane] = ops_[op].token;
   f.issuer.write_op = op;
   f.lpn = ops_[op].lpn;
+  const HostCommand& hc = host_cmd(*ops_[op].host);
+  f.request = hc.id;
+  f.host_page = static_cast<std::uint32_t>(f.lpn - hc.lba / spp_);
   ftl_.count_host_page();
   send_flash(f, sim_now());
   gc_.maybe_start(plane);
@@ -370,6 +442,11 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   if (keep_forecast_) forecast_.completed(f, sim_now());
   gp.release();
   chip_activity(chip, -1);
+  if (vcd_) {
+    --commands_out_;
+    trace_counts();
+    trace_plane(ftl_.plane_of_ppa(ppa));
+  }
   return tlm::TLM_COMPLETED;
 }
 

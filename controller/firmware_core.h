@@ -30,7 +30,9 @@
 #include "controller/gc_unit.h"
 #include "controller/write_allocator.h"
 #include "common/lpn_map.h"
+#include "common/vcd_writer.h"
 #include "tlm/flash_protocol.h"
+#include "tlm/request_life.h"
 #include "tlm/host_protocol.h"
 #include "tlm/payload_pool.h"
 
@@ -115,6 +117,12 @@ class FirmwareCore : public sc_core::sc_module {
   const AllocationView& allocation_view() const { return view_; }
   // The listener told of what the firmware issues (null: none).
   void set_listener(FirmwareListener* l) { listener_ = l; }
+  // Waveforms (trace.vcd) under `scope`: the core busy, host commands waiting for it,
+  // flash commands outstanding, planes collecting garbage; per plane
+  // (chN.chipC.dieD.planeP) GC active and its free blocks.
+  void trace(VcdWriter& vcd, const std::string& scope);
+  // Told of pages answered without flash (null: none).
+  void set_life_listener(LifeListener* l) { life_ = l; }
   // Calls f for the pages of a request that process() looks up at once: a read's (at
   // most four), a write's written in part (read-modify-write: its first and last). False
   // for a request that names none (not a read or write, or past the logical space).
@@ -220,6 +228,21 @@ class FirmwareCore : public sc_core::sc_module {
   std::vector<std::uint32_t> chip_outstanding_;
   FirmwareCounters counters_;
   FirmwareListener* listener_ = nullptr;
+  LifeListener* life_ = nullptr;
+  // Tracing (null: off). The core's busy signal falls when its reserved work ends: a
+  // process woken then (idle_event_), only while tracing.
+  VcdWriter* vcd_ = nullptr;
+  struct TraceVars {
+    int busy, work_queue, commands, gc_planes;
+    std::vector<int> gc, free_blocks;  // per plane
+  } tv_{};
+  Tick busy_until_ = 0;
+  std::uint32_t commands_out_ = 0, gc_planes_ = 0;
+  std::vector<char> gc_on_;  // per plane, as last traced
+  sc_core::sc_event idle_event_;
+  void trace_core_idle();
+  void trace_plane(std::uint32_t plane);
+  void trace_counts();
   class View final : public AllocationView {
    public:
     explicit View(const FirmwareCore& fw) : fw_(fw) {}

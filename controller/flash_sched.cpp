@@ -38,6 +38,30 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
     device.channel(c).set_listener(this);
     nand_.push_back(device.channel(c).scheduler_view());
   }
+  chips_per_channel_ = n.chips_per_channel;
+}
+
+void FlashSched::trace(VcdWriter& vcd, const std::string& scope) {
+  vcd_ = &vcd;
+  for (unsigned ch = 0; ch < nand_.size(); ++ch) {
+    const std::string c = scope + ".ch" + std::to_string(ch);
+    tv_grant_.push_back(vcd.declare(c + ".grant", 64));
+    for (unsigned chip = 0; chip < chips_per_channel_; ++chip)
+      tv_queued_.push_back(vcd.declare(c + ".chip" + std::to_string(chip) + ".queued", 16));
+  }
+  traced_queued_.assign(tv_queued_.size(), 0);
+}
+
+// At a decision edge: the grants, and the queues they left.
+void FlashSched::trace_issue(Tick now) {
+  for (unsigned ch : traced_granted_) vcd_->change(tv_grant_[ch], now, 0);
+  traced_granted_.clear();
+  for (const FlashCommand* c : out_) {
+    vcd_->change(tv_grant_[c->channel], now, c->id);
+    traced_granted_.push_back(c->channel);
+    const unsigned i = c->channel * chips_per_channel_ + c->chip;
+    vcd_->change(tv_queued_[i], now, --traced_queued_[i]);
+  }
 }
 
 tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
@@ -45,6 +69,11 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     FlashCommand& c = flash_cmd(gp);
     c.exec.owner = &gp;
     if (decision_listener_) decision_listener_->command_queued(c);
+    if (life_ && c.request) life_->command_at(sim_now(), c, Stage::BlockQueue);
+    if (vcd_ && c.channel < nand_.size() && c.chip < chips_per_channel_) {
+      const unsigned i = c.channel * chips_per_channel_ + c.chip;
+      vcd_->change(tv_queued_[i], sim_now(), ++traced_queued_[i]);
+    }
     if (twin_) {
       twin_->push(c, sim_now());
       if (!twin_->failure().empty()) twin_failed(twin_->failure());
@@ -208,6 +237,7 @@ void FlashSched::twin_decision(Tick now) {
 }
 
 void FlashSched::issue(Tick now) {
+  if (vcd_) trace_issue(now);
   for (FlashCommand* c : out_) {
     ++issued_;
     if (log_on_) log_.push_back({now / period_, c->id, c->channel, c->chip});

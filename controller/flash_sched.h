@@ -16,7 +16,9 @@
 
 #include "controller/decision_model.h"
 #include "controller/sched_policy.h"
+#include "common/vcd_writer.h"
 #include "nand/nand_device.h"
+#include "tlm/request_life.h"
 #include "tlm/flash_protocol.h"
 #include "tlm/sim_now.h"
 
@@ -85,6 +87,12 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   };
   void keep_issue_log(bool on) { log_on_ = on; }
   const std::vector<Issue>& issue_log() const { return log_; }
+  // Waveforms (trace.vcd) under `scope`: per chip (chN.chipC.queued) the commands the
+  // block holds for it; per channel (chN.grant) the id of the command granted at the
+  // channel's last decision edge, 0 from the next edge that grants it nothing.
+  void trace(VcdWriter& vcd, const std::string& scope);
+  // Told of each command it queues (null: none).
+  void set_life_listener(LifeListener* l) { life_ = l; }
 
  private:
   tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
@@ -130,6 +138,13 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   std::vector<std::uint32_t> twin_on_channel_;
   std::vector<std::uint64_t> twin_granted_;
   std::uint64_t compared_ = 0;
+  LifeListener* life_ = nullptr;
+  VcdWriter* vcd_ = nullptr;
+  unsigned chips_per_channel_ = 0;
+  std::vector<int> tv_queued_, tv_grant_;  // per chip, per channel
+  std::vector<std::uint32_t> traced_queued_;  // per chip
+  std::vector<unsigned> traced_granted_;      // channels whose grant shows an id
+  void trace_issue(Tick now);
 };
 
 }  // namespace ssd::ctrl

@@ -22,6 +22,28 @@ HostIface::HostIface(sc_module_name name, unsigned ncq_depth, double link_mb_s)
   dont_initialize();
 }
 
+void HostIface::trace(VcdWriter& vcd, const std::string& scope) {
+  vcd_ = &vcd;
+  tv_tags_ = vcd.declare(scope + ".tags", 16);
+  tv_held_ = vcd.declare(scope + ".backpressure", 1);
+  tv_inbound_ = vcd.declare(scope + ".inbound", 16);
+}
+
+void HostIface::trace_state() {
+  if (!vcd_) return;
+  const Tick now = sim_now();
+  vcd_->change(tv_tags_, now, in_use_);
+  vcd_->change(tv_held_, now, waiting_ != nullptr);
+  vcd_->change(tv_inbound_, now, inbound_.size());
+}
+
+void HostIface::forward(tlm::tlm_generic_payload& gp) {
+  if (life_) life_->request_at(sim_now(), host_cmd(gp).id, Stage::Firmware);
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_time d = SC_ZERO_TIME;
+  firmware->nb_transport_fw(gp, ph, d);
+}
+
 Tick HostIface::link(std::uint64_t bytes) {
   const Tick now = sim_now();
   if (ps_per_byte_ == 0.0 || bytes == 0) return now;
@@ -36,12 +58,12 @@ void HostIface::accept(tlm::tlm_generic_payload& gp) {
   const Tick now = sim_now();
   const Tick ready = c.op == HostOp::Write ? link(std::uint64_t{c.sectors} * 512) : now;
   if (ready == now && inbound_.empty()) {  // nothing to wait for: straight to the firmware
-    tlm::tlm_phase ph = tlm::BEGIN_REQ;
-    sc_time d = SC_ZERO_TIME;
-    firmware->nb_transport_fw(gp, ph, d);
+    trace_state();
+    forward(gp);
     return;
   }
   inbound_.push_back({&gp, ready});
+  trace_state();
   const Tick first = inbound_.front().ready;
   inbound_event_.notify(sc_delay(first > now ? first - now : 0));
 }
@@ -51,6 +73,7 @@ tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
     if (in_use_ == depth_) {  // all tags in use: hold END_REQ back
       waiting_ = &gp;
       ++backpressure_;
+      trace_state();
       return tlm::TLM_ACCEPTED;
     }
     in_host_fw_ = true;
@@ -71,6 +94,7 @@ tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase
   }
   HostCommand& c = host_cmd(gp);
   const Tick now = sim_now();
+  if (life_) life_->request_at(now, c.id, Stage::HostIface);
   const Tick at = c.op == HostOp::Read ? link(std::uint64_t{c.sectors} * 512) : now;
   if (at != now) {
     to_host_.notify(gp, sc_delay(at - now));
@@ -92,6 +116,7 @@ void HostIface::deliver(tlm::tlm_generic_payload& gp) {
   free_tags_.push_back(c.tag);
   --in_use_;
   c.t_done = sim_now();
+  trace_state();
   host->nb_transport_bw(gp, ph, d);
   if (waiting_ && in_use_ < depth_) {
     tlm::tlm_generic_payload* w = waiting_;
@@ -119,9 +144,8 @@ void HostIface::on_event() {
   while (!inbound_.empty() && inbound_.front().ready <= now) {
     tlm::tlm_generic_payload* gp = inbound_.front().gp;
     inbound_.pop_front();
-    tlm::tlm_phase ph = tlm::BEGIN_REQ;
-    sc_time d = SC_ZERO_TIME;
-    firmware->nb_transport_fw(*gp, ph, d);
+    trace_state();
+    forward(*gp);
   }
   if (!inbound_.empty()) inbound_event_.notify(sc_delay(inbound_.front().ready - now));
 }

@@ -13,7 +13,9 @@
 #include <tlm_utils/peq_with_get.h>
 
 #include "controller/timeline.h"
+#include "common/vcd_writer.h"
 #include "tlm/host_protocol.h"
+#include "tlm/request_life.h"
 
 namespace ssd::ctrl {
 
@@ -29,6 +31,13 @@ class HostIface : public sc_core::sc_module {
   std::uint64_t backpressure_events() const { return backpressure_; }
   // Link busy time up to `now` (transfers reserved past it not counted).
   Tick link_busy(Tick now) const { return link_.busy(now); }
+  // Waveforms (trace.vcd) under `scope`: NCQ tags in use, back-pressure (a command held
+  // while every tag is in use), and commands waiting for the firmware (a write's data
+  // still on the link, or one before it).
+  void trace(VcdWriter& vcd, const std::string& scope);
+  // Told where each request is (null: none). A request is at the firmware once it is
+  // forwarded, and at the host interface again while its completion crosses the link.
+  void set_life_listener(LifeListener* l) { life_ = l; }
 
  private:
   tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
@@ -56,6 +65,11 @@ class HostIface : public sc_core::sc_module {
   sc_core::sc_event inbound_event_;
   Timeline link_;  // the host link: one transfer at a time
   std::uint64_t backpressure_ = 0;
+  void forward(tlm::tlm_generic_payload& gp);  // to the firmware
+  void trace_state();
+  VcdWriter* vcd_ = nullptr;
+  int tv_tags_ = VcdWriter::kNoVar, tv_held_ = VcdWriter::kNoVar, tv_inbound_ = VcdWriter::kNoVar;
+  LifeListener* life_ = nullptr;
 };
 
 }  // namespace ssd::ctrl

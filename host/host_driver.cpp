@@ -26,6 +26,14 @@ HostDriver::HostDriver(sc_module_name name, std::unique_ptr<RequestSource> sourc
   sensitive << pump_event_;
 }
 
+void HostDriver::trace(VcdWriter& vcd, const std::string& scope) {
+  vcd_ = &vcd;
+  tv_.outstanding = vcd.declare(scope + ".outstanding", 16);
+  tv_.queued = vcd.declare(scope + ".queued", 32);
+  tv_.batch = vcd.declare(scope + ".batch", 64);
+  tv_.batch_op = vcd.declare(scope + ".batch_op", 2);
+}
+
 void HostDriver::on_pump_event() {
   count_activation(kActHost);
   pump();
@@ -76,6 +84,7 @@ void HostDriver::admit(const HostRequest& r, Tick arrival) {
   // Conflict requests: this one and every waiting or outstanding one sharing a chip.
   conflicts_.admit(e.id, r.op == HostOp::Read ? 0 : 1, e.v);
   sched_.push(e);
+  if (life_) life_->request_arrived(sim_now(), e.id, r.op, r.lba, r.sectors, arrival);
 }
 
 void HostDriver::dispatch() {
@@ -110,6 +119,12 @@ void HostDriver::send(const IoScheduler::Entry& e) {
   gp->set_command(e.op == HostOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   gp->set_data_length(e.sectors * 512u);
   ++outstanding_;
+  if (vcd_) {
+    trace_counts();
+    vcd_->change(tv_.batch, sim_now(), e.batch);
+    vcd_->change(tv_.batch_op, sim_now(), static_cast<unsigned>(e.op));
+  }
+  if (life_) life_->request_at(sim_now(), e.id, Stage::HostIface);
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_time d = SC_ZERO_TIME;
   const tlm::tlm_sync_enum s = socket->nb_transport_fw(*gp, ph, d);
@@ -145,6 +160,7 @@ void HostDriver::pump() {
     ++in_host_;
   }
   dispatch();
+  trace_counts();
   if (src_->timed() && have_next_) pump_event_.notify(sc_delay(next_arrival_ - now));
   // Closed loop: the next request is read now rather than at the next completion, so
   // that fetch() can announce it ahead. Not with a time limit, which fetch() checks at
@@ -228,7 +244,9 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   --in_host_;
   sched_.complete(c.id);
   conflicts_.complete(c.id);
+  if (life_) life_->request_at(now, c.id, Stage::Done);
   gp.release();
+  trace_counts();
   if (in_host_ == 0 && queue_.empty() && !fetch()) {
     if (on_finished_) on_finished_();
     return;

@@ -23,8 +23,11 @@
 #include "host/request_source.h"
 #include "host/token_shadow.h"
 #include "tlm/host_protocol.h"
+#include "tlm/request_life.h"
 #include "common/latency_histogram.h"
+#include "common/vcd_writer.h"
 #include "tlm/payload_pool.h"
+#include "tlm/sim_now.h"
 
 namespace ssd::host {
 
@@ -109,11 +112,27 @@ class HostDriver : public sc_core::sc_module {
   void set_progress(double seconds) { progress_seconds_ = seconds; }
   // The listener told of each request read from the workload (null: none).
   void set_listener(RequestListener* l) { listener_ = l; }
+  // Waveforms (trace.vcd) under `scope`: requests outstanding at the device, requests
+  // in the host (waiting or in its scheduling queue), and the batch (PIQ; one per
+  // request otherwise) and kind of the request last sent.
+  void trace(VcdWriter& vcd, const std::string& scope);
+  // Told where each request is (trace.request, report.request_timeline; null: none).
+  void set_life_listener(LifeListener* l) { life_ = l; }
 
  private:
   void pump();
   void on_pump_event();
   RequestListener* listener_ = nullptr;
+  LifeListener* life_ = nullptr;
+  VcdWriter* vcd_ = nullptr;
+  struct TraceVars {
+    int outstanding, queued, batch, batch_op;
+  } tv_{};
+  void trace_counts() {  // after the counts changed (one test while tracing is off)
+    if (!vcd_) return;
+    vcd_->change(tv_.outstanding, sim_now(), outstanding_);
+    vcd_->change(tv_.queued, sim_now(), host_queue_length());
+  }
   bool in_pump_ = false;
   tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void finish(tlm::tlm_generic_payload& gp);

@@ -269,7 +269,7 @@ void ChannelEngine::start_bus(FlashCommand* c, Tick now) {
   bus_start_ = now;
   iseg_ = 0;
   seg_end_ = now + segs_[0].duration;
-  if (observer_) observer_->on_bus(now, segs_[0].phase, c->chip);
+  if (observer_) observer_->on_bus(now, segs_[0].phase, c);
 }
 
 void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
@@ -328,20 +328,20 @@ void ChannelEngine::start_array(Die& d, FlashCommand* c, Tick now) {
                        : c->op == FlashOp::Program ? t_prog_
                                                    : t_erase_);
   next_array_end_ = std::min(next_array_end_, d.array_end);
-  if (observer_) observer_->on_array(now, c->chip, c->die, array_state(c->op));
+  if (observer_) observer_->on_array(now, *c, array_state(c->op));
 }
 
 void ChannelEngine::finish_bus_segment(Tick now, std::vector<FlashCommand*>& done) {
   FlashCommand* c = bus_op_;
   if (++iseg_ < nseg_) {
     seg_end_ = now + segs_[iseg_].duration;
-    if (observer_) observer_->on_bus(now, segs_[iseg_].phase, c->chip);
+    if (observer_) observer_->on_bus(now, segs_[iseg_].phase, c);
     return;
   }
   counters_.bus_busy += now - bus_start_;
   bus_op_ = nullptr;
   seg_end_ = kNever;
-  if (observer_) observer_->on_bus(now, BusPhase::Idle, -1);
+  if (observer_) observer_->on_bus(now, BusPhase::Idle, nullptr);
   Die& d = die_of(*c);
   if (c->exec.stage == BusOut) {  // a read's data is out
     for_planes(c->plane_mask, [&](unsigned p) {
@@ -371,7 +371,7 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& d
   const std::uint32_t i = die_index(d);
   in_array_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
   c->t_array_end = now;
-  if (observer_) observer_->on_array(now, c->chip, c->die, ArrayState::Idle);
+  if (observer_) observer_->on_array(now, *c, ArrayState::Idle);
   switch (c->op) {
     case FlashOp::Read:
       for_planes(c->plane_mask, [&](unsigned p) {

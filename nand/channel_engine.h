@@ -50,8 +50,10 @@ enum class RegState : std::uint8_t { Free = 0, ReadData = 1, ProgramData = 2 };
 class NandObserver {
  public:
   virtual ~NandObserver() = default;
-  virtual void on_bus(Tick t, BusPhase phase, int chip) = 0;  // chip -1 when idle
-  virtual void on_array(Tick t, unsigned chip, unsigned die, ArrayState s) = 0;
+  // The command on the bus (null when it goes idle), or starting or ending its array
+  // operation (ArrayState::Idle at its end).
+  virtual void on_bus(Tick t, BusPhase phase, const FlashCommand* c) = 0;
+  virtual void on_array(Tick t, const FlashCommand& c, ArrayState s) = 0;
   virtual void on_registers(Tick t, unsigned chip, unsigned die, unsigned plane, RegState data,
                             RegState cache) = 0;
   virtual void on_queue(Tick t, unsigned chip, unsigned die, unsigned queued) = 0;

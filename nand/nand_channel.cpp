@@ -15,9 +15,36 @@ NandChannel::NandChannel(sc_module_name name, const NandConfig& cfg, unsigned ch
   sc_assert(sc_get_time_resolution() == sc_time(1, SC_PS));
   if (vcd) {
     tracer_ = std::make_unique<NandTracer>(*vcd, std::string(this->name()), cfg);
-    engine_.set_observer(tracer_.get());
+    watch_.tracer = tracer_.get();
+    engine_.set_observer(&watch_);
   }
   socket.register_nb_transport_fw(this, &NandChannel::nb_transport_fw);
+}
+
+void NandChannel::set_life_listener(LifeListener* l) {
+  watch_.life = l;
+  engine_.set_observer(watch_.tracer || watch_.life ? &watch_ : nullptr);
+}
+
+void NandChannel::Watch::on_bus(Tick t, BusPhase phase, const FlashCommand* c) {
+  if (tracer) tracer->on_bus(t, phase, c);
+  if (!life) return;
+  if (c) {
+    if (c->request) life->command_at(t, *c, Stage::Bus);
+  } else if (bus_ && bus_->request) {
+    // Off the bus: a read's data is out (done); a program's data waits in the cache
+    // register for the array (its array start, at this time, comes next otherwise).
+    const bool out = bus_->op == FlashOp::Read && bus_->t_array_end != 0 && bus_->t_array_end <= t;
+    life->command_at(t, *bus_, out ? Stage::Done : Stage::Register);
+  }
+  bus_ = c;
+}
+
+void NandChannel::Watch::on_array(Tick t, const FlashCommand& c, ArrayState s) {
+  if (tracer) tracer->on_array(t, c, s);
+  if (!life || !c.request) return;
+  if (s != ArrayState::Idle) life->command_at(t, c, Stage::Array);
+  else life->command_at(t, c, c.op == FlashOp::Read ? Stage::Register : Stage::Done);
 }
 
 tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,

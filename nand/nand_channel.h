@@ -16,6 +16,7 @@
 #include "nand/channel_status.h"
 #include "nand/nand_tracer.h"
 #include "tlm/flash_protocol.h"
+#include "tlm/request_life.h"
 
 namespace ssd::nand {
 
@@ -53,6 +54,9 @@ class NandChannel : public sc_core::sc_module {
     virtual void channel_changed(unsigned channel) = 0;
   };
   void set_listener(Listener* l) { listener_ = l; }
+  // Told where each command serving a host request is (bus, array, register, done); null:
+  // none. Set before the simulation starts.
+  void set_life_listener(LifeListener* l);
 
   // SC_REPORT message type of protocol errors (an illegal command reached the NAND).
   static constexpr const char* kProtocolError = "/ssd/nand/protocol";
@@ -67,6 +71,23 @@ class NandChannel : public sc_core::sc_module {
 
   ChannelEngine engine_;
   std::unique_ptr<NandTracer> tracer_;
+  // The engine's observer: the tracer (trace.vcd) and the life listener, either or both.
+  class Watch final : public NandObserver {
+   public:
+    NandTracer* tracer = nullptr;
+    LifeListener* life = nullptr;
+    void on_bus(Tick t, BusPhase phase, const FlashCommand* c) override;
+    void on_array(Tick t, const FlashCommand& c, ArrayState s) override;
+    void on_registers(Tick t, unsigned chip, unsigned die, unsigned plane, RegState data, RegState cache) override {
+      if (tracer) tracer->on_registers(t, chip, die, plane, data, cache);
+    }
+    void on_queue(Tick t, unsigned chip, unsigned die, unsigned queued) override {
+      if (tracer) tracer->on_queue(t, chip, die, queued);
+    }
+
+   private:
+    const FlashCommand* bus_ = nullptr;  // the command on the bus
+  } watch_;
   ChannelWaker& waker_;
   Listener* listener_ = nullptr;
   std::multimap<Tick, tlm::tlm_generic_payload*> delayed_;  // BEGIN_REQ with a delay, by arrival

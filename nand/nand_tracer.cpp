@@ -7,11 +7,13 @@ NandTracer::NandTracer(VcdWriter& vcd, const std::string& scope, const NandConfi
   bus_phase_ = vcd_.declare(scope + ".bus_phase", 2);
   // The owning chip, or all ones (shown as "-" by waves/bus_chip filter) when idle.
   bus_chip_ = vcd_.declare(scope + ".bus_chip", 8, 0xff);
+  bus_owner_ = declare_owner(scope + ".bus_");
   for (unsigned c = 0; c < cfg.chips_per_channel; ++c) {
     for (unsigned d = 0; d < cfg.dies_per_chip; ++d) {
       const std::string die = scope + ".chip" + std::to_string(c) + ".die" + std::to_string(d);
       array_.push_back(vcd_.declare(die + ".array", 2));
       queue_.push_back(vcd_.declare(die + ".queued", 16));
+      die_owner_.push_back(declare_owner(die + "."));
       for (unsigned p = 0; p < cfg.planes_per_die; ++p) {
         const std::string plane = die + ".plane" + std::to_string(p);
         data_reg_.push_back(vcd_.declare(plane + ".data_reg", 2));
@@ -21,13 +23,26 @@ NandTracer::NandTracer(VcdWriter& vcd, const std::string& scope, const NandConfi
   }
 }
 
-void NandTracer::on_bus(Tick t, BusPhase phase, int chip) {
-  vcd_.change(bus_phase_, t, static_cast<unsigned>(phase));
-  vcd_.change(bus_chip_, t, chip < 0 ? 0xffu : static_cast<unsigned>(chip));
+NandTracer::Owner NandTracer::declare_owner(const std::string& prefix) {
+  return {vcd_.declare(prefix + "cmd", 64), vcd_.declare(prefix + "origin", 3), vcd_.declare(prefix + "request", 64)};
 }
 
-void NandTracer::on_array(Tick t, unsigned chip, unsigned die, ArrayState s) {
-  vcd_.change(array_[chip * cfg_.dies_per_chip + die], t, static_cast<unsigned>(s));
+void NandTracer::set_owner(const Owner& o, Tick t, const FlashCommand* c) {
+  vcd_.change(o.cmd, t, c ? c->id : 0);
+  vcd_.change(o.origin, t, c ? static_cast<unsigned>(c->origin) : 0);
+  vcd_.change(o.request, t, c ? c->request : 0);
+}
+
+void NandTracer::on_bus(Tick t, BusPhase phase, const FlashCommand* c) {
+  vcd_.change(bus_phase_, t, static_cast<unsigned>(phase));
+  vcd_.change(bus_chip_, t, c ? c->chip : 0xffu);
+  set_owner(bus_owner_, t, c);
+}
+
+void NandTracer::on_array(Tick t, const FlashCommand& c, ArrayState s) {
+  const unsigned i = c.chip * cfg_.dies_per_chip + c.die;
+  vcd_.change(array_[i], t, static_cast<unsigned>(s));
+  set_owner(die_owner_[i], t, s == ArrayState::Idle ? nullptr : &c);
 }
 
 void NandTracer::on_registers(Tick t, unsigned chip, unsigned die, unsigned plane, RegState data,

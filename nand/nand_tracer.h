@@ -1,7 +1,9 @@
 // Feeds one channel's state changes into a VcdWriter: per channel the bus phase
 // and the chip that owns the bus; per die the array state and its queue length;
-// per plane the data and cache register occupancy. Value encodings match the
-// GTKWave translate filters in waves/ (bus_phase.txt, array_state.txt, reg_state.txt).
+// per plane the data and cache register occupancy. The bus and each die also show
+// whose work it is: the command's id, its origin and the host request it serves (0:
+// none). Value encodings match the GTKWave translate filters in waves/
+// (bus_phase.txt, bus_chip.txt, array_state.txt, reg_state.txt, origin.txt, id.txt).
 #pragma once
 
 #include <string>
@@ -16,8 +18,8 @@ class NandTracer : public NandObserver {
  public:
   // `scope` is the channel's dotted name, e.g. "ssd.nand.ch0".
   NandTracer(VcdWriter& vcd, const std::string& scope, const NandConfig& cfg);
-  void on_bus(Tick t, BusPhase phase, int chip) override;
-  void on_array(Tick t, unsigned chip, unsigned die, ArrayState s) override;
+  void on_bus(Tick t, BusPhase phase, const FlashCommand* c) override;
+  void on_array(Tick t, const FlashCommand& c, ArrayState s) override;
   void on_registers(Tick t, unsigned chip, unsigned die, unsigned plane, RegState data,
                     RegState cache) override;
   void on_queue(Tick t, unsigned chip, unsigned die, unsigned queued) override;
@@ -25,8 +27,15 @@ class NandTracer : public NandObserver {
  private:
   VcdWriter& vcd_;
   NandConfig cfg_;
+  struct Owner {  // whose work a bus or a die does
+    int cmd, origin, request;
+  };
+  Owner declare_owner(const std::string& scope);
+  void set_owner(const Owner& o, Tick t, const FlashCommand* c);
   int bus_phase_, bus_chip_;
+  Owner bus_owner_;
   std::vector<int> array_, queue_, data_reg_, cache_reg_;
+  std::vector<Owner> die_owner_;
 };
 
 }  // namespace ssd::nand

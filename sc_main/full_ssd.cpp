@@ -192,6 +192,28 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     lookahead = std::make_unique<accel::Lookahead>(*host, *firmware, std::move(replica), la);
     block_ahead = std::make_unique<accel::BlockAhead>(*sched, *nand, *lookahead, cfg.get_bool("controller.decide_ahead"));
 #endif
+    if (vcd) {  // every layer's signals, under its module's name (trace.scopes filters)
+      host->trace(*vcd, host->name());
+      iface->trace(*vcd, iface->name());
+      firmware->trace(*vcd, firmware->name());
+      sched->trace(*vcd, sched->name());
+    }
+    RequestWatch::Setup ws;
+    ws.traced = request_ids(cfg, "trace.request");
+    ws.timeline = request_ids(cfg, "report.request_timeline");
+    if (!ws.traced.empty() && !vcd)
+      throw ConfigError(cfg.locate("trace.request shows requests in the VCD: set trace.vcd too"));
+    if (!ws.traced.empty() || !ws.timeline.empty()) {
+      ws.page_slots = static_cast<unsigned>(cfg.get_int("trace.request_pages"));
+      ws.nand = fcfg.nand;
+      ws.sectors_per_page = firmware->sectors_per_page();
+      watch = std::make_unique<RequestWatch>(ws, vcd);
+      host->set_life_listener(watch.get());
+      iface->set_life_listener(watch.get());
+      firmware->set_life_listener(watch.get());
+      sched->set_life_listener(watch.get());
+      for (unsigned c = 0; c < fcfg.nand.channels; ++c) nand->channel(c).set_life_listener(watch.get());
+    }
     host->socket.bind(iface->host);
     iface->firmware.bind(firmware->host);
     firmware->flash.bind(sched->target);

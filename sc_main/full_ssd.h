@@ -16,6 +16,7 @@
 #include "nand/nand_device.h"
 #include "sc_main/config.h"
 #include "sc_main/kernel_calibrator.h"
+#include "sc_main/request_watch.h"
 #include "sc_main/stats_window.h"
 #include "sc_main/time_series.h"
 #include "common/vcd_writer.h"
@@ -45,6 +46,7 @@ struct FullSsd : sc_core::sc_module {
   AccelCounts accel_counts() const;
   std::unique_ptr<KernelCalibrator> calibrator;  // report.calibrate_kernel
   std::unique_ptr<TimeSeries> series;            // report.interval_us
+  std::unique_ptr<RequestWatch> watch;           // trace.request, report.request_timeline
   // The window's start (time 0, or the end of the warm-up: report.warmup_*), with the
   // FTL's counters then: the GC figures count from it.
   WindowTicks window_start;

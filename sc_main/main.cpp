@@ -20,6 +20,7 @@
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
 #include "sc_main/full_ssd.h"
+#include "sc_main/gtkw_view.h"
 #include "common/activations.h"
 #include "sc_main/nand_script_driver.h"
 #include "sc_main/report.h"
@@ -120,6 +121,45 @@ void write_file(const std::filesystem::path& p, const std::string& text) {
   out << text;
   out.close();
   if (!out) throw std::runtime_error("cannot write " + p.string());
+}
+
+// DIR/view.gtkw for a traced run (and DIR/where.txt, the filter naming the planes of
+// the traced requests' pages). The window opens on the traced requests' lives, or on
+// the first 200 us from the first request.
+std::string write_view(const std::filesystem::path& out, const VcdWriter& vcd, const nand::NandConfig& n,
+                       Tick first, const RequestWatch* watch) {
+  namespace fs = std::filesystem;
+  ViewSpec v;
+  v.vcd_path = fs::absolute(vcd.path()).lexically_normal().string();
+  v.filters_dir = fs::absolute(fs::path(data_dir()) / "waves").lexically_normal().string();
+  v.vars = vcd.declared();
+  v.channels = n.channels;
+  std::ostringstream title;
+  title << "ssdsim view of " << v.vcd_path << ": " << n.channels << " ch x " << n.chips_per_channel << " chips x "
+        << n.dies_per_chip << " dies x " << n.planes_per_die << " planes";
+  v.title = title.str();
+  v.start = first == kNever ? 0 : first;
+  v.window = 200 * kTicksPerUs;
+  if (watch) {
+    Tick a = 0, b = 0;
+    if (watch->traced_span(a, b)) {
+      const Tick life = std::max<Tick>(b - a, kTicksPerUs);
+      v.start = a > life / 10 ? a - life / 10 : 0;
+      v.window = life + life / 5;
+      v.marker = a;
+    }
+    for (const auto& [id, pages] : watch->traced_pages())
+      v.requests.emplace_back(id, std::min<unsigned>(pages, watch->page_slots()));
+    const fs::path where = out / "where.txt";
+    std::string text = "# GTKWave translate filter for ssd.request.rN.pK.where (decimal display): the plane\n0 -\n";
+    for (std::uint32_t i = 1; i < watch->where_values(); ++i)
+      text += std::to_string(i) + " " + watch->where_name(i) + "\n";
+    write_file(where, text);
+    v.where_filter = fs::absolute(where).lexically_normal().string();
+  }
+  const fs::path view = out / "view.gtkw";
+  write_file(view, gtkw_view(v));
+  return view.string();
 }
 
 int run(int argc, char** argv) {
@@ -233,8 +273,21 @@ int run(int argc, char** argv) {
     const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window(), top.ftl_at_start,
                       top.ftl_at_end, top.precondition_state};
     print_full_summary(std::cout, run, fig);
-    if (vcd) std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written()
-                       << " changes; view: gtkwave " << vcd->path() << " waves/nand.gtkw)\n";
+    if (vcd) {
+      std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written() << " changes; view: ";
+      if (!out.empty())
+        std::cout << "gtkwave " << write_view(out, *vcd, ncfg, top.host->first_submit(), top.watch.get()) << ")\n";
+      else std::cout << "gtkwave " << vcd->path() << " " << data_dir() << "/waves/nand.gtkw, or give --out DIR)\n";
+    }
+    if (top.watch) {
+      top.watch->print_timelines(std::cout);
+      for (std::uint64_t id : top.watch->unseen())
+        std::cerr << "ssdsim: warning: request " << id << " (trace.request or report.request_timeline) was not reached: the run has "
+                  << h.completed() << " requests\n";
+      for (const auto& [id, pages] : top.watch->beyond_slots())
+        std::cerr << "ssdsim: note: traced request " << id << " has " << pages << " pages; the VCD shows the first "
+                  << top.watch->page_slots() << " (trace.request_pages), its timeline all\n";
+    }
     if (!out.empty()) {
       std::string stats;
       json::write(stats, full_stats(run, fig));
@@ -288,8 +341,11 @@ int run(int argc, char** argv) {
   if (keep > 0) print_timeline(std::cout, drv, keep);
   const WindowFigures win = nand_window(*top.nand, drv.last_completion());
   print_nand_ops_summary(std::cout, drv, *top.nand, win, fig);
-  if (vcd) std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written()
-                     << " changes; view: gtkwave " << vcd->path() << " waves/nand.gtkw)\n";
+  if (vcd) {
+    std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written() << " changes; view: ";
+    if (!out.empty()) std::cout << "gtkwave " << write_view(out, *vcd, ncfg, 0, nullptr) << ")\n";
+    else std::cout << "gtkwave " << vcd->path() << " " << data_dir() << "/waves/nand.gtkw, or give --out DIR)\n";
+  }
   if (!out.empty()) {
     std::string stats;
     json::write(stats, nand_ops_stats(drv, *top.nand, win, fig));

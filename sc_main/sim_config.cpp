@@ -123,6 +123,12 @@ Config make_config() {
   c.add_double("trace.start_us", 0, 0, 1e12, "first simulated time recorded in the VCD, us");
   c.add_double("trace.end_us", 0, 0, 1e12, "last simulated time recorded, us (0: to the end)");
   c.add_string("trace.scopes", "", "comma-separated name prefixes to trace, e.g. ssd.nand.ch0 (empty: all)");
+  c.add_string("trace.request", "",
+               "host request ids (from 1, comma-separated) whose life the VCD shows as signals of their own "
+               "(ssd.request.rID; needs trace.vcd)");
+  c.add_int("trace.request_pages", 16, 1, 4096, "page slots shown per traced request (its first pages)");
+  c.add_string("report.request_timeline", "",
+               "host request ids (from 1, comma-separated) whose life is printed as a table after the run");
 
   c.add_bool("report.calibrate_kernel", false,
              "after the workload, measure the kernel's activations per second (the fastest of ten rounds "
@@ -289,6 +295,31 @@ ctrl::FtlConfig ftl_config(const Config& cfg) {
     throw ConfigError(cfg.locate("workload.size_bytes = " + std::to_string(cfg.get_int("workload.size_bytes")) +
                                  " is not a multiple of 512"));
   return f;
+}
+
+std::vector<std::uint64_t> request_ids(const Config& cfg, const std::string& key) {
+  std::vector<std::uint64_t> ids;
+  const std::string text = cfg.get_string(key) + ",";
+  std::string cur;
+  for (char ch : text) {
+    if (ch == ' ') continue;
+    if (ch != ',') {
+      cur.push_back(ch);
+      continue;
+    }
+    if (cur.empty()) continue;
+    std::uint64_t v = 0;
+    bool ok = cur.size() <= 19;
+    for (char d : cur) {
+      if (d < '0' || d > '9') ok = false;
+      else v = v * 10 + static_cast<std::uint64_t>(d - '0');
+    }
+    if (!ok || v == 0)
+      throw ConfigError(cfg.locate(key + ": '" + cur + "' is not a request id (a whole number from 1, below 10^19)"));
+    ids.push_back(v);
+    cur.clear();
+  }
+  return ids;
 }
 
 TraceOptions trace_options(const Config& cfg) {

@@ -36,6 +36,9 @@ std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low);
 // The same for a resolved mode (gc_mark, gc_running or reserve).
 std::uint32_t precondition_free_blocks(const std::string& mode, std::uint32_t gc_low);
 TraceOptions trace_options(const Config& cfg);
+// A key listing host request ids (trace.request, report.request_timeline), parsed;
+// throws ConfigError naming the key for a token that is not a whole number from 1.
+std::vector<std::uint64_t> request_ids(const Config& cfg, const std::string& key);
 
 // The folder holding the bundled files (configs/); set at build time, overridable
 // with the environment variable SSDSIM_DATA_DIR.

@@ -3,7 +3,8 @@
 # Needs root (or sudo). Safe to run again: it does nothing when all are present.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config libsystemc-dev libboost-program-options-dev catch2
-      verilator iverilog yosys gtkwave zlib1g-dev python3 python3-venv)
+      verilator iverilog yosys gtkwave zlib1g-dev python3 python3-venv
+      xvfb xauth x11-apps imagemagick)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -59,6 +59,7 @@ constexpr std::uint64_t kNoLpn = ~std::uint64_t{0};
 constexpr unsigned kPriorityClasses = 3;
 
 const char* to_string(FlashOp op);
+const char* to_string(FlashOrigin o);  // as waves/origin.txt names it
 
 struct FlashCommand {
   // ---- request, filled by the issuer ----
@@ -93,7 +94,8 @@ struct FlashCommand {
   FlashOrigin origin = FlashOrigin::None;
   std::uint64_t lpn = kNoLpn;           // the logical page read, programmed or copied (kNoLpn: none, or not known yet)
   std::uint32_t copy_from = 0;          // GC program: the physical page (FTL numbering) copied
-  std::uint32_t host_page = 0;          // host read: the page's index in its host command
+  std::uint32_t host_page = 0;          // host work: the page's index in its host command
+  std::uint64_t request = 0;            // host work: the host request's id (HostCommand::id, from 1); 0: none
   void* host = nullptr;                 // host read: the host command's payload
 
   // ---- the issuer's scratch (not part of the protocol) ----

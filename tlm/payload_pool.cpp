@@ -1,4 +1,5 @@
 #include "tlm/payload_pool.h"
+#include "tlm/request_life.h"
 
 #include <sstream>
 
@@ -6,12 +7,40 @@
 
 namespace ssd {
 
+const char* to_string(Stage s) {
+  switch (s) {
+    case Stage::None: return "-";
+    case Stage::HostQueue: return "host queue";
+    case Stage::HostIface: return "host interface";
+    case Stage::Firmware: return "firmware";
+    case Stage::BlockQueue: return "block queue";
+    case Stage::Bus: return "bus";
+    case Stage::Array: return "array";
+    case Stage::Register: return "register";
+    case Stage::Done: return "done";
+  }
+  return "?";
+}
+
 const char* to_string(HostOp op) {
   switch (op) {
     case HostOp::Read: return "READ";
     case HostOp::Write: return "WRITE";
     case HostOp::Trim: return "TRIM";
     case HostOp::Flush: return "FLUSH";
+  }
+  return "?";
+}
+
+const char* to_string(FlashOrigin o) {
+  switch (o) {
+    case FlashOrigin::None: return "-";
+    case FlashOrigin::HostRead: return "host read";
+    case FlashOrigin::RmwRead: return "RMW read";
+    case FlashOrigin::HostProgram: return "host program";
+    case FlashOrigin::GcRead: return "GC read";
+    case FlashOrigin::GcProgram: return "GC program";
+    case FlashOrigin::GcErase: return "GC erase";
   }
   return "?";
 }
@@ -40,6 +69,7 @@ void FlashCommand::reset() {
   origin = FlashOrigin::None;
   lpn = kNoLpn;
   copy_from = host_page = 0;
+  request = 0;
   host = nullptr;
   issuer = Issuer{};
   priority = FlashPriority::Host;
