@@ -15,6 +15,8 @@ std::string id_code(unsigned n) {
   return s;
 }
 
+}  // namespace
+
 std::vector<std::string> split_dots(const std::string& s) {
   std::vector<std::string> parts;
   std::string cur;
@@ -29,7 +31,6 @@ std::vector<std::string> split_dots(const std::string& s) {
   parts.push_back(cur);
   return parts;
 }
-}  // namespace
 
 VcdWriter::VcdWriter(TraceOptions opts) : opts_(std::move(opts)) {
   out_.open(opts_.path, std::ios::out | std::ios::trunc);

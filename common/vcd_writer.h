@@ -21,6 +21,9 @@ struct TraceOptions {
   std::vector<std::string> scopes;  // dotted name prefixes to keep; empty: all
 };
 
+// A dotted signal name's components: "ssd.nand.ch0" -> {"ssd", "nand", "ch0"}.
+std::vector<std::string> split_dots(const std::string& s);
+
 class VcdWriter {
  public:
   static constexpr int kNoVar = -1;

@@ -15,21 +15,6 @@ namespace {
 constexpr unsigned kHex = 0x2, kDec = 0x4, kBin = 0x8, kRight = 0x20, kBlank = 0x200, kFilter = 0x2000;
 constexpr unsigned kClosed = 0x400000, kGroupBegin = 0x800000, kGroupEnd = 0x1000000;
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == '.') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur.push_back(c);
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
-
 bool starts(const std::string& s, const std::string& p) { return s.compare(0, p.size(), p) == 0; }
 
 // The number after `prefix` in a name component ("chip12" -> 12), or -1.
@@ -77,7 +62,7 @@ class Writer {
  private:
   // The translate filter for a signal, by its own name (waves/*.txt), or none.
   std::string filter_of(const std::string& name) const {
-    const std::vector<std::string> parts = split(name);
+    const std::vector<std::string> parts = split_dots(name);
     const std::string& leaf = parts.back();
     const std::string parent = parts.size() > 1 ? parts[parts.size() - 2] : "";
     const auto w = [this](const char* f) { return spec_.filters_dir + "/" + f; };
@@ -143,7 +128,7 @@ std::string gtkw_view(const ViewSpec& spec) {
       if (const Var* v = get(scope + "." + leaf)) rows.push_back(v);
     if (rows.empty()) return;
     w.comment(title);
-    for (const Var* v : rows) w.signal(*v, title + " " + split(v->name).back());
+    for (const Var* v : rows) w.signal(*v, title + " " + split_dots(v->name).back());
   };
   layer("host", "ssd.host", {"outstanding", "queued", "batch", "batch_op"});
   layer("hif", "ssd.hif", {"tags", "backpressure", "inbound"});
@@ -163,7 +148,7 @@ std::string gtkw_view(const ViewSpec& spec) {
       if (const Var* v = get(c + "." + leaf)) rows.push_back(v);
     if (rows.empty()) continue;
     w.comment("channel " + std::to_string(ch) + " bus");
-    for (const Var* v : rows) w.signal(*v, "ch" + std::to_string(ch) + " " + split(v->name).back());
+    for (const Var* v : rows) w.signal(*v, "ch" + std::to_string(ch) + " " + split_dots(v->name).back());
   }
 
   // One collapsed group per channel: chips, dies, planes, across the layers.
@@ -179,7 +164,7 @@ std::string gtkw_view(const ViewSpec& spec) {
     std::vector<Row> rows;
     for (std::size_t i = 0; i < spec.vars.size(); ++i) {
       const Var& v = spec.vars[i];
-      const std::vector<std::string> parts = split(v.name);
+      const std::vector<std::string> parts = split_dots(v.name);
       if (parts.size() < 5 || parts[0] != "ssd" || parts[2] != tag) continue;
       const int lay = parts[1] == "sched" ? 0 : parts[1] == "nand" ? 1 : parts[1] == "firmware" ? 2 : -1;
       if (lay < 0) continue;
