@@ -83,6 +83,13 @@ void FirmwareCore::trace_plane(std::uint32_t plane) {
   vcd_->change(tv_.free_blocks[plane], now, ftl_.free_blocks(plane));
 }
 
+void FirmwareCore::trace_command(std::uint32_t ppa, int delta) {
+  if (!vcd_) return;
+  commands_out_ += delta;
+  trace_counts();
+  trace_plane(ftl_.plane_of_ppa(ppa));
+}
+
 void FirmwareCore::trace_counts() {
   if (!vcd_) return;
   vcd_->change(tv_.work_queue, sim_now(), work_backlog_);
@@ -183,11 +190,7 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin
   gp->set_data_length(op == FlashOp::Erase ? 0 : ftl_.config().nand.page_bytes);
   chip_activity(std::uint32_t{a.channel} * ftl_.config().nand.chips_per_channel + a.chip, +1);
   if (keep_forecast_) forecast_.issued(f, sim_now());
-  if (vcd_) {
-    ++commands_out_;
-    trace_counts();
-    trace_plane(ftl_.plane_of_ppa(ppa));
-  }
+  trace_command(ppa, +1);
   return f;
 }
 
@@ -384,8 +387,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   if (f.status != FlashStatus::Ok) {
     SC_REPORT_ERROR("/ssd/controller/firmware", ("flash command failed: " + f.error).c_str());
   }
-  unsigned plane_in_die = 0;
-  while (!(f.plane_mask >> plane_in_die & 1u)) ++plane_in_die;
+  const unsigned plane_in_die = f.first_plane();
   const std::uint32_t chip = std::uint32_t{f.channel} * ftl_.config().nand.chips_per_channel + f.chip;
   const std::uint32_t ppa = f.issuer.ppa;
   fw_sched_->completed(f, outlet_);
@@ -442,11 +444,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   if (keep_forecast_) forecast_.completed(f, sim_now());
   gp.release();
   chip_activity(chip, -1);
-  if (vcd_) {
-    --commands_out_;
-    trace_counts();
-    trace_plane(ftl_.plane_of_ppa(ppa));
-  }
+  trace_command(ppa, -1);
   return tlm::TLM_COMPLETED;
 }
 

@@ -243,6 +243,7 @@ class FirmwareCore : public sc_core::sc_module {
   void trace_core_idle();
   void trace_plane(std::uint32_t plane);
   void trace_counts();
+  void trace_command(std::uint32_t ppa, int delta);  // a command on ppa issued (+1) or completed (-1)
   class View final : public AllocationView {
    public:
     explicit View(const FirmwareCore& fw) : fw_(fw) {}

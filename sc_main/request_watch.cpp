@@ -45,10 +45,8 @@ RequestWatch::Watched* RequestWatch::find(std::uint64_t id) {
 }
 
 std::uint32_t RequestWatch::where_of(const FlashCommand& c) const {
-  unsigned plane = 0;
-  while (plane + 1 < kMaxPlanes && !(c.plane_mask >> plane & 1u)) ++plane;
   return ((std::uint32_t{c.channel} * nand_.chips_per_channel + c.chip) * nand_.dies_per_chip + c.die) *
-             nand_.planes_per_die + plane + 1;
+             nand_.planes_per_die + c.first_plane() + 1;
 }
 
 std::string RequestWatch::where_name(std::uint32_t where) const {

@@ -297,27 +297,35 @@ ctrl::FtlConfig ftl_config(const Config& cfg) {
   return f;
 }
 
+namespace {
+// The non-empty items of a comma-separated list, spaces removed.
+std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::string cur;
+  for (char ch : text + ",") {
+    if (ch == ',') {
+      if (!cur.empty()) items.push_back(cur);
+      cur.clear();
+    } else if (ch != ' ') {
+      cur.push_back(ch);
+    }
+  }
+  return items;
+}
+}  // namespace
+
 std::vector<std::uint64_t> request_ids(const Config& cfg, const std::string& key) {
   std::vector<std::uint64_t> ids;
-  const std::string text = cfg.get_string(key) + ",";
-  std::string cur;
-  for (char ch : text) {
-    if (ch == ' ') continue;
-    if (ch != ',') {
-      cur.push_back(ch);
-      continue;
-    }
-    if (cur.empty()) continue;
+  for (const std::string& item : comma_list(cfg.get_string(key))) {
     std::uint64_t v = 0;
-    bool ok = cur.size() <= 19;
-    for (char d : cur) {
+    bool ok = item.size() <= 19;
+    for (char d : item) {
       if (d < '0' || d > '9') ok = false;
       else v = v * 10 + static_cast<std::uint64_t>(d - '0');
     }
     if (!ok || v == 0)
-      throw ConfigError(cfg.locate(key + ": '" + cur + "' is not a request id (a whole number from 1, below 10^19)"));
+      throw ConfigError(cfg.locate(key + ": '" + item + "' is not a request id (a whole number from 1, below 10^19)"));
     ids.push_back(v);
-    cur.clear();
   }
   return ids;
 }
@@ -330,16 +338,7 @@ TraceOptions trace_options(const Config& cfg) {
   t.end = end > 0 ? us_to_ticks(end) : kNever;
   if (end > 0 && t.end <= t.start)
     throw ConfigError(cfg.locate("trace.end_us must be greater than trace.start_us (or 0 for no end)"));
-  const std::string& s = cfg.get_string("trace.scopes");
-  std::string cur;
-  for (char ch : s + ",") {
-    if (ch == ',') {
-      if (!cur.empty()) t.scopes.push_back(cur);
-      cur.clear();
-    } else if (ch != ' ') {
-      cur.push_back(ch);
-    }
-  }
+  t.scopes = comma_list(cfg.get_string("trace.scopes"));
   return t;
 }
 

@@ -125,6 +125,12 @@ struct FlashCommand {
     m = (m & 0x33u) + ((m >> 2) & 0x33u);
     return (m + (m >> 4)) & 0x0Fu;
   }
+  // The lowest plane in plane_mask (0 for an empty mask): a single-plane command's plane.
+  unsigned first_plane() const {
+    unsigned p = 0;
+    while (p + 1 < kMaxPlanes && !(plane_mask >> p & 1u)) ++p;
+    return p;
+  }
   // What the command needs of its die to start: it could start iff
   // (start_need() & ~offer) == 0, where `offer` is the die's word (ChannelEngine::accept_word).
   std::uint32_t start_need() const {
