@@ -31,16 +31,30 @@ class LatencyHistogram {
   double mean() const { return count_ ? static_cast<double>(sum_) / static_cast<double>(count_) : 0.0; }
 
   // The smallest bucket upper edge with at least q (0..1) of the samples at or below it.
-  std::uint64_t quantile(double q) const {
+  std::uint64_t quantile(double q) const { return count_ ? at_rank(rank(q, count_)) : 0; }
+  // The rank (1..count) of quantile q among `count` samples.
+  static std::uint64_t rank(double q, std::uint64_t count) {
+    const std::uint64_t need = static_cast<std::uint64_t>(q * static_cast<double>(count) + 0.5);
+    return std::clamp<std::uint64_t>(need, 1, count);
+  }
+  // The smallest bucket upper edge with at least `need` (1..count) samples at or below it.
+  std::uint64_t at_rank(std::uint64_t need) const {
     if (count_ == 0) return 0;
-    std::uint64_t need = static_cast<std::uint64_t>(q * static_cast<double>(count_) + 0.5);
-    need = std::clamp<std::uint64_t>(need, 1, count_);
     std::uint64_t seen = 0;
     for (std::size_t i = 0; i < buckets_.size(); ++i) {
       seen += buckets_[i];
       if (seen >= need) return std::min(upper_edge(i), max_);
     }
     return max_;
+  }
+
+  // Adds another histogram's samples.
+  void merge(const LatencyHistogram& o) {
+    for (std::size_t i = 0; i < buckets_.size(); ++i) buckets_[i] += o.buckets_[i];
+    count_ += o.count_;
+    sum_ += o.sum_;
+    max_ = std::max(max_, o.max_);
+    min_ = std::min(min_, o.min_);
   }
 
   static std::size_t index(std::uint64_t v) {

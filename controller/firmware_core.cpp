@@ -98,7 +98,7 @@ void FirmwareCore::trace_counts() {
 
 Tick FirmwareCore::reserve_core(std::uint64_t cycles) {
   const Tick now = sim_now();
-  const Tick done = core_.reserve(now, static_cast<Tick>(std::llround(static_cast<double>(cycles) * cycle_ps_)));
+  const Tick done = core_.reserve(now, core_ticks(cycles));
   if (vcd_ && done > now) {
     vcd_->change(tv_.busy, now, 1);
     if (busy_until_ <= now) idle_event_.notify(sc_delay(done - now));  // else a wake-up is pending
@@ -115,7 +115,9 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   HostCommand& c = host_cmd(gp);
   const std::uint64_t pages = page_span(c.lba, c.sectors, spp_).count;
   const Tick now = sim_now();
-  const Tick done = reserve_core(cfg_.cycles_per_command + pages * cfg_.cycles_per_page);
+  const std::uint64_t cycles = cfg_.cycles_per_command + pages * cfg_.cycles_per_page;
+  const Tick done = reserve_core(cycles);
+  c.t_core_start = done - core_ticks(cycles);
   if (done == now && !work_backlog_) {
     process(gp);  // the core is free and the work takes no time
   } else {
@@ -182,6 +184,7 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin
   f.page = a.page;
   f.origin = origin;
   f.issuer.ppa = ppa;
+  f.issuer.t_built = sim_now();
   const bool gc = origin == FlashOrigin::GcRead || origin == FlashOrigin::GcProgram || origin == FlashOrigin::GcErase;
   if (gc) f.priority = gc_.issue_class(origin, ftl_.plane_of_ppa(ppa));
   f.exec.owner = gp;
@@ -227,6 +230,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   c.exec.pages_left = static_cast<std::uint32_t>(pages);
   const Tick now = sim_now();
+  c.t_processed = now;
   switch (c.op) {
     case HostOp::Read:
       ++counters_.host_reads;
@@ -283,8 +287,12 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
         if (!w.partial) {
           set_token(op, w.fresh);
         } else if (prev != kNone) {
-          if (ops_[prev].known) set_token(op, merge_tokens(ops_[prev].token, w.fresh));
-          else park(prev, Parked{true, nullptr, op, kNone});
+          if (ops_[prev].known) {
+            set_token(op, merge_tokens(ops_[prev].token, w.fresh));
+          } else {
+            w.waited_for = kWaitedBuffer;
+            park(prev, Parked{true, nullptr, op, kNone});
+          }
         } else if (const std::uint32_t ppa = ftl_.lookup(lpn); ppa != kUnmapped) {
           FlashCommand& f = new_flash(FlashOp::Read, ppa, FlashOrigin::RmwRead);
           f.issuer.write_op = op;
@@ -292,6 +300,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
           f.host_page = i;
           f.request = c.id;
           w.replaces = ppa;
+          w.waited_for = kWaitedRmw;
           ftl_.add_pending_read(ppa);
           ++counters_.rmw_reads;
           send_flash(f, now);
@@ -322,6 +331,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
 void FirmwareCore::set_token(std::uint32_t op, Token t) {
   ops_[op].token = t;
   ops_[op].known = true;
+  ops_[op].t_known = sim_now();
   // Wake what waited for this page's data, in arrival order.
   for (std::uint32_t i = ops_[op].waiters; i != kNone;) {
     const Parked p = parked_[i];
@@ -366,9 +376,36 @@ void FirmwareCore::program(std::uint32_t op) {
   gc_.maybe_start(plane);
 }
 
-void FirmwareCore::page_done(tlm::tlm_generic_payload& gp) {
+void FirmwareCore::page_done(tlm::tlm_generic_payload& gp, const FlashCommand* f, Tick known,
+                             std::uint8_t waited_for) {
   HostCommand& c = host_cmd(gp);
-  if (--c.exec.pages_left == 0) complete_host(gp);
+  if (--c.exec.pages_left != 0) return;
+  critical_path(c, f, known, waited_for, sim_now());
+  complete_host(gp);
+}
+
+// The parts of the request's last page, from the core's work done (t_processed) to now
+// (docs/controller.md, "Latency attribution"). Each is the time between two events of
+// the page's path, so they sum to now - t_processed; a part that would be negative
+// wraps, and the host's check of the sum against each part catches it.
+void FirmwareCore::critical_path(HostCommand& c, const FlashCommand* f, Tick known, std::uint8_t waited_for,
+                                 Tick now) const {
+  PartTicks& p = c.parts;
+  p = {};
+  Tick t = c.t_processed;
+  if (waited_for != kWaitedNone) {
+    at(p, waited_for == kWaitedBuffer ? Part::WriteBuffer : Part::RmwRead) = known - t;
+    t = known;
+  }
+  if (!f) {  // answered from the write buffer (after waiting for its data), or unwritten
+    at(p, Part::WriteBuffer) += now - t;
+    return;
+  }
+  if (f->op == FlashOp::Program) {  // waited for a free page from its data's arrival
+    at(p, Part::WriteStall) = f->issuer.t_built - t;
+    t = f->issuer.t_built;
+  }
+  flash_path_parts(*f, t, now, p);
 }
 
 void FirmwareCore::complete_host(tlm::tlm_generic_payload& gp) {
@@ -396,7 +433,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       auto& host_gp = *static_cast<tlm::tlm_generic_payload*>(f.host);
       host_cmd(host_gp).tokens[f.host_page] = f.token[plane_in_die];
       read_done(ppa);
-      page_done(host_gp);
+      page_done(host_gp, &f);
       break;
     }
     case FlashOrigin::RmwRead:
@@ -414,9 +451,11 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
         ++counters_.superseded_programs;  // a newer write or a trim came meanwhile
       }
       tlm::tlm_generic_payload* host_gp = w.host;
+      const Tick known = w.t_known;
+      const std::uint8_t waited_for = w.waited_for;
       w.next_free = free_op_;
       free_op_ = op;
-      page_done(*host_gp);
+      page_done(*host_gp, &f, known, waited_for);
       gc_.maybe_start(ftl_.plane_of_ppa(ppa));  // its block may have become a GC candidate
       break;
     }

@@ -17,6 +17,7 @@
 // (FirmwareScheduler), and a listener told of what the core issues (FirmwareListener).
 #pragma once
 
+#include <cmath>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -158,6 +159,8 @@ class FirmwareCore : public sc_core::sc_module {
     bool known = false;
     bool partial = false;
     std::uint32_t replaces = kUnmapped;  // the page its read-modify-write read (likely the one it replaces)
+    Tick t_known = 0;                    // its token became known (latency attribution)
+    std::uint8_t waited_for = kWaitedNone;  // what it waited for before then
     std::uint32_t waiters = kNone;  // first parked operation waiting for `token`
     std::uint32_t waiters_tail = kNone;
     std::uint32_t next_free = kNone;
@@ -170,6 +173,9 @@ class FirmwareCore : public sc_core::sc_module {
     std::uint32_t next;
   };
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  // What a page waited for before its data was known: nothing, another write's data in
+  // the write buffer, or its read-modify-write read.
+  static constexpr std::uint8_t kWaitedNone = 0, kWaitedBuffer = 1, kWaitedRmw = 2;
 
   tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   tlm::tlm_sync_enum flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
@@ -180,9 +186,17 @@ class FirmwareCore : public sc_core::sc_module {
   bool written_in_part(std::uint64_t lba, std::uint32_t sectors, std::uint64_t lpn) const {
     return covers_part(lba, sectors, lpn, spp_);
   }
-  void page_done(tlm::tlm_generic_payload& host);
+  // A page of `host` is done: served by flash command `f` (null: answered without flash),
+  // after waiting until `known` for `waited_for`. The last page's path becomes the
+  // request's attributed parts (tlm/latency_parts.h).
+  void page_done(tlm::tlm_generic_payload& host, const FlashCommand* f = nullptr, Tick known = 0,
+                 std::uint8_t waited_for = kWaitedNone);
+  void critical_path(HostCommand& c, const FlashCommand* f, Tick known, std::uint8_t waited_for, Tick now) const;
   void complete_host(tlm::tlm_generic_payload& host);
   Tick reserve_core(std::uint64_t cycles);
+  Tick core_ticks(std::uint64_t cycles) const {
+    return static_cast<Tick>(std::llround(static_cast<double>(cycles) * cycle_ps_));
+  }
   FlashCommand& new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin origin);
   // A command built, its core work ending at `at`: to the firmware scheduling policy,
   // which releases it to the block (release_flash).

@@ -39,6 +39,7 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
     nand_.push_back(device.channel(c).scheduler_view());
   }
   chips_per_channel_ = n.chips_per_channel;
+  dies_per_chip_ = n.dies_per_chip;
 }
 
 void FlashSched::trace(VcdWriter& vcd, const std::string& scope) {
@@ -68,6 +69,13 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
   if (ph == tlm::BEGIN_REQ) {
     FlashCommand& c = flash_cmd(gp);
     c.exec.owner = &gp;
+    // The latency attribution: when it came, and its die's meter then (an address outside
+    // the geometry is refused by the channel later; it waits unmetered).
+    c.t_queued = sim_now();
+    if (c.channel < nand_.size() && c.chip < chips_per_channel_ && c.die < dies_per_chip_) {
+      c.waited = nand_[c.channel].wait_meter(c, c.t_queued);
+      c.metered = true;
+    }
     if (decision_listener_) decision_listener_->command_queued(c);
     if (life_ && c.request) life_->command_at(sim_now(), c, Stage::BlockQueue);
     if (vcd_ && c.channel < nand_.size() && c.chip < chips_per_channel_) {

@@ -140,7 +140,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   std::uint64_t compared_ = 0;
   LifeListener* life_ = nullptr;
   VcdWriter* vcd_ = nullptr;
-  unsigned chips_per_channel_ = 0;
+  unsigned chips_per_channel_ = 0, dies_per_chip_ = 0;
   std::vector<int> tv_queued_, tv_grant_;  // per chip, per channel
   std::vector<std::uint32_t> traced_queued_;  // per chip
   std::vector<unsigned> traced_granted_;      // channels whose grant shows an id

@@ -38,6 +38,7 @@ void HostIface::trace_state() {
 }
 
 void HostIface::forward(tlm::tlm_generic_payload& gp) {
+  host_cmd(gp).t_fw_in = sim_now();
   if (life_) life_->request_at(sim_now(), host_cmd(gp).id, Stage::Firmware);
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_time d = SC_ZERO_TIME;
@@ -56,6 +57,7 @@ void HostIface::accept(tlm::tlm_generic_payload& gp) {
   free_tags_.pop_back();
   max_in_use_ = std::max(max_in_use_, ++in_use_);
   const Tick now = sim_now();
+  c.t_tag = now;
   const Tick ready = c.op == HostOp::Write ? link(std::uint64_t{c.sectors} * 512) : now;
   if (ready == now && inbound_.empty()) {  // nothing to wait for: straight to the firmware
     trace_state();
@@ -94,6 +96,7 @@ tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase
   }
   HostCommand& c = host_cmd(gp);
   const Tick now = sim_now();
+  c.t_fw_done = now;
   if (life_) life_->request_at(now, c.id, Stage::HostIface);
   const Tick at = c.op == HostOp::Read ? link(std::uint64_t{c.sectors} * 512) : now;
   if (at != now) {

@@ -42,7 +42,9 @@ void HostDriver::on_pump_event() {
 void HostDriver::write_requests_csv(const std::string& path) {
   csv_ = std::make_unique<std::ofstream>(path, std::ios::trunc);
   if (!*csv_) throw std::runtime_error("report.requests_csv: cannot write " + path);
-  *csv_ << "submit_us,complete_us,op,lba,bytes,latency_us\n";
+  *csv_ << "submit_us,complete_us,op,lba,bytes,latency_us";
+  for (unsigned k = 0; k < kParts; ++k) *csv_ << ",part_" << part_name(k) << "_us";
+  *csv_ << '\n';
 }
 
 void HostDriver::fail(const std::string& msg) {
@@ -100,6 +102,7 @@ void HostDriver::send(const IoScheduler::Entry& e) {
   c.sectors = e.sectors;
   c.id = e.id;
   c.t_submit = e.arrival;
+  c.t_dispatch = sim_now();
   first_submit_ = std::min(first_submit_, c.t_submit);
   const int k = e.op == HostOp::Read ? 0 : 1;
   wait_sum_[k] += sim_now() - e.arrival;
@@ -208,6 +211,14 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   // A read of pages none of which was ever written: no flash work to measure.
   bool unwritten = c.op == HostOp::Read && !c.expected.empty();
   for (std::size_t i = 0; unwritten && i < c.expected.size(); ++i) unwritten = c.expected[i] == kUnwrittenToken;
+  // Where its time went: the parts must sum to its latency (an internal error if not).
+  PartTicks parts;
+  const std::string wrong = LatencyAttribution::compose(c, now, parts);
+  if (!wrong.empty()) {
+    errors_.push_back("internal error: latency attribution of host command " + std::to_string(c.id) + " (" +
+                      to_string(c.op) + "): " + wrong);
+    sc_stop();
+  }
   const bool warmup = in_warmup(c.id, c.t_submit);  // false for every request without a warm-up
   if (warmup) {
     ++warmup_completed_;
@@ -216,17 +227,24 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   } else {
     latency_[k].record(now - c.t_submit);
     latency_all_.record(now - c.t_submit);
+    attribution_.record(k, now - c.t_submit, parts);
   }
   if (interval_ && !unwritten) {  // the time series shows the warm-up too
     interval_->latency[k].record(now - c.t_submit);
     interval_->bytes[k] += std::uint64_t{c.sectors} * 512;
+    for (unsigned p = 0; p < kParts; ++p) interval_->part_sum[k][p] += parts[p];
   }
   if (csv_) {
     char line[160];
-    std::snprintf(line, sizeof line, "%.6f,%.6f,%s,%llu,%llu,%.6f\n", ticks_to_us(c.t_submit), ticks_to_us(now),
+    std::snprintf(line, sizeof line, "%.6f,%.6f,%s,%llu,%llu,%.6f", ticks_to_us(c.t_submit), ticks_to_us(now),
                   to_string(c.op), static_cast<unsigned long long>(c.lba),
                   static_cast<unsigned long long>(c.sectors) * 512, ticks_to_us(now - c.t_submit));
     *csv_ << line;
+    for (unsigned p = 0; p < kParts; ++p) {
+      std::snprintf(line, sizeof line, ",%.6f", ticks_to_us(parts[p]));
+      *csv_ << line;
+    }
+    *csv_ << '\n';
   }
   if (!warmup && !unwritten) bytes_[k] += std::uint64_t{c.sectors} * 512;
   last_done_ = now;

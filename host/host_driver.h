@@ -24,6 +24,7 @@
 #include "host/token_shadow.h"
 #include "tlm/host_protocol.h"
 #include "tlm/request_life.h"
+#include "host/latency_attribution.h"
 #include "common/latency_histogram.h"
 #include "common/vcd_writer.h"
 #include "tlm/payload_pool.h"
@@ -87,7 +88,10 @@ class HostDriver : public sc_core::sc_module {
   struct Interval {
     LatencyHistogram latency[2];
     std::uint64_t bytes[2] = {0, 0};
+    PartTicks part_sum[2] = {};  // the latency parts' sums (tlm/latency_parts.h)
   };
+  // Where the requests' time went (tlm/latency_parts.h), over the statistics' window.
+  const LatencyAttribution& attribution() const { return attribution_; }
   void enable_intervals() { interval_ = std::make_unique<Interval>(); }
   Interval* interval() { return interval_.get(); }
   // Requests in the host: waiting for its scheduling queue or in it, not yet sent.
@@ -101,7 +105,8 @@ class HostDriver : public sc_core::sc_module {
   HostPayloadPool& pool() { return pool_; }
   const TokenShadow& shadow() const { return shadow_; }
   // Writes one line per completed request to `path`:
-  // submit_us,complete_us,op,lba,bytes,latency_us (throws std::runtime_error if it cannot).
+  // submit_us,complete_us,op,lba,bytes,latency_us, then part_<part>_us for each latency
+  // part (tlm/latency_parts.h), in path order (throws std::runtime_error if it cannot).
   void write_requests_csv(const std::string& path);
   // No request is made after this simulated time (closed loop; an open-loop source
   // stops its own arrivals).
@@ -166,6 +171,7 @@ class HostDriver : public sc_core::sc_module {
   bool awaiting_end_req_ = false;
   sc_core::sc_event pump_event_;
   LatencyHistogram latency_[2], latency_all_;
+  LatencyAttribution attribution_;
   std::uint64_t bytes_[2] = {0, 0};
   std::uint64_t completed_ = 0, reads_checked_ = 0, mismatches_ = 0, id_ = 0;
   double progress_seconds_ = 0;

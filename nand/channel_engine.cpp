@@ -1,5 +1,7 @@
 #include "nand/channel_engine.h"
 
+#include "tlm/latency_parts.h"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -22,7 +24,7 @@ ArrayState array_state(FlashOp op) {
 }  // namespace
 
 ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivity* activity)
-    : cfg_(cfg), channel_(channel), activity_(activity) {
+    : cfg_(cfg), channel_(channel), activity_(activity), meter_(cfg.chips_per_channel, cfg.dies_per_chip) {
   t_cmd_ = cfg_.bus_ticks(cfg_.cmd_addr_cycles);
   t_erase_cmd_ = cfg_.bus_ticks(cfg_.erase_cmd_cycles);
   t_data_ = cfg_.bus_ticks(cfg_.page_bytes);
@@ -224,6 +226,14 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
     rejected_.push_back(c);
     return;
   }
+  // The die is committed to it from now: the meter's time of what it waited for in the
+  // scheduler block ends here, and its own occupation begins.
+  const Tick bus = bus_busy_ticks(now);
+  if (c->metered) {
+    const WaitMeter::Ticks m = meter_.at(c->chip, c->die, now, bus);
+    for (unsigned k = 0; k < kWaitKinds; ++k) c->waited[k] = m[k] - c->waited[k];
+  }
+  meter_.occupy(c->chip, c->die, c->exec.seq, work_kind(*c), now, bus);
   Die& d = die_of(*c);
   if (d.tail) {
     d.tail->exec.next = c;
@@ -307,7 +317,18 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
   }
   set_regs(d, *c, now);
   refresh_accept(d);
+  bus_segments_started(c, now);
   start_bus(c, now);
+}
+
+void ChannelEngine::bus_segments_started(FlashCommand* c, Tick now) {
+  Tick total = 0;
+  for (unsigned i = 0; i < nseg_; ++i) {
+    total += segs_[i].duration;
+    if (segs_[i].phase == BusPhase::CmdAddr) c->bus_cmd_ticks += segs_[i].duration;
+  }
+  if (c->exec.stage == BusOut) c->t_out_start = now;
+  else c->t_bus_end = now + total;
 }
 
 void ChannelEngine::start_bus_dataout(FlashCommand* c, Tick now) {
@@ -315,6 +336,7 @@ void ChannelEngine::start_bus_dataout(FlashCommand* c, Tick now) {
   nseg_ = 0;
   const Tick t = c->out_bytes ? cfg_.bus_ticks(c->out_bytes) : t_data_;  // a partial read moves its bytes only
   for_planes(c->plane_mask, [&](unsigned) { segs_[nseg_++] = {BusPhase::DataOut, t}; });
+  bus_segments_started(c, now);
   start_bus(c, now);
 }
 
@@ -382,6 +404,7 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& d
       } else {
         c->exec.stage = WaitOut;
         c->exec.ready_at = now;
+        c->t_out_ready = now;
         waiting_out_.push_back(c);
       }
       break;
@@ -413,6 +436,7 @@ void ChannelEngine::register_moves(Die& d, Tick now) {
       });
       c->exec.stage = WaitOut;
       c->exec.ready_at = now;
+      c->t_out_ready = now;
       waiting_out_.push_back(c);
       set_regs(d, *c, now);
     }
@@ -457,6 +481,7 @@ void ChannelEngine::complete(FlashCommand* c, Tick now, std::vector<FlashCommand
       break;
   }
   chip_finished(c->chip, now);
+  meter_.release(c->chip, c->die, c->exec.seq, now, bus_busy_ticks(now));
   c->exec.stage = Done;
   c->status = FlashStatus::Ok;
   c->t_done = now;
@@ -537,6 +562,7 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   d.eligible_since = kNever;
   note_queue(d, best->chip, best->die, now);
   if (!dynamically_valid(*best)) {
+    meter_.release(best->chip, best->die, best->exec.seq, now, bus_busy_ticks(now));
     fail(best, now, dynamic_error(*best), done);
     return true;
   }

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "nand/chip_activity.h"
+#include "nand/wait_meter.h"
 #include "nand/nand_config.h"
 #include "nand/page_image.h"
 #include "common/big_array.h"
@@ -190,6 +191,10 @@ class ChannelEngine {
     return s;
   }
   unsigned queued_total() const { return queued_total_; }
+  // The die's work integrals up to `now` (nand/wait_meter.h), for the latency attribution.
+  WaitMeter::Ticks wait_meter(unsigned chip, unsigned die, Tick now) const {
+    return meter_.at(chip, die, now, bus_busy_ticks(now));
+  }
   // Bus time of a command phase and of one page's data, in ticks.
   Tick t_cmd() const { return t_cmd_; }
   Tick t_data() const { return t_data_; }
@@ -305,6 +310,8 @@ class ChannelEngine {
     return op == FlashOp::Read ? t_read_ : op == FlashOp::Program ? t_prog_ : t_erase_;
   }
   std::uint64_t in_flight_ = 0;  // submitted, not completed
+  WaitMeter meter_;
+  void bus_segments_started(FlashCommand* c, Tick now);  // attribution: its bus times
   Tick next_event_ = kNever;
   ChannelCounters counters_;
 };

@@ -26,6 +26,11 @@ class ChannelStatus {
   std::uint32_t accept_word(unsigned chip, unsigned die) const { return engine_->accept_word(chip, die); }
   // Whether `c` could start now: no command waits for the bus and its die accepts it.
   bool ready_for(const FlashCommand& c) const { return engine_->ready_for(c); }
+  // A measurement, not an input to decisions: the command's die's work integrals up to
+  // `now` (the latency attribution's start of its wait in the block).
+  WaitMeter::Ticks wait_meter(const FlashCommand& c, Tick now) const {
+    return engine_->wait_meter(c.chip, c.die, now);
+  }
 
  private:
   ChannelEngine* engine_;

@@ -59,6 +59,47 @@ json::Value op_stats(const LatencyHistogram& h, std::uint64_t bytes, double sim_
   return o;
 }
 
+// `<op>.latency_parts.<part>`: mean_us, p99_us, share (of the mean latency), tail_us (its
+// mean over the slowest requests: the p99's histogram bucket and above).
+json::Value parts_json(const host::LatencyAttribution& a, int op) {
+  json::Value o = obj();
+  for (unsigned k = 0; k < kParts; ++k) {
+    const host::LatencyAttribution::Figures f = a.figures(op, k);
+    json::Value p = obj();
+    put(p, "mean_us", num(f.mean_us));
+    put(p, "p99_us", num(f.p99_us));
+    put(p, "share", num(f.share));
+    put(p, "tail_us", num(f.tail_us));
+    put(o, part_name(k), p);
+  }
+  return o;
+}
+
+// One summary line: the largest parts of the mean, and of the tail's mean.
+void parts_line(std::ostream& os, const char* name, const host::LatencyAttribution& a, int op) {
+  if (!a.count(op)) return;
+  std::vector<std::pair<double, unsigned>> mean, tail;
+  for (unsigned k = 0; k < kParts; ++k) {
+    const host::LatencyAttribution::Figures f = a.figures(op, k);
+    mean.emplace_back(f.mean_us, k);
+    tail.emplace_back(f.tail_us, k);
+  }
+  const auto top = [&os](std::vector<std::pair<double, unsigned>>& v, double total) {
+    std::stable_sort(v.begin(), v.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    for (std::size_t i = 0; i < 4 && i < v.size() && v[i].first > 0; ++i)
+      os << (i ? ", " : " ") << part_name(v[i].second) << ' ' << std::setprecision(0)
+         << (total > 0 ? 100.0 * v[i].first / total : 0.0) << " %";
+  };
+  double mean_total = 0;
+  for (const auto& m : mean) mean_total += m.first;
+  os << "  " << std::left << std::setw(6) << name << std::right << " parts of the mean (" << std::setprecision(1)
+     << mean_total << " us):";
+  top(mean, mean_total);
+  os << "; of the slowest " << a.tail_count(op) << " (" << std::setprecision(1) << a.tail_mean_us(op) << " us):";
+  top(tail, a.tail_mean_us(op));
+  os << '\n';
+}
+
 // The latency table of both summaries: a header, then one row per operation.
 void latency_header(std::ostream& os) {
   os << "  op          count       IOPS      MB/s      mean us       p50 us       p99 us     p99.9 us       max us\n";
@@ -116,6 +157,7 @@ json::Value nand_ops_stats(const NandScriptDriver& drv, const nand::NandDevice& 
 json::Value nand_section(const nand::NandDevice& nand, const WindowFigures& w) {
   json::Value n = obj();
   put(n, "chip_utilization", num(w.chip_utilization));
+  put(n, "chip_utilization_while_busy", num(w.chip_utilization_while_busy));
   put(n, "chip_busy_ratio", array(w.chip_busy));
   put(n, "chip_idle_while_others_busy_ratio", array(w.chip_idle_while_others_busy));
   put(n, "bus_utilization", array(w.bus_utilization));
@@ -137,6 +179,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(root, "read", op_stats(f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s));
   put(root, "write", op_stats(f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s));
   put(root, "all", op_stats(f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write), sim_s));
+  for (int op = 0; op < 3; ++op) put(root.members[op].second, "latency_parts", parts_json(f.host.attribution(), op));
   put(root, "sim_time_us", num(ticks_to_us(end - f.window.start)));
   put(root, "window_start_us", num(ticks_to_us(f.window.start)));
   put(root, "nand", nand_section(f.nand, f.window));
@@ -246,6 +289,8 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   latency_row(os, "read", f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s);
   latency_row(os, "write", f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s);
   latency_row(os, "all", f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write), sim_s);
+  parts_line(os, "read", f.host.attribution(), 0);
+  parts_line(os, "write", f.host.attribution(), 1);
   os << std::setprecision(3);
   if (f.window.start)
     os << "  simulated time      " << ticks_to_us(end - f.window.start) << " us (the statistics' window: from "
@@ -253,7 +298,8 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
        << " requests, to the last host completion)\n";
   else
     os << "  simulated time      " << ticks_to_us(end) << " us (the statistics' window: to the last host completion)\n";
-  os << "  chip utilization    " << f.window.chip_utilization << " chips busy on average (of " << f.window.chips << ")\n";
+  os << "  chip utilization    " << f.window.chip_utilization << " chips busy on average over the window (of "
+     << f.window.chips << "), " << f.window.chip_utilization_while_busy << " over the time any chip is busy\n";
   os << "  host queue          " << f.host.conflicts(HostOp::Read) << " read and " << f.host.conflicts(HostOp::Write)
      << " write conflict requests; mean wait before dispatch " << f.host.mean_wait_us(HostOp::Read) << " us (read), "
      << f.host.mean_wait_us(HostOp::Write) << " us (write)\n";

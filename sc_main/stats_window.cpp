@@ -18,6 +18,7 @@ WindowTicks nand_ticks(const nand::NandDevice& nand, Tick at) {
     t.chip_busy_sum += t.chip_busy.back();
     t.chip_idle_while_others_busy.push_back(act.idle_while_others_busy_ticks(c, at));
   }
+  t.any_chip_busy = act.any_busy_ticks(at);
   for (unsigned ch = 0; ch < nand.channels(); ++ch) t.bus_busy.push_back(nand.channel(ch).status().bus_busy_ticks(at));
   return t;
 }
@@ -39,6 +40,7 @@ WindowFigures window_between(const WindowTicks& from, const WindowTicks& to) {
   auto at = [](const std::vector<Tick>& v, std::size_t i) { return i < v.size() ? v[i] : Tick{0}; };
   w.chips = to.chip_busy.size();
   w.chip_utilization = ratio(to.chip_busy_sum - from.chip_busy_sum, len);
+  w.chip_utilization_while_busy = ratio(to.chip_busy_sum - from.chip_busy_sum, to.any_chip_busy - from.any_chip_busy);
   for (std::size_t c = 0; c < w.chips; ++c) {
     w.chip_busy.push_back(ratio(to.chip_busy[c] - at(from.chip_busy, c), len));
     w.chip_idle_while_others_busy.push_back(
@@ -65,6 +67,9 @@ void check_window(const WindowFigures& w) {
     if (!(v >= 0.0 && v <= hi * (1 + 1e-12))) bad << what << " = " << v << " is outside [0, " << hi << "]; ";
   };
   in("nand.chip_utilization", w.chip_utilization, static_cast<double>(w.chips));
+  in("nand.chip_utilization_while_busy", w.chip_utilization_while_busy, static_cast<double>(w.chips));
+  if (w.chip_utilization_while_busy > 0 && w.chip_utilization_while_busy < 1.0 - 1e-12)
+    bad << "nand.chip_utilization_while_busy = " << w.chip_utilization_while_busy << " is below 1; ";
   for (std::size_t i = 0; i < w.chip_busy.size(); ++i) {
     in("nand.chip_busy_ratio[" + std::to_string(i) + "]", w.chip_busy[i], 1.0);
     in("nand.chip_idle_while_others_busy_ratio[" + std::to_string(i) + "]", w.chip_idle_while_others_busy[i], 1.0);

@@ -23,6 +23,7 @@ namespace ssd {
 struct WindowTicks {
   Tick at = 0;
   Tick chip_busy_sum = 0;                 // summed over the chips
+  Tick any_chip_busy = 0;                 // time with at least one chip busy
   std::vector<Tick> chip_busy, chip_idle_while_others_busy, bus_busy;
   Tick core_busy = 0, link_busy = 0;
 };
@@ -46,7 +47,10 @@ WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& f
 
 struct WindowFigures {
   Tick start = 0, end = 0;  // the window is [start, end]
-  double chip_utilization = 0;             // chips busy on average, in [0, chips]
+  double chip_utilization = 0;             // chips busy on average over the window, in [0, chips]
+  // Chips busy on average over the time at least one is (the PIQ paper's "number of flash
+  // chips being accessed simultaneously"), in [0, chips]; 0 if none ever was.
+  double chip_utilization_while_busy = 0;
   std::vector<double> chip_busy;           // per chip: busy time / end, in [0, 1]
   std::vector<double> chip_idle_while_others_busy;  // per chip, in [0, 1]
   std::vector<double> bus_utilization;     // per channel, in [0, 1]

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 #include "tlm/sim_now.h"
@@ -22,10 +23,15 @@ TimeSeries::TimeSeries(sc_core::sc_module_name name, const std::string& path, Ti
   tick_.notify(sc_delay(interval_));
 }
 
-const char* TimeSeries::header() {
-  return "start_us,end_us,read_iops,write_iops,read_mb_s,write_mb_s,read_mean_us,read_p99_us,write_mean_us,"
-         "write_p99_us,chips_busy,bus_utilization,gc_erases,gc_copies,host_pages_programmed,write_amplification,"
-         "free_blocks_min,free_blocks_mean,ncq_tags_in_use,host_queue_length";
+std::string TimeSeries::header() {
+  std::string h =
+      "start_us,end_us,read_iops,write_iops,read_mb_s,write_mb_s,read_mean_us,read_p99_us,write_mean_us,"
+      "write_p99_us,chips_busy,bus_utilization,gc_erases,gc_copies,host_pages_programmed,write_amplification,"
+      "free_blocks_min,free_blocks_mean,ncq_tags_in_use,host_queue_length";
+  // The latency parts' means over the requests completed in the interval (tlm/latency_parts.h).
+  for (const char* op : {"read", "write"})
+    for (unsigned k = 0; k < kParts; ++k) h += std::string(",") + op + "_part_" + part_name(k) + "_us";
+  return h;
 }
 
 void TimeSeries::on_tick() {
@@ -70,7 +76,17 @@ void TimeSeries::row(Tick now) {
                 static_cast<unsigned long long>(d.host_pages), d.write_amplification(),
                 ftl.planes() ? fmin : 0u, ftl.planes() ? fsum / ftl.planes() : 0.0, iface_.tags_in_use(),
                 host_.host_queue_length());
-  out_ << line;
+  std::string parts;
+  for (int op = 0; op < 2; ++op) {
+    const double n = static_cast<double>(in.latency[op].count());
+    for (unsigned k = 0; k < kParts; ++k) {
+      char v[32];
+      std::snprintf(v, sizeof v, ",%.3f", n > 0 ? static_cast<double>(in.part_sum[op][k]) / n / 1e6 : 0.0);
+      parts += v;
+    }
+  }
+  if (!parts.empty() && line[0] && line[std::strlen(line) - 1] == '\n') line[std::strlen(line) - 1] = '\0';
+  out_ << line << parts << '\n';
   ++rows_;
   last_ = t;
   ftl_last_ = now_ftl;

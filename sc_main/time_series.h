@@ -29,7 +29,7 @@ class TimeSeries : public sc_core::sc_module {
   // The host finished at `now`: the last (partial) row, and no more.
   void finish(Tick now);
   std::uint64_t rows() const { return rows_; }
-  static const char* header();
+  static std::string header();
 
  private:
   void on_tick();

@@ -56,6 +56,9 @@ enum class FlashPriority : std::uint8_t { UrgentGc = 0, Host = 1, BackgroundGc =
 // scheduler block do not act on it (the scheduler acts on `priority`).
 enum class FlashOrigin : std::uint8_t { None = 0, HostRead, RmwRead, HostProgram, GcRead, GcProgram, GcErase };
 constexpr std::uint64_t kNoLpn = ~std::uint64_t{0};
+// What a die was doing while a command waited in the scheduler block (tlm/latency_parts.h):
+// five kinds of work, then the channel's bus held by another chip.
+constexpr unsigned kWaitKinds = 6;
 constexpr unsigned kPriorityClasses = 3;
 
 const char* to_string(FlashOp op);
@@ -89,6 +92,23 @@ struct FlashCommand {
   Tick t_array_end = 0;
   Tick t_done = 0;         // completed (read: last data byte out; program/erase: array done)
   std::string error;       // protocol error text when status == ProtocolError
+  // For the latency attribution (tlm/latency_parts.h), filled by the channel: the end of
+  // the command phase (program: with its data in), a read's data ready for the bus (in
+  // a register it may leave) and its data-out start, and the bus time of command and
+  // address cycles over both phases (the rest of the bus time is data).
+  Tick t_bus_end = 0;
+  Tick t_out_ready = 0;
+  Tick t_out_start = 0;
+  Tick bus_cmd_ticks = 0;
+
+  // ---- the scheduler block's measurement (the NAND reads none of it) ----
+  Tick t_queued = 0;  // the block took it
+  // The time it waited in the block [t_queued, t_submit] while its die (or, the die idle,
+  // its chip) did each kind of work, and, both idle, while another chip held the bus
+  // (tlm/latency_parts.h: work_kind). The block stores the die's meter at t_queued and
+  // sets `metered`; the channel turns it into the differences at t_submit.
+  std::array<Tick, kWaitKinds> waited{};
+  bool metered = false;
 
   // ---- what it is for, filled by the issuer (the NAND and the scheduler ignore it) ----
   FlashOrigin origin = FlashOrigin::None;
@@ -100,6 +120,7 @@ struct FlashCommand {
 
   // ---- the issuer's scratch (not part of the protocol) ----
   struct Issuer {
+    Tick t_built = 0;            // built by the firmware (latency attribution)
     std::uint32_t ppa = 0;       // the page (erase: the block's first page), FTL numbering
     std::uint32_t write_op = 0;  // read-modify-write read, host program: the write it serves
     std::uint32_t plane = 0;     // GC: the plane collected

@@ -17,6 +17,7 @@
 
 #include "tlm/command_extension.h"
 #include "tlm/flash_command.h"
+#include "tlm/latency_parts.h"
 
 namespace ssd {
 
@@ -82,6 +83,16 @@ struct HostCommand {
   std::vector<Token> expected;  // read: what the host last wrote (the device ignores it)
   Tick t_submit = 0;           // host sent BEGIN_REQ
   Tick t_done = 0;             // device sent BEGIN_RESP
+  // The latency attribution (tlm/latency_parts.h): the request's events along its path,
+  // set by the layer each happens in, and the parts of the page that ended it (the
+  // firmware's, from write_buffer to completion).
+  Tick t_dispatch = 0;   // the host sent it (BEGIN_REQ)
+  Tick t_tag = 0;        // NCQ tag given
+  Tick t_fw_in = 0;      // passed to the firmware
+  Tick t_core_start = 0; // the core started its work
+  Tick t_processed = 0;  // the core's work done: split into pages
+  Tick t_fw_done = 0;    // the firmware answered the host interface
+  PartTicks parts{};
 
   // controller scratch
   struct Scratch {
@@ -98,6 +109,8 @@ struct HostCommand {
     tokens.clear();  // keeps its capacity: no allocation once warmed up
     expected.clear();
     t_submit = t_done = 0;
+    t_dispatch = t_tag = t_fw_in = t_core_start = t_processed = t_fw_done = 0;
+    parts = {};
     exec = Scratch{};
   }
 };

@@ -66,6 +66,9 @@ void FlashCommand::reset() {
   status = FlashStatus::Pending;
   t_submit = t_start = t_array_start = t_array_end = t_done = 0;
   error.clear();
+  t_bus_end = t_out_ready = t_out_start = bus_cmd_ticks = t_queued = 0;
+  waited = {};
+  metered = false;
   origin = FlashOrigin::None;
   lpn = kNoLpn;
   copy_from = host_page = 0;

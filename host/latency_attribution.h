@@ -1,0 +1,151 @@
+// The latency attribution over all requests (tlm/latency_parts.h): each request's parts,
+// composed from its events and its last page's path, checked to sum to its latency, and
+// kept per operation (read; write and the rest) as each part's mean, p99, share of the
+// mean latency, and its mean over the slowest requests (the p99's bucket and above), so
+// that a tail latency can be taken apart as exactly as the mean. Plain C++.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/latency_histogram.h"
+#include "tlm/host_protocol.h"
+#include "tlm/latency_parts.h"
+
+namespace ssd::host {
+
+class LatencyAttribution {
+ public:
+  // Request `c`'s parts, its host-side events' differences around the firmware's page
+  // parts (c.parts), with `done` its completion at the host. Returns an empty string if
+  // they sum to done - c.t_submit and none exceeds it, else what is wrong.
+  static std::string compose(const HostCommand& c, Tick done, PartTicks& out) {
+    out = c.parts;
+    at(out, Part::HostQueue) = c.t_dispatch - c.t_submit;
+    at(out, Part::NcqWait) = c.t_tag - c.t_dispatch;
+    at(out, Part::HostLinkIn) = c.t_fw_in - c.t_tag;
+    at(out, Part::FirmwareQueue) = c.t_core_start - c.t_fw_in;
+    at(out, Part::FirmwareBusy) = c.t_processed - c.t_core_start;
+    at(out, Part::HostLinkOut) = done - c.t_fw_done;
+    return check(out, done - c.t_submit);
+  }
+  // Empty if `p` sums to `latency` with no part above it (a part computed from events out
+  // of order wraps to a huge value, which the sum alone might not show).
+  static std::string check(const PartTicks& p, Tick latency) {
+    Tick sum = 0;
+    for (unsigned k = 0; k < kParts; ++k) {
+      if (p[k] > latency)
+        return std::string("part ") + part_name(k) + " = " + std::to_string(p[k]) + " ps exceeds the latency " +
+               std::to_string(latency) + " ps";
+      sum += p[k];
+    }
+    if (sum != latency)
+      return "the parts sum to " + std::to_string(sum) + " ps, the latency is " + std::to_string(latency) + " ps";
+    return {};
+  }
+
+  // Op 0: reads; 1: the rest (writes, trims, flushes), as the host's latency figures.
+  void record(int op, Tick latency, const PartTicks& p) {
+    Op& o = ops_[op];
+    ++o.count;
+    for (unsigned k = 0; k < kParts; ++k) {
+      if (!p[k]) continue;
+      o.nonzero[k].record(p[k]);
+      o.sum[k] += p[k];
+    }
+    const std::size_t b = LatencyHistogram::index(latency);
+    if (b >= o.rows.size()) o.rows.resize(b + 1);
+    Row& r = o.rows[b];
+    ++r.count;
+    for (unsigned k = 0; k < kParts; ++k) r.sum[k] += static_cast<double>(p[k]);
+  }
+
+  struct Figures {
+    double mean_us = 0, p99_us = 0, share = 0, tail_us = 0;
+  };
+  // Part `part` of op 0, 1 or 2 (all).
+  Figures figures(int op, unsigned part) const {
+    Figures f;
+    const std::uint64_t n = count(op);
+    if (!n) return f;
+    unsigned __int128 sum = 0, all = 0;
+    for (int o : members(op)) {
+      sum += ops_[o].sum[part];
+      for (unsigned k = 0; k < kParts; ++k) all += ops_[o].sum[k];
+    }
+    f.mean_us = static_cast<double>(sum) / static_cast<double>(n) / 1e6;
+    f.share = all ? static_cast<double>(sum) / static_cast<double>(all) : 0.0;
+    // p99 with the zeros (not recorded) below every recorded value.
+    LatencyHistogram h;
+    std::uint64_t nonzero = 0;
+    for (int o : members(op)) {
+      h.merge(ops_[o].nonzero[part]);
+      nonzero += ops_[o].nonzero[part].count();
+    }
+    const std::uint64_t need = LatencyHistogram::rank(0.99, n), zeros = n - nonzero;
+    f.p99_us = need <= zeros ? 0.0 : static_cast<double>(h.at_rank(need - zeros)) / 1e6;
+    const Row tail = tail_row(op);
+    f.tail_us = tail.count ? tail.sum[part] / static_cast<double>(tail.count) / 1e6 : 0.0;
+    return f;
+  }
+  std::uint64_t count(int op) const {
+    std::uint64_t n = 0;
+    for (int o : members(op)) n += ops_[o].count;
+    return n;
+  }
+  // The requests of the tail: those in the latency histogram's bucket of the p99 and above
+  // (the p99 is that bucket's upper edge), and their mean latency in us.
+  std::uint64_t tail_count(int op) const { return tail_row(op).count; }
+  double tail_mean_us(int op) const {
+    const Row r = tail_row(op);
+    double s = 0;
+    for (double v : r.sum) s += v;
+    return r.count ? s / static_cast<double>(r.count) / 1e6 : 0.0;
+  }
+
+ private:
+  struct Row {
+    std::uint64_t count = 0;
+    std::array<double, kParts> sum{};
+  };
+  struct Op {
+    std::uint64_t count = 0;
+    std::array<LatencyHistogram, kParts> nonzero;
+    std::array<unsigned __int128, kParts> sum{};
+    std::vector<Row> rows;  // by the latency's histogram bucket
+  };
+  static std::vector<int> members(int op) { return op == 2 ? std::vector<int>{0, 1} : std::vector<int>{op}; }
+  Row tail_row(int op) const {
+    std::size_t rows = 0;
+    for (int o : members(op)) rows = std::max(rows, ops_[o].rows.size());
+    std::vector<Row> merged(rows);
+    for (int o : members(op))
+      for (std::size_t b = 0; b < ops_[o].rows.size(); ++b) {
+        merged[b].count += ops_[o].rows[b].count;
+        for (unsigned k = 0; k < kParts; ++k) merged[b].sum[k] += ops_[o].rows[b].sum[k];
+      }
+    Row tail;
+    const std::uint64_t n = count(op);
+    if (!n) return tail;
+    const std::uint64_t need = LatencyHistogram::rank(0.99, n);
+    std::uint64_t seen = 0;
+    std::size_t first = rows;
+    for (std::size_t b = 0; b < rows; ++b) {
+      seen += merged[b].count;
+      if (seen >= need) {
+        first = b;
+        break;
+      }
+    }
+    for (std::size_t b = first; b < rows; ++b) {
+      tail.count += merged[b].count;
+      for (unsigned k = 0; k < kParts; ++k) tail.sum[k] += merged[b].sum[k];
+    }
+    return tail;
+  }
+  Op ops_[2];
+};
+
+}  // namespace ssd::host

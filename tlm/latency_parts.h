@@ -1,0 +1,106 @@
+// Where a host request's latency goes: its named parts, in the order of its critical
+// path (docs/controller.md, "Latency attribution", gives the event that starts and ends
+// each). The parts of a request sum to its latency exactly, to the picosecond: each is
+// the time between two consecutive events of the path, and the scheduler block's queue
+// is split by what the command's die or chip was doing meanwhile.
+//
+// The critical path is that of the page whose completion ended the request (the page the
+// firmware counted last: of pages done at the same time, the last one handled), followed
+// back through every stage that page waited in or was served by; the host-side stages
+// are the request's own. Time spent on other pages in parallel is not counted again.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "tlm/flash_command.h"
+
+namespace ssd {
+
+enum class Part : std::uint8_t {
+  HostQueue,         // arrival -> sent to the device (host I/O scheduler and its queue)
+  NcqWait,           // sent -> given an NCQ tag
+  HostLinkIn,        // tag -> passed to the firmware (write data over the host link)
+  FirmwareQueue,     // passed to the firmware -> the core starts its work
+  FirmwareBusy,      // the core's cycles for the command
+  WriteBuffer,       // waiting for another write's data in the write buffer
+  RmwRead,           // read-modify-write: the merge read, whole
+  WriteStall,        // a program waiting for a free page (GC to erase a block)
+  FirmwareSched,     // a flash command built -> taken by the scheduler block
+  ConflictHostRead,  // in the block while its die (or chip) served a host read
+  ConflictHostWrite, //   ... a host program
+  ConflictGcRead,    //   ... a GC copy read
+  ConflictGcProgram, //   ... a GC copy program
+  ConflictErase,     //   ... an erase
+  BlockQueue,        // in the block while its chip and its channel's bus were idle
+  BusWait,           // its die ready, another chip holding the channel's bus
+  BusCommand,        // command and address cycles
+  BusData,           // data in (program) or out (read)
+  RegisterWait,      // data in a page register, waiting for the array or a register
+  Array,             // tR, tPROG, tBERS
+  Completion,        // the NAND done -> the firmware answers the host interface
+  HostLinkOut,       // read data over the host link -> the host has the response
+  Count
+};
+constexpr unsigned kParts = static_cast<unsigned>(Part::Count);
+using PartTicks = std::array<Tick, kParts>;
+
+// snake_case names, as stats.json, the request CSV and the time series use them.
+inline const char* part_name(unsigned p) {
+  static const char* const names[kParts] = {
+      "host_queue",         "ncq_wait",          "host_link_in",     "firmware_queue", "firmware_busy",
+      "write_buffer",       "rmw_read",          "write_stall",      "firmware_sched", "conflict_host_read",
+      "conflict_host_write", "conflict_gc_read", "conflict_gc_program", "conflict_erase", "block_queue",
+      "bus_wait",           "bus_command",       "bus_data",         "register_wait",  "array",
+      "completion",         "host_link_out"};
+  return p < kParts ? names[p] : "?";
+}
+inline Tick& at(PartTicks& t, Part p) { return t[static_cast<unsigned>(p)]; }
+
+// What a die is doing, as the scheduler block's queue time is split by it: the kinds of
+// work (the command's origin), then the channel's bus held by another chip.
+// (kWaitKinds, in flash_command.h: host read, host write, GC read, GC program, erase,
+// then the bus.)
+constexpr unsigned kWorkKinds = kWaitKinds - 1;
+constexpr unsigned kWaitBus = kWorkKinds;
+// The kind of work a command is (a read-modify-write read counts as a host read, and a
+// command without an origin by its operation).
+inline unsigned work_kind(const FlashCommand& c) {
+  switch (c.origin) {
+    case FlashOrigin::HostRead:
+    case FlashOrigin::RmwRead: return 0;
+    case FlashOrigin::HostProgram: return 1;
+    case FlashOrigin::GcRead: return 2;
+    case FlashOrigin::GcProgram: return 3;
+    case FlashOrigin::GcErase: return 4;
+    case FlashOrigin::None: break;
+  }
+  return c.op == FlashOp::Read ? 0 : c.op == FlashOp::Program ? 1 : 4;
+}
+
+// The parts of a flash command's path, from `from` (its page was ready to be built and
+// sent) to `now` (its issuer handled its completion): firmware_sched, the block's queue
+// split by f.waited, then the NAND's phases from its timestamps, and completion. Added to
+// `p`; they sum to now - from when the events are in order.
+inline void flash_path_parts(const FlashCommand& f, Tick from, Tick now, PartTicks& p) {
+  at(p, Part::FirmwareSched) += f.t_queued - from;
+  // In the block: what its die (or chip) did meanwhile; the rest with both idle.
+  Tick metered = 0;
+  for (unsigned k = 0; k < kWaitKinds; ++k) metered += f.waited[k];
+  for (unsigned k = 0; k < kWorkKinds; ++k) p[static_cast<unsigned>(Part::ConflictHostRead) + k] += f.waited[k];
+  at(p, Part::BusWait) += f.waited[kWaitBus] + (f.t_start - f.t_submit);
+  at(p, Part::BlockQueue) += (f.t_submit - f.t_queued) - metered;
+  Tick bus = f.t_bus_end - f.t_start;
+  at(p, Part::RegisterWait) += f.t_array_start - f.t_bus_end;
+  at(p, Part::Array) += f.t_array_end - f.t_array_start;
+  if (f.op == FlashOp::Read) {  // its data out: from a register, when the bus is free
+    at(p, Part::RegisterWait) += f.t_out_ready - f.t_array_end;
+    at(p, Part::BusWait) += f.t_out_start - f.t_out_ready;
+    bus += f.t_done - f.t_out_start;
+  }
+  at(p, Part::BusCommand) += f.bus_cmd_ticks;
+  at(p, Part::BusData) += bus - f.bus_cmd_ticks;
+  at(p, Part::Completion) += now - f.t_done;
+}
+
+}  // namespace ssd
