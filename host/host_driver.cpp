@@ -44,7 +44,7 @@ void HostDriver::write_requests_csv(const std::string& path) {
   if (!*csv_) throw std::runtime_error("report.requests_csv: cannot write " + path);
   *csv_ << "submit_us,complete_us,op,lba,bytes,latency_us";
   for (unsigned k = 0; k < kParts; ++k) *csv_ << ",part_" << part_name(k) << "_us";
-  *csv_ << '\n';
+  *csv_ << ",id\n";
 }
 
 void HostDriver::fail(const std::string& msg) {
@@ -244,7 +244,7 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
       std::snprintf(line, sizeof line, ",%.6f", ticks_to_us(parts[p]));
       *csv_ << line;
     }
-    *csv_ << '\n';
+    *csv_ << ',' << c.id << '\n';
   }
   if (!warmup && !unwritten) bytes_[k] += std::uint64_t{c.sectors} * 512;
   last_done_ = now;

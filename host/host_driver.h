@@ -106,7 +106,8 @@ class HostDriver : public sc_core::sc_module {
   const TokenShadow& shadow() const { return shadow_; }
   // Writes one line per completed request to `path`:
   // submit_us,complete_us,op,lba,bytes,latency_us, then part_<part>_us for each latency
-  // part (tlm/latency_parts.h), in path order (throws std::runtime_error if it cannot).
+  // part (tlm/latency_parts.h), in path order, then the request's id (from 1, as
+  // trace.request names it) (throws std::runtime_error if it cannot).
   void write_requests_csv(const std::string& path);
   // No request is made after this simulated time (closed loop; an open-loop source
   // stops its own arrivals).

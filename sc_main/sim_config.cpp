@@ -135,7 +135,7 @@ Config make_config() {
              "of 400,000 timed notifications; then a peq_with_get loop alike) and report the run's cost in "
              "kernel activations per host request");
   c.add_string("report.requests_csv", "",
-               "write one line per host request to this CSV file: submit_us,complete_us,op,lba,bytes,latency_us");
+               "write one line per host request to this CSV file: submit_us,complete_us,op,lba,bytes,latency_us, part_<part>_us for each latency part (docs/controller.md), id");
   c.add_bool("report.audit", false,
              "after the workload, read every logical page back through the NAND's backdoor and check it "
              "against what the host last wrote (finds data lost where no read of the run looked)");

@@ -3,7 +3,7 @@
 # Runs SSDSIM ARGS --set report.audit=true --out DIR and passes when it exits 0 and its
 # stats.json shows GC ran at least MIN_GC_ERASES times, at least MIN_READS_CHECKED page
 # reads were checked, and nothing was wrong: no read mismatch, no logical page lost or
-# wrong in the end-of-run audit, no NAND protocol error.
+# wrong in the end-of-run audit, no NAND protocol error, and the latency parts add up.
 set -u
 ssdsim="$1"; dir="$2"; min_erases="$3"; min_reads="$4"; shift 4
 rm -rf "$dir"
@@ -23,4 +23,18 @@ erases=$(key gc_erases); reads=$(key reads_checked); audited=$(key audited_pages
 for k in mismatches audit_mismatches protocol_errors; do
   [ "$(key $k)" -eq 0 ] || fail "$k = $(key $k)"
 done
+# The latency attribution: the host checked every request's parts against its latency
+# (an internal error otherwise); the parts' means must add up to each op's mean latency.
+python3 - "$dir/stats.json" <<'PY' || fail "the latency parts do not add up to the mean latencies"
+import json, sys
+s = json.load(open(sys.argv[1]))
+for op in ("read", "write", "all"):
+    if s[op]["count"] == 0:
+        continue
+    parts = s[op]["latency_parts"]
+    total = sum(p["mean_us"] for p in parts.values())
+    mean = s[op]["latency_us"]["mean"]
+    assert abs(total - mean) <= 1e-6 * max(1.0, mean), (op, total, mean)
+    assert abs(sum(p["share"] for p in parts.values()) - 1) < 1e-9, op
+PY
 echo "cli_soak: $erases GC erases, $reads page reads checked, $audited logical pages audited, 0 mismatches"
