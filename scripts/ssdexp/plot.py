@@ -11,6 +11,11 @@ SOURCE: a sweep's directory or its results table (results.parquet / .csv), or on
   timeseries  each timeseries.csv column of interest over simulated time, per
               configuration (runs with report.interval_us)
   heatmap     per-chip busy ratio (nand.chip_busy_ratio), channels x chips, per point
+  parts       where the latency goes (docs/controller.md, "Latency attribution"): the
+              latency parts stacked per configuration, read and write, in us and as shares
+              of the whole; one figure for the mean latency, one for the slowest 1 %
+              (the parts' tail means, which sum to the tail's mean latency)
+  parts_time  the latency parts' means per interval, stacked (runs with report.interval_us)
 A configuration is a point apart from its seed; --label-by names it by these columns
 (default: the keys its points differ in).
 """
@@ -251,6 +256,108 @@ def plot_heatmap(df, out, label_by, formats, name="chip_busy"):
     return paths
 
 
+# The latency parts in path order (tlm/latency_parts.h), with colours by family: host
+# side in greys, firmware in browns, waiting on conflicts in reds and oranges, the block's
+# idle queue, then the bus in blues, registers and array in greens.
+PARTS = [
+    ("host_queue", "#bdbdbd"), ("ncq_wait", "#969696"), ("host_link_in", "#737373"), ("firmware_queue", "#d9b38c"),
+    ("firmware_busy", "#a0522d"), ("write_buffer", "#e7ba52"), ("rmw_read", "#8c6d31"), ("write_stall", "#843c39"),
+    ("firmware_sched", "#cedb9c"), ("conflict_host_read", "#fdae6b"), ("conflict_host_write", "#e6550d"),
+    ("conflict_gc_read", "#fc9272"), ("conflict_gc_program", "#de2d26"), ("conflict_erase", "#a50f15"),
+    ("block_queue", "#9e9ac8"), ("bus_wait", "#9ecae1"), ("bus_command", "#4292c6"), ("bus_data", "#08519c"),
+    ("register_wait", "#a1d99b"), ("array", "#31a354"), ("completion", "#636363"), ("host_link_out", "#252525"),
+]
+
+
+def _stacked(ax, labels_, values, total_label, normalise):
+    """Stacked bars: values is {part: [v per label]}; parts all zero are left out."""
+    x = list(range(len(labels_)))
+    bottom = [0.0] * len(labels_)
+    totals = [sum(values[p][i] for p, _ in PARTS if p in values) for i in range(len(labels_))]
+    drawn = []
+    for p, colour in PARTS:
+        v = values.get(p)
+        if v is None or not any(abs(a) > 0 for a in v):
+            continue
+        if normalise:
+            v = [a / t if t else 0.0 for a, t in zip(v, totals)]
+        ax.bar(x, v, bottom=bottom, color=colour, label=p, width=0.7)
+        bottom = [b + a for b, a in zip(bottom, v)]
+        drawn.append(p)
+    ax.set_xticks(x)
+    ax.set_xticklabels(labels_, rotation=30, ha="right", rotation_mode="anchor", fontsize=8)
+    ax.set_ylabel("share of the latency" if normalise else total_label)
+    ax.grid(True, axis="y", alpha=0.3)
+    return drawn
+
+
+def plot_parts(df, out, label_by, formats, name="latency_parts"):
+    ok = df[df["status"] == "ok"].copy()
+    if not any(c.startswith("read.latency_parts.") for c in ok.columns):
+        raise ValueError("no latency_parts in the results (a model older than the latency attribution)")
+    ok["label"] = labels(ok, label_by)
+    paths = []
+    for stat, what in (("mean_us", "mean latency"), ("tail_us", "slowest 1 % (p99 bucket and above)")):
+        fig, axes = plt.subplots(2, 2, figsize=(max(10, 1.2 * ok["label"].nunique() + 6), 8.5))
+        legend = []
+        for row, op in enumerate(("read", "write")):
+            vals = {}
+            names = list(dict.fromkeys(ok["label"]))
+            for p, _ in PARTS:
+                col = f"{op}.latency_parts.{p}.{stat}"
+                if col in ok.columns:
+                    g = ok.groupby("label", sort=False)[col].mean()
+                    vals[p] = [float(g.get(n, 0.0)) for n in names]
+            for col_i, norm in enumerate((False, True)):
+                ax = axes[row][col_i]
+                drawn = _stacked(ax, names, vals, f"{op} latency (us)", norm)
+                legend += [d for d in drawn if d not in legend]
+                ax.set_title(f"{op}: {what}" + (", shares" if norm else ", us (mean over seeds)"), fontsize=9)
+        handles = [plt.Rectangle((0, 0), 1, 1, color=c) for p, c in PARTS if p in legend]
+        fig.legend(handles, [p for p, _ in PARTS if p in legend], loc="center left", bbox_to_anchor=(1.0, 0.5),
+                   fontsize=8, title="latency part")
+        fig.suptitle(f"Where the latency goes: {what}")
+        fig.tight_layout()
+        paths += _save(fig, out, f"{name}_{stat.split('_')[0]}", formats)
+    return paths
+
+
+def plot_parts_time(df, out, label_by, formats, name="latency_parts_time"):
+    ok = df[df["status"] == "ok"].copy()
+    ok["label"] = labels(ok, label_by)
+    paths = []
+    for i, (_, r) in enumerate(ok.drop_duplicates("label").iterrows()):
+        f = os.path.join(r["point_dir"], "timeseries.csv")
+        if not os.path.isfile(f):
+            continue
+        t = pd.read_csv(f)
+        if "read_part_array_us" not in t.columns:
+            raise ValueError(f"{f}: no latency part columns (a model older than the latency attribution)")
+        mid = (t["start_us"] + t["end_us"]) / 2e3
+        fig, axes = plt.subplots(2, 1, figsize=(11, 7), sharex=True)
+        legend = []
+        for ax, op in zip(axes, ("read", "write")):
+            cols = [(p, c) for p, c in PARTS if (t[f"{op}_part_{p}_us"] > 0).any()]
+            if cols:
+                ax.stackplot(mid, [t[f"{op}_part_{p}_us"] for p, _ in cols], colors=[c for _, c in cols],
+                             step="mid")
+                ax.plot(mid, t[f"{op}_mean_us"], color="k", lw=0.8, ls="--")
+            legend += [p for p, _ in cols if p not in legend]
+            ax.set_ylabel(f"mean {op} latency (us)")
+            ax.grid(True, alpha=0.3)
+        axes[-1].set_xlabel("simulated time (ms)")
+        handles = [plt.Rectangle((0, 0), 1, 1, color=c) for p, c in PARTS if p in legend]
+        handles.append(plt.Line2D([0], [0], color="k", lw=0.8, ls="--"))
+        fig.legend(handles, [p for p, _ in PARTS if p in legend] + ["mean latency"], loc="center left",
+                   bbox_to_anchor=(1.0, 0.5), fontsize=8, title="latency part")
+        fig.suptitle(f"Where the latency goes, per interval of report.interval_us\n{r['label']}", fontsize=10)
+        fig.tight_layout()
+        paths += _save(fig, out, f"{name}_{i}", formats)
+    if not paths:
+        raise ValueError("no timeseries.csv in the points (set report.interval_us)")
+    return paths
+
+
 def parse_baseline(text):
     if not text:
         return None
@@ -268,8 +375,8 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("source")
     ap.add_argument("--out", help="directory for the figures (default: SOURCE's directory)/plots")
-    ap.add_argument("--kind", nargs="+", default=["cdf", "bars", "timeseries", "heatmap"],
-                    choices=["cdf", "bars", "timeseries", "heatmap"])
+    ap.add_argument("--kind", nargs="+", default=["cdf", "bars", "timeseries", "heatmap", "parts", "parts_time"],
+                    choices=["cdf", "bars", "timeseries", "heatmap", "parts", "parts_time"])
     ap.add_argument("--metric", nargs="+", default=["read.latency_us.mean", "write.latency_us.mean"])
     ap.add_argument("--baseline", help="the configuration bars are normalised to, e.g. host.scheduler=noop")
     ap.add_argument("--label-by", help="comma-separated columns that name a configuration")
@@ -292,6 +399,10 @@ def main(argv=None):
                     written += plot_bars(df, out, a.metric, baseline, label_by, formats)
                 elif kind == "timeseries":
                     written += plot_timeseries(df, out, label_by, formats)
+                elif kind == "parts":
+                    written += plot_parts(df, out, label_by, formats)
+                elif kind == "parts_time":
+                    written += plot_parts_time(df, out, label_by, formats)
                 else:
                     written += plot_heatmap(df, out, label_by, formats)
             except ValueError as e:

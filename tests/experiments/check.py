@@ -4,6 +4,7 @@ Python environment. Needs SSDSIM (the binary) and a scratch directory WORK."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -47,6 +48,7 @@ def table(d):
 
 def check_sweep_and_resume():
     out = os.path.join(WORK, "four")
+    shutil.rmtree(out, ignore_errors=True)  # points of an earlier ssdsim would be resumed, not run
     p = sh("sweep", os.path.join(SPECS, "four.yaml"), "--out", out, "--jobs", "2")
     df = table(out)
     assert len(df) == 4, df
@@ -78,7 +80,13 @@ def check_sweep_and_resume():
     # plot: every kind, from the sweep
     p = sh("plot", out, "--baseline", "host.scheduler=noop")
     files = p.stdout.split()
-    for kind in ("latency_cdf", "bars_read_latency_us_mean", "timeseries", "chip_busy_0"):
+    # The latency parts are in the table, and add up to the mean latency per point.
+    for op in ("read", "write"):
+        cols = [c for c in df.columns if c.startswith(f"{op}.latency_parts.") and c.endswith(".mean_us")]
+        assert len(cols) == 22, cols
+        assert ((df[cols].sum(axis=1) - df[f"{op}.latency_us.mean"]).abs() < 1e-6 * df[f"{op}.latency_us.mean"]).all()
+    for kind in ("latency_cdf", "bars_read_latency_us_mean", "timeseries", "chip_busy_0", "latency_parts_mean",
+                 "latency_parts_tail", "latency_parts_time_0"):
         assert any(os.path.basename(f).startswith(kind) for f in files), (kind, files)
     for f in files:
         valid_image(f)
