@@ -69,10 +69,11 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
   if (ph == tlm::BEGIN_REQ) {
     FlashCommand& c = flash_cmd(gp);
     c.exec.owner = &gp;
-    // The latency attribution: when it came, and its die's meter then (an address outside
-    // the geometry is refused by the channel later; it waits unmetered).
+    // The latency attribution: when it came, and, for a host request's command, its die's
+    // meter then (an address outside the geometry is refused by the channel later; it
+    // waits unmetered).
     c.t_queued = sim_now();
-    if (c.channel < nand_.size() && c.chip < chips_per_channel_ && c.die < dies_per_chip_) {
+    if (c.request && c.channel < nand_.size() && c.chip < chips_per_channel_ && c.die < dies_per_chip_) {
       c.waited = nand_[c.channel].wait_meter(c, c.t_queued);
       c.metered = true;
     }

@@ -228,11 +228,8 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
   }
   // The die is committed to it from now: the meter's time of what it waited for in the
   // scheduler block ends here, and its own occupation begins.
-  const Tick bus = bus_busy_ticks(now);
-  if (c->metered) {
-    const WaitMeter::Ticks m = meter_.at(c->chip, c->die, now, bus);
-    for (unsigned k = 0; k < kWaitKinds; ++k) c->waited[k] = m[k] - c->waited[k];
-  }
+  const auto bus = [this, now] { return bus_busy_ticks(now); };
+  if (c->metered) meter_.growth(c->chip, c->die, now, bus(), c->waited);
   meter_.occupy(c->chip, c->die, c->exec.seq, work_kind(*c), now, bus);
   Die& d = die_of(*c);
   if (d.tail) {
@@ -321,14 +318,17 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
   start_bus(c, now);
 }
 
+// A data-out phase is all data; a command phase per plane: command and address cycles,
+// then a program's page of data-in.
 void ChannelEngine::bus_segments_started(FlashCommand* c, Tick now) {
-  Tick total = 0;
-  for (unsigned i = 0; i < nseg_; ++i) {
-    total += segs_[i].duration;
-    if (segs_[i].phase == BusPhase::CmdAddr) c->bus_cmd_ticks += segs_[i].duration;
+  if (c->exec.stage == BusOut) {
+    c->t_out_start = now;
+    return;
   }
-  if (c->exec.stage == BusOut) c->t_out_start = now;
-  else c->t_bus_end = now + total;
+  const Tick n = c->plane_count();
+  const Tick cmd = n * (c->op == FlashOp::Erase ? t_erase_cmd_ : t_cmd_);
+  c->bus_cmd_ticks += cmd;
+  c->t_bus_end = now + cmd + (c->op == FlashOp::Program ? n * t_data_ : 0);
 }
 
 void ChannelEngine::start_bus_dataout(FlashCommand* c, Tick now) {
@@ -481,7 +481,7 @@ void ChannelEngine::complete(FlashCommand* c, Tick now, std::vector<FlashCommand
       break;
   }
   chip_finished(c->chip, now);
-  meter_.release(c->chip, c->die, c->exec.seq, now, bus_busy_ticks(now));
+  meter_.release(c->chip, c->die, c->exec.seq, now, [this, now] { return bus_busy_ticks(now); });
   c->exec.stage = Done;
   c->status = FlashStatus::Ok;
   c->t_done = now;
@@ -562,7 +562,7 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   d.eligible_since = kNever;
   note_queue(d, best->chip, best->die, now);
   if (!dynamically_valid(*best)) {
-    meter_.release(best->chip, best->die, best->exec.seq, now, bus_busy_ticks(now));
+    meter_.release(best->chip, best->die, best->exec.seq, now, [this, now] { return bus_busy_ticks(now); });
     fail(best, now, dynamic_error(*best), done);
     return true;
   }

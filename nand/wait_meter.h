@@ -25,30 +25,63 @@ namespace ssd::nand {
 class WaitMeter {
  public:
   using Ticks = std::array<Tick, kWaitKinds>;
-  WaitMeter(unsigned chips, unsigned dies_per_chip) : dies_per_chip_(dies_per_chip), dies_(chips * dies_per_chip) {}
+  WaitMeter(unsigned chips, unsigned dies_per_chip)
+      : dies_per_chip_(dies_per_chip), dies_(chips * dies_per_chip), chip_occupants_(chips, 0) {
+    for (Die& d : dies_) d.occupants.reserve(4);
+  }
 
   // Command number `seq` (ascending over the channel) of kind `kind` occupies the die
-  // from `now`; `bus` is the channel's bus busy time up to `now`.
-  void occupy(unsigned chip, unsigned die, std::uint64_t seq, unsigned kind, Tick now, Tick bus) {
-    dies_[chip * dies_per_chip_ + die].occupants.push_back({seq, static_cast<std::uint8_t>(kind)});
-    refresh_chip(chip, now, bus);
+  // from `now`; `bus()` gives the channel's bus busy time up to `now` (asked only when a
+  // die enters or leaves the idle state). Only the dies whose state changes are touched:
+  // a newer command changes nothing where an older one already sets the state.
+  template <typename Bus>
+  void occupy(unsigned chip, unsigned die, std::uint64_t seq, unsigned kind, Tick now, Bus&& bus) {
+    Die* first = &dies_[chip * dies_per_chip_];
+    Die& d = first[die];
+    d.occupants.push_back({seq, static_cast<std::uint8_t>(kind)});
+    if (chip_occupants_[chip]++ != 0 && d.occupants.size() > 1) return;  // an older command sets its state
+    if (chip_occupants_[chip] == 1) {  // the chip was idle: every die takes this kind
+      for (unsigned i = 0; i < dies_per_chip_; ++i) set_state(first[i], static_cast<std::uint8_t>(kind), now, bus);
+    } else {
+      set_state(d, static_cast<std::uint8_t>(kind), now, bus);
+    }
   }
-  void release(unsigned chip, unsigned die, std::uint64_t seq, Tick now, Tick bus) {
-    auto& occ = dies_[chip * dies_per_chip_ + die].occupants;
-    for (std::size_t i = 0; i < occ.size(); ++i)
-      if (occ[i].seq == seq) {
-        occ.erase(occ.begin() + static_cast<std::ptrdiff_t>(i));
-        break;
-      }
-    refresh_chip(chip, now, bus);
+  template <typename Bus>
+  void release(unsigned chip, unsigned die, std::uint64_t seq, Tick now, Bus&& bus) {
+    Die* first = &dies_[chip * dies_per_chip_];
+    Die& d = first[die];
+    auto& occ = d.occupants;
+    std::size_t i = 0;
+    while (i < occ.size() && occ[i].seq != seq) ++i;
+    if (i == occ.size()) return;
+    const bool was_front = i == 0;
+    occ.erase(occ.begin() + static_cast<std::ptrdiff_t>(i));
+    --chip_occupants_[chip];
+    if (!was_front) return;  // an older command of the die still sets its state
+    // The chip's oldest command now, over its dies' oldest.
+    const Occupant* oldest = nullptr;
+    for (unsigned k = 0; k < dies_per_chip_; ++k)
+      if (!first[k].occupants.empty() && (!oldest || first[k].occupants.front().seq < oldest->seq))
+        oldest = &first[k].occupants.front();
+    const std::uint8_t chip_state = oldest ? oldest->kind : kIdle;
+    for (unsigned k = 0; k < dies_per_chip_; ++k) {
+      Die& e = first[k];
+      set_state(e, !e.occupants.empty() ? e.occupants.front().kind : chip_state, now, bus);
+    }
   }
   // The die's integrals up to `now` (>= its last change), by kind (kWaitKinds - 1: bus
-  // held by another chip while idle).
+  // held by another chip while idle); `bus` is the bus busy time up to `now`.
   Ticks at(unsigned chip, unsigned die, Tick now, Tick bus) const {
     const Die& d = dies_[chip * dies_per_chip_ + die];
     Ticks t = d.cum;
     add_open(d, t, now, bus);
     return t;
+  }
+  // `t` holds the die's integrals at an earlier time: it becomes what they grew by since.
+  void growth(unsigned chip, unsigned die, Tick now, Tick bus, Ticks& t) const {
+    const Die& d = dies_[chip * dies_per_chip_ + die];
+    for (unsigned k = 0; k < kWaitKinds; ++k) t[k] = d.cum[k] - t[k];
+    add_open(d, t, now, bus);
   }
 
  private:
@@ -68,22 +101,23 @@ class WaitMeter {
     if (d.state != kIdle) t[d.state] += now - d.since;
     else t[kWaitKinds - 1] += bus - d.bus_since;
   }
-  void refresh_chip(unsigned chip, Tick now, Tick bus) {
-    Die* first = &dies_[chip * dies_per_chip_];
-    const Occupant* oldest = nullptr;
-    for (unsigned i = 0; i < dies_per_chip_; ++i)
-      if (!first[i].occupants.empty() && (!oldest || first[i].occupants.front().seq < oldest->seq))
-        oldest = &first[i].occupants.front();
-    for (unsigned i = 0; i < dies_per_chip_; ++i) {
-      Die& d = first[i];
-      add_open(d, d.cum, now, bus);
-      d.state = !d.occupants.empty() ? d.occupants.front().kind : oldest ? oldest->kind : kIdle;
-      d.since = now;
-      d.bus_since = bus;
+  // Closes the die's current state at `now` and opens `state` (nothing if it is the same).
+  template <typename Bus>
+  static void set_state(Die& d, std::uint8_t state, Tick now, Bus& bus) {
+    if (state == d.state) return;
+    if (d.state != kIdle) {
+      d.cum[d.state] += now - d.since;
+    } else {
+      const Tick b = bus();
+      d.cum[kWaitKinds - 1] += b - d.bus_since;
     }
+    if (state == kIdle) d.bus_since = bus();
+    d.state = state;
+    d.since = now;
   }
   unsigned dies_per_chip_;
   std::vector<Die> dies_;
+  std::vector<std::uint32_t> chip_occupants_;
 };
 
 }  // namespace ssd::nand

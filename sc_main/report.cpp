@@ -63,8 +63,9 @@ json::Value op_stats(const LatencyHistogram& h, std::uint64_t bytes, double sim_
 // mean over the slowest requests: the p99's histogram bucket and above).
 json::Value parts_json(const host::LatencyAttribution& a, int op) {
   json::Value o = obj();
+  const auto figures = a.figures(op);
   for (unsigned k = 0; k < kParts; ++k) {
-    const host::LatencyAttribution::Figures f = a.figures(op, k);
+    const host::LatencyAttribution::Figures& f = figures[k];
     json::Value p = obj();
     put(p, "mean_us", num(f.mean_us));
     put(p, "p99_us", num(f.p99_us));
@@ -79,8 +80,9 @@ json::Value parts_json(const host::LatencyAttribution& a, int op) {
 void parts_line(std::ostream& os, const char* name, const host::LatencyAttribution& a, int op) {
   if (!a.count(op)) return;
   std::vector<std::pair<double, unsigned>> mean, tail;
+  const auto figures = a.figures(op);
   for (unsigned k = 0; k < kParts; ++k) {
-    const host::LatencyAttribution::Figures f = a.figures(op, k);
+    const host::LatencyAttribution::Figures& f = figures[k];
     mean.emplace_back(f.mean_us, k);
     tail.emplace_back(f.tail_us, k);
   }

@@ -105,8 +105,9 @@ struct FlashCommand {
   Tick t_queued = 0;  // the block took it
   // The time it waited in the block [t_queued, t_submit] while its die (or, the die idle,
   // its chip) did each kind of work, and, both idle, while another chip held the bus
-  // (tlm/latency_parts.h: work_kind). The block stores the die's meter at t_queued and
-  // sets `metered`; the channel turns it into the differences at t_submit.
+  // (tlm/latency_parts.h: work_kind). For a command serving a host request (`request`
+  // set), the block stores the die's meter at t_queued and sets `metered`; the channel
+  // turns it into the differences at t_submit. Other commands are not metered.
   std::array<Tick, kWaitKinds> waited{};
   bool metered = false;
 

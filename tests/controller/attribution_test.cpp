@@ -62,6 +62,7 @@ struct ScriptedFirmware : sc_module {
       c.page = s.page;
       c.expected[0] = c.token[0] = 0x100 + s.page;
       c.id = i + 1;
+      c.request = i + 1;  // serving a host request: the block meters its wait
       c.exec.owner = gp;
       sent[c.id] = s.at;
       tlm::tlm_phase ph = tlm::BEGIN_REQ;

@@ -53,14 +53,15 @@ TEST_CASE("latency attribution: means, shares, p99 with zeros, and the tail's pa
   PartTicks slow = only(Part::Array, 100 * us);
   slow[static_cast<unsigned>(Part::ConflictErase)] = 900 * us;
   a.record(0, 1000 * us, slow);
-  const auto array = a.figures(0, static_cast<unsigned>(Part::Array));
-  const auto erase = a.figures(0, static_cast<unsigned>(Part::ConflictErase));
+  const auto array = a.figures(0)[static_cast<unsigned>(Part::Array)];
+  const auto erase = a.figures(0)[static_cast<unsigned>(Part::ConflictErase)];
   CHECK(array.mean_us == Approx(100.0));
   CHECK(erase.mean_us == Approx(9.0));
   CHECK(array.share + erase.share == Approx(1.0));
   CHECK(erase.share == Approx(900.0 / 10900.0));
   CHECK(erase.p99_us == 0.0);   // 99 of 100 requests had none: the p99 is a zero
-  CHECK(array.p99_us == Approx(100.0).epsilon(0.004));
+  CHECK(array.p99_us >= 100.0);
+  CHECK(array.p99_us == Approx(100.0).epsilon(1.0 / 32));  // rounded up to its bucket
   // The p99 (rank 99 of 100) is a 100 us request: the tail, its bucket and above, is
   // every request here.
   CHECK(a.tail_count(0) == 100);
@@ -68,10 +69,10 @@ TEST_CASE("latency attribution: means, shares, p99 with zeros, and the tail's pa
   CHECK(erase.tail_us == Approx(9.0));
   // Writes: none yet; "all" merges both ops.
   CHECK(a.count(1) == 0);
-  CHECK(a.figures(1, static_cast<unsigned>(Part::Array)).mean_us == 0.0);
+  CHECK(a.figures(1)[static_cast<unsigned>(Part::Array)].mean_us == 0.0);
   a.record(1, 50 * us, only(Part::RmwRead, 50 * us));
   CHECK(a.count(2) == 101);
-  CHECK(a.figures(2, static_cast<unsigned>(Part::RmwRead)).mean_us == Approx(50.0 / 101));
+  CHECK(a.figures(2)[static_cast<unsigned>(Part::RmwRead)].mean_us == Approx(50.0 / 101));
 }
 
 TEST_CASE("latency attribution: the tail is the requests at or above the p99's bucket", "[host][attribution]") {
@@ -84,6 +85,6 @@ TEST_CASE("latency attribution: the tail is the requests at or above the p99's b
   // rank 1000 of 1010 is a 5000 us one: the tail is the 20 slow requests, all write stall.
   CHECK(a.tail_count(0) == 20);
   CHECK(a.tail_mean_us(0) == Approx(5000.0));
-  CHECK(a.figures(0, static_cast<unsigned>(Part::WriteStall)).tail_us == Approx(5000.0));
-  CHECK(a.figures(0, static_cast<unsigned>(Part::Array)).tail_us == 0.0);
+  CHECK(a.figures(0)[static_cast<unsigned>(Part::WriteStall)].tail_us == Approx(5000.0));
+  CHECK(a.figures(0)[static_cast<unsigned>(Part::Array)].tail_us == 0.0);
 }
