@@ -262,7 +262,10 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   --in_host_;
   sched_.complete(c.id);
   conflicts_.complete(c.id);
-  if (life_) life_->request_at(now, c.id, Stage::Done);
+  if (life_) {
+    life_->request_parts(now, c.id, parts);
+    life_->request_at(now, c.id, Stage::Done);
+  }
   gp.release();
   trace_counts();
   if (in_host_ == 0 && queue_.empty() && !fetch()) {

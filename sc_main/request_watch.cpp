@@ -154,6 +154,11 @@ void RequestWatch::command_at(Tick t, const FlashCommand& c, Stage s) {
   update(*w, t, true);
 }
 
+void RequestWatch::request_parts(Tick, std::uint64_t id, const PartTicks& parts) {
+  Watched* w = find(id);
+  if (w && w->seen) w->parts = parts;
+}
+
 void RequestWatch::print_timelines(std::ostream& os) const {
   for (const Watched& w : watched_) {
     if (!w.timeline) continue;
@@ -180,6 +185,16 @@ void RequestWatch::print_timelines(std::ostream& os) const {
       os << std::left << std::setw(16) << to_string(r.request) << ' ' << std::setw(5) << r.page << ' ' << std::setw(8) << (r.cmd ? std::to_string(r.cmd) : "-") << ' '
          << std::setw(13) << (r.cmd ? to_string(r.origin) : "no flash") << ' ' << std::setw(23)
          << where_name(r.where) << ' ' << to_string(r.stage) << std::right << '\n';
+    }
+    if (w.done != kNever) {
+      os << "  latency parts (us, docs/controller.md):";
+      bool any = false;
+      for (unsigned k = 0; k < kParts; ++k) {
+        if (!w.parts[k]) continue;
+        os << (any ? ", " : " ") << part_name(k) << ' ' << ticks_to_us(w.parts[k]);
+        any = true;
+      }
+      os << (any ? "\n" : " none\n");
     }
     os.unsetf(std::ios::floatfield);
   }

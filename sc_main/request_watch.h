@@ -39,8 +39,10 @@ class RequestWatch final : public LifeListener {
   void request_at(Tick t, std::uint64_t id, Stage s) override;
   void page_answered(Tick t, std::uint64_t id, std::uint32_t page) override;
   void command_at(Tick t, const FlashCommand& c, Stage s) override;
+  void request_parts(Tick t, std::uint64_t id, const PartTicks& parts) override;
 
-  // The report.request_timeline tables, one per request, in the order given.
+  // The report.request_timeline tables, one per request, in the order given, each followed
+  // by the request's latency parts (the non-zero ones, in path order).
   void print_timelines(std::ostream& os) const;
   // The chosen requests the run never reached.
   std::vector<std::uint64_t> unseen() const;
@@ -77,6 +79,7 @@ class RequestWatch final : public LifeListener {
     std::uint64_t lba = 0;
     std::uint32_t sectors = 0, pages = 0;
     Tick arrival = 0, entered = 0, done = kNever;
+    PartTicks parts{};  // its latency parts, once done
     Stage host = Stage::None, shown = Stage::None;
     std::vector<InFlight> inflight;
     std::vector<Row> rows;

@@ -8,6 +8,7 @@
 
 #include "tlm/flash_command.h"
 #include "tlm/host_protocol.h"
+#include "tlm/latency_parts.h"
 
 namespace ssd {
 
@@ -41,6 +42,9 @@ class LifeListener {
   virtual void page_answered(Tick t, std::uint64_t id, std::uint32_t page) = 0;
   // A flash command serving a request (c.request != 0) reached stage s.
   virtual void command_at(Tick t, const FlashCommand& c, Stage s) = 0;
+  // Request `id` completed at `t` with these latency parts (tlm/latency_parts.h), told
+  // just before request_at(t, id, Done).
+  virtual void request_parts(Tick /*t*/, std::uint64_t /*id*/, const PartTicks& /*parts*/) {}
 };
 
 }  // namespace ssd

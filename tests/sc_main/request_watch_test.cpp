@@ -57,6 +57,17 @@ void live(RequestWatch& w) {
   w.command_at(91 * us, c, Stage::Bus);  // a second segment of the same phase: no row
   w.command_at(95 * us, c, Stage::Done);
   w.request_at(95 * us, 7, Stage::HostIface);
+  // Its parts, as the host tells them at its completion: printed after its rows.
+  PartTicks parts{};
+  parts[static_cast<unsigned>(Part::HostQueue)] = 2 * us;
+  parts[static_cast<unsigned>(Part::NcqWait)] = 1 * us;
+  parts[static_cast<unsigned>(Part::ConflictHostRead)] = 2 * us;
+  parts[static_cast<unsigned>(Part::BusCommand)] = 1 * us;
+  parts[static_cast<unsigned>(Part::Array)] = 75 * us;
+  parts[static_cast<unsigned>(Part::BusWait)] = 9 * us;
+  parts[static_cast<unsigned>(Part::BusData)] = 5 * us;
+  parts[static_cast<unsigned>(Part::HostLinkOut)] = 2 * us;
+  w.request_parts(97 * us, 7, parts);
   w.request_at(97 * us, 7, Stage::Done);
   // Another request, not watched: ignored.
   w.request_arrived(1 * us, 8, HostOp::Write, 0, 8, 1 * us);
@@ -88,6 +99,9 @@ TEST_CASE("request watch: the timeline has one row per change, the request's sta
       "     95.000000  firmware         0     41       host read     ch1.chip0.die1.plane1   done\n"
       "     95.000000  host interface\n"
       "     97.000000  done\n"
+      "  latency parts (us, docs/controller.md): host_queue 2.000000, ncq_wait 1.000000, conflict_host_read "
+      "2.000000, bus_wait 9.000000, bus_command 1.000000, bus_data 5.000000, array 75.000000, host_link_out "
+      "2.000000\n"
       "Request 9: not reached by this run\n";
   CHECK(os.str() == want);
   CHECK(w.unseen() == std::vector<std::uint64_t>{9});
