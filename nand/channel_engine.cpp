@@ -255,8 +255,12 @@ void ChannelEngine::refresh_accept(Die& d) {
   }
   constexpr std::uint32_t all = (1u << kStartBits) - 1, condition = 1u << kMaxPlanes;
   const std::uint32_t idle = d.inflight == 0 ? all : 0u;
-  const bool reads_only = !d.array_op && d.inflight == d.inflight_reads;
-  const bool programs_only = d.inflight == d.inflight_programs && !d.waiting_programs;
+  // A command in its command phase is counted as what it will be when the phase ends, so
+  // that a command the die accepts can still start when the bus frees: a read will occupy
+  // the array, and a program, the array busy, will wait in the cache register.
+  const bool reads_only = !d.array_op && !d.in_cmd_phase && d.inflight == d.inflight_reads;
+  const bool programs_only =
+      d.inflight == d.inflight_programs && !d.waiting_programs && !(d.in_cmd_phase && d.array_op);
   const std::uint32_t read = !cfg_.cache_read ? idle : reads_only ? condition | data_free : 0u;
   const std::uint32_t program = !cfg_.cache_program ? idle : programs_only ? condition | cache_free : 0u;
   constexpr unsigned k = kStartBits;
@@ -313,6 +317,7 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
       break;
   }
   set_regs(d, *c, now);
+  d.in_cmd_phase = true;
   refresh_accept(d);
   bus_segments_started(c, now);
   start_bus(c, now);
@@ -376,6 +381,7 @@ void ChannelEngine::finish_bus_segment(Tick now, std::vector<FlashCommand*>& don
     return;
   }
   // End of a command phase: the array operation follows.
+  d.in_cmd_phase = false;
   if (c->op == FlashOp::Program && cfg_.cache_program) {
     c->exec.stage = WaitArray;
     ++d.waiting_programs;

@@ -178,11 +178,13 @@ class ChannelEngine {
     unsigned inflight, inflight_reads, inflight_programs;  // commands started, not completed
     unsigned waiting_programs;  // cache program: data in a cache register, waiting for the array
     bool array_busy;
+    bool in_cmd_phase;  // one of its commands is in its command (and data-in) bus phase
     std::uint8_t data_busy, cache_busy;  // per plane: its data / cache register holds a command
   };
   DieState die_state(unsigned chip, unsigned die) const {
     const Die& d = die_at(chip, die);
-    DieState s{d.inflight, d.inflight_reads, d.inflight_programs, d.waiting_programs, d.array_op != nullptr, 0, 0};
+    DieState s{d.inflight, d.inflight_reads, d.inflight_programs, d.waiting_programs, d.array_op != nullptr,
+               d.in_cmd_phase, 0, 0};
     // planes_per_die <= kMaxPlanes (validated); the second bound is for the compiler.
     for (unsigned p = 0; p < cfg_.planes_per_die && p < kMaxPlanes; ++p) {
       s.data_busy = static_cast<std::uint8_t>(s.data_busy | (d.planes[p].data ? 1u : 0u) << p);
@@ -214,6 +216,7 @@ class ChannelEngine {
     Tick array_end = kNever;
     unsigned inflight = 0, inflight_reads = 0, inflight_programs = 0;
     unsigned waiting_programs = 0;  // cache program: data in cache register, waiting for the array
+    bool in_cmd_phase = false;      // one of its commands is in its command (and data-in) phase
     Plane planes[kMaxPlanes];
   };
   struct Segment {

@@ -2,7 +2,8 @@
 // and a NAND channel, against times computed by hand from the timing equations: a read
 // that waits in the block behind a GC erase and then another host read on its chip, then
 // at the channel for the bus; a read on an idle chip that waits in the block while another
-// chip holds the bus. One model per process.
+// chip holds the bus; and the block holding back a program that could not start when the
+// bus frees, so that it blocks no other chip. One model per process.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -30,6 +31,7 @@ struct Send {
   FlashOrigin origin;
   unsigned chip;
   std::uint32_t block, page;
+  unsigned plane = 0;
 };
 
 // Plays the firmware: sends each command at its time, and takes each command's parts from
@@ -57,10 +59,10 @@ struct ScriptedFirmware : sc_module {
       c.channel = 0;
       c.chip = static_cast<std::uint16_t>(s.chip);
       c.die = 0;
-      c.plane_mask = 1;
-      c.block[0] = s.block;
+      c.plane_mask = static_cast<std::uint8_t>(1u << s.plane);
+      c.block[s.plane] = s.block;
       c.page = s.page;
-      c.expected[0] = c.token[0] = 0x100 + s.page;
+      c.expected[s.plane] = c.token[s.plane] = 0x100 + s.page;
       c.id = i + 1;
       c.request = i + 1;  // serving a host request: the block meters its wait
       c.exec.owner = gp;
@@ -88,12 +90,12 @@ struct Bench : sc_module {
   ScriptedFirmware fw;
   nand::NandDevice nand;
   FlashSched sched;
-  static nand::NandConfig cfg() {
+  static nand::NandConfig cfg(unsigned planes = 1, bool cache_program = false) {
     nand::NandConfig n;
     n.channels = 1;
     n.chips_per_channel = 3;
     n.dies_per_chip = 1;
-    n.planes_per_die = 1;
+    n.planes_per_die = planes;
     n.blocks_per_plane = 4;
     n.pages_per_block = 8;
     n.page_bytes = 4096;
@@ -102,10 +104,11 @@ struct Bench : sc_module {
     n.t_prog_us = 500;
     n.t_erase_us = 1000;
     n.cache_read = false;
-    n.cache_program = false;
+    n.cache_program = cache_program;
     return n;
   }
-  explicit Bench(sc_module_name n) : sc_module(n), fw("fw"), nand("nand", cfg()), sched("sched", SchedConfig{}, nand) {
+  explicit Bench(sc_module_name n, unsigned planes = 1, bool cache_program = false)
+      : sc_module(n), fw("fw"), nand("nand", cfg(planes, cache_program)), sched("sched", SchedConfig{}, nand) {
     fw.socket.bind(sched.target);
     sched.nand[0]->bind(nand.channel(0).socket);
     for (unsigned chip = 0; chip < 3; ++chip)
@@ -173,4 +176,35 @@ TEST_CASE("attribution: a read behind a GC erase and a host read on its chip, th
   CHECK(part(y, Part::BlockQueue) == 0);
   CHECK(part(y, Part::ConflictHostRead) == 0);
   CHECK(host::LatencyAttribution::check(y, y_done - y_at).empty());
+}
+
+TEST_CASE("scheduler: a program behind a busy array and a data-in holds no other chip's command back",
+          "[controller][attribution][cache]") {
+  // Two planes, cache program. Chip 0: P1 (plane 0) goes to tPROG after its data-in; P2
+  // (plane 1) sends its data meanwhile, to wait in its cache register; P3 (plane 0) could
+  // only start when P1's tPROG ends and P2 moves on. A read R on idle chip 1, sent while P2
+  // sends its data, must go as soon as the bus frees, not wait behind P3 for P1's tPROG
+  // (the channel takes one waiting command at a time).
+  Bench b("bench", 2, true);
+  const Tick cmd = 70 * ns, data = 40960 * ns, tR = 50000 * ns, tPROG = 500000 * ns;
+  const Tick r_at = cmd + data + 1000 * ns;  // P2's data-in is [C + D, 2 (C + D)]
+  b.fw.sends = {{0, FlashOp::Program, FlashOrigin::HostProgram, 0, 1, 0, 0},
+                {0, FlashOp::Program, FlashOrigin::HostProgram, 0, 1, 0, 1},
+                {0, FlashOp::Program, FlashOrigin::HostProgram, 0, 1, 1, 0},
+                {r_at, FlashOp::Read, FlashOrigin::HostRead, 1, 0, 0, 0}};
+  sc_start();
+  REQUIRE(b.fw.done.size() == 4);
+  const Tick p2_end = 2 * (cmd + data);
+  // R: sent at once, it waits only for P2's data-in to end, then command, tR, data out.
+  const Tick r_done = p2_end + cmd + tR + data;
+  CHECK(b.fw.done[4] == r_done);
+  CHECK(part(b.fw.parts[4], Part::BlockQueue) == 0);
+  CHECK(part(b.fw.parts[4], Part::BusWait) == p2_end - r_at);
+  // The programs: P1 at C + D + tPROG; P2's tPROG follows; P3's data goes in during P2's
+  // tPROG once the bus is free (after R's command phase at P1's end... R is long done).
+  CHECK(b.fw.done[1] == cmd + data + tPROG);
+  CHECK(b.fw.done[2] == cmd + data + 2 * tPROG);
+  CHECK(b.fw.done[3] == cmd + data + 3 * tPROG);
+  for (std::uint64_t id = 1; id <= 4; ++id)
+    CHECK(host::LatencyAttribution::check(b.fw.parts[id], b.fw.done[id] - b.fw.sent[id]).empty());
 }

@@ -56,13 +56,16 @@ bool can_start(const NandConfig& cfg, const ChannelEngine::DieState& d, const Fl
   switch (c.op) {
     case FlashOp::Read:
       if (!cfg.cache_read) return d.inflight == 0;
-      // Cache read: only reads in flight, the array idle and the data registers free.
-      return !d.array_busy && d.inflight == d.inflight_reads && !(d.data_busy & c.plane_mask);
+      // Cache read: only reads in flight, none in its command phase, the array idle and
+      // the data registers free.
+      return !d.array_busy && !d.in_cmd_phase && d.inflight == d.inflight_reads && !(d.data_busy & c.plane_mask);
     case FlashOp::Program:
       if (!cfg.cache_program) return d.inflight == 0;
-      // Cache program: only programs in flight, none already waiting in a cache register,
-      // and the cache registers of the target planes free.
-      return d.inflight == d.inflight_programs && !d.waiting_programs && !(d.cache_busy & c.plane_mask);
+      // Cache program: only programs in flight, none already waiting in a cache register
+      // nor in its data-in while the array is busy (it will wait there), and the cache
+      // registers of the target planes free.
+      return d.inflight == d.inflight_programs && !d.waiting_programs && !(d.in_cmd_phase && d.array_busy) &&
+             !(d.cache_busy & c.plane_mask);
     case FlashOp::Erase:
       return d.inflight == 0;
   }
