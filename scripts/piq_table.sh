@@ -31,7 +31,7 @@ from ssdexp.table import load
 df = load(sys.argv[1])
 if (df["integrity.mismatches"] != 0).any():
     sys.exit("data mismatch in a run")
-print("| device | host | read mean us | write mean us | chip utilization | read conflicts | write conflicts | read wait us | write wait us |")
+print("| device | host | read mean us | write mean us | chips busy (window average) | read conflicts | write conflicts | read wait us | write wait us |")
 print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
 for _, r in df.iterrows():
     print(f"| {r['controller.scheduler']} | {r['host.scheduler']} | {r['read.latency_us.mean']:.1f} | "

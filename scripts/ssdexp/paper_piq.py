@@ -48,7 +48,7 @@ PAPER_QL = [(1, 512, "read.latency_us.mean", -19.0), (1, 512, "write.latency_us.
             (1, 32, "read.latency_us.mean", -18.0), (32, 512, "read.latency_us.mean", -1.0)]
 METRIC_NAMES = {"read.latency_us.mean": "read latency", "write.latency_us.mean": "write latency",
                 "host.read_wait_us": "read waiting time", "host.write_wait_us": "write waiting time",
-                "nand.chip_utilization": "chip utilization"}
+                "nand.chip_utilization": "chip utilization (window average)"}
 
 
 def workloads(quick: bool) -> dict:
@@ -252,7 +252,7 @@ def _fig_util(r, sub, names, dev):
         ax.bar([x + i * width for x in range(len(names))], ys, width, label=h.upper())
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(names))])
     ax.set_xticklabels(names, rotation=35, ha="right", rotation_mode="anchor", fontsize=7)
-    ax.set_ylabel("chip utilization (chips busy, time average, of 64)")
+    ax.set_ylabel("chip utilization (chips busy, window average, of 64)")
     ax.set_title(f"Fig. 12: chip utilization ({dev.upper()} device)")
     ax.legend(fontsize=7)
     ax.grid(True, axis="y", alpha=0.3)
