@@ -50,15 +50,6 @@ class BasicLatencyHistogram {
     return max_;
   }
 
-  // Adds another histogram's samples.
-  void merge(const BasicLatencyHistogram& o) {
-    for (std::size_t i = 0; i < buckets_.size(); ++i) buckets_[i] += o.buckets_[i];
-    count_ += o.count_;
-    sum_ += o.sum_;
-    max_ = std::max(max_, o.max_);
-    min_ = std::min(min_, o.min_);
-  }
-
   static std::size_t index(std::uint64_t v) {
     if (v < kSub) return static_cast<std::size_t>(v);
     const unsigned e = 63u - static_cast<unsigned>(__builtin_clzll(v));  // >= kSubBits

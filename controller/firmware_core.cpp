@@ -222,6 +222,8 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
   c.exec.owner = &gp;
   const PageSpan span = page_span(c.lba, c.sectors, spp_);
   const std::uint64_t first = span.first, pages = span.count;
+  const Tick now = sim_now();
+  c.t_processed = now;  // the core's work is done, whatever the answer
   if (c.sectors && first + pages > ftl_.logical_pages()) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     complete_host(gp);
@@ -229,8 +231,6 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   c.exec.pages_left = static_cast<std::uint32_t>(pages);
-  const Tick now = sim_now();
-  c.t_processed = now;
   switch (c.op) {
     case HostOp::Read:
       ++counters_.host_reads;

@@ -223,6 +223,8 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
   next_event_ = std::min(next_event_, now);
   if (!statically_valid(*c)) {
     c->error = static_error(*c);
+    c->metered = false;  // it never reaches its die: no wait to split
+    c->waited = {};
     rejected_.push_back(c);
     return;
   }
@@ -500,7 +502,7 @@ void ChannelEngine::fail(FlashCommand* c, Tick now, std::string why,
   c->error = c->describe() + ": " + why;
   c->exec.stage = Done;
   c->status = FlashStatus::ProtocolError;
-  c->t_start = c->t_array_start = c->t_array_end = c->t_done = now;
+  c->t_start = c->t_bus_end = c->t_array_start = c->t_array_end = c->t_out_ready = c->t_out_start = c->t_done = now;
   ++counters_.protocol_errors;
   --in_flight_;
   done.push_back(c);

@@ -13,9 +13,10 @@
 // "Oldest" is the earliest submitted (ties cannot occur: the channel numbers commands).
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "tlm/flash_command.h"
@@ -97,7 +98,11 @@ class WaitMeter {
     Ticks cum{};
   };
   static void add_open(const Die& d, Ticks& t, Tick now, Tick bus) {
-    if (now < d.since) return;  // not reached: the die's last change is at `since`
+    // Read at a time before the die's last change (the engine ran ahead of the reader):
+    // the integrals would be too high, so the split wrong. The model never does it.
+    if (now < d.since)
+      throw std::logic_error("wait meter: read at " + std::to_string(now) + " ps, before its die's last change at " +
+                             std::to_string(d.since) + " ps");
     if (d.state != kIdle) t[d.state] += now - d.since;
     else t[kWaitKinds - 1] += bus - d.bus_since;
   }

@@ -181,7 +181,11 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(root, "read", op_stats(f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s));
   put(root, "write", op_stats(f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s));
   put(root, "all", op_stats(f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write), sim_s));
-  for (int op = 0; op < 3; ++op) put(root.members[op].second, "latency_parts", parts_json(f.host.attribution(), op));
+  for (int op = 0; op < 3; ++op) {
+    const char* name = op == 0 ? "read" : op == 1 ? "write" : "all";
+    for (auto& m : root.members)
+      if (m.first == name) put(m.second, "latency_parts", parts_json(f.host.attribution(), op));
+  }
   put(root, "sim_time_us", num(ticks_to_us(end - f.window.start)));
   put(root, "window_start_us", num(ticks_to_us(f.window.start)));
   put(root, "nand", nand_section(f.nand, f.window));

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
 
 #include "tlm/sim_now.h"
@@ -66,7 +65,7 @@ void TimeSeries::row(Tick now) {
   if (!w.bus_utilization.empty()) bus /= static_cast<double>(w.bus_utilization.size());
   char line[512];
   std::snprintf(line, sizeof line,
-                "%.3f,%.3f,%.1f,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%llu,%llu,%llu,%.4f,%u,%.2f,%u,%zu\n",
+                "%.3f,%.3f,%.1f,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%llu,%llu,%llu,%.4f,%u,%.2f,%u,%zu",
                 ticks_to_us(last_.at), ticks_to_us(now), s > 0 ? static_cast<double>(in.latency[0].count()) / s : 0.0,
                 s > 0 ? static_cast<double>(in.latency[1].count()) / s : 0.0, s > 0 ? in.bytes[0] / 1e6 / s : 0.0,
                 s > 0 ? in.bytes[1] / 1e6 / s : 0.0, in.latency[0].mean() / 1e6,
@@ -85,7 +84,6 @@ void TimeSeries::row(Tick now) {
       parts += v;
     }
   }
-  if (!parts.empty() && line[0] && line[std::strlen(line) - 1] == '\n') line[std::strlen(line) - 1] = '\0';
   out_ << line << parts << '\n';
   ++rows_;
   last_ = t;

@@ -94,8 +94,8 @@ struct FlashCommand {
   std::string error;       // protocol error text when status == ProtocolError
   // For the latency attribution (tlm/latency_parts.h), filled by the channel: the end of
   // the command phase (program: with its data in), a read's data ready for the bus (in
-  // a register it may leave) and its data-out start, and the bus time of command and
-  // address cycles over both phases (the rest of the bus time is data).
+  // a register it may leave) and its data-out start, and the bus time of its command and
+  // address cycles (the rest of its bus time is data).
   Tick t_bus_end = 0;
   Tick t_out_ready = 0;
   Tick t_out_start = 0;

@@ -33,7 +33,7 @@ enum class Part : std::uint8_t {
   ConflictGcProgram, //   ... a GC copy program
   ConflictErase,     //   ... an erase
   BlockQueue,        // in the block while its chip and its channel's bus were idle
-  BusWait,           // its die ready, another chip holding the channel's bus
+  BusWait,           // its die ready, waiting for the bus (its chip idle in the block; at the channel; data out)
   BusCommand,        // command and address cycles
   BusData,           // data in (program) or out (read)
   RegisterWait,      // data in a page register, waiting for the array or a register
