@@ -45,7 +45,12 @@ void IoScheduler::push(const Entry& in) {
     l.fifo.back().batch = next_batch_++;
     return;
   }
+  // A phase serves the batches present when it began (docs/host.md, "Rounds"): while a
+  // phase of this list runs, its batches are closed to arrivals, which join or open a
+  // batch of the list's next round.
+  const bool running = round_open_ && phase_ == list_of(in.op);
   for (Batch& b : l.batches) {  // Algorithm 1, lines 7-17
+    if (running && b.number < round_end_) continue;
     if (b.v.conflicts(in.v)) continue;
     b.v.merge(in.v);
     b.waiting.push_back(in);

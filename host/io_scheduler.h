@@ -6,7 +6,8 @@
 // touches under the device's static allocation (channel first, chip second: chip
 // index = page % N_C, exactly Formula 1). Conflict (Formulas 2, 3): a non-zero AND.
 // Batches (Formula 4, Algorithm 1): a request joins the first batch of its list whose
-// vector it does not conflict with, else a new batch at the end.
+// vector it does not conflict with, else a new batch at the end; a batch of the phase
+// under way takes no arrival (rounds: docs/host.md).
 #pragma once
 
 #include <array>
