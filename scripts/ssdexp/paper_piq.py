@@ -17,7 +17,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .reproduce import TRACES, Report, change_pct, fmt_pct, run, verdict, TOLERANCE_PP, TOLERANCE_REL  # noqa: E402
+from .reproduce import Report, change_pct, fmt_pct, run, trace_path, verdict, TOLERANCE_PP, TOLERANCE_REL  # noqa: E402
 
 HOST = ["noop", "rws", "piq_r", "piq_w", "piq"]
 # Table I: read I/Os, write I/Os, read conflicts, write conflicts, chips utilized (NOOP).
@@ -52,18 +52,17 @@ METRIC_NAMES = {"read.latency_us.mean": "read latency", "write.latency_us.mean":
 
 
 def workloads(quick: bool) -> dict:
-    """name -> settings; the shared traces when they are here."""
+    """name -> settings (a shared trace missing is an error: reproduce.trace_path)."""
     w = {}
-    hm0 = os.path.join(TRACES, "msr_hm_0_excerpt.csv")
-    rs1 = os.path.join(TRACES, "msr_rsrch_1.csv")
+    hm0 = trace_path("msr_hm_0_excerpt.csv")
+    rs1 = None if quick else trace_path("msr_rsrch_1.csv")
     trace = {"workload.kind": "trace", "workload.format": "msr", "workload.requests": 0}
-    if os.path.isfile(hm0):
-        w["hm_0 trace (closed)"] = dict(trace, **{"workload.path": hm0, "workload.replay": "closed"})
-        if not quick:
-            # The excerpt is 7,016 requests in 148 s: x0.002 makes it 24,000 IOPS.
-            w["hm_0 trace (timed x0.002)"] = dict(trace, **{"workload.path": hm0, "workload.replay": "timed",
-                                                           "workload.time_scale": 0.002})
-    if os.path.isfile(rs1) and not quick:
+    w["hm_0 trace (closed)"] = dict(trace, **{"workload.path": hm0, "workload.replay": "closed"})
+    if not quick:
+        # The excerpt is 7,016 requests in 148 s: x0.002 makes it 24,000 IOPS.
+        w["hm_0 trace (timed x0.002)"] = dict(trace, **{"workload.path": hm0, "workload.replay": "timed",
+                                                       "workload.time_scale": 0.002})
+    if rs1:
         # rsrch_1 addresses up to 143 GB, past the device's 124 GB: wrapped around.
         w["rsrch_1 trace (closed)"] = dict(trace, **{"workload.path": rs1, "workload.replay": "closed",
                                                        "workload.out_of_range": "wrap"})

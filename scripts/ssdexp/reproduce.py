@@ -19,6 +19,19 @@ from .sweep import ROOT, sweep
 
 TRACES = os.environ.get("SSD_TRACES_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "traces")
 
+
+class TracesMissing(RuntimeError):
+    """A trace a reproduction runs is not in TRACES: an error, never a row left out."""
+
+
+def trace_path(name: str) -> str:
+    """The path of shared trace `name`; TracesMissing if it is not there."""
+    p = os.path.join(TRACES, name)
+    if not os.path.isfile(p):
+        raise TracesMissing(f"{name} is not in the traces folder {TRACES}: put the shared traces (../shared/traces "
+                            "beside the repository) there, or set SSD_TRACES_DIR to the folder that holds them")
+    return p
+
 # A verdict on one effect (relative change, in %): reproduced when the model's effect has
 # the paper's sign and lies within TOLERANCE_PP percentage points or TOLERANCE_REL of
 # the paper's size, whichever is wider.
@@ -100,6 +113,9 @@ def placeholder(paper: str, title: str, experiments: list, out: str, quick: bool
 
 def main(argv=None):
     from . import paper_piq, paper_sos
+    # Run as `python -m ssdexp.reproduce`, this file is __main__; the papers raise the
+    # package module's TracesMissing.
+    from .reproduce import TracesMissing as PapersTracesMissing
 
     papers = {
         "piq": paper_piq.reproduce,
@@ -130,6 +146,9 @@ def main(argv=None):
     t0 = time.monotonic()
     try:
         report = papers[a.paper](out, a.quick, a.jobs)
+    except (TracesMissing, PapersTracesMissing) as e:  # bad input: the run would leave the trace's rows out
+        print(f"scripts/reproduce: error: {e}", file=sys.stderr)
+        return 2
     except (RuntimeError, FileNotFoundError) as e:
         print(f"scripts/reproduce: error: {e}", file=sys.stderr)
         return 1

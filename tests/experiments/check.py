@@ -14,8 +14,9 @@ WORK = os.environ["WORK"]
 SPECS = os.path.join(ROOT, "tests", "experiments", "specs")
 
 
-def sh(*argv, expect=0):
-    p = subprocess.run([os.path.join(ROOT, "scripts", argv[0]), *argv[1:]], capture_output=True, text=True)
+def sh(*argv, expect=0, env=None):
+    p = subprocess.run([os.path.join(ROOT, "scripts", argv[0]), *argv[1:]], capture_output=True, text=True,
+                       env=None if env is None else {**os.environ, **env})
     if expect is not None and p.returncode != expect:
         raise AssertionError(f"{' '.join(argv)}: exit {p.returncode}, wanted {expect}\n{p.stdout}\n{p.stderr}")
     return p
@@ -166,6 +167,17 @@ def check_spec_errors():
     out = os.path.join(WORK, "off")
     sh("sweep", os.path.join(SPECS, "yaml_off.yaml"), "--out", out, "--jobs", "1")
     assert (table(out)["controller.rtl"] == "off").all()
+
+
+def check_missing_traces():
+    """A reproduction whose shared traces are not there stops with an error naming the
+    folder and SSD_TRACES_DIR (exit 2) before running anything, never leaving rows out."""
+    missing = os.path.join(WORK, "no-such-traces")
+    for paper in ("piq", "sos"):
+        out = os.path.join(WORK, f"missing-{paper}")
+        p = sh("reproduce", paper, "--quick", "--out", out, expect=2, env={"SSD_TRACES_DIR": missing})
+        assert missing in p.stderr and "SSD_TRACES_DIR" in p.stderr, p.stderr
+        assert not os.path.exists(os.path.join(out, "report.md"))
 
 
 def check_reproduce(paper):
