@@ -73,13 +73,14 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     // meter then (an address outside the geometry is refused by the channel later; it
     // waits unmetered).
     c.t_queued = sim_now();
-    if (c.request && c.channel < nand_.size() && c.chip < chips_per_channel_ && c.die < dies_per_chip_) {
+    const bool chip_exists = c.channel < nand_.size() && c.chip < chips_per_channel_;
+    if (c.request && chip_exists && c.die < dies_per_chip_) {
       c.waited = nand_[c.channel].wait_meter(c, c.t_queued);
       c.metered = true;
     }
     if (decision_listener_) decision_listener_->command_queued(c);
     if (life_ && c.request) life_->command_at(sim_now(), c, Stage::BlockQueue);
-    if (vcd_ && c.channel < nand_.size() && c.chip < chips_per_channel_) {
+    if (vcd_ && chip_exists) {
       const unsigned i = c.channel * chips_per_channel_ + c.chip;
       vcd_->change(tv_queued_[i], sim_now(), ++traced_queued_[i]);
     }

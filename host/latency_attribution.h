@@ -34,9 +34,9 @@ class LatencyAttribution {
     at(out, Part::HostLinkOut) = done - c.t_fw_done;
     return check(out, done - c.t_submit);
   }
-  // Empty if `p` sums to `latency` with no part above it (a part computed from events out
-  // of order wraps to a huge value, which the sum alone might not show).
-  // Summed without wrapping (128 bits), a wrapped part (2^64 - x) cannot reach the sum.
+  // Empty if `p` sums to `latency` with no part above it. A part computed from events out
+  // of order wraps to a huge value (2^64 - x); summed in 128 bits it cannot then reach the
+  // latency, so the sum alone catches it, and the message names the part.
   static std::string check(const PartTicks& p, Tick latency) {
     unsigned __int128 sum = 0;
     for (unsigned k = 0; k < kParts; ++k) sum += p[k];
@@ -69,18 +69,29 @@ class LatencyAttribution {
   struct Figures {
     double mean_us = 0, p99_us = 0, share = 0, tail_us = 0;
   };
-  // Every part's figures for op 0, 1 or 2 (all), indexed by part.
-  std::array<Figures, kParts> figures(int op) const {
-    std::array<Figures, kParts> out{};
+  // Op 0, 1 or 2 (all): every part's figures, indexed by part, and the tail they take
+  // apart: the requests in the latency histogram's bucket of the p99 and above (the p99
+  // is that bucket's upper edge), how many, and their mean latency.
+  struct Summary {
+    std::array<Figures, kParts> parts{};
+    std::uint64_t tail_count = 0;
+    double tail_mean_us = 0;
+  };
+  Summary figures(int op) const {
+    Summary out;
     const std::uint64_t n = count(op);
     if (!n) return out;
     unsigned __int128 all = 0;
     for (int o : members(op))
       for (unsigned k = 0; k < kParts; ++k) all += ops_[o].sum[k];
     const Row tail = tail_row(op);
+    out.tail_count = tail.count;
+    double tail_sum = 0;
+    for (double v : tail.sum) tail_sum += v;
+    out.tail_mean_us = tail.count ? tail_sum / static_cast<double>(tail.count) / 1e6 : 0.0;
     const std::uint64_t need = LatencyHistogram::rank(0.99, n);
     for (unsigned part = 0; part < kParts; ++part) {
-      Figures& f = out[part];
+      Figures& f = out.parts[part];
       unsigned __int128 sum = 0;
       std::uint64_t nonzero = 0;
       for (int o : members(op)) {
@@ -109,15 +120,6 @@ class LatencyAttribution {
     std::uint64_t n = 0;
     for (int o : members(op)) n += ops_[o].count;
     return n;
-  }
-  // The requests of the tail: those in the latency histogram's bucket of the p99 and above
-  // (the p99 is that bucket's upper edge), and their mean latency in us.
-  std::uint64_t tail_count(int op) const { return tail_row(op).count; }
-  double tail_mean_us(int op) const {
-    const Row r = tail_row(op);
-    double s = 0;
-    for (double v : r.sum) s += v;
-    return r.count ? s / static_cast<double>(r.count) / 1e6 : 0.0;
   }
 
  private:

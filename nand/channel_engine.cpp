@@ -230,9 +230,8 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
   }
   // The die is committed to it from now: the meter's time of what it waited for in the
   // scheduler block ends here, and its own occupation begins.
-  const auto bus = [this, now] { return bus_busy_ticks(now); };
-  if (c->metered) meter_.growth(c->chip, c->die, now, bus(), c->waited);
-  meter_.occupy(c->chip, c->die, c->exec.seq, work_kind(*c), now, bus);
+  if (c->metered) meter_.growth(c->chip, c->die, now, bus_busy_ticks(now), c->waited);
+  meter_.occupy(c->chip, c->die, c->exec.seq, work_kind(*c), now, bus_clock(now));
   Die& d = die_of(*c);
   if (d.tail) {
     d.tail->exec.next = c;
@@ -489,7 +488,7 @@ void ChannelEngine::complete(FlashCommand* c, Tick now, std::vector<FlashCommand
       break;
   }
   chip_finished(c->chip, now);
-  meter_.release(c->chip, c->die, c->exec.seq, now, [this, now] { return bus_busy_ticks(now); });
+  meter_.release(c->chip, c->die, c->exec.seq, now, bus_clock(now));
   c->exec.stage = Done;
   c->status = FlashStatus::Ok;
   c->t_done = now;
@@ -570,7 +569,7 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   d.eligible_since = kNever;
   note_queue(d, best->chip, best->die, now);
   if (!dynamically_valid(*best)) {
-    meter_.release(best->chip, best->die, best->exec.seq, now, [this, now] { return bus_busy_ticks(now); });
+    meter_.release(best->chip, best->die, best->exec.seq, now, bus_clock(now));
     fail(best, now, dynamic_error(*best), done);
     return true;
   }

@@ -314,6 +314,10 @@ class ChannelEngine {
   }
   std::uint64_t in_flight_ = 0;  // submitted, not completed
   WaitMeter meter_;
+  // The bus busy time up to `now`, asked by the meter only when a die turns idle or busy.
+  auto bus_clock(Tick now) const {
+    return [this, now] { return bus_busy_ticks(now); };
+  }
   void bus_segments_started(FlashCommand* c, Tick now);  // attribution: its bus times
   Tick next_event_ = kNever;
   ChannelCounters counters_;

@@ -63,9 +63,9 @@ json::Value op_stats(const LatencyHistogram& h, std::uint64_t bytes, double sim_
 // mean over the slowest requests: the p99's histogram bucket and above).
 json::Value parts_json(const host::LatencyAttribution& a, int op) {
   json::Value o = obj();
-  const auto figures = a.figures(op);
+  const host::LatencyAttribution::Summary s = a.figures(op);
   for (unsigned k = 0; k < kParts; ++k) {
-    const host::LatencyAttribution::Figures& f = figures[k];
+    const host::LatencyAttribution::Figures& f = s.parts[k];
     json::Value p = obj();
     put(p, "mean_us", num(f.mean_us));
     put(p, "p99_us", num(f.p99_us));
@@ -80,9 +80,9 @@ json::Value parts_json(const host::LatencyAttribution& a, int op) {
 void parts_line(std::ostream& os, const char* name, const host::LatencyAttribution& a, int op) {
   if (!a.count(op)) return;
   std::vector<std::pair<double, unsigned>> mean, tail;
-  const auto figures = a.figures(op);
+  const host::LatencyAttribution::Summary s = a.figures(op);
   for (unsigned k = 0; k < kParts; ++k) {
-    const host::LatencyAttribution::Figures& f = figures[k];
+    const host::LatencyAttribution::Figures& f = s.parts[k];
     mean.emplace_back(f.mean_us, k);
     tail.emplace_back(f.tail_us, k);
   }
@@ -97,8 +97,8 @@ void parts_line(std::ostream& os, const char* name, const host::LatencyAttributi
   os << "  " << std::left << std::setw(6) << name << std::right << " parts of the mean (" << std::setprecision(1)
      << mean_total << " us):";
   top(mean, mean_total);
-  os << "; of the slowest " << a.tail_count(op) << " (" << std::setprecision(1) << a.tail_mean_us(op) << " us):";
-  top(tail, a.tail_mean_us(op));
+  os << "; of the slowest " << s.tail_count << " (" << std::setprecision(1) << s.tail_mean_us << " us):";
+  top(tail, s.tail_mean_us);
   os << '\n';
 }
 
@@ -178,14 +178,15 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   const double sim_s = static_cast<double>(end - f.window.start) / 1e12;
   const FtlCounters gc = f.ftl_end - f.ftl_start;  // the GC figures over the window
   json::Value root = obj();
-  put(root, "read", op_stats(f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s));
-  put(root, "write", op_stats(f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s));
-  put(root, "all", op_stats(f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write), sim_s));
-  for (int op = 0; op < 3; ++op) {
-    const char* name = op == 0 ? "read" : op == 1 ? "write" : "all";
-    for (auto& m : root.members)
-      if (m.first == name) put(m.second, "latency_parts", parts_json(f.host.attribution(), op));
-  }
+  // Each op's figures, with its latency parts (op 0 reads, 1 writes, 2 all).
+  const auto op_section = [&](int op, const LatencyHistogram& h, std::uint64_t bytes) {
+    json::Value o = op_stats(h, bytes, sim_s);
+    put(o, "latency_parts", parts_json(f.host.attribution(), op));
+    return o;
+  };
+  put(root, "read", op_section(0, f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read)));
+  put(root, "write", op_section(1, f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write)));
+  put(root, "all", op_section(2, f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write)));
   put(root, "sim_time_us", num(ticks_to_us(end - f.window.start)));
   put(root, "window_start_us", num(ticks_to_us(f.window.start)));
   put(root, "nand", nand_section(f.nand, f.window));

@@ -53,8 +53,8 @@ TEST_CASE("latency attribution: means, shares, p99 with zeros, and the tail's pa
   PartTicks slow = only(Part::Array, 100 * us);
   slow[static_cast<unsigned>(Part::ConflictErase)] = 900 * us;
   a.record(0, 1000 * us, slow);
-  const auto array = a.figures(0)[static_cast<unsigned>(Part::Array)];
-  const auto erase = a.figures(0)[static_cast<unsigned>(Part::ConflictErase)];
+  const auto array = a.figures(0).parts[static_cast<unsigned>(Part::Array)];
+  const auto erase = a.figures(0).parts[static_cast<unsigned>(Part::ConflictErase)];
   CHECK(array.mean_us == Approx(100.0));
   CHECK(erase.mean_us == Approx(9.0));
   CHECK(array.share + erase.share == Approx(1.0));
@@ -64,15 +64,15 @@ TEST_CASE("latency attribution: means, shares, p99 with zeros, and the tail's pa
   CHECK(array.p99_us == Approx(100.0).epsilon(1.0 / 32));  // rounded up to its bucket
   // The p99 (rank 99 of 100) is a 100 us request: the tail, its bucket and above, is
   // every request here.
-  CHECK(a.tail_count(0) == 100);
-  CHECK(a.tail_mean_us(0) == Approx(109.0));
+  CHECK(a.figures(0).tail_count == 100);
+  CHECK(a.figures(0).tail_mean_us == Approx(109.0));
   CHECK(erase.tail_us == Approx(9.0));
   // Writes: none yet; "all" merges both ops.
   CHECK(a.count(1) == 0);
-  CHECK(a.figures(1)[static_cast<unsigned>(Part::Array)].mean_us == 0.0);
+  CHECK(a.figures(1).parts[static_cast<unsigned>(Part::Array)].mean_us == 0.0);
   a.record(1, 50 * us, only(Part::RmwRead, 50 * us));
   CHECK(a.count(2) == 101);
-  CHECK(a.figures(2)[static_cast<unsigned>(Part::RmwRead)].mean_us == Approx(50.0 / 101));
+  CHECK(a.figures(2).parts[static_cast<unsigned>(Part::RmwRead)].mean_us == Approx(50.0 / 101));
 }
 
 TEST_CASE("latency attribution: the tail is the requests at or above the p99's bucket", "[host][attribution]") {
@@ -80,11 +80,11 @@ TEST_CASE("latency attribution: the tail is the requests at or above the p99's b
   for (int i = 0; i < 990; ++i) a.record(0, 100 * us, only(Part::Array, 100 * us));
   for (int i = 0; i < 10; ++i) a.record(0, 5000 * us, only(Part::WriteStall, 5000 * us));
   // rank 990 of 1000 is a 100 us request: the tail holds the 990 fast and 10 slow ones.
-  CHECK(a.tail_count(0) == 1000);
+  CHECK(a.figures(0).tail_count == 1000);
   for (int i = 0; i < 10; ++i) a.record(0, 5000 * us, only(Part::WriteStall, 5000 * us));
   // rank 1000 of 1010 is a 5000 us one: the tail is the 20 slow requests, all write stall.
-  CHECK(a.tail_count(0) == 20);
-  CHECK(a.tail_mean_us(0) == Approx(5000.0));
-  CHECK(a.figures(0)[static_cast<unsigned>(Part::WriteStall)].tail_us == Approx(5000.0));
-  CHECK(a.figures(0)[static_cast<unsigned>(Part::Array)].tail_us == 0.0);
+  CHECK(a.figures(0).tail_count == 20);
+  CHECK(a.figures(0).tail_mean_us == Approx(5000.0));
+  CHECK(a.figures(0).parts[static_cast<unsigned>(Part::WriteStall)].tail_us == Approx(5000.0));
+  CHECK(a.figures(0).parts[static_cast<unsigned>(Part::Array)].tail_us == 0.0);
 }
