@@ -17,7 +17,7 @@ HostDriver::HostDriver(sc_module_name name, std::unique_ptr<RequestSource> sourc
                        std::uint64_t logical_pages, std::uint32_t sectors_per_page,
                        std::uint64_t preconditioned, const SchedulerSetup& sched)
     : sc_module(name), socket("socket"), src_(std::move(source)),
-      sched_(sched.kind, sched.locations ? sched.locations->chips() : 1), queue_length_(sched.queue_length),
+      sched_(sched.kind, sched.locations ? sched.locations->chips() : 1, sched.dispatch), queue_length_(sched.queue_length),
       locations_(sched.locations), conflicts_(sched.locations ? sched.locations->chips() : 1), qd_(queue_depth), spp_(sectors_per_page),
       shadow_(logical_pages, preconditioned), pool_("host commands") {
   socket.register_nb_transport_bw(this, &HostDriver::bw);
@@ -84,7 +84,7 @@ void HostDriver::admit(const HostRequest& r, Tick arrival) {
     if (on_warmup_end_) on_warmup_end_(arrival);
   }
   // Conflict requests: this one and every waiting or outstanding one sharing a chip.
-  conflicts_.admit(e.id, r.op == HostOp::Read ? 0 : 1, e.v);
+  if (conflicts_.admit(e.id, r.op == HostOp::Read ? 0 : 1, e.v)) arrived_in_conflict_.insert(e.id);
   sched_.push(e);
   if (life_) life_->request_arrived(sim_now(), e.id, r.op, r.lba, r.sectors, arrival);
 }
@@ -228,6 +228,8 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     latency_[k].record(now - c.t_submit);
     latency_all_.record(now - c.t_submit);
     attribution_.record(k, now - c.t_submit, parts);
+    conflict_wait_sum_[k] += at(parts, Part::ConflictHostRead) + at(parts, Part::ConflictHostWrite) +
+                             (arrived_in_conflict_.count(c.id) ? at(parts, Part::HostQueue) : 0);
   }
   if (interval_ && !unwritten) {  // the time series shows the warm-up too
     interval_->latency[k].record(now - c.t_submit);
@@ -260,8 +262,9 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   }
   --outstanding_;
   --in_host_;
-  sched_.complete(c.id);
+  sched_.complete(c.id, c.op);
   conflicts_.complete(c.id);
+  arrived_in_conflict_.erase(c.id);
   if (life_) {
     life_->request_parts(now, c.id, parts);
     life_->request_at(now, c.id, Stage::Done);

@@ -17,6 +17,7 @@
 #include <systemc>
 
 #include <deque>
+#include <unordered_set>
 
 #include "host/conflict_tracker.h"
 #include "host/io_scheduler.h"
@@ -50,6 +51,7 @@ class HostDriver : public sc_core::sc_module {
   // The host I/O scheduler: the policy, its queue length, and the location vectors.
   struct SchedulerSetup {
     SchedulerKind kind = SchedulerKind::Noop;
+    DispatchKind dispatch = DispatchKind::Ncq;
     unsigned queue_length = 64;
     std::shared_ptr<LocationMapper> locations;
   };
@@ -64,6 +66,20 @@ class HostDriver : public sc_core::sc_module {
     const int k = op == HostOp::Read ? 0 : 1;
     return dispatched_[k] ? static_cast<double>(wait_sum_[k]) / 1e6 / static_cast<double>(dispatched_[k]) : 0.0;
   }
+  // The paper's waiting time (Sec. V-B, "produced when a read request conflicts with the
+  // requests ahead of it"), mean over the window's requests: the time its path waited in
+  // the scheduler block while its die (or chip) served other host requests' commands
+  // (conflict_host_read + conflict_host_write), plus its time in the host queue when it
+  // arrived in conflict with a request waiting or outstanding (docs/host.md, "Metrics").
+  double mean_conflict_wait_us(HostOp op) const {
+    const int k = op == HostOp::Read ? 0 : 1;
+    const std::uint64_t n = latency_[k].count();
+    return n ? static_cast<double>(conflict_wait_sum_[k]) / 1e6 / static_cast<double>(n) : 0.0;
+  }
+  // Reads sent ahead of a write that arrived before them (the paper's Fig. 9), and the
+  // batches served whole (its read and write cycles), over the whole run.
+  std::uint64_t prioritized_reads() const { return sched_.prioritized_reads(); }
+  std::uint64_t batches_served(HostOp op) const { return sched_.batches_served(op == HostOp::Read ? 0 : 1); }
   const RequestSource& source() const { return *src_; }
 
   const LatencyHistogram& latency(HostOp op) const { return latency_[op == HostOp::Read ? 0 : 1]; }
@@ -163,6 +179,8 @@ class HostDriver : public sc_core::sc_module {
   std::shared_ptr<LocationMapper> locations_;
   ConflictTracker conflicts_;  // over the requests in the scheduling queue or outstanding
   std::uint64_t wait_sum_[2] = {0, 0}, dispatched_[2] = {0, 0};
+  std::uint64_t conflict_wait_sum_[2] = {0, 0};  // ticks, over the window's requests
+  std::unordered_set<std::uint64_t> arrived_in_conflict_;  // ids in the host or outstanding
   unsigned in_host_ = 0;  // requests admitted or waiting in the host and not completed
   unsigned qd_;
   std::uint32_t spp_;

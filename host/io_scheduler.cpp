@@ -21,6 +21,12 @@ SchedulerKind parse_scheduler(const std::string& name) {
   throw std::invalid_argument("unknown host scheduler '" + name + "' (noop, rws, piq_r, piq_w, piq)");
 }
 
+DispatchKind parse_dispatch(const std::string& name) {
+  if (name == "ncq") return DispatchKind::Ncq;
+  if (name == "batch") return DispatchKind::Batch;
+  throw std::invalid_argument("unknown host dispatch '" + name + "' (ncq, batch)");
+}
+
 int IoScheduler::list_of(HostOp op) const {
   if (kind_ == SchedulerKind::Noop) return 0;
   return op == HostOp::Read ? 0 : 1;
@@ -64,29 +70,34 @@ void IoScheduler::push(const Entry& in) {
   b.waiting.back().batch = b.number;
 }
 
-bool IoScheduler::take(List& l, std::uint64_t limit, Entry& out) {
+IoScheduler::Take IoScheduler::take(List& l, std::uint64_t limit, Entry& out) {
   if (!l.batched) {
-    if (l.fifo.empty() || l.fifo.front().batch >= limit) return false;
+    if (l.fifo.empty() || l.fifo.front().batch >= limit) return Take::None;
     out = l.fifo.front();
     l.fifo.pop_front();
     --waiting_;
-    return true;
+    return Take::Took;
   }
   for (Batch& b : l.batches) {
     if (b.number >= limit) break;
-    if (b.waiting.empty()) continue;
+    if (b.waiting.empty()) {
+      // Batch dispatch: the issued batch (the oldest, whose members have all been sent)
+      // holds the list until its last member completes; complete() then erases it.
+      if (dispatch_ == DispatchKind::Batch) return Take::Held;
+      continue;
+    }
     out = b.waiting.front();
     b.waiting.pop_front();
     b.in_flight.push_back(out);
     --waiting_;
-    return true;
+    return Take::Took;
   }
-  return false;
+  return Take::None;
 }
 
 bool IoScheduler::pop(Entry& out) {
   if (waiting_ == 0) return false;
-  if (kind_ == SchedulerKind::Noop) return take(lists_[0], ~std::uint64_t{0}, out);
+  if (kind_ == SchedulerKind::Noop) return take(lists_[0], ~std::uint64_t{0}, out) == Take::Took;
   // Rounds: the read batches present when a read phase starts, then the write batches
   // present when the write phase starts, and so on: reads first, writes never starve.
   for (int attempt = 0; attempt < 3; ++attempt) {
@@ -94,10 +105,23 @@ bool IoScheduler::pop(Entry& out) {
       round_end_ = next_batch_;
       round_open_ = true;
     }
-    if (take(lists_[phase_], round_end_, out)) return true;
+    const Take t = take(lists_[phase_], round_end_, out);
+    if (t == Take::Took) {
+      if (out.op == HostOp::Read && write_waiting_before(out.id)) ++prioritized_;
+      return true;
+    }
+    if (t == Take::Held) return false;  // the phase goes on when its batch completes
     round_open_ = false;
     phase_ ^= 1;
   }
+  return false;
+}
+
+bool IoScheduler::write_waiting_before(std::uint64_t id) const {
+  const List& w = lists_[1];
+  if (!w.batched) return !w.fifo.empty() && w.fifo.front().id < id;
+  for (const Batch& b : w.batches)  // a batch's waiting members are in arrival order
+    if (!b.waiting.empty() && b.waiting.front().id < id) return true;
   return false;
 }
 
@@ -107,16 +131,24 @@ void IoScheduler::recompute(Batch& b) {
   for (const Entry& e : b.in_flight) b.v.merge(e.v);
 }
 
-void IoScheduler::complete(std::uint64_t id) {
-  for (List& l : lists_) {
-    if (!l.batched) continue;  // nothing kept after dispatch
+void IoScheduler::complete(std::uint64_t id, HostOp op) {
+  List& l = lists_[list_of(op)];
+  if (!l.batched) {  // nothing kept after dispatch: the request was its own batch
+    ++served_[op == HostOp::Read ? 0 : 1];
+    return;
+  }
+  {
     for (auto b = l.batches.begin(); b != l.batches.end(); ++b) {
       for (std::size_t i = 0; i < b->in_flight.size(); ++i) {
         if (b->in_flight[i].id != id) continue;
         b->in_flight[i] = b->in_flight.back();
         b->in_flight.pop_back();
-        if (b->waiting.empty() && b->in_flight.empty()) l.batches.erase(b);
-        else recompute(*b);
+        if (b->waiting.empty() && b->in_flight.empty()) {
+          l.batches.erase(b);
+          ++served_[op == HostOp::Read ? 0 : 1];
+        } else {
+          recompute(*b);
+        }
         return;
       }
     }

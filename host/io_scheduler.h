@@ -97,6 +97,13 @@ class LocationMapper {
 enum class SchedulerKind { Noop, Rws, PiqR, PiqW, Piq };
 SchedulerKind parse_scheduler(const std::string& name);  // throws std::invalid_argument
 
+// How the queue hands requests to the device (host.dispatch, docs/host.md "Dispatch"):
+// Ncq, each request as soon as the device takes one (the order is the policy's); Batch,
+// a batch at a time (Algorithm 1, line 23, "Issue Batch_List.Head"): the next batch of
+// a batched list goes only when every request of the one before it has completed.
+enum class DispatchKind { Ncq, Batch };
+DispatchKind parse_dispatch(const std::string& name);  // throws std::invalid_argument
+
 // The scheduling queue. Requests are added (push), taken for dispatch (pop), and
 // reported completed (complete) so that their chips stop counting as outstanding.
 class IoScheduler {
@@ -110,7 +117,8 @@ class IoScheduler {
     std::uint64_t lba = 0;
     std::uint32_t sectors = 0;
   };
-  IoScheduler(SchedulerKind kind, unsigned chips) : kind_(kind), chips_(chips) {
+  IoScheduler(SchedulerKind kind, unsigned chips, DispatchKind dispatch = DispatchKind::Ncq)
+      : kind_(kind), dispatch_(dispatch), chips_(chips) {
     for (int l = 0; l < 2; ++l) lists_[l].batched = batched(l);
   }
 
@@ -119,11 +127,18 @@ class IoScheduler {
   std::size_t waiting() const { return waiting_; }
   // The next request to dispatch by the policy; false if none waits.
   bool pop(Entry& out);
-  void complete(std::uint64_t id);
+  void complete(std::uint64_t id, HostOp op);
 
   // Batch view, for tests: per list (0 reads or all, 1 writes), batch vectors in order
   // (for an unbatched list, the vectors of the requests waiting in it).
   std::vector<std::uint64_t> batch_values(int list) const;
+  // Batches served whole, of reads (0) and of writes (1): a batch counts when its last
+  // member completes; in an unbatched list (NOOP, RWS, one kind of PIQ_R and PIQ_W) every
+  // request is a batch of its own. The paper's "read and write cycles" (Figs. 6, 7).
+  std::uint64_t batches_served(int op) const { return served_[op]; }
+  // Reads taken while a write that arrived before them (a smaller id) was waiting: the
+  // reads RWS and the PIQ schemes prioritized (the paper's Fig. 9; NOOP never does).
+  std::uint64_t prioritized_reads() const { return prioritized_; }
 
  private:
   struct Batch {
@@ -142,11 +157,16 @@ class IoScheduler {
   };
   bool batched(int list) const;
   int list_of(HostOp op) const;
-  bool take(List& l, std::uint64_t limit, Entry& out);
+  enum class Take { Took, Held, None };  // Held: the issued batch is still in flight
+  Take take(List& l, std::uint64_t limit, Entry& out);
   void recompute(Batch& b);
 
   SchedulerKind kind_;
+  DispatchKind dispatch_;
   unsigned chips_;
+  std::uint64_t served_[2] = {0, 0};
+  std::uint64_t prioritized_ = 0;
+  bool write_waiting_before(std::uint64_t id) const;
   List lists_[2];
   std::size_t waiting_ = 0;
   std::uint64_t next_batch_ = 0;

@@ -182,6 +182,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   const auto op_section = [&](int op, const LatencyHistogram& h, std::uint64_t bytes) {
     json::Value o = op_stats(h, bytes, sim_s);
     put(o, "latency_parts", parts_json(f.host.attribution(), op));
+    if (op < 2) put(o, "conflict_wait_us", num(f.host.mean_conflict_wait_us(op == 0 ? HostOp::Read : HostOp::Write)));
     return o;
   };
   put(root, "read", op_section(0, f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read)));
@@ -239,6 +240,9 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(hs, "write_conflicts", integer(f.host.conflicts(HostOp::Write)));
   put(hs, "read_wait_us", num(f.host.mean_wait_us(HostOp::Read)));
   put(hs, "write_wait_us", num(f.host.mean_wait_us(HostOp::Write)));
+  put(hs, "prioritized_reads", integer(f.host.prioritized_reads()));
+  put(hs, "read_batches", integer(f.host.batches_served(HostOp::Read)));
+  put(hs, "write_batches", integer(f.host.batches_served(HostOp::Write)));
   put(root, "host", hs);
 
   json::Value integ = obj();

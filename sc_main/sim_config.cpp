@@ -83,6 +83,10 @@ Config make_config() {
   c.add_double("host.link_mb_s", 0, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)");
   c.add_enum("host.scheduler", "noop", {"noop", "rws", "piq_r", "piq_w", "piq"},
              "host I/O scheduler (PIQ paper): FIFO, reads first, or conflict-free batches of reads/writes/both");
+  c.add_enum("host.dispatch", "ncq", {"ncq", "batch"},
+             "how the host queue hands requests to the device: ncq = each as soon as an NCQ tag is free, in the "
+             "scheduler's order; batch = a batch at a time (PIQ's Algorithm 1, 'Issue Batch_List.Head'): the next "
+             "batch of a batched list only once every request of the one before it has completed (docs/host.md)");
   c.add_int("host.queue_length", 64, 1, 512, "host I/O scheduler queue length");
   c.add_bool("host.lookahead", true,
              "accel/: each request the host reads from the workload is announced before it is sent, so the "

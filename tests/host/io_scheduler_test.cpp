@@ -108,6 +108,96 @@ TEST_CASE("piq: Figs. 6 and 7, NOOP needs three read and three write cycles, PIQ
   CHECK(cycles(piq_w) == std::pair<int, int>{3, 2});
 }
 
+TEST_CASE("piq: batch dispatch issues Fig. 7's batches whole, two read and two write cycles",
+          "[piq][dispatch]") {
+  // Algorithm 1, line 23, "Issue Batch_List.Head": under host.dispatch=batch the next batch
+  // goes only when every request of the one before it has completed.
+  LocationMapper m = mapper(4, 4096);
+  const LocationVector a = m.vector(2 * 8, 16), b = m.vector(1 * 8, 16), c = m.vector(0, 16);  // 3, 6, 12
+  IoScheduler s(SchedulerKind::Piq, 4, DispatchKind::Batch);
+  s.push(entry(1, HostOp::Read, a));
+  s.push(entry(2, HostOp::Read, b));
+  s.push(entry(3, HostOp::Read, c));
+  s.push(entry(4, HostOp::Write, a));
+  s.push(entry(5, HostOp::Write, b));
+  s.push(entry(6, HostOp::Write, c));
+  // Each cycle: what pop gives until it holds, then those requests complete.
+  std::vector<std::vector<std::uint64_t>> issued;
+  for (int cycle = 0; cycle < 6; ++cycle) {
+    std::vector<std::uint64_t> ids;
+    IoScheduler::Entry e;
+    while (s.pop(e)) ids.push_back(e.id);
+    if (ids.empty()) break;
+    for (std::uint64_t id : ids) s.complete(id, id <= 3 ? HostOp::Read : HostOp::Write);
+    issued.push_back(ids);
+  }
+  CHECK(issued == std::vector<std::vector<std::uint64_t>>{{1, 3}, {2}, {4, 6}, {5}});
+  CHECK(s.batches_served(0) == 2);
+  CHECK(s.batches_served(1) == 2);
+  CHECK(s.empty());
+
+  // Held: while the issued batch has a member outstanding, nothing else goes, not even
+  // the other kind's batches (the phase does not end early) or an arrival.
+  IoScheduler h(SchedulerKind::Piq, 4, DispatchKind::Batch);
+  h.push(entry(1, HostOp::Read, a));
+  h.push(entry(2, HostOp::Read, c));
+  h.push(entry(3, HostOp::Write, b));
+  IoScheduler::Entry e;
+  REQUIRE(h.pop(e));
+  REQUIRE(h.pop(e));  // the batch 3|12 = 15, whole
+  CHECK_FALSE(h.pop(e));
+  h.push(entry(4, HostOp::Read, b));  // next round's batch
+  h.complete(1, HostOp::Read);
+  CHECK_FALSE(h.pop(e));  // 2 still outstanding
+  h.complete(2, HostOp::Read);
+  REQUIRE(h.pop(e));
+  CHECK(e.id == 3);  // the write batch present when the round began, then the new read
+  CHECK_FALSE(h.pop(e));
+  h.complete(3, HostOp::Write);
+  REQUIRE(h.pop(e));
+  CHECK(e.id == 4);
+
+  // Under NCQ dispatch the same queue goes out without waiting for completions.
+  IoScheduler n(SchedulerKind::Piq, 4, DispatchKind::Ncq);
+  n.push(entry(1, HostOp::Read, a));
+  n.push(entry(2, HostOp::Read, c));
+  n.push(entry(3, HostOp::Write, b));
+  std::vector<std::uint64_t> ids;
+  while (n.pop(e)) ids.push_back(e.id);
+  CHECK(ids == std::vector<std::uint64_t>{1, 2, 3});
+
+  // An unbatched list has no batch to hold: RWS under batch dispatch is RWS.
+  IoScheduler r(SchedulerKind::Rws, 4, DispatchKind::Batch);
+  r.push(entry(1, HostOp::Read, a));
+  r.push(entry(2, HostOp::Read, a));
+  ids.clear();
+  while (r.pop(e)) ids.push_back(e.id);
+  CHECK(ids == std::vector<std::uint64_t>{1, 2});
+  CHECK_THROWS_AS(parse_dispatch("batches"), std::invalid_argument);
+}
+
+TEST_CASE("piq: a read sent before a write that arrived earlier counts as prioritized (Fig. 9)",
+          "[piq][fig9]") {
+  LocationMapper m = mapper(4, 4096);
+  const LocationVector a = m.vector(0, 8);
+  for (SchedulerKind k : {SchedulerKind::Noop, SchedulerKind::Rws, SchedulerKind::Piq}) {
+    IoScheduler s(k, 4);
+    s.push(entry(1, HostOp::Read, a));   // before any write: not prioritized
+    s.push(entry(2, HostOp::Write, a));
+    s.push(entry(3, HostOp::Read, a));   // overtakes write 2 under RWS and PIQ
+    IoScheduler::Entry e;
+    std::vector<std::uint64_t> ids;
+    while (s.pop(e)) ids.push_back(e.id);
+    if (k == SchedulerKind::Noop) {
+      CHECK(ids == std::vector<std::uint64_t>{1, 2, 3});
+      CHECK(s.prioritized_reads() == 0);
+    } else {
+      CHECK(ids == std::vector<std::uint64_t>{1, 3, 2});
+      CHECK(s.prioritized_reads() == 1);
+    }
+  }
+}
+
 TEST_CASE("piq: outstanding requests keep their chips in their batch until they complete", "[piq][outstanding]") {
   LocationMapper m = mapper(4, 4096);
   IoScheduler s(SchedulerKind::Piq, 4);
@@ -117,7 +207,7 @@ TEST_CASE("piq: outstanding requests keep their chips in their batch until they 
   REQUIRE(s.pop(e));  // dispatched, outstanding
   s.push(entry(1, HostOp::Read, a));  // conflicts with the outstanding request: a new batch
   CHECK(s.batch_values(0) == std::vector<std::uint64_t>{3, 3});
-  s.complete(0);  // the first batch is done and leaves
+  s.complete(0, HostOp::Read);  // the first batch is done and leaves
   CHECK(s.batch_values(0) == std::vector<std::uint64_t>{3});
   s.push(entry(2, HostOp::Read, m.vector(0, 16)));  // 12: joins the remaining batch
   CHECK(s.batch_values(0) == std::vector<std::uint64_t>{15});
@@ -170,7 +260,7 @@ TEST_CASE("piq: an arrival that could join the phase under way waits for the nex
       REQUIRE(s.pop(e));
       if (e.id == 100) break;
       ++write_after;
-      s.complete(e.id);
+      s.complete(e.id, e.op);
     }
     CHECK(e.id == 100);
     CHECK(write_after == 0);
