@@ -20,7 +20,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .reproduce import Report, change_pct, fmt_pct, run, trace_path, verdict  # noqa: E402
+from .report import Report, change_pct, fmt_pct, run, trace_path, verdict  # noqa: E402
 
 # Fig. 6 gives no HOS number in the text; "SOS reduced I/O response time by up to 42 % and
 # 56 % over HOS and IOS" implies, for that benchmark, HOS = 0.44 / 0.58 = 0.76 of IOS.

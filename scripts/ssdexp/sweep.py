@@ -26,7 +26,9 @@ import sys
 import time
 
 from .spec import SpecError, read_spec
+from .status import read_status
 from .ssdsim import Ssdsim, find_binary, point_id
+from .table import collect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -53,14 +55,6 @@ def plan(spec, sim: Ssdsim, out: str) -> list:
             argv += ["--set", f"report.requests_csv={os.path.join(d, 'requests.csv')}"]
         planned.append(Planned(p, eff, pid, argv, d))
     return planned
-
-
-def read_status(d: str):
-    try:
-        with open(os.path.join(d, "status.json"), encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
 
 
 def done(d: str) -> bool:
@@ -173,8 +167,6 @@ def execute(planned: list, jobs: int, scheduler: str | None, quiet=False) -> dic
 def sweep(spec_path: str, out: str | None = None, jobs: int | None = None, scheduler: str | None = None,
           quiet=False, spec=None):
     """Plans, runs and tabulates a sweep; returns (DataFrame, out directory)."""
-    from .table import collect
-
     sim = Ssdsim(find_binary(ROOT))
     if spec is None:
         spec = read_spec(spec_path, set(sim.types))

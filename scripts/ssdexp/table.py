@@ -8,7 +8,7 @@ import os
 
 import pandas as pd
 
-from .sweep import read_status
+from .status import read_status
 
 # The point's own columns, first in the table.
 POINT_COLUMNS = ["sweep", "group", "point", "id", "seed", "overrides", "status", "exit_code", "wall_seconds",

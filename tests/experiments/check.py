@@ -188,14 +188,58 @@ def check_reproduce(paper):
     if paper in ("chen", "park"):
         assert "Not yet possible" in report
         return
-    assert "| effect | paper | model |" in report or "| workload |" in report
-    assert any(v in report for v in ("reproduced", "same direction", "not reproduced"))
+    assert "| effect | paper | mean | median |" in report or "| workload |" in report
+    assert report.split("\n")[2].startswith("## Summary"), "the report opens with its summary"
+    assert any(v in report for v in ("reproduced", "same direction", "different size", "opposite", "mixed signs"))
     pngs = [f for f in figs if f.endswith(".png")]
     assert len(pngs) >= 2, figs
     for f in figs:
         valid_image(os.path.join(out, "figures", f))
         assert f"figures/{f}" in report or f.endswith(".svg"), f"{f} not in the report"
     assert [f for f in os.listdir(out) if f.endswith(".csv")]
+
+
+def check_verdicts():
+    """The verdict rules of scripts/ssdexp/report.py, on hand-made effects, and rows named
+    from their own configuration."""
+    import pandas as pd
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from ssdexp.report import Effect, label_rows
+
+    assert Effect([-18.0, -22.0, -20.0], -19.7).verdict() == "reproduced"
+    # Within the tolerance on the mean, but most workloads disagree: not reproduced.
+    v = Effect([-60.0, +2.0, +3.0], -19.7).verdict()
+    assert v.startswith("mixed signs (1 of 3"), v
+    # A mean over mixed signs is flagged, never a verdict on its own, even when it is close.
+    v = Effect([-90.0, -20.0, +50.0, +2.0], -36.0).verdict()
+    assert v.startswith("mixed signs (2 of 4"), v
+    # Same sign, most agree, size within 2x but outside the tolerance.
+    assert Effect([-30.0, -32.0], -19.7).verdict() == "same direction, outside the tolerance"
+    # A 4x gap is a different size, not a quiet "same direction".
+    v = Effect([-80.0, -82.0], -20.0).verdict()
+    assert v.startswith("different size (4x"), v
+    v = Effect([-1.5, -2.0], -47.0).verdict()
+    assert v.startswith("different size (0.037x"), v
+    assert Effect([+30.0, +40.0], -20.0).verdict().startswith("opposite")
+    assert Effect([0.2, -0.3], -20.0).verdict().startswith("not reproduced")
+    v = Effect([-25.0, -25.0, +1.5], -20.0).verdict()
+    assert v == "reproduced (2 of 3 agree in sign)", v
+    e = Effect([-10.0, 0.5, +4.0], -5.0)
+    assert (e.pos, e.neg, e.n, e.median, e.lo, e.hi) == (1, 1, 3, 0.5, -10.0, 4.0)
+    assert Effect([], -5.0).verdict() == "not measured"
+
+    df = pd.DataFrame([{"workload.read_ratio": 0.25, "workload.path": "", "host.scheduler": "noop"},
+                       {"workload.read_ratio": 0.5, "workload.path": "", "host.scheduler": "piq"},
+                       {"workload.read_ratio": 0.25, "workload.path": "", "host.scheduler": "piq"}])
+    label_rows(df, {"a": {"workload.read_ratio": 0.25}, "b": {"workload.read_ratio": 0.5}})
+    assert list(df["workload"]) == ["a", "b", "a"]
+    for named in ({"a": {"workload.read_ratio": 0.25}}, {"a": {"workload.path": ""}, "b": {"workload.path": ""}}):
+        try:
+            label_rows(df.copy(), named)
+        except RuntimeError as e:
+            assert "matches" in str(e)
+        else:
+            raise AssertionError("rows that match no name, or two, must be an error")
 
 
 if __name__ == "__main__":
