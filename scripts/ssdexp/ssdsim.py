@@ -33,12 +33,23 @@ def _env():
     return env
 
 
+def fingerprint(binary: str) -> str:
+    """Which ssdsim this is: a hash of its bytes. A sweep's points record it, and a point
+    made by another ssdsim is run again, never resumed."""
+    h = hashlib.sha256()
+    with open(binary, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:16]
+
+
 class Ssdsim:
     def __init__(self, binary: str):
         if not os.access(binary, os.X_OK):
             raise FileNotFoundError(f"no ssdsim at {binary} (build it: bash scripts/build.sh, or set SSDSIM)")
         self.binary = binary
         self.types = {k: t for k, (t, _) in self._list([]).items()}
+        self.fingerprint = fingerprint(binary)
 
     def _list(self, args):
         p = subprocess.run([self.binary, *args, "--list-keys"], capture_output=True, text=True, env=_env())

@@ -7,9 +7,10 @@ need ssdsim, the traces and DIR at the same paths as here, e.g. a shared file sy
 
 Each point's output lands in DIR/points/ID/, ID a hash of its effective configuration:
 stats.json, config.json (timeseries.csv, requests.csv when asked), stdout.txt,
-stderr.txt and status.json (exit status, wall seconds, the last lines of stderr). A run
-again skips the points whose status.json says they succeeded and runs the others (after
-a crash or Ctrl-C, or a failure fixed). DIR/results.parquet and DIR/results.csv: one row
+stderr.txt and status.json (exit status, wall seconds, the last lines of stderr, a hash
+of the ssdsim that ran it). A run again skips the points whose status.json says they
+succeeded with the same ssdsim and runs the others (after a crash or Ctrl-C, a failure
+fixed, or a rebuilt ssdsim). DIR/results.parquet and DIR/results.csv: one row
 per point of SPEC, every effective configuration key and every stats.json key as dotted
 columns (lists, such as per-chip figures, as JSON text), with the point's group, seed,
 status, exit code, wall seconds, output directory and error.
@@ -57,9 +58,11 @@ def plan(spec, sim: Ssdsim, out: str) -> list:
     return planned
 
 
-def done(d: str) -> bool:
+def done(d: str, binary: str) -> bool:
+    """Whether the point in d succeeded, run by the ssdsim whose fingerprint is `binary`."""
     s = read_status(d)
-    return bool(s) and s.get("exit") == 0 and os.path.isfile(os.path.join(d, "stats.json"))
+    return bool(s) and s.get("exit") == 0 and s.get("binary") == binary and \
+        os.path.isfile(os.path.join(d, "stats.json"))
 
 
 def _die_with_parent():
@@ -72,7 +75,7 @@ def _die_with_parent():
         pass
 
 
-def run_point(argv: list, d: str) -> dict:
+def run_point(argv: list, d: str, binary: str) -> dict:
     """Runs one point (on a Dask worker): ssdsim's output in `d`, and status.json."""
     os.makedirs(d, exist_ok=True)
     st = os.path.join(d, "status.json")
@@ -90,7 +93,7 @@ def run_point(argv: list, d: str) -> dict:
     wall = time.monotonic() - t0
     with open(os.path.join(d, "stderr.txt"), errors="replace") as f:
         tail = [line.rstrip("\n") for line in f.readlines()[-10:]]
-    status = {"exit": rc, "wall_seconds": round(wall, 3), "stderr_tail": tail, "argv": argv}
+    status = {"exit": rc, "wall_seconds": round(wall, 3), "stderr_tail": tail, "argv": argv, "binary": binary}
     tmp = st + ".tmp"
     with open(tmp, "w") as f:
         json.dump(status, f, indent=1)
@@ -112,14 +115,15 @@ def _client(jobs: int, scheduler: str | None):
     return Client(cluster), cluster
 
 
-def execute(planned: list, jobs: int, scheduler: str | None, quiet=False) -> dict:
-    """Runs the points not done yet; returns id -> status for those it ran."""
+def execute(planned: list, jobs: int, scheduler: str | None, quiet=False, binary: str = "") -> dict:
+    """Runs the points not done yet by the ssdsim of fingerprint `binary`; returns id ->
+    status for those it ran."""
     from dask.distributed import as_completed
     from tqdm import tqdm
 
     todo, seen = [], set()
     for p in planned:
-        if p.id in seen or done(p.dir):
+        if p.id in seen or done(p.dir, binary):
             seen.add(p.id)
             continue
         seen.add(p.id)
@@ -138,7 +142,7 @@ def execute(planned: list, jobs: int, scheduler: str | None, quiet=False) -> dic
     failed = 0
     try:
         for p in todo:
-            futures[client.submit(run_point, p.argv, p.dir, key=f"point-{p.id}", pure=False)] = p
+            futures[client.submit(run_point, p.argv, p.dir, binary, key=f"point-{p.id}", pure=False)] = p
         for fut in as_completed(futures):
             p = futures[fut]
             try:
@@ -173,7 +177,7 @@ def sweep(spec_path: str, out: str | None = None, jobs: int | None = None, sched
     out = os.path.abspath(out or os.path.join("out", "sweep-" + spec.name))
     os.makedirs(out, exist_ok=True)
     planned = plan(spec, sim, out)
-    execute(planned, jobs or os.cpu_count() or 1, scheduler, quiet)
+    execute(planned, jobs or os.cpu_count() or 1, scheduler, quiet, sim.fingerprint)
     df = collect(spec, planned, out)
     return df, out
 

@@ -49,7 +49,7 @@ def table(d):
 
 def check_sweep_and_resume():
     out = os.path.join(WORK, "four")
-    shutil.rmtree(out, ignore_errors=True)  # points of an earlier ssdsim would be resumed, not run
+    shutil.rmtree(out, ignore_errors=True)
     p = sh("sweep", os.path.join(SPECS, "four.yaml"), "--out", out, "--jobs", "2")
     df = table(out)
     assert len(df) == 4, df
@@ -78,6 +78,14 @@ def check_sweep_and_resume():
     for d, t in stamps.items():
         if d != victim:
             assert os.path.getmtime(os.path.join(d, "status.json")) == t, f"{d} ran again"
+    # A point made by another ssdsim runs again, never resumed.
+    st = json.load(open(os.path.join(victim, "status.json")))
+    st["binary"] = "0" * 16
+    with open(os.path.join(victim, "status.json"), "w") as f:
+        json.dump(st, f)
+    p = sh("sweep", os.path.join(SPECS, "four.yaml"), "--out", out, "--jobs", "2")
+    assert "(3 done before)" in p.stderr, p.stderr
+    assert json.load(open(os.path.join(victim, "status.json")))["binary"] != "0" * 16
     # plot: every kind, from the sweep
     p = sh("plot", out, "--baseline", "host.scheduler=noop")
     files = p.stdout.split()
