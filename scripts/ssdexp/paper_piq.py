@@ -11,6 +11,7 @@ synthetic workloads with each volume's read/write mix from the paper's Table I, 
 
 from __future__ import annotations
 
+import math
 import os
 
 import matplotlib
@@ -74,10 +75,13 @@ PAPER_SLOWDOWN = {"read": 6.5, "write": 10.1}
 PAPER_SLOWDOWN_NAMED = {("PRXY_0", "read"): 11.6, ("SRC2_2", "write"): 18.3}
 # Fig. 9: more than 5 % of reads prioritized by RWS on these volumes, within 5 % on the rest.
 PAPER_FIG9_ABOVE5 = {"HM_0", "PRXY_0", "SRC1_2"}
-# The load calibration: open-loop rates tried (IOPS; a trace's time scale is set to give
-# the same mean rate), and the requests of a calibration run.
+# The load calibration, from light to heavy: the open-loop rates tried for a synthetic
+# workload (IOPS), and the time scales tried for a trace (1: its own timestamps; 10: ten
+# times slower; 0.1: ten times faster).
 RATES = [1000, 2500, 5000, 7500, 10000, 12500, 15000, 17500, 20000]
 QUICK_RATES = [2500, 7500, 12500, 17500]
+SCALES = [100, 30, 10, 3, 1, 0.3, 0.1, 0.03, 0.01]
+QUICK_SCALES = [30, 3, 1, 0.1]
 
 
 def _synthetic(app: str, n: int) -> dict:
@@ -86,24 +90,9 @@ def _synthetic(app: str, n: int) -> dict:
             "workload.size_max_bytes": 16384, "workload.align_bytes": 4096, "workload.requests": n}
 
 
-def _trace_rate(path: str) -> float:
-    """An MSR trace's mean arrival rate at its own timestamps (requests per second)."""
-    first = last = None
-    n = 0
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip() or line.startswith("#"):
-                continue
-            t = int(line.split(",", 1)[0])  # Windows filetime: 100 ns units
-            first = t if first is None else first
-            last = t
-            n += 1
-    return n / ((last - first) / 1e7) if n > 1 and last > first else 0.0
-
-
 def workloads(quick: bool) -> dict:
-    """name -> (settings without the load, the paper's target conflict share in %, the
-    key that sets the load, and how a rate in IOPS maps to its value)."""
+    """name -> (settings without the load, the paper's target conflict share in %, the key
+    that sets the load, the values it is tried at, from light to heavy)."""
     w = {}
     trace = {"workload.kind": "trace", "workload.format": "msr", "workload.requests": 0}
     hm0 = trace_path("msr_hm_0_excerpt.csv")
@@ -113,13 +102,12 @@ def workloads(quick: bool) -> dict:
         traces.append(("rsrch_1 trace", trace_path("msr_rsrch_1.csv"), PAPER_MEAN_CONFLICTS,
                        {"workload.out_of_range": "wrap"}))
     for name, path, target, extra in traces:
-        native = _trace_rate(path)
         w[name] = (dict(trace, **{"workload.path": path, "workload.replay": "timed"}, **extra), target,
-                   "workload.time_scale", (lambda rate, native=native: round(native / rate, 12)))
+                   "workload.time_scale", QUICK_SCALES if quick else SCALES)
     for app in QUICK_APPS if quick else TABLE1:
         target = 100.0 * (TABLE1[app][2] + TABLE1[app][3]) / sum(TABLE1[app][:2])
         w[f"{app}-like"] = (_synthetic(app, 3000 if quick else 40000), target, "workload.rate_iops",
-                            (lambda rate: float(rate)))
+                            QUICK_RATES if quick else RATES)
     return w
 
 
@@ -131,41 +119,49 @@ def _conflict_share(row) -> float:
     return 100.0 * (row["host.read_conflicts"] + row["host.write_conflicts"]) / max(1, row["host.requests"])
 
 
-def calibrate(out: str, quick: bool, jobs, wl: dict) -> tuple:
-    """The load of each workload: the rate at which NOOP on the in-order device (IOS, the
-    closest to the paper's SSDsim) puts the paper's share of requests in conflict (Table I),
-    found by linear interpolation between the rates tried. Only the conflict counts are
-    read: the load is fixed before any latency is looked at."""
-    rates = QUICK_RATES if quick else RATES
+def calibrate(out: str, quick: bool, jobs, wl: dict) -> dict:
+    """The load of each workload: the value of its load key (rate or time scale) at which
+    NOOP on the in-order device (IOS, the closest to the paper's SSDsim) puts the paper's
+    share of requests in conflict (Table I), interpolated between the two values tried
+    around it (linearly in the rate, or in the logarithm of the time scale). Only the
+    conflict counts are read: the load is fixed before any latency is looked at. Where
+    no value tried reaches the target, the closest is taken and the report says so."""
     named = {}
-    for name, (sets, _, key, value) in wl.items():
-        for rate in rates:
-            s = dict(sets, **{key: value(rate)})
+    for name, (sets, _, key, values) in wl.items():
+        for i, v in enumerate(values):
+            s = dict(sets, **{key: v})
             if s["workload.kind"] == "synthetic":
                 s["workload.requests"] = 2000 if quick else 8000
-            named[f"{name} @ {rate}"] = s
+            named[f"{name} @ {i}"] = s
     df = run("calibrate", {
         "base": {"preset": "piq", "set": dict(base_set(), **{"controller.scheduler": "ios", "host.scheduler": "noop"})},
         "points": list(named.values()),
     }, out, jobs)
     label_rows(df, named, "point_name")
     df["workload"] = df["point_name"].str.split(" @ ").str[0]
-    df["rate"] = df["point_name"].str.split(" @ ").str[1].astype(float)
+    df["step"] = df["point_name"].str.split(" @ ").str[1].astype(int)
     df["conflict_pct"] = df.apply(_conflict_share, axis=1)
-    df[["workload", "rate", "conflict_pct", "nand.chip_utilization_while_busy"]].to_csv(
-        os.path.join(out, "piq_calibration.csv"), index=False)
+    df["mean_iops"] = df["all.count"] / df["sim_time_us"] * 1e6
     chosen = {}
-    for name, (_, target, _, _) in wl.items():
-        s = df[df["workload"] == name].sort_values("rate")
-        pts = [(0.0, 0.0)] + list(zip(s["rate"], s["conflict_pct"]))
-        rate, note = pts[-1][0], f"not reached: {pts[-1][1]:.0f} % at the highest rate tried"
-        for (r0, c0), (r1, c1) in zip(pts, pts[1:]):
-            if c1 >= target:
-                rate = r0 + (r1 - r0) * (target - c0) / (c1 - c0) if c1 > c0 else r1
-                note = ""
+    for name, (_, target, key, values) in wl.items():
+        s = df[df["workload"] == name].sort_values("step")
+        conf = list(s["conflict_pct"])
+        log = key == "workload.time_scale"
+        f = (lambda v: math.log(v)) if log else (lambda v: v)
+        finv = (lambda x: math.exp(x)) if log else (lambda x: x)
+        best = min(range(len(values)), key=lambda i: abs(conf[i] - target))
+        value, note = values[best], f"not reached: {conf[best]:.0f} % at the closest value tried"
+        for i in range(len(values) - 1):
+            lo, hi = conf[i], conf[i + 1]
+            if min(lo, hi) <= target <= max(lo, hi):
+                t = (target - lo) / (hi - lo) if hi != lo else 0.0
+                value, note = finv(f(values[i]) + t * (f(values[i + 1]) - f(values[i]))), ""
                 break
-        chosen[name] = (round(rate, 1), target, note)
-    return chosen, df
+        value = float(f"{value:.4g}")
+        chosen[name] = (key, value, target, note)
+    df[["workload", "workload.rate_iops", "workload.time_scale", "mean_iops", "conflict_pct",
+        "nand.chip_utilization_while_busy"]].to_csv(os.path.join(out, "piq_calibration.csv"), index=False)
+    return chosen
 
 
 def reproduce(out: str, quick: bool, jobs) -> str:
@@ -176,8 +172,8 @@ def reproduce(out: str, quick: bool, jobs) -> str:
     summary_at = len(r.lines)
 
     # 1. The paper's load: each workload at the rate that gives its Table I conflicts.
-    chosen, _ = calibrate(out, quick, jobs, wl)
-    paper_load = {n: dict(sets, **{key: value(chosen[n][0])}) for n, (sets, _, key, value) in wl.items()}
+    chosen = calibrate(out, quick, jobs, wl)
+    paper_load = {n: dict(sets, **{chosen[n][0]: chosen[n][1]}) for n, (sets, _, _, _) in wl.items()}
     main = label_rows(run("paper-load", {
         "base": {"preset": "piq", "set": base_set()},
         "grid": {"controller.scheduler": devices, "host.scheduler": HOST},
@@ -218,11 +214,12 @@ def reproduce(out: str, quick: bool, jobs) -> str:
         "**The paper's load.** The paper replays its volumes at their timestamps, where (Table I) 35 % of the "
         "requests conflict on average. The model sets each workload's load the same way, from conflicts alone and "
         "before any latency is read: NOOP on the in-order device (IOS, closest to the paper's SSDsim) is run at "
-        f"{len(QUICK_RATES if quick else RATES)} open-loop rates, and the rate at which the share of requests in "
-        "conflict equals that of the workload's volume in Table I is interpolated (a trace's time scale is set to "
-        "give that mean rate; rsrch_1, not among the paper's volumes, takes the paper's mean share, "
-        f"{PAPER_MEAN_CONFLICTS:.1f} %). Both devices then run at that rate. The closed loop at 64 outstanding, where "
-        "nearly every request conflicts, is kept as a separate stress case.",
+        f"{len(QUICK_RATES if quick else RATES)} open-loop rates (a trace at {len(QUICK_SCALES if quick else SCALES)} "
+        "time scales, from 100 times slower to 100 times faster than its timestamps), and the rate (time scale) at "
+        "which the share of requests in conflict equals that of the workload's volume in Table I is interpolated "
+        "(`piq_calibration.csv`; rsrch_1, not among the paper's volumes, takes the paper's mean share, "
+        f"{PAPER_MEAN_CONFLICTS:.1f} %). Both devices then run at that load. The closed loop at 64 outstanding, "
+        "where nearly every request conflicts, is kept as a separate stress case.",
         "**Dispatch.** `host.dispatch=ncq` hands each request to the device as soon as an NCQ tag is free, in the "
         "scheduler's order; `batch` sends a batch at a time, the next only when every request of the one before it "
         "has completed (docs/host.md, \"Dispatch\": the paper's Algorithm 1 ends with \"Issue Batch_List.Head\" and "
@@ -233,8 +230,13 @@ def reproduce(out: str, quick: bool, jobs) -> str:
         "in sign; *same direction* within 2x of the paper's size; *different size* beyond 2x; *opposite*; and "
         "*mixed signs* when at most half the workloads agree with the paper's sign: then the mean is no verdict. "
         f"A workload within {NOISE_PP:.0f} point of zero counts for neither sign.")
-    rows = [[n, f"{t:.1f} %", f"{rate:,.0f}", note] for n, (rate, t, note) in chosen.items()]
-    r.table(["workload", "conflicts, Table I (target)", "rate chosen, IOPS", ""], rows)
+    rows = []
+    for n, (key, value, t, note) in chosen.items():
+        m = main[(main["workload"] == n) & (main["host.scheduler"] == "noop") & (main["controller.scheduler"] == devices[0])]
+        got = f"{_conflict_share(m.iloc[0]):.1f} %" if len(m) else ""
+        load = f"{value:,.0f} IOPS" if key == "workload.rate_iops" else f"time scale {value:g}"
+        rows.append([n, f"{t:.1f} %", load, got, note])
+    r.table(["workload", "conflicts, Table I (target)", "load chosen", f"conflicts at it (NOOP, {devices[0].upper()})", ""], rows)
 
     results = {}  # (regime, device, dispatch, pair) -> {metric: Effect}
     for dev in devices:
