@@ -35,6 +35,8 @@ for name in ("noop_ncq", "rws_ncq", "piq_ncq", "piq_batch"):
         cw = s[op]["conflict_wait_us"]
         if not (dev - 1e-3 <= cw <= dev + hq + 1e-3):
             fail.append(f"{name}: {op}.conflict_wait_us = {cw}, not within [{dev}, {dev + hq}]")
+    if s["host"]["requests"] != 3000:
+        fail.append(f"{name}: {s['host']['requests']} of 3000 requests completed")
     if s["read"]["count"] + s["write"]["count"] != len(rows):
         fail.append(f"{name}: {len(rows)} CSV rows for {s['read']['count'] + s['write']['count']} requests")
 if st("noop_ncq")["host"]["prioritized_reads"] != 0:
