@@ -26,7 +26,8 @@ def main(args):
     for a in args:
         paper, d = a.split("=", 1)
         fig_dir = os.path.join(ROOT, "docs", "results", paper)
-        os.makedirs(fig_dir, exist_ok=True)
+        shutil.rmtree(fig_dir, ignore_errors=True)  # figures the report no longer has go too
+        os.makedirs(fig_dir)
         for f in os.listdir(os.path.join(d, "figures")):
             if f.endswith(".png"):
                 shutil.copy(os.path.join(d, "figures", f), fig_dir)
