@@ -274,6 +274,8 @@ def reproduce(out: str, quick: bool, jobs) -> str:
     _fig2b(r, ref, names, devices[0])
     _table1(r, main, names, devices)
     _fig11(r, ql, names, qls)
+    if not quick:
+        _ncq_depth(r, out, jobs, paper_load, devices[0])
 
     r.p("## Stress case: closed loop, 64 outstanding",
         "Not the paper's regime: every workload keeps 64 requests in the host and the device (traces replayed "
@@ -285,7 +287,7 @@ def reproduce(out: str, quick: bool, jobs) -> str:
     if not quick:
         _sensitivity(r, out, jobs)
     _inconsistencies(r)
-    _gaps(r, main, stress, names, devices)
+    _gaps(r, main, stress, names, devices, quick)
     r.insert(summary_at, *_summary(results, main, stress, devices))
     return r.write()
 
@@ -471,6 +473,39 @@ def _fig11(r, ql, names, qls):
     _save(r, fig, "fig11.png", "Fig. 11: mean latency against the host queue length, normalised to the shortest")
 
 
+NCQ_APPS = ["HM_0-like", "PROJ_1-like", "SRC2_0-like", "USR_0-like"]
+
+
+def _ncq_depth(r, out, jobs, paper_load, dev):
+    """The paper's load with fewer NCQ tags: the fewer the device holds, the more requests
+    wait in the host queue, where a host scheduler can reorder them."""
+    named = {n: paper_load[n] for n in NCQ_APPS}
+    depths = [32, 8, 2]
+    df = label_rows(run("paper-load-ncq", {
+        "base": {"preset": "piq", "set": dict(base_set(), **{"controller.scheduler": dev})},
+        "grid": {"controller.ncq_depth": depths, "host.scheduler": ["noop", "rws", "piq"]},
+        "points": list(named.values()),
+    }, out, jobs), named)
+    df[["controller.ncq_depth", "host.scheduler", "workload"] + list(METRICS)].to_csv(
+        os.path.join(out, "piq_paper_load_ncq.csv"), index=False)
+    rows = []
+    for depth in depths:
+        s = df[df["controller.ncq_depth"] == depth]
+        noop = s[s["host.scheduler"] == "noop"]
+        cells = [str(depth), f"{noop['host.read_wait_us'].mean():.0f} / {noop['read.latency_us.mean'].mean():.0f} us"]
+        for new, base in (("piq", "noop"), ("piq", "rws")):
+            for m in ("read.latency_us.mean", "write.latency_us.mean"):
+                e = Effect(_pair_rows(s[s["host.scheduler"] == new], s[s["host.scheduler"] == base], NCQ_APPS, m))
+                cells.append(f"{fmt_pct(e.mean)} ({e.lo:+.0f} .. {e.hi:+.0f})")
+        rows.append(cells)
+    r.p(f"## Where requests wait: the paper's load with fewer NCQ tags ({dev.upper()} device)",
+        f"{', '.join(NCQ_APPS)} at their calibrated rates, NCQ dispatch, the device's command queue "
+        "(`controller.ncq_depth`) cut from 32 tags: requests then wait in the host queue, where the host schedulers "
+        "act. Mean change over the four workloads (range).")
+    r.table(["NCQ tags", "NOOP: read wait in host / read latency", "PIQ vs NOOP read", "PIQ vs NOOP write",
+             "PIQ vs RWS read", "PIQ vs RWS write"], rows)
+
+
 # What the PIQ effect depends on in the stress case: each variant changes one thing.
 VARIANTS = [
     ("base (4-16 KiB requests, NCQ 32, 40 MT/s, 64 outstanding)", {}),
@@ -523,7 +558,7 @@ def _inconsistencies(r):
         "\"Issue Batch_List.Head\" and Fig. 7 counts read and write cycles: both dispatches are reported here.")
 
 
-def _gaps(r, main, stress, names, devices):
+def _gaps(r, main, stress, names, devices, quick):
     """The measured reasons for the gaps."""
     dev = devices[-1]
     pm = main[(main["controller.scheduler"] == dev) & (main["host.scheduler"] == "noop")]
@@ -540,7 +575,8 @@ def _gaps(r, main, stress, names, devices):
         f"{pm['read.latency_us.mean'].mean():.0f} / {pm['write.latency_us.mean'].mean():.0f} us). With NCQ "
         "dispatch a request goes to the device as soon as it arrives unless all 32 tags are taken; a host "
         "scheduler can only reorder what waits, so the less waits, the less it can change. Conflicts then play out "
-        "in the device's queues, where the host cannot act.")
+        "in the device's queues, where the host cannot act"
+        + ("." if quick else " (\"Where requests wait\" above measures the schedulers with fewer tags)."))
     lines.append(
         f"* **In the stress case the queue is full.** Under NOOP at 64 outstanding a read waits "
         f"{sm['host.read_wait_us'].mean():.0f} us in the host queue and "
