@@ -522,7 +522,7 @@ def _sensitivity(r, out, jobs):
     # Each variant names every key the variants change (the others' at the base's value),
     # so that a row's own configuration tells which variant it is.
     base = {"controller.ncq_depth": 32, "nand.bus_mts": 40.0, "workload.queue_depth": 64}
-    named = {f"{app} | {vn}": dict(_synthetic(app, 40000), **base, **v) for app in apps for vn, v in VARIANTS}
+    named = {f"{app} | {vn}": {**_synthetic(app, 40000), **base, **v} for app in apps for vn, v in VARIANTS}
     df = label_rows(run("sensitivity", {
         "base": {"preset": "piq", "set": dict(base_set(), **{"controller.scheduler": "hos",
                                                              "workload.queue_depth": 64})},
