@@ -8,8 +8,8 @@ import shutil
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-COMMANDS = {"piq": "bash scripts/reproduce piq --out out/reproduce-piq   # 350 runs, about a minute on two cores",
-            "sos": "bash scripts/reproduce sos --out out/reproduce-sos   # 25 runs, seconds"}
+COMMANDS = {"piq": "bash scripts/reproduce piq --out out/reproduce-piq   # 839 runs, about 5 minutes on two cores",
+            "sos": "bash scripts/reproduce sos --out out/reproduce-sos   # 45 runs, under a minute"}
 HEAD = """# The papers reproduced on the model
 
 Each section is the `report.md` of a full run of `scripts/reproduce PAPER`; the command
