@@ -18,6 +18,7 @@ A workload whose change is within NOISE_PP of zero counts for neither sign.
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import sys
 
@@ -120,7 +121,9 @@ class Report:
     def __init__(self, out: str, title: str):
         self.out = out
         self.lines = [f"# {title}", ""]
-        os.makedirs(os.path.join(out, "figures"), exist_ok=True)
+        # The figures are this report's: none left from an earlier run of another version.
+        shutil.rmtree(os.path.join(out, "figures"), ignore_errors=True)
+        os.makedirs(os.path.join(out, "figures"))
 
     def p(self, *paragraphs: str):
         for t in paragraphs:
