@@ -5,7 +5,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <istream>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -35,6 +37,54 @@ inline bool parse_real(const std::string& s, long double& v) {
   char* end = nullptr;
   v = std::strtold(s.c_str(), &end);
   return end == s.c_str() + s.size() && std::isfinite(static_cast<double>(v));
+}
+
+// A field's text for an error message: quoted, a byte that does not print shown as \xHH
+// (a byte-order mark is visible), and cut after `max` bytes with its length said (an
+// 8 MB field must not become 8 MB of stderr).
+inline std::string quote(const std::string& s, std::size_t max = 64) {
+  std::string out = "'";
+  for (std::size_t i = 0; i < s.size() && i < max; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      out += hex;
+    }
+  }
+  out += s.size() > max ? "...' (" + std::to_string(s.size()) + " bytes)" : "'";
+  return out;
+}
+
+// One line of text input, read into `line` without its end: a line ends at LF, CR or
+// CRLF (Unix, old Mac and Windows files alike), or at the end of the input. A line
+// longer than `max_bytes` is TooLong (its first max_bytes bytes are in `line`), so that
+// one line, or a file with no line end at all, cannot exhaust memory.
+enum class LineRead { Line, End, TooLong };
+inline LineRead read_line(std::istream& in, std::string& line, std::size_t max_bytes) {
+  line.clear();
+  std::streambuf* sb = in.rdbuf();
+  using traits = std::char_traits<char>;
+  int c = sb->sbumpc();
+  if (c == traits::eof()) return LineRead::End;
+  for (;; c = sb->sbumpc()) {
+    if (c == traits::eof() || c == '\n') return LineRead::Line;
+    if (c == '\r') {
+      if (sb->sgetc() == '\n') sb->sbumpc();
+      return LineRead::Line;
+    }
+    if (line.size() == max_bytes) return LineRead::TooLong;
+    line.push_back(static_cast<char>(c));
+  }
+}
+
+// The UTF-8 byte-order mark some editors put at the start of a text file.
+inline bool strip_bom(std::string& first_line) {
+  if (first_line.compare(0, 3, "\xEF\xBB\xBF") != 0) return false;
+  first_line.erase(0, 3);
+  return true;
 }
 
 inline std::string field_error(const std::string& path, long long line, const std::string& field,

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 #include <system_error>
 
@@ -18,8 +19,16 @@ std::unique_ptr<RequestSource> TraceSource::reopen() const {
 }
 
 bool TraceSource::next(HostRequest& r, Tick& arrival) {
-  if (cfg_.limit && given_ == cfg_.limit) return false;
   TraceRecord t;
+  if (cfg_.limit && given_ == cfg_.limit) {
+    // Say once that the limit cut the trace, if a record follows.
+    if (!cut_told_ && reader_.next(t)) {
+      cut_told_ = true;
+      std::cerr << "ssdsim: workload.requests = " << cfg_.limit << " stops the replay of " << reader_.path()
+                << " before its line " << t.line << " (unset it to replay the whole trace)\n";
+    }
+    return false;
+  }
   while (reader_.next(t)) {
     if (t.offset > ~std::uint64_t{0} - t.bytes - 511) {
       std::ostringstream os;
@@ -58,6 +67,15 @@ bool TraceSource::next(HostRequest& r, Tick& arrival) {
     arrival = t.time;  // scaled by the reader (workload.time_scale), within range
     ++given_;
     return true;
+  }
+  if (given_ == 0) {  // a run of no requests is no run: an empty trace is bad input
+    std::ostringstream os;
+    os << reader_.path();
+    if (reader_.line()) os << ':' << reader_.line();
+    os << ": no requests in " << reader_.path();
+    if (skipped_) os << " (all " << skipped_ << " are past the device's capacity: workload.out_of_range = skip)";
+    else if (cfg_.device >= 0) os << " of device " << cfg_.device << " (workload.device)";
+    throw TraceError(os.str());
   }
   return false;
 }

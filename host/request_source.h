@@ -49,14 +49,15 @@ struct TraceSourceConfig {
   std::int64_t device = -1;         // -1: all devices/volumes
   bool timed = true;                // replay at trace times, else closed loop
   double time_scale = 1.0;          // arrival = trace time x time_scale
-  std::uint64_t limit = 0;          // at most this many requests (0: all)
+  std::uint64_t limit = 0;          // at most this many requests (0: all); stderr says when it cuts
   OutOfRange out_of_range = OutOfRange::Error;
   std::uint64_t capacity_sectors = 0;
 };
 
 class TraceSource : public RequestSource {
  public:
-  explicit TraceSource(const TraceSourceConfig& c) : cfg_(c), reader_(c.path, c.format, c.device, c.time_scale) {}
+  explicit TraceSource(const TraceSourceConfig& c)
+      : cfg_(c), reader_(c.path, c.format, c.device, c.time_scale, c.timed) {}
   bool next(HostRequest& r, Tick& arrival) override;
   bool timed() const override { return cfg_.timed; }
   std::uint64_t expected() const override { return cfg_.limit; }
@@ -68,6 +69,7 @@ class TraceSource : public RequestSource {
   TraceSourceConfig cfg_;
   TraceReader reader_;
   std::uint64_t given_ = 0, skipped_ = 0;
+  bool cut_told_ = false;
 };
 
 }  // namespace ssd::host

@@ -15,8 +15,9 @@ TraceFormat parse_trace_format(const std::string& name) {
   throw TraceError("unknown trace format '" + name + "' (msr, spc, disksim, mqsim)");
 }
 
-TraceReader::TraceReader(const std::string& path, TraceFormat format, std::int64_t device, double time_scale)
-    : path_(path), format_(format), device_(device), time_scale_(time_scale), in_(path) {
+TraceReader::TraceReader(const std::string& path, TraceFormat format, std::int64_t device, double time_scale,
+                         bool timed)
+    : path_(path), format_(format), device_(device), time_scale_(time_scale), timed_(timed), in_(path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw TraceError(path + ": is a directory, not a trace");
   if (!in_) throw TraceError(path + ": cannot open the trace");
@@ -48,7 +49,7 @@ std::vector<std::string> split(const std::string& s, bool csv) {
       if (csv || in_field) f.push_back(cur);
       cur.clear();
       in_field = false;
-    } else if (c != '\r') {
+    } else {
       cur.push_back(c);
       in_field = true;
     }
@@ -84,61 +85,65 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
     case TraceFormat::Msr: {
       static const char* names[] = {"Timestamp", "Hostname", "DiskNumber", "Type", "Offset", "Size", "ResponseTime"};
       if (f.size() < 7) fail(names[f.size()], "missing (an MSR line has 7 comma-separated fields)");
-      if (!parse_whole(f[0], u)) fail("Timestamp", "not a whole number: '" + f[0] + "'");
+      if (f.size() > 7) too_many(names[6], f.size(), "an MSR line has 7 comma-separated fields");
+      if (!parse_whole(f[0], u)) fail("Timestamp", "not a whole number: " + quote(f[0]));
       t = static_cast<long double>(u);
       unit_ps = 1e5L;  // 100 ns
-      if (!parse_whole(f[2], dev) || dev < 0) fail("DiskNumber", "not a disk number: '" + f[2] + "'");
+      if (!parse_whole(f[2], dev) || dev < 0) fail("DiskNumber", "not a disk number: " + quote(f[2]));
       const std::string type = lower(f[3]);
       if (type == "read") r.op = HostOp::Read;
       else if (type == "write") r.op = HostOp::Write;
-      else fail("Type", "expected Read or Write, got '" + f[3] + "'");
-      if (!parse_whole(f[4], r.offset)) fail("Offset", "not a byte offset: '" + f[4] + "'");
-      if (!parse_whole(f[5], r.bytes)) fail("Size", "not a size in bytes: '" + f[5] + "'");
+      else fail("Type", "expected Read or Write, got " + quote(f[3]));
+      if (!parse_whole(f[4], r.offset)) fail("Offset", "not a byte offset: " + quote(f[4]));
+      if (!parse_whole(f[5], r.bytes)) fail("Size", "not a size in bytes: " + quote(f[5]));
       break;
     }
     case TraceFormat::Spc: {
       static const char* names[] = {"ASU", "LBA", "Size", "Opcode", "Timestamp"};
+      // The SPC format allows optional fields after the Timestamp: they are ignored.
       if (f.size() < 5) fail(names[f.size()], "missing (an SPC line has 5 comma-separated fields)");
-      if (!parse_whole(f[0], dev) || dev < 0) fail("ASU", "not an ASU number: '" + f[0] + "'");
-      if (!parse_whole(f[1], u)) fail("LBA", "not a block number: '" + f[1] + "'");
+      if (!parse_whole(f[0], dev) || dev < 0) fail("ASU", "not an ASU number: " + quote(f[0]));
+      if (!parse_whole(f[1], u)) fail("LBA", "not a block number: " + quote(f[1]));
       r.offset = sectors_to_bytes(u, "LBA");
-      if (!parse_whole(f[2], r.bytes)) fail("Size", "not a size in bytes: '" + f[2] + "'");
+      if (!parse_whole(f[2], r.bytes)) fail("Size", "not a size in bytes: " + quote(f[2]));
       const std::string op = lower(f[3]);
       if (op == "r") r.op = HostOp::Read;
       else if (op == "w") r.op = HostOp::Write;
-      else fail("Opcode", "expected r or w, got '" + f[3] + "'");
-      if (!parse_real(f[4], t) || t < 0) fail("Timestamp", "not a time in seconds: '" + f[4] + "'");
+      else fail("Opcode", "expected r or w, got " + quote(f[3]));
+      if (!parse_real(f[4], t) || t < 0) fail("Timestamp", "not a time in seconds: " + quote(f[4]));
       unit_ps = 1e12L;
       break;
     }
     case TraceFormat::DiskSim: {
       static const char* names[] = {"arrival_ms", "devno", "blkno", "bcount", "flags"};
       if (f.size() < 5) fail(names[f.size()], "missing (a DiskSim line has 5 fields)");
-      if (!parse_real(f[0], t) || t < 0) fail("arrival_ms", "not a time in ms: '" + f[0] + "'");
+      if (f.size() > 5) too_many(names[4], f.size(), "a DiskSim line has 5 fields");
+      if (!parse_real(f[0], t) || t < 0) fail("arrival_ms", "not a time in ms: " + quote(f[0]));
       unit_ps = 1e9L;
-      if (!parse_whole(f[1], dev) || dev < 0) fail("devno", "not a device number: '" + f[1] + "'");
-      if (!parse_whole(f[2], u)) fail("blkno", "not a block number: '" + f[2] + "'");
+      if (!parse_whole(f[1], dev) || dev < 0) fail("devno", "not a device number: " + quote(f[1]));
+      if (!parse_whole(f[2], u)) fail("blkno", "not a block number: " + quote(f[2]));
       r.offset = sectors_to_bytes(u, "blkno");
-      if (!parse_whole(f[3], u)) fail("bcount", "not a block count: '" + f[3] + "'");
+      if (!parse_whole(f[3], u)) fail("bcount", "not a block count: " + quote(f[3]));
       r.bytes = sectors_to_bytes(u, "bcount");
-      if (!parse_whole(f[4], u)) fail("flags", "not a number: '" + f[4] + "'");
+      if (!parse_whole(f[4], u)) fail("flags", "not a number: " + quote(f[4]));
       r.op = (u & 1) ? HostOp::Read : HostOp::Write;
       break;
     }
     case TraceFormat::MqSim: {
       static const char* names[] = {"arrival_ns", "device", "start_sector", "sector_count", "type"};
       if (f.size() < 5) fail(names[f.size()], "missing (an MQSim line has 5 fields)");
-      if (!parse_whole(f[0], u)) fail("arrival_ns", "not a time in ns: '" + f[0] + "'");
+      if (f.size() > 5) too_many(names[4], f.size(), "an MQSim line has 5 fields");
+      if (!parse_whole(f[0], u)) fail("arrival_ns", "not a time in ns: " + quote(f[0]));
       t = static_cast<long double>(u);
       unit_ps = 1e3L;
-      if (!parse_whole(f[1], dev) || dev < 0) fail("device", "not a device number: '" + f[1] + "'");
-      if (!parse_whole(f[2], u)) fail("start_sector", "not a sector number: '" + f[2] + "'");
+      if (!parse_whole(f[1], dev) || dev < 0) fail("device", "not a device number: " + quote(f[1]));
+      if (!parse_whole(f[2], u)) fail("start_sector", "not a sector number: " + quote(f[2]));
       r.offset = sectors_to_bytes(u, "start_sector");
-      if (!parse_whole(f[3], u)) fail("sector_count", "not a sector count: '" + f[3] + "'");
+      if (!parse_whole(f[3], u)) fail("sector_count", "not a sector count: " + quote(f[3]));
       r.bytes = sectors_to_bytes(u, "sector_count");
       if (f[4] == "1") r.op = HostOp::Read;
       else if (f[4] == "0") r.op = HostOp::Write;
-      else fail("type", "expected 1 (read) or 0 (write), got '" + f[4] + "'");
+      else fail("type", "expected 1 (read) or 0 (write), got " + quote(f[4]));
       break;
     }
   }
@@ -154,6 +159,10 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
     first_ = t;
   }
   const long double rel = (t - first_) * unit_ps;
+  if (!timed_) {  // a closed loop never uses the times: only their syntax is checked
+    r.time = 0;
+    return true;
+  }
   if (rel < 0) fail(time_field(), "time goes backwards (times must not decrease)");
   // Scaled as the replay will (workload.time_scale), then checked against the range.
   if (!ps_to_input_tick(rel * time_scale_, r.time))
@@ -165,11 +174,22 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
   return true;
 }
 
+void TraceReader::too_many(const char* last, std::size_t fields, const char* rule) const {
+  fail(last, "followed by " + std::to_string(fields - (format_ == TraceFormat::Msr ? 7 : 5)) + " more field(s) (" +
+                 rule + ")");
+}
+
 bool TraceReader::next(TraceRecord& r) {
   std::string text;
-  while (std::getline(in_, text)) {
+  for (;;) {
+    const LineRead got = read_line(in_, text, kMaxLineBytes);
+    if (got == LineRead::End) break;
     ++line_;
     r.line = line_;
+    if (got == LineRead::TooLong)
+      throw TraceError(path_ + ":" + std::to_string(line_) + ": a line longer than " + std::to_string(kMaxLineBytes) +
+                       " bytes (is this a trace?)");
+    if (line_ == 1) strip_bom(text);
     if (parse(text, r)) return true;
   }
   if (in_.bad()) throw TraceError(path_ + ":" + std::to_string(line_) + ": read error");

@@ -3,8 +3,10 @@
 //  - spc:     UMass/SPC ASCII    ASU,LBA(512 B),Size(B),Opcode(r|w),Timestamp(s)
 //  - disksim: DiskSim ASCII      arrival(ms) devno blkno(512 B) bcount(blocks) flags(bit 0: read)
 //  - mqsim:   MQSim text         arrival(ns) device start_sector(512 B) sector_count type(1 read, 0 write)
-// Times are made relative to the first record. A malformed line is an error naming the
-// file, the line and the field.
+// Times are made relative to the first record. Lines end at LF, CR or CRLF; a leading
+// UTF-8 byte-order mark is skipped. A malformed line (a field missing, not a number, one
+// field too many, longer than kMaxLineBytes) is an error naming the file, the line and
+// the field.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +40,12 @@ class TraceReader {
  public:
   // device: keep only records of this device/volume number (-1: all). time_scale: times
   // are multiplied by it (workload.time_scale), and must stay within kMaxInputTick.
-  TraceReader(const std::string& path, TraceFormat format, std::int64_t device = -1, double time_scale = 1.0);
+  // timed: false for a closed-loop replay, which never uses the times: their syntax is
+  // checked, not their range or order, and every record's time is 0.
+  TraceReader(const std::string& path, TraceFormat format, std::int64_t device = -1, double time_scale = 1.0,
+              bool timed = true);
+  // A line may be this long at most (a file with no line ends is refused at its line 1).
+  static constexpr std::size_t kMaxLineBytes = 4096;
   // The next record; false at the end. Throws TraceError("FILE:LINE: field 'X': ...").
   bool next(TraceRecord& r);
   const std::string& path() const { return path_; }
@@ -46,6 +53,7 @@ class TraceReader {
 
  private:
   [[noreturn]] void fail(const std::string& field, const std::string& what) const;
+  [[noreturn]] void too_many(const char* last, std::size_t fields, const char* rule) const;
   const char* time_field() const;  // the format's name of its time field
   // A count of 512-byte sectors in bytes; fails naming `field` past 2^64.
   std::uint64_t sectors_to_bytes(std::uint64_t sectors, const char* field) const;
@@ -55,6 +63,7 @@ class TraceReader {
   TraceFormat format_;
   std::int64_t device_;
   long double time_scale_;
+  bool timed_;
   std::ifstream in_;
   int line_ = 0;
   bool have_first_ = false;

@@ -248,6 +248,12 @@ const Config::Key& Config::get(const std::string& key, Type type) const {
   return *k;
 }
 
+bool Config::is_default(const std::string& key) const {
+  const Key* k = find(key);
+  if (!k) throw ConfigError("internal: unknown configuration key '" + key + "'");
+  return k->origin == "default";
+}
+
 std::int64_t Config::get_int(const std::string& key) const { return get(key, Type::Int).i; }
 double Config::get_double(const std::string& key) const { return get(key, Type::Double).d; }
 bool Config::get_bool(const std::string& key) const { return get(key, Type::Bool).b; }

@@ -56,6 +56,8 @@ class Config {
   bool get_bool(const std::string& key) const;
   const std::string& get_string(const std::string& key) const;  // String and Enum
   bool has(const std::string& key) const { return find(key) != nullptr; }
+  // Whether the key still has its built-in default (no preset, file or --set gave it).
+  bool is_default(const std::string& key) const;
   const std::vector<Key>& keys() const { return keys_; }
 
   // `message` (naming config keys) prefixed with where the first key it names was set:

@@ -76,7 +76,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       t.device = cfg.get_int("workload.device");
       t.timed = cfg.get_string("workload.replay") == "timed";
       t.time_scale = cfg.get_double("workload.time_scale");
-      t.limit = requests;
+      t.limit = cfg.is_default("workload.requests") ? 0 : requests;  // a trace replays whole unless asked
       const std::string& oor = cfg.get_string("workload.out_of_range");
       t.out_of_range = oor == "wrap" ? host::OutOfRange::Wrap : oor == "skip" ? host::OutOfRange::Skip : host::OutOfRange::Error;
       t.capacity_sectors = capacity_sectors;

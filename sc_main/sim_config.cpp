@@ -110,7 +110,8 @@ Config make_config() {
   c.add_enum("workload.out_of_range", "error", {"error", "wrap", "skip"},
              "trace: a request past the capacity is an error, wraps around, or is skipped and counted");
   c.add_int("workload.requests", 100000, 0, 1000000000000ll,
-            "host requests to run (trace: at most this many, 0 = the whole trace)");
+            "host requests to run (synthetic); a trace replays whole unless this is set: then at most this many "
+            "(0 = the whole trace), and stderr says where it stopped");
   c.add_double("workload.read_ratio", 0.7, 0, 1, "fraction of reads");
   c.add_int("workload.size_bytes", 4096, 512, 64 << 20, "request size, bytes (a multiple of 512)");
   c.add_int("workload.size_max_bytes", 0, 0, 64 << 20,

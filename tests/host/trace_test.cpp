@@ -4,7 +4,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "host/request_source.h"
 
@@ -172,4 +174,106 @@ TEST_CASE("trace: a replica gives the same requests from the first, independentl
     TraceSource p(c);
     CHECK_FALSE(p.reopen());
   }
+}
+
+TEST_CASE("trace: lines end at LF, CR or CRLF, and a leading byte-order mark is skipped", "[trace][lines]") {
+  const std::string a = "128166386783630075,hm,0,Write,4096,512,1", b = "128166386783640075,hm,0,Read,512,512,1",
+                    c = "128166386783650075,hm,0,Write,4096,512,1";
+  for (const std::string& end : {std::string("\n"), std::string("\r"), std::string("\r\n")}) {
+    INFO("line end " << (end == "\n" ? "LF" : end == "\r" ? "CR" : "CRLF"));
+    auto v = read_all(write_temp("ends.msr", a + end + b + end + c + end), TraceFormat::Msr);
+    REQUIRE(v.size() == 3);  // CR alone once read as one line: "40\r96" became 4096
+    CHECK(v[0].offset == 4096);
+    CHECK(v[1].offset == 512);
+    CHECK(v[2].line == 3);
+  }
+  auto v = read_all(write_temp("bom.msr", "\xEF\xBB\xBF" + a + "\n"), TraceFormat::Msr);
+  REQUIRE(v.size() == 1);
+  CHECK(v[0].bytes == 512);
+}
+
+TEST_CASE("trace: one field too many, a line too long, or no line end at all is refused at its line",
+          "[trace][errors][bounds]") {
+  write_temp("more.msr", "1,hm,0,Write,4096,512,1,9\n");
+  CHECK_THROWS_WITH(read_all("more.msr", TraceFormat::Msr),
+                    Catch::Contains("more.msr:1: field 'ResponseTime': followed by 1 more field"));
+  write_temp("more.mq", "100 0 8 8 1 5\n");
+  CHECK_THROWS_WITH(read_all("more.mq", TraceFormat::MqSim), Catch::Contains("more.mq:1: field 'type': followed by"));
+  write_temp("more.ds", "1.0 0 10 8 1 7\n");
+  CHECK_THROWS_WITH(read_all("more.ds", TraceFormat::DiskSim), Catch::Contains("field 'flags': followed by"));
+  // The SPC format allows optional fields after the timestamp.
+  CHECK(read_all(write_temp("opt.spc", "0,10,512,r,1.0,extra\n"), TraceFormat::Spc).size() == 1);
+  // A line past the bound; a file with no line end (as /dev/zero would be).
+  write_temp("long.msr", "1,hm,0,Write,4096,512,1\n" + std::string(TraceReader::kMaxLineBytes + 1, '7') + "\n");
+  CHECK_THROWS_WITH(read_all("long.msr", TraceFormat::Msr), Catch::Contains("long.msr:2: a line longer than 4096 bytes"));
+  write_temp("zeros.msr", std::string(1 << 20, '\0'));
+  CHECK_THROWS_WITH(read_all("zeros.msr", TraceFormat::Msr), Catch::Contains("zeros.msr:1: a line longer than"));
+}
+
+TEST_CASE("trace: an error quotes a long field cut, with its length, and shows bytes that do not print",
+          "[trace][errors]") {
+  write_temp("wide.mq", std::string(3000, '9') + "x 0 8 8 1\n");
+  try {
+    read_all("wide.mq", TraceFormat::MqSim);
+    FAIL("accepted");
+  } catch (const TraceError& e) {
+    const std::string m = e.what();
+    CHECK(m.size() < 200);
+    CHECK_THAT(m, Catch::Contains("...' (3001 bytes)"));
+  }
+  write_temp("ctl.msr", "1,hm,0,Wr\x01te,4096,512,1\n");
+  CHECK_THROWS_WITH(read_all("ctl.msr", TraceFormat::Msr), Catch::Contains("got 'Wr\\x01te'"));
+}
+
+TEST_CASE("trace: a closed loop checks the times' syntax only; a timed replay their range too",
+          "[trace][closed]") {
+  // 9 x 10^9 s apart: past 2^63 ps (106 days), which only a timed replay uses.
+  write_temp("far.mq", "0 0 0 8 1\n9000000000000000000 0 8 8 1\n");
+  CHECK_THROWS_WITH(read_all("far.mq", TraceFormat::MqSim), Catch::Contains("field 'arrival_ns'"));
+  {
+    TraceReader r("far.mq", TraceFormat::MqSim, -1, 1.0, false);
+    TraceRecord t;
+    REQUIRE(r.next(t));
+    REQUIRE(r.next(t));
+    CHECK(t.time == 0);
+  }
+  write_temp("badtime.mq", "0 0 0 8 1\nsoon 0 8 8 1\n");
+  TraceReader r("badtime.mq", TraceFormat::MqSim, -1, 1.0, false);
+  TraceRecord t;
+  REQUIRE(r.next(t));
+  CHECK_THROWS_WITH(r.next(t), Catch::Contains("badtime.mq:2: field 'arrival_ns'"));
+}
+
+TEST_CASE("trace: no requests is an error naming the file; a limit that cuts the trace says so",
+          "[trace][empty]") {
+  TraceSourceConfig c;
+  c.format = TraceFormat::MqSim;
+  c.capacity_sectors = 512;
+  HostRequest r;
+  Tick at;
+  for (const char* text : {"", "\n\n  \n", "# a comment\n# another\n"}) {
+    INFO("'" << text << "'");
+    c.path = write_temp("none.mq", text);
+    TraceSource s(c);
+    CHECK_THROWS_WITH(s.next(r, at), Catch::Contains("no requests in none.mq"));
+  }
+  c.path = write_temp("other.mq", "0 3 0 8 1\n");
+  c.device = 1;
+  {
+    TraceSource s(c);
+    CHECK_THROWS_WITH(s.next(r, at), Catch::Contains("of device 1"));
+  }
+  c.device = -1;
+  c.path = write_temp("three.mq", "0 0 0 8 1\n10 0 8 8 1\n20 0 16 8 1\n");
+  c.limit = 2;
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  TraceSource s(c);
+  int n = 0;
+  while (s.next(r, at)) ++n;
+  CHECK_FALSE(s.next(r, at));
+  std::cerr.rdbuf(old);
+  CHECK(n == 2);
+  CHECK(err.str() == "ssdsim: workload.requests = 2 stops the replay of three.mq before its line 3 (unset it to "
+                     "replay the whole trace)\n");
 }
