@@ -21,8 +21,14 @@ void NandScriptReader::fail(const std::string& field, const std::string& what) c
 
 bool NandScriptReader::read_line() {
   std::string line;
-  while (std::getline(in_, line)) {
+  for (;;) {
+    const LineRead got = ssd::read_line(in_, line, kMaxLineBytes);
+    if (got == LineRead::End) break;
     ++line_no_;
+    if (got == LineRead::TooLong)
+      throw ScriptError(path_ + ":" + std::to_string(line_no_) + ": a line longer than " +
+                        std::to_string(kMaxLineBytes) + " bytes (is this a NAND command script?)");
+    if (line_no_ == 1) strip_bom(line);
     if (const std::size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
     std::istringstream is(line);
     std::vector<std::string> f;
@@ -30,11 +36,11 @@ bool NandScriptReader::read_line() {
     if (f.empty()) continue;
     static const char* names[] = {"time_us", "op", "channel", "chip", "die", "planes", "block", "pages"};
     if (f.size() < 8) fail(names[f.size()], "missing (a line has 8 fields: time_us op channel chip die planes block pages)");
-    if (f.size() > 8) fail("pages", "unexpected text after the 8th field: '" + f[8] + "'");
+    if (f.size() > 8) fail("pages", "unexpected text after the 8th field: " + quote(f[8]));
     ScriptCommand c;
     c.line = line_no_;
     double t = 0;
-    if (!parse_real(f[0], t)) fail("time_us", "not a number: '" + f[0] + "'");
+    if (!parse_real(f[0], t)) fail("time_us", "not a number: " + quote(f[0]));
     if (t < 0) fail("time_us", "negative time " + f[0]);
     if (!ps_to_input_tick(static_cast<long double>(t) * 1e6L, c.time))
       fail("time_us", "time " + f[0] + " us is past the simulated time range (2^63 ps, 106.7 days)");
@@ -43,13 +49,13 @@ bool NandScriptReader::read_line() {
     if (f[1] == "read") c.op = FlashOp::Read;
     else if (f[1] == "program") c.op = FlashOp::Program;
     else if (f[1] == "erase") c.op = FlashOp::Erase;
-    else fail("op", "unknown operation '" + f[1] + "' (read, program or erase)");
+    else fail("op", "unknown operation " + quote(f[1]) + " (read, program or erase)");
     std::uint32_t v;
-    if (!parse_whole(f[2], v) || v > 65535) fail("channel", "not a channel number: '" + f[2] + "'");
+    if (!parse_whole(f[2], v) || v > 65535) fail("channel", "not a channel number: " + quote(f[2]));
     c.channel = static_cast<std::uint16_t>(v);
-    if (!parse_whole(f[3], v) || v > 65535) fail("chip", "not a chip number: '" + f[3] + "'");
+    if (!parse_whole(f[3], v) || v > 65535) fail("chip", "not a chip number: " + quote(f[3]));
     c.chip = static_cast<std::uint16_t>(v);
-    if (!parse_whole(f[4], v) || v > 65535) fail("die", "not a die number: '" + f[4] + "'");
+    if (!parse_whole(f[4], v) || v > 65535) fail("die", "not a die number: " + quote(f[4]));
     c.die = static_cast<std::uint16_t>(v);
     if (f[5] == "all") {
       c.plane_mask = static_cast<std::uint8_t>((1u << planes_) - 1);
@@ -57,26 +63,38 @@ bool NandScriptReader::read_line() {
       std::string item;
       std::istringstream ps(f[5]);
       while (std::getline(ps, item, ',')) {
-        if (!parse_whole(item, v) || v >= kMaxPlanes) fail("planes", "not a plane number: '" + item + "'");
+        if (!parse_whole(item, v) || v >= kMaxPlanes) fail("planes", "not a plane number: " + quote(item));
         c.plane_mask = static_cast<std::uint8_t>(c.plane_mask | (1u << v));
       }
       if (c.plane_mask == 0) fail("planes", "no plane given");
     }
-    if (!parse_whole(f[6], c.block)) fail("block", "not a block number: '" + f[6] + "'");
+    if (!parse_whole(f[6], c.block)) fail("block", "not a block number: " + quote(f[6]));
     std::uint32_t first = 0, last = 0;
     if (c.op == FlashOp::Erase) {
       if (f[7] != "-" && !parse_whole(f[7], first)) fail("pages", "an erase takes '-' (or a number, ignored)");
     } else {
       const std::size_t dash = f[7].find('-');
       if (dash == std::string::npos) {
-        if (!parse_whole(f[7], first)) fail("pages", "not a page number: '" + f[7] + "'");
+        if (!parse_whole(f[7], first)) fail("pages", "not a page number: " + quote(f[7]));
         last = first;
       } else if (!parse_whole(f[7].substr(0, dash), first) || !parse_whole(f[7].substr(dash + 1), last) || last < first) {
-        fail("pages", "not a page range a-b with a <= b: '" + f[7] + "'");
+        fail("pages", "not a page range a-b with a <= b: " + quote(f[7]));
       }
     }
-    // Checked against the geometry here: a range is expanded page by page, and one
-    // past the block (0-4294967295) would run for ever.
+    // Checked against the geometry here, each by its field (the device would refuse every
+    // page of the command as a protocol error); a page range is expanded page by page, and
+    // one past the block (0-4294967295) would run for ever.
+    const auto beyond = [&](const char* field, std::uint64_t v, std::uint64_t n, const char* key) {
+      if (v >= n)
+        fail(field, std::string(field) + " " + std::to_string(v) + " does not exist (" + key + " = " +
+                        std::to_string(n) + ")");
+    };
+    beyond("channel", c.channel, geo_.channels, "nand.channels");
+    beyond("chip", c.chip, geo_.chips_per_channel, "nand.chips_per_channel");
+    beyond("die", c.die, geo_.dies_per_chip, "nand.dies_per_chip");
+    if (c.plane_mask >> geo_.planes_per_die)
+      fail("planes", "a plane past nand.planes_per_die = " + std::to_string(geo_.planes_per_die));
+    beyond("block", c.block, geo_.blocks_per_plane, "nand.blocks_per_plane");
     if (c.op != FlashOp::Erase && last >= geo_.pages_per_block)
       fail("pages", "page " + std::to_string(last) + " does not exist (nand.pages_per_block = " +
                         std::to_string(geo_.pages_per_block) + ")");

@@ -37,9 +37,11 @@ struct ScriptCommand {
 
 class NandScriptReader {
  public:
-  // The geometry resolves "all" planes and bounds page ranges; throws ScriptError if the
-  // file cannot be opened.
+  // The geometry resolves "all" planes and bounds every address field (channel, chip, die,
+  // planes, block, pages); throws ScriptError if the file cannot be opened. Lines end at
+  // LF, CR or CRLF, are at most kMaxLineBytes long; a leading byte-order mark is skipped.
   NandScriptReader(const std::string& path, const nand::NandConfig& geometry);
+  static constexpr std::size_t kMaxLineBytes = 4096;
   // The next command; false at the end. Throws ScriptError("FILE:LINE: field 'X': ...").
   bool next(ScriptCommand& out);
   const std::string& path() const { return path_; }

@@ -83,10 +83,6 @@ std::optional<long double> strict_real(const std::string& s) {
   if (end != s.c_str() + s.size() || !std::isfinite(static_cast<double>(v))) return std::nullopt;
   return v;
 }
-std::string strip_cr(std::string s) {
-  s.erase(std::remove(s.begin(), s.end(), '\r'), s.end());
-  return s;
-}
 std::vector<std::string> fields_csv(const std::string& line) {
   std::vector<std::string> f(1);
   for (char c : line) {
@@ -112,19 +108,28 @@ std::vector<std::string> fields_ws(const std::string& line) {
   }
   return f;
 }
+// Lines as the readers split them: a line ends at LF, CR or CRLF; a last line without an
+// end counts. A line longer than kMaxLine is kept whole (the readers refuse it).
+constexpr std::size_t kMaxLine = 4096;
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
   std::string cur;
-  for (char c : text) {
-    if (c == '\n') {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n' || c == '\r') {
       out.push_back(cur);
       cur.clear();
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
     } else {
       cur.push_back(c);
     }
   }
   if (!cur.empty()) out.push_back(cur);
   return out;
+}
+// A line of a file as a reader sees it: a byte-order mark at the start of line 1 dropped.
+std::string without_bom(int n, const std::string& line) {
+  return n == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0 ? line.substr(3) : line;
 }
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -143,6 +148,7 @@ struct Rec {
 struct Expect {
   bool ok = true;
   int line = 0;  // the refused line
+  bool too_long = false;  // refused for its length, not a field
   std::vector<Rec> recs;
 };
 
@@ -156,7 +162,13 @@ Expect oracle_trace(host::TraceFormat fmt, const std::string& text) {
   int n = 0;
   for (const std::string& raw : lines_of(text)) {
     ++n;
-    const std::string line = strip_cr(raw);
+    if (raw.size() > kMaxLine) {
+      e.ok = false;
+      e.line = n;
+      e.too_long = true;
+      return e;
+    }
+    const std::string line = without_bom(n, raw);
     const bool csv = fmt == host::TraceFormat::Msr || fmt == host::TraceFormat::Spc;
     const std::vector<std::string> f = csv ? fields_csv(line) : fields_ws(line);
     if (f.empty() || (f.size() == 1 && f[0].empty())) continue;
@@ -168,7 +180,7 @@ Expect oracle_trace(host::TraceFormat fmt, const std::string& text) {
     std::optional<std::int64_t> dev;
     switch (fmt) {
       case host::TraceFormat::Msr: {
-        if (f.size() < 7) return refuse();
+        if (f.size() != 7) return refuse();
         const auto ts = strict_u64(f[0]);
         dev = strict_dev(f[2]);
         const std::string ty = lower(f[3]);
@@ -196,7 +208,7 @@ Expect oracle_trace(host::TraceFormat fmt, const std::string& text) {
         break;
       }
       case host::TraceFormat::DiskSim: {
-        if (f.size() < 5) return refuse();
+        if (f.size() != 5) return refuse();
         const auto ts = strict_real(f[0]);
         dev = strict_dev(f[1]);
         const auto blk = strict_u64(f[2]), cnt = strict_u64(f[3]), flags = strict_u64(f[4]);
@@ -209,7 +221,7 @@ Expect oracle_trace(host::TraceFormat fmt, const std::string& text) {
         break;
       }
       case host::TraceFormat::MqSim: {
-        if (f.size() < 5) return refuse();
+        if (f.size() != 5) return refuse();
         const auto ts = strict_u64(f[0]);
         dev = strict_dev(f[1]);
         const auto sec = strict_u64(f[2]), cnt = strict_u64(f[3]);
@@ -261,7 +273,11 @@ std::optional<std::vector<Cmd>> oracle_script(const std::string& text, int& bad_
   int n = 0;
   for (const std::string& raw : lines_of(text)) {
     ++n;
-    std::string line = raw;
+    if (raw.size() > kMaxLine) {
+      bad_line = -n;  // refused for its length
+      return std::nullopt;
+    }
+    std::string line = without_bom(n, raw);
     if (const std::size_t h = line.find('#'); h != std::string::npos) line.resize(h);
     // istringstream >> word splits on any white space (\r \v \f included).
     std::vector<std::string> f;
@@ -319,6 +335,11 @@ std::optional<std::vector<Cmd>> oracle_script(const std::string& text, int& bad_
       }
       if (!c.mask) return std::nullopt;
     }
+    // The default geometry's bounds, each address field by its key.
+    const nand::NandConfig geo{};
+    if (c.channel >= geo.channels || c.chip >= geo.chips_per_channel || c.die >= geo.dies_per_chip ||
+        (c.mask >> geo.planes_per_die) != 0 || c.block >= geo.blocks_per_plane)
+      return std::nullopt;
     std::uint64_t first = 0, lastp = 0;
     if (c.op == FlashOp::Erase) {
       if (f[7] != "-" && (!strict_u64(f[7]) || *strict_u64(f[7]) > 0xFFFFFFFFull)) return std::nullopt;
@@ -432,6 +453,13 @@ void check_error_form(const std::string& msg, const std::string& path, int expec
     throw Failure{"error names field '" + m[2].str() + "', not one of the format's: " + msg};
 }
 
+// A line past the readers' bound: "FILE:LINE: a line longer than 4096 bytes ...".
+void check_long_line(const std::string& msg, const std::string& path, int expect_line) {
+  const std::string want = path + ":" + std::to_string(expect_line) + ": a line longer than " +
+                           std::to_string(kMaxLine) + " bytes";
+  if (msg.compare(0, want.size(), want) != 0) throw Failure{"expected '" + want + " ...', got: " + msg};
+}
+
 void check_trace(host::TraceFormat fmt, const std::string& text, const std::string& path) {
   static const std::vector<std::vector<std::string>> fields = {
       {"Timestamp", "Hostname", "DiskNumber", "Type", "Offset", "Size", "ResponseTime"},
@@ -447,7 +475,8 @@ void check_trace(host::TraceFormat fmt, const std::string& text, const std::stri
     while (rd.next(r)) got.push_back(Rec{r.op, r.offset, r.bytes, r.device, r.time});
   } catch (const host::TraceError& e) {
     if (want.ok) throw Failure{std::string("refused what the strict reading accepts: ") + e.what()};
-    check_error_form(e.what(), path, want.line, fields[static_cast<int>(fmt)]);
+    if (want.too_long) check_long_line(e.what(), path, want.line);
+    else check_error_form(e.what(), path, want.line, fields[static_cast<int>(fmt)]);
     return;
   }
   if (!want.ok) throw Failure{"accepted what the strict reading refuses at line " + std::to_string(want.line)};
@@ -476,10 +505,11 @@ void check_script(const std::string& text, const std::string& path) {
     }
   } catch (const ScriptError& e) {
     if (want) throw Failure{std::string("refused what the strict reading accepts: ") + e.what()};
-    check_error_form(e.what(), path, bad, {"time_us", "op", "channel", "chip", "die", "planes", "block", "pages"});
+    if (bad < 0) check_long_line(e.what(), path, -bad);
+    else check_error_form(e.what(), path, bad, {"time_us", "op", "channel", "chip", "die", "planes", "block", "pages"});
     return;
   }
-  if (!want) throw Failure{"accepted what the strict reading refuses at line " + std::to_string(bad)};
+  if (!want) throw Failure{"accepted what the strict reading refuses at line " + std::to_string(bad < 0 ? -bad : bad)};
   if (got.size() != want->size())
     throw Failure{"read " + std::to_string(got.size()) + " commands, the strict reading " + std::to_string(want->size())};
   for (std::size_t i = 0; i < got.size(); ++i)

@@ -56,6 +56,13 @@ TEST_CASE("nand script: malformed lines are refused naming file, line and field"
       {"0 read 0 0 0 0 b 0\n", "field 'block'"},
       {"0 read 0 0 0 0 0 5-2\n", "field 'pages': not a page range"},
       {"0 read 0 0 0 0 0 0 extra\n", "unexpected text after the 8th field"},
+      // Every address field against the geometry (8 channels, 4 chips, 2 dies, 2 planes,
+      // 1024 blocks), refused here rather than as a protocol error per page at the device.
+      {"0 read 8 0 0 0 0 0\n", "bad.ops:1: field 'channel': channel 8 does not exist (nand.channels = 8)"},
+      {"0 read 0 4 0 0 0 0\n", "field 'chip': chip 4 does not exist (nand.chips_per_channel = 4)"},
+      {"0 erase 0 0 2 0 0 -\n", "field 'die': die 2 does not exist (nand.dies_per_chip = 2)"},
+      {"0 read 0 0 0 0,3 0 0\n", "field 'planes': a plane past nand.planes_per_die = 2"},
+      {"0 program 0 0 0 0 1024 0-3\n", "field 'block': block 1024 does not exist (nand.blocks_per_plane = 1024)"},
   };
   for (const Case& k : cases) {
     INFO(k.text);
@@ -65,4 +72,24 @@ TEST_CASE("nand script: malformed lines are refused naming file, line and field"
     CHECK_THROWS_WITH([&] { while (r.next(c)) {} }(), Catch::Contains(k.expect));
   }
   CHECK_THROWS_WITH(NandScriptReader("missing.ops", nand::NandConfig{}), Catch::Contains("missing.ops: cannot open"));
+}
+
+TEST_CASE("nand script: lines end at LF, CR or CRLF; a BOM is skipped; a long line is refused", "[script]") {
+  for (const char* end : {"\n", "\r", "\r\n"}) {
+    INFO("line end " << (end[0] == '\n' ? "LF" : end[1] ? "CRLF" : "CR"));
+    const std::string path = write_temp("ends.ops", std::string("\xEF\xBB\xBF" "0 program 0 0 0 0 5 0") + end +
+                                                        "10 read 0 0 0 0 5 0" + end);
+    NandScriptReader r(path, nand::NandConfig{});
+    ScriptCommand c;
+    REQUIRE(r.next(c));
+    CHECK(c.op == FlashOp::Program);
+    REQUIRE(r.next(c));
+    CHECK(c.op == FlashOp::Read);
+    CHECK(c.line == 2);
+    CHECK_FALSE(r.next(c));
+  }
+  const std::string path = write_temp("long.ops", std::string(NandScriptReader::kMaxLineBytes + 1, ' ') + "\n");
+  NandScriptReader r(path, nand::NandConfig{});
+  ScriptCommand c;
+  CHECK_THROWS_WITH(r.next(c), Catch::Contains("long.ops:1: a line longer than 4096 bytes"));
 }
