@@ -5,6 +5,7 @@
 
 #include "controller/nand_backdoor.h"
 #include "controller/read_unit.h"
+#include "sc_main/run_outputs.h"
 #include "sc_main/sim_config.h"
 #if SSD_RTL
 #include "rtl/rtl_model.h"
@@ -147,9 +148,9 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     if (cfg.get_double("workload.duration_us") > 0) host->set_time_limit(us_to_ticks(cfg.get_double("workload.duration_us")));
     if (!cfg.get_string("report.requests_csv").empty()) {
       try {
-        host->write_requests_csv(cfg.get_string("report.requests_csv"));
-      } catch (const std::runtime_error& e) {
-        throw ConfigError(e.what());
+        host->write_requests_csv(RunOutputs::partial(cfg.get_string("report.requests_csv")));
+      } catch (const std::runtime_error&) {
+        throw ConfigError("report.requests_csv: cannot write " + cfg.get_string("report.requests_csv"));
       }
     }
     if (cfg.get_bool("report.calibrate_kernel"))
@@ -171,7 +172,8 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       const Tick interval = us_to_ticks(interval_us);
       if (interval == 0) throw ConfigError(cfg.locate("report.interval_us is below the model's resolution of 1 ps"));
       try {
-        series = std::make_unique<TimeSeries>("series", out_dir + "/timeseries.csv", interval, *host, *iface, *firmware, *nand);
+        series = std::make_unique<TimeSeries>("series", RunOutputs::partial(out_dir + "/timeseries.csv"), interval,
+                                              *host, *iface, *firmware, *nand);
       } catch (const std::runtime_error& e) {
         throw ConfigError(e.what());
       }

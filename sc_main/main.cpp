@@ -19,6 +19,7 @@
 #include "controller/host_iface.h"
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
+#include "sc_main/run_outputs.h"
 #include "sc_main/full_ssd.h"
 #include "sc_main/gtkw_view.h"
 #include "common/activations.h"
@@ -218,7 +219,7 @@ int run(int argc, char** argv) {
     std::filesystem::create_directories(out, ec);
     if (ec) throw ConfigError("--out " + out_dir + ": cannot create the directory: " + ec.message());
     for (const char* f : {"stats.json", "config.json"}) {  // refused now, not after the run
-      std::ofstream probe(out / f, std::ios::app);
+      std::ofstream probe(RunOutputs::partial((out / f).string()), std::ios::trunc);
       if (!probe) throw ConfigError("--out " + out_dir + ": cannot write " + (out / f).string());
     }
   }
@@ -291,8 +292,11 @@ int run(int argc, char** argv) {
     if (!out.empty()) {
       std::string stats;
       json::write(stats, full_stats(run, fig));
-      write_file(out / "stats.json", stats + "\n");
-      write_file(out / "config.json", cfg.to_json());
+      write_file(RunOutputs::partial((out / "stats.json").string()), stats + "\n");
+      write_file(RunOutputs::partial((out / "config.json").string()), cfg.to_json());
+    }
+    RunOutputs::commit();  // the run completed: its files take their names
+    if (!out.empty()) {
       std::cout << "  wrote " << (out / "stats.json").string() << " and " << (out / "config.json").string();
       if (top.series) std::cout << " and " << (out / "timeseries.csv").string() << " (" << top.series->rows() << " rows)";
       std::cout << '\n';
@@ -349,8 +353,9 @@ int run(int argc, char** argv) {
   if (!out.empty()) {
     std::string stats;
     json::write(stats, nand_ops_stats(drv, *top.nand, win, fig));
-    write_file(out / "stats.json", stats + "\n");
-    write_file(out / "config.json", cfg.to_json());
+    write_file(RunOutputs::partial((out / "stats.json").string()), stats + "\n");
+    write_file(RunOutputs::partial((out / "config.json").string()), cfg.to_json());
+    RunOutputs::commit();
     std::cout << "  wrote " << (out / "stats.json").string() << " and " << (out / "config.json").string() << '\n';
   }
   return 0;
@@ -359,6 +364,10 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int sc_main(int argc, char** argv) {
+  // Files of a run that did not complete are removed, whatever stopped it.
+  struct Discard {
+    ~Discard() { RunOutputs::discard(); }
+  } discard;
   try {
     return run(argc, argv);
   } catch (const ConfigError& e) {

@@ -225,7 +225,7 @@ TEST_CASE("trace: an error quotes a long field cut, with its length, and shows b
   CHECK_THROWS_WITH(read_all("ctl.msr", TraceFormat::Msr), Catch::Contains("got 'Wr\\x01te'"));
 }
 
-TEST_CASE("trace: a closed loop checks the times' syntax only; a timed replay their range too",
+TEST_CASE("trace: a closed loop checks the times' syntax only, a timed replay their range too",
           "[trace][closed]") {
   // 9 x 10^9 s apart: past 2^63 ps (106 days), which only a timed replay uses.
   write_temp("far.mq", "0 0 0 8 1\n9000000000000000000 0 8 8 1\n");
@@ -244,7 +244,7 @@ TEST_CASE("trace: a closed loop checks the times' syntax only; a timed replay th
   CHECK_THROWS_WITH(r.next(t), Catch::Contains("badtime.mq:2: field 'arrival_ns'"));
 }
 
-TEST_CASE("trace: no requests is an error naming the file; a limit that cuts the trace says so",
+TEST_CASE("trace: no requests is an error naming the file, and a limit that cuts the trace says so",
           "[trace][empty]") {
   TraceSourceConfig c;
   c.format = TraceFormat::MqSim;

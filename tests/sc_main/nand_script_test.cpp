@@ -74,7 +74,7 @@ TEST_CASE("nand script: malformed lines are refused naming file, line and field"
   CHECK_THROWS_WITH(NandScriptReader("missing.ops", nand::NandConfig{}), Catch::Contains("missing.ops: cannot open"));
 }
 
-TEST_CASE("nand script: lines end at LF, CR or CRLF; a BOM is skipped; a long line is refused", "[script]") {
+TEST_CASE("nand script: lines end at LF, CR or CRLF, a BOM is skipped, a long line is refused", "[script]") {
   for (const char* end : {"\n", "\r", "\r\n"}) {
     INFO("line end " << (end[0] == '\n' ? "LF" : end[1] ? "CRLF" : "CR"));
     const std::string path = write_temp("ends.ops", std::string("\xEF\xBB\xBF" "0 program 0 0 0 0 5 0") + end +
