@@ -81,6 +81,17 @@ class HostDriver : public sc_core::sc_module {
   std::uint64_t prioritized_reads() const { return sched_.prioritized_reads(); }
   std::uint64_t batches_served(HostOp op) const { return sched_.batches_served(op == HostOp::Read ? 0 : 1); }
   const RequestSource& source() const { return *src_; }
+  // ssdsim --check: reads the whole workload through its source (every record's rules
+  // applied) and returns how many requests it holds; the driver cannot run after it.
+  // Throws the source's InputError.
+  std::uint64_t read_whole_workload() {
+    HostRequest r;
+    Tick at;
+    std::uint64_t n = 0;
+    while (src_->next(r, at)) ++n;
+    exhausted_ = true;
+    return n;
+  }
 
   const LatencyHistogram& latency(HostOp op) const { return latency_[op == HostOp::Read ? 0 : 1]; }
   const LatencyHistogram& latency_all() const { return latency_all_; }

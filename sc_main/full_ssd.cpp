@@ -13,7 +13,8 @@
 
 namespace ssd {
 
-FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd, const std::string& out_dir)
+FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd, const std::string& out_dir,
+                 bool check_only)
     : sc_module(name) {
     const ctrl::FtlConfig fcfg = ftl_config(cfg);
     ctrl::FirmwareConfig fw;
@@ -40,15 +41,17 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     const auto t0 = std::chrono::steady_clock::now();
     preconditioned = static_cast<std::uint64_t>(cfg.get_double("ftl.precondition") * static_cast<double>(ftl.logical_pages()));
     if (preconditioned) {
-      ctrl::NandBackdoor backdoor(*nand);
-      const double age = cfg.get_double("ftl.precondition_age");
-      const auto seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));
       const std::string mode = precondition_free_mode(cfg);
       const std::uint32_t free_blocks = precondition_free_blocks(mode, ftl.gc_low_mark());
-      ftl.precondition_image(preconditioned, age, seed, backdoor, [](std::uint64_t lpn) { return precondition_token(lpn); },
-                             free_blocks);
-      if (age > 0) precondition_gc_copies = firmware->resume_gc(seed, backdoor);
-      precondition_state = age > 0 ? mode : "written_once";
+      if (!check_only) {
+        ctrl::NandBackdoor backdoor(*nand);
+        const double age = cfg.get_double("ftl.precondition_age");
+        const auto seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));
+        ftl.precondition_image(preconditioned, age, seed, backdoor,
+                               [](std::uint64_t lpn) { return precondition_token(lpn); }, free_blocks);
+        if (age > 0) precondition_gc_copies = firmware->resume_gc(seed, backdoor);
+        precondition_state = age > 0 ? mode : "written_once";
+      }
     }
     precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sched = std::make_unique<ctrl::FlashSched>("sched", sc, *nand);
@@ -146,7 +149,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
                                               static_cast<std::uint32_t>(firmware->sectors_per_page()), preconditioned, hs);
     host->set_progress(3.0);  // a progress line every 3 s of wall time
     if (cfg.get_double("workload.duration_us") > 0) host->set_time_limit(us_to_ticks(cfg.get_double("workload.duration_us")));
-    if (!cfg.get_string("report.requests_csv").empty()) {
+    if (!check_only && !cfg.get_string("report.requests_csv").empty()) {  // --check probes it itself
       try {
         host->write_requests_csv(RunOutputs::partial(cfg.get_string("report.requests_csv")));
       } catch (const std::runtime_error&) {

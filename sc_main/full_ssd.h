@@ -80,7 +80,10 @@ struct FullSsd : sc_core::sc_module {
 
   // Throws ConfigError for an invalid configuration.
   // `out_dir`: where report.interval_us writes timeseries.csv (required with it).
-  FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd = nullptr, const std::string& out_dir = "");
+  // check_only: built to check the configuration (ssdsim --check), never run: the device
+  // is not preconditioned (the rules of preconditioning are checked all the same).
+  FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd = nullptr, const std::string& out_dir = "",
+          bool check_only = false);
   void start_of_simulation() override;
 };
 

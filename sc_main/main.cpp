@@ -6,6 +6,7 @@
 // NAND refuses).
 #include <chrono>
 #include <filesystem>
+#include <unistd.h>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -19,6 +20,7 @@
 #include "controller/host_iface.h"
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
+#include "host/input_error.h"
 #include "sc_main/run_outputs.h"
 #include "sc_main/full_ssd.h"
 #include "sc_main/gtkw_view.h"
@@ -163,6 +165,81 @@ std::string write_view(const std::filesystem::path& out, const VcdWriter& vcd, c
   return view.string();
 }
 
+// --check: every rule a run applies, nothing run and nothing written. The model is built
+// as for a run (without the preconditioned image, whose rules are checked before it is
+// made), a trace or NAND script is read through with every record's rules, the output
+// files are probed as a run probes them, and the VCD's scopes are matched on a VCD made
+// in a temporary file. Exit 0 and a line on stdout if valid; a ConfigError, TraceError or
+// ScriptError (exit 2) otherwise.
+int check_only(const Config& cfg, const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  const nand::NandConfig ncfg = nand_config(cfg);
+  TraceOptions topts = trace_options(cfg);
+  check_outputs(cfg, out_dir);
+  // A file the run would write: writable, and left as it was.
+  const auto probe = [&](const std::string& key, const std::string& path) {
+    std::error_code ec;
+    // In the --out folder a run creates first: that folder is checked below.
+    if (!out_dir.empty() && !fs::exists(fs::absolute(path, ec).parent_path(), ec) &&
+        fs::absolute(path, ec).parent_path() == fs::absolute(out_dir, ec))
+      return;
+    const bool existed = fs::exists(path, ec);
+    { std::ofstream f(path, std::ios::app);
+      if (!f) throw ConfigError(cfg.locate(key + " = " + path) + ": cannot write it"); }
+    if (!existed) fs::remove(path, ec);
+  };
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    fs::path dir = fs::absolute(out_dir, ec);
+    while (!dir.empty() && !fs::exists(dir, ec) && dir != dir.parent_path()) dir = dir.parent_path();
+    if (!fs::is_directory(dir, ec) || access(dir.c_str(), W_OK) != 0)
+      throw ConfigError("--out " + out_dir + ": cannot create the directory (" + dir.string() + " is not writable)");
+  }
+  if (!cfg.get_string("report.requests_csv").empty()) probe("report.requests_csv", cfg.get_string("report.requests_csv"));
+  std::unique_ptr<VcdWriter> vcd;
+  fs::path vcd_tmp;
+  if (!topts.path.empty()) {
+    probe("trace.vcd", topts.path);
+    vcd_tmp = fs::temp_directory_path() / ("ssdsim-check-" + std::to_string(getpid()) + ".vcd");
+    topts.path = vcd_tmp.string();
+    vcd = open_vcd(cfg, topts);
+  }
+  struct RemoveTmp {
+    fs::path p;
+    ~RemoveTmp() {
+      std::error_code ec;
+      if (!p.empty()) fs::remove(p, ec);
+    }
+  } remove_tmp{vcd_tmp};
+  std::uint64_t records = 0;
+  const std::string& kind = cfg.get_string("workload.kind");
+  if (kind == "nand_ops") {
+    NandScriptReader r(cfg.get_string("workload.path"), ncfg);
+    ScriptCommand c;
+    while (r.next(c)) ++records;
+  } else {
+    // --out only names where timeseries.csv would go: a scratch folder stands for it.
+    const fs::path scratch = fs::temp_directory_path() / ("ssdsim-check-" + std::to_string(getpid()));
+    std::error_code ec;
+    if (!out_dir.empty()) fs::create_directories(scratch, ec);
+    struct RemoveDir {
+      fs::path p;
+      ~RemoveDir() {
+        std::error_code e;
+        fs::remove_all(p, e);
+      }
+    } remove_dir{out_dir.empty() ? fs::path() : scratch};
+    FullSsd top("ssd", cfg, vcd.get(), out_dir.empty() ? "" : scratch.string(), /*check_only=*/true);
+    check_scopes(cfg, vcd.get());
+    if (kind == "trace") records = top.host->read_whole_workload();
+  }
+  RunOutputs::discard();  // the files the model opened for a run that will not happen
+  std::cout << "ssdsim: the configuration is valid";
+  if (kind != "synthetic") std::cout << " (" << records << (kind == "trace" ? " requests" : " commands") << " read)";
+  std::cout << '\n';
+  return 0;
+}
+
 int run(int argc, char** argv) {
   const auto wall_start = std::chrono::steady_clock::now();
   po::options_description opts("ssdsim options");
@@ -175,6 +252,8 @@ int run(int argc, char** argv) {
       ("set", po::value(&sets)->composing(), "KEY=VALUE, overrides the file (repeatable)")
       ("out", po::value(&out_dir), "write DIR/stats.json and DIR/config.json")
       ("list-keys", "list every configuration key with its value and range")
+      ("check", "check the configuration with every rule a run applies, and read a trace or NAND script through, "
+                "without running: exit 0 if valid, 2 with the error")
       ("list-presets", "list the presets");
   po::variables_map vm;
   try {
@@ -209,6 +288,7 @@ int run(int argc, char** argv) {
     std::cout << cfg.describe();
     return 0;
   }
+  if (vm.count("check")) return check_only(cfg, out_dir);
   const nand::NandConfig ncfg = nand_config(cfg);
   const TraceOptions topts = trace_options(cfg);
   check_outputs(cfg, out_dir);
@@ -374,6 +454,9 @@ int sc_main(int argc, char** argv) {
     std::cerr << "ssdsim: error: " << e.what() << '\n';
     return 2;
   } catch (const ScriptError& e) {
+    std::cerr << "ssdsim: error: " << e.what() << '\n';
+    return 2;
+  } catch (const host::InputError& e) {  // a workload's record (ssdsim --check reads them all)
     std::cerr << "ssdsim: error: " << e.what() << '\n';
     return 2;
   } catch (const sc_core::sc_report& e) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cli_outputs_on_error.sh SSDSIM DIR: a run stopped by bad input mid-stream leaves no
 # result file that looks finished (stats.json, config.json, the request CSV,
-# timeseries.csv), and no partial one; a completed run leaves all of them.
+# timeseries.csv), and no partial one; a completed run leaves all of them; --check
+# writes none.
 set -u
 ssdsim="$1"; dir="$2"
 rm -rf "$dir"; mkdir -p "$dir"
@@ -30,5 +31,10 @@ for f in stats.json config.json requests.csv timeseries.csv; do
 done
 [ "$(wc -l < "$dir/good/requests.csv")" = 301 ] || { echo "cli_outputs_on_error: requests.csv is not whole" >&2; fail=1; }
 ls "$dir/good" | grep -q partial && { echo "cli_outputs_on_error: a completed run left a .partial file" >&2; fail=1; }
+# --check runs nothing and writes nothing: no --out folder, no VCD, no CSV.
+"$ssdsim" "${args[@]}" --set workload.path="$dir/good.mq" --set report.requests_csv="$dir/chk/requests.csv" \
+  --set trace.vcd="$dir/chk.vcd" --check --out "$dir/chk" >"$dir/chk.txt" 2>&1 || { cat "$dir/chk.txt"; fail=1; }
+grep -q "the configuration is valid (300 requests read)" "$dir/chk.txt" || { cat "$dir/chk.txt"; fail=1; }
+[ -e "$dir/chk" ] || [ -e "$dir/chk.vcd" ] && { echo "cli_outputs_on_error: --check wrote files" >&2; fail=1; }
 [ "$fail" = 0 ] && echo "cli_outputs_on_error: ok"
 exit "$fail"
