@@ -14,26 +14,56 @@
 
 namespace ssd {
 
-// An integer (decimal, optional '-' for signed types) filling the whole string; false on
-// anything else, on an empty string and on overflow.
+// The one number grammar of every reader and of --set (one function, so that a trace, a
+// script, a config file and the command line agree): decimal, an optional sign ('+' or
+// '-'), digits; a real may add a fraction ('.' and digits) and an exponent ('e' or 'E',
+// an optional sign, digits). No space before or after, no hexadecimal, no inf or nan, no
+// '1.' or '.5'. Whether it fits its type and range is the caller's to check.
+inline bool decimal_number(const std::string& s, bool integer) {
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  const auto digits = [&] {
+    const std::size_t start = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+  if (!digits()) return false;
+  if (!integer) {
+    if (i < n && s[i] == '.') {
+      ++i;
+      if (!digits()) return false;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+      ++i;
+      if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+      if (!digits()) return false;
+    }
+  }
+  return i == n;
+}
+
+// An integer of the grammar above filling the whole string, in the type's range; false
+// on anything else ('-' for an unsigned type: a negative number is out of its range).
 template <typename Int>
 bool parse_whole(const std::string& s, Int& v) {
   static_assert(std::is_integral_v<Int>);
-  if (s.empty()) return false;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (!decimal_number(s, true)) return false;
+  const char* b = s.data() + (s[0] == '+' ? 1 : 0);
+  const auto r = std::from_chars(b, s.data() + s.size(), v);
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
-// A finite real number filling the whole string.
+// A real of the grammar above filling the whole string, finite.
 inline bool parse_real(const std::string& s, double& v) {
-  if (s.empty()) return false;
+  if (!decimal_number(s, false)) return false;
   char* end = nullptr;
   v = std::strtod(s.c_str(), &end);
   return end == s.c_str() + s.size() && std::isfinite(v);
 }
 // The same in long double (trace timestamps), finite also as a double.
 inline bool parse_real(const std::string& s, long double& v) {
-  if (s.empty()) return false;
+  if (!decimal_number(s, false)) return false;
   char* end = nullptr;
   v = std::strtold(s.c_str(), &end);
   return end == s.c_str() + s.size() && std::isfinite(static_cast<double>(v));

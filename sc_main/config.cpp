@@ -121,7 +121,7 @@ void Config::set_text(const std::string& key, const std::string& text, const std
     case Type::Int: {
       std::int64_t v;
       if (!parse_whole(text, v))
-        throw ConfigError(where + ": expected an integer, got '" + text + "'");
+        throw ConfigError(where + ": expected an integer (decimal digits, an optional sign), got " + quote(text));
       if (v < k.imin || v > k.imax)
         throw ConfigError(where + " = " + text + " is out of range [" + std::to_string(k.imin) +
                           ", " + std::to_string(k.imax) + "]");
@@ -130,7 +130,9 @@ void Config::set_text(const std::string& key, const std::string& text, const std
     }
     case Type::Double: {
       double v;
-      if (!parse_real(text, v)) throw ConfigError(where + ": expected a number, got '" + text + "'");
+      if (!parse_real(text, v))
+        throw ConfigError(where + ": expected a decimal number (an optional sign, digits, an optional fraction "
+                                  "and exponent), got " + quote(text));
       if (v < k.dmin || v > k.dmax)
         throw ConfigError(where + " = " + text + " is out of range [" + fmt_double(k.dmin) + ", " +
                           fmt_double(k.dmax) + "]");

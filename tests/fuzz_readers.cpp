@@ -52,9 +52,10 @@ struct Rng {
 };
 
 // ---- the independent strict reading ----
-// Whole unsigned decimal: digits only (leading zeros allowed, however many), at most
-// 2^64 - 1.
-std::optional<std::uint64_t> strict_u64(const std::string& s) {
+// Whole unsigned decimal: an optional '+', digits (leading zeros allowed, however many),
+// at most 2^64 - 1.
+std::optional<std::uint64_t> strict_u64(const std::string& in) {
+  const std::string s = !in.empty() && in[0] == '+' ? in.substr(1) : in;
   if (s.empty()) return std::nullopt;
   unsigned __int128 v = 0;
   for (char c : s) {
@@ -67,6 +68,7 @@ std::optional<std::uint64_t> strict_u64(const std::string& s) {
 // A device number: digits, or "-" then digits that read 0 (std::from_chars reads "-0").
 std::optional<std::int64_t> strict_dev(const std::string& s) {
   if (!s.empty() && s[0] == '-') {
+    if (s.size() > 1 && s[1] == '+') return std::nullopt;  // one sign at most
     const auto v = strict_u64(s.substr(1));
     if (v && *v == 0) return 0;
     return std::nullopt;
@@ -75,12 +77,14 @@ std::optional<std::int64_t> strict_dev(const std::string& s) {
   if (!v || *v > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
   return static_cast<std::int64_t>(*v);
 }
-// A real: what strtold reads of the whole string, finite as a double.
+// A real: [+-]digits[.digits][(e|E)[+-]digits] (the project's one number grammar, written
+// again here as a regular expression), then its value as strtold reads it, finite as a
+// double.
 std::optional<long double> strict_real(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  char* end = nullptr;
-  const long double v = std::strtold(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || !std::isfinite(static_cast<double>(v))) return std::nullopt;
+  static const std::regex grammar(R"([+-]?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?)");
+  if (!std::regex_match(s, grammar)) return std::nullopt;
+  const long double v = std::strtold(s.c_str(), nullptr);
+  if (!std::isfinite(static_cast<double>(v))) return std::nullopt;
   return v;
 }
 std::vector<std::string> fields_csv(const std::string& line) {
@@ -293,9 +297,10 @@ std::optional<std::vector<Cmd>> oracle_script(const std::string& text, int& bad_
     if (f.empty()) continue;
     bad_line = n;
     if (f.size() != 8) return std::nullopt;
-    char* end = nullptr;
-    const double t = std::strtod(f[0].c_str(), &end);
-    if (end != f[0].c_str() + f[0].size() || !std::isfinite(t) || t < 0) return std::nullopt;
+    const auto tr = strict_real(f[0]);
+    if (!tr || !std::isfinite(static_cast<double>(std::strtod(f[0].c_str(), nullptr)))) return std::nullopt;
+    const double t = std::strtod(f[0].c_str(), nullptr);
+    if (t < 0) return std::nullopt;
     const long double ps = static_cast<long double>(t) * 1e6L;
     if (ps + 0.5L > 9223372036854775808.0L) return std::nullopt;
     Cmd c{};
