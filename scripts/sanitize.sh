@@ -3,7 +3,8 @@
 # SAN_BUILD_DIR) with SSD_SANITIZE=ON (-fsanitize=address,undefined,float-cast-overflow,
 # every finding fatal) and SSD_PGO=OFF, then under the sanitizers runs
 #  1. the test suite (CTest);
-#  2. each reader's fuzzer (tests/fuzz_readers.cpp) for FUZZ_SECONDS (default 10) seconds;
+#  2. each reader's fuzzer (tests/fuzz_readers.cpp), and the sweep SPEC reader's
+#     (tests/fuzz_specs.py), for FUZZ_SECONDS (default 10) seconds;
 #  3. whole runs: the default job with the end-of-run audit, large mixed requests on the
 #     PIQ device with IOS, a trace replay, and the bundled NAND script.
 # Exit status: that of the first step that fails.
@@ -29,6 +30,8 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 for reader in msr spc disksim mqsim nand_ops json set; do
   (cd "$build/tests" && ./fuzz_readers "$reader" "$root/tests/fuzz_corpus/$reader" --seconds "$seconds" --seed "$RANDOM")
 done
+(cd "$build/tests" && "$(bash "$root/scripts/pyenv.sh")" "$root/tests/fuzz_specs.py" "$root/tests/fuzz_corpus/spec" \
+   --seconds "$seconds" --seed "$RANDOM")
 ssdsim="$build/ssdsim"
 run() {
   echo "sanitize: ssdsim $*"

@@ -17,6 +17,7 @@ import time
 
 from . import paper_piq, paper_sos
 from .report import Report, TracesMissing
+from .spec import SpecError
 
 
 def placeholder(paper: str, title: str, experiments: list, out: str, quick: bool, jobs, notes=()) -> str:
@@ -65,7 +66,7 @@ def main(argv=None):
     t0 = time.monotonic()
     try:
         report = papers[a.paper](out, a.quick, a.jobs)
-    except TracesMissing as e:  # bad input: the run would leave the trace's rows out
+    except (TracesMissing, SpecError) as e:  # bad input: the run would leave the trace's rows out
         print(f"scripts/reproduce: error: {e}", file=sys.stderr)
         return 2
     except (RuntimeError, FileNotFoundError) as e:

@@ -10,13 +10,13 @@ import os
 import re
 import subprocess
 
-from .spec import Point, Spec, SpecError
+from .spec import OUTPUTS, Point, Spec, SpecError
 
 # Keys whose value changes how fast a run goes, not what it computes (identical results:
-# tests/cli_same_builds.sh): left out of a point's identity.
+# tests/cli_same_builds.sh): left out of a point's identity, as are OUTPUTS (the keys
+# naming files the run writes: a SPEC may not set them, the sweep sets them inside the
+# point's directory).
 SPEED_ONLY = {"host.lookahead", "host.lookahead_thread", "controller.decide_ahead", "report.calibrate_kernel"}
-# Keys naming files the run writes: the sweep sets them inside the point's directory.
-OUTPUTS = {"report.requests_csv", "trace.vcd"}
 
 _LINE = re.compile(r'^(\S+)\s+(\S+)\s+("(?:[^"\\]|\\.)*"|\S+)')
 
@@ -97,17 +97,52 @@ class Ssdsim:
         try:
             return {k: v for k, (_, v) in self._list(self.args(spec, point)).items()}
         except ValueError as e:
-            msg = str(e).removeprefix("ssdsim: error: ")
-            m = re.search(r"--set: ([\w.]+)", msg)
-            if m:
-                line, where = point.line_of(m.group(1)) or spec.line, m.group(1)
-            elif msg.startswith("--preset"):
-                line, where = spec.preset_line, "base"
-            elif msg.startswith("--config"):
-                line, where = spec.config_line, "base"
-            else:
-                line, where = spec.line, "base"
-            raise SpecError(f"{spec.path}:{line}: {where}: {msg}") from None
+            raise self.spec_error(spec, point, str(e)) from None
+
+    def check(self, spec: Spec, point: Point, argv: list):
+        """`ssdsim ARGV --check` (ARGV: the point's arguments as it will run): None if
+        ssdsim accepts the point with every rule a run applies (it reads its trace through),
+        else the SpecError naming the SPEC line that produced it."""
+        p = subprocess.run([*argv, "--check"], capture_output=True, text=True, env=_env())
+        if p.returncode == 0:
+            return None
+        lines = p.stderr.strip().splitlines()
+        at = next((i for i, x in enumerate(lines) if x.startswith("ssdsim: error: ")), None)
+        # The error and the lines that continue it (an FTL configuration lists its faults).
+        msg = " ".join(x.strip() for x in lines[at:]) if at is not None else (lines[-1] if lines else
+                                                                              f"exit {p.returncode}")
+        if p.returncode != 2:  # not bad input: ssdsim itself failed
+            raise RuntimeError(f"ssdsim --check failed (exit {p.returncode}): {msg}")
+        return self.spec_error(spec, point, msg)
+
+    def spec_error(self, spec: Spec, point: Point, message: str) -> SpecError:
+        """ssdsim's refusal of a point as a SpecError at the SPEC line that produced it: the
+        line of the key it names (`--set: KEY`), of the file it names (a trace or script
+        given as a point's value, as args() passes it), of the preset or config file, else
+        the SPEC's."""
+        msg = message.removeprefix("ssdsim: error: ")
+        m = re.search(r"--set: ([\w.]+)", msg)
+        # A file a point names (a trace, a script) that the message names: that line.
+        by_file = [s for s in point.sets if isinstance(s.value, str) and s.value and
+                   os.sep in self._resolve(spec, s.value) and self._resolve(spec, s.value) in msg]
+        if m:
+            line, where = point.line_of(m.group(1)) or spec.line, m.group(1)
+        elif by_file:
+            line, where = by_file[-1].line, by_file[-1].key
+        elif msg.startswith("--preset"):
+            line, where = spec.preset_line, "base"
+        elif msg.startswith("--config"):
+            line, where = spec.config_line, "base"
+        else:
+            line, where = spec.line, "base"
+        return SpecError(f"{spec.path}:{line}: {where}: {msg}")
+
+    @staticmethod
+    def _resolve(spec: Spec, value: str) -> str:
+        """A relative path as args() passes it: relative to the SPEC's folder."""
+        if os.path.isabs(value) or not spec.path:
+            return value
+        return os.path.join(os.path.dirname(spec.path), value)
 
 
 def point_id(effective: dict) -> str:

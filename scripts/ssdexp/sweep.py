@@ -1,9 +1,13 @@
-"""scripts/sweep SPEC [--out DIR] [--jobs N] [--scheduler ADDRESS]
+"""scripts/sweep SPEC [--out DIR] [--jobs N] [--scheduler ADDRESS] [--skip-check] [--quiet]
 
 Runs every point of SPEC (ssdexp/spec.py says what a SPEC holds) as its own ssdsim
 process, in parallel on Dask: a LocalCluster of N single-threaded workers (default: one
 per core), or the cluster whose scheduler is at ADDRESS (tcp://host:port; its workers
 need ssdsim, the traces and DIR at the same paths as here, e.g. a shared file system).
+
+Before any point runs, every point not yet done is checked with `ssdsim --check` (every
+rule a run applies; --skip-check leaves it out): a point ssdsim refuses is an error
+naming the SPEC line that produced it, exit 2.
 
 Each point's output lands in DIR/points/ID/, ID a hash of its effective configuration:
 stats.json, config.json (timeseries.csv, requests.csv when asked), stdout.txt,
@@ -26,7 +30,7 @@ import subprocess
 import sys
 import time
 
-from .spec import SpecError, read_spec
+from .spec import OUTPUTS, SpecError, read_spec
 from .status import read_status
 from .ssdsim import Ssdsim, find_binary, point_id
 from .table import collect
@@ -49,6 +53,12 @@ def plan(spec, sim: Ssdsim, out: str) -> list:
     planned = []
     for p in spec.points:
         eff = sim.effective(spec, p)
+        # The SPEC may not name an output file (spec.OUTPUTS), nor may its config file: every
+        # point would write over the same one.
+        for k in sorted(OUTPUTS):
+            if eff.get(k):
+                raise SpecError(f"{spec.path}:{spec.config_line}: base.config: sets {k}, a file every point "
+                                "would write over: the sweep writes each point's files in its own directory")
         pid = point_id(eff)
         d = os.path.join(out, "points", pid)
         argv = [sim.binary, *sim.args(spec, p), "--out", d]
@@ -56,6 +66,21 @@ def plan(spec, sim: Ssdsim, out: str) -> list:
             argv += ["--set", f"report.requests_csv={os.path.join(d, 'requests.csv')}"]
         planned.append(Planned(p, eff, pid, argv, d))
     return planned
+
+
+def precheck(spec, sim: Ssdsim, planned: list, jobs: int) -> None:
+    """`ssdsim --check` on every point not done yet, in parallel, before any point runs: a
+    value ssdsim refuses only when it builds the model or reads the workload through (an
+    allocation name, a request larger than the device, a missing trace or a bad line of
+    one) is a SpecError naming the SPEC line that produced it, not a failed point."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    todo = [p for p in planned if not done(p.dir, sim.fingerprint)]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        errors = list(ex.map(lambda p: sim.check(spec, p.point, p.argv), todo))
+    for e in errors:  # the first in the SPEC's order
+        if e is not None:
+            raise e
 
 
 def done(d: str, binary: str) -> bool:
@@ -169,7 +194,7 @@ def execute(planned: list, jobs: int, scheduler: str | None, quiet=False, binary
 
 
 def sweep(spec_path: str, out: str | None = None, jobs: int | None = None, scheduler: str | None = None,
-          quiet=False, spec=None):
+          quiet=False, spec=None, check=True):
     """Plans, runs and tabulates a sweep; returns (DataFrame, out directory)."""
     sim = Ssdsim(find_binary(ROOT))
     if spec is None:
@@ -177,6 +202,8 @@ def sweep(spec_path: str, out: str | None = None, jobs: int | None = None, sched
     out = os.path.abspath(out or os.path.join("out", "sweep-" + spec.name))
     os.makedirs(out, exist_ok=True)
     planned = plan(spec, sim, out)
+    if check:
+        precheck(spec, sim, planned, jobs or os.cpu_count() or 1)
     execute(planned, jobs or os.cpu_count() or 1, scheduler, quiet, sim.fingerprint)
     df = collect(spec, planned, out)
     return df, out
@@ -190,12 +217,14 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, help="local workers (default: one per core)")
     ap.add_argument("--scheduler", help="an existing Dask scheduler, tcp://host:port")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    ap.add_argument("--skip-check", action="store_true",
+                    help="no `ssdsim --check` of every point before the runs: a point ssdsim refuses fails as a point")
     a = ap.parse_args(argv)
     if a.jobs is not None and a.jobs < 1:
         print("scripts/sweep: --jobs: must be at least 1", file=sys.stderr)
         return 2
     try:
-        df, out = sweep(a.spec, a.out, a.jobs, a.scheduler, a.quiet)
+        df, out = sweep(a.spec, a.out, a.jobs, a.scheduler, a.quiet, check=not a.skip_check)
     except SpecError as e:
         print(f"scripts/sweep: error: {e}", file=sys.stderr)
         return 2

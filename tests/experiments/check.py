@@ -4,6 +4,7 @@ Python environment. Needs SSDSIM (the binary) and a scratch directory WORK."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -103,7 +104,7 @@ def check_sweep_and_resume():
 
 def check_failing_point():
     out = os.path.join(WORK, "failing")
-    p = sh("sweep", os.path.join(SPECS, "failing.yaml"), "--out", out, "--jobs", "2", expect=1)
+    p = sh("sweep", os.path.join(SPECS, "failing.yaml"), "--out", out, "--jobs", "2", "--skip-check", expect=1)
     df = table(out)
     assert len(df) == 3
     bad = df[df["status"] != "ok"]
@@ -113,6 +114,23 @@ def check_failing_point():
     ok = df[df["status"] == "ok"]
     assert len(ok) == 2 and ok["read.latency_us.mean"].notna().all()
     assert bad["nand.channels"].iloc[0] == 2  # its effective configuration is in the table too
+
+
+def check_precheck():
+    """Every point is checked with `ssdsim --check` before any runs: what ssdsim refuses
+    only when it builds the model or reads the workload is refused with the SPEC line that
+    produced it, exit 2, and no point runs."""
+    for spec, want in [("failing.yaml", ":7: workload.path: "), ("bad/runtime_allocation.yaml",
+                                                                 ":5: ftl.allocation: invalid FTL configuration: --set: ftl.allocation = 'XX'")]:
+        out = os.path.join(WORK, "precheck")
+        shutil.rmtree(out, ignore_errors=True)
+        p = sh("sweep", os.path.join(SPECS, spec), "--out", out, "--jobs", "2", expect=2)
+        msg = p.stderr.strip().splitlines()[-1]
+        assert want in msg, f"{spec}: wanted '{want}' in: {msg}"
+        assert not os.path.exists(os.path.join(out, "points")) or not os.listdir(os.path.join(out, "points")), \
+            "a point ran"
+    assert "cannot open the trace" in sh("sweep", os.path.join(SPECS, "failing.yaml"), "--out",
+                                         os.path.join(WORK, "precheck"), expect=2).stderr
 
 
 def check_existing_cluster():
@@ -175,6 +193,109 @@ def check_spec_errors():
     out = os.path.join(WORK, "off")
     sh("sweep", os.path.join(SPECS, "yaml_off.yaml"), "--out", out, "--jobs", "1")
     assert (table(out)["controller.rtl"] == "off").all()
+
+
+def check_spec_limits():
+    """SPECs that would crash, hang, exhaust memory, write outside --out, write over one
+    file from every point, or lose a setting: each refused naming the file, line and field
+    (exit 2), within 60 s and 2 GB, before anything runs. Each case's SPEC (but the
+    base.config one) also names an unknown preset, so that if it were accepted the sweep
+    would stop there, with another message, without running."""
+    import resource
+
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from ssdexp.spec import OUTPUTS, SpecError, read_spec
+
+    def refused(path, *wants):
+        def bounded():  # an alias bomb or 10^8 seeds fail fast here instead of taking the machine
+            resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+        argv = [os.path.join(ROOT, "scripts", "sweep"), path, "--out", os.path.join(WORK, "limits"), "--jobs", "1"]
+        try:
+            p = subprocess.run(argv, capture_output=True, text=True, timeout=60, preexec_fn=bounded)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"{path}: still running after 60 s") from None
+        msg = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
+        assert p.returncode == 2, f"{path}: exit {p.returncode}, wanted 2\n{p.stderr[-3000:]}"
+        assert msg.startswith(f"scripts/sweep: error: {path}:"), msg
+        for want in wants:
+            assert want in msg, f"{os.path.basename(path)}: wanted '{want}' in: {msg}"
+
+    def write(name, text):
+        path = os.path.join(WORK, "limits-specs", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    bad = os.path.join(SPECS, "bad")
+    # 1. Nesting, aliases, and the number of points.
+    refused(write("deep.yaml", "base: {preset: nope}\ndescription: " + "[" * 5000 + "]" * 5000 + "\n"),
+            ":2: description[0][0]", "nested deeper than 16 levels")
+    refused(write("deep.json", '{"base": {"preset": "nope"},\n "description": ' + "[" * 5000 + "]" * 5000 + "}\n"),
+            ":2: description[0][0]", "nested deeper than 16 levels")
+    refused(os.path.join(bad, "alias_bomb.yaml"), ":2: a: YAML anchors (&) and aliases (*) are not part of a SPEC")
+    refused(os.path.join(bad, "huge_seeds.yaml"),
+            ":3: seeds: the SPEC expands to 100,000,000 points, more than max_points (100,000)")
+    refused(os.path.join(bad, "huge_grid.yaml"), ":3: grid: the SPEC expands to 160,000 points, more than max_points")
+    refused(os.path.join(bad, "max_points.yaml"), ":3: grid: the SPEC expands to 3 points, more than max_points (2)")
+    refused(os.path.join(bad, "max_points_ceiling.yaml"), ":2: max_points: must be a whole number from 1 to 1,000,000")
+    # max_points raises the bound.
+    with open(os.path.join(bad, "max_points.yaml")) as f:
+        raised = write("max_points.yaml", f.read().replace("max_points: 2", "max_points: 3"))
+    assert len(read_spec(raised).points) == 3
+    # 2. Strict JSON.
+    refused(os.path.join(bad, "trailing_comma.json"), ":3: not valid YAML/JSON: a trailing comma")
+    refused(os.path.join(bad, "json_nan.json"), ":3: not valid YAML/JSON: expecting a value, not 'NaN")
+    refused(os.path.join(bad, "json_comment.json"), ":2: not valid YAML/JSON: expecting a field name in double quotes")
+    refused(os.path.join(bad, "json_twice.json"), ":4: seeds: given twice")
+    # 3. A name that is not one plain file name.
+    refused(os.path.join(bad, "name_path.yaml"), ":2: name: '../../escaped' is not a plain file name")
+    for name in ("a/b", "..", ".", "a\\\\b", ""):
+        refused(write("name.yaml", f'base: {{preset: nope}}\nname: "{name}"\n'),
+                ":2: name: ", "is not a plain file name")
+    # 4. Output files, in the SPEC or in its config file. OUTPUTS holds every key ssdsim
+    # describes as a file it writes ("KEY string DEFAULT write ... to this ... file").
+    listed = subprocess.run([os.environ["SSDSIM"], "--list-keys"], capture_output=True, text=True, check=True).stdout
+    writes = re.compile(r'^(\S+)\s+string\s+"[^"]*"\s+write\b.*\bto this\b.*\bfile\b')
+    assert {m.group(1) for m in map(writes.match, listed.splitlines()) if m} == OUTPUTS, OUTPUTS
+    refused(os.path.join(bad, "output_key.yaml"), ":4: base.set.report.requests_csv: names a file the run writes")
+    refused(os.path.join(bad, "output_vcd.yaml"), ":3: grid.trace.vcd: names a file the run writes")
+    write("writes.json", '{"report": {"requests_csv": "requests.csv"}}\n')
+    config_output = write("config_output.yaml", "base:\n  config: writes.json\n  set: {workload.requests: 10}\n")
+    refused(config_output, ":2: base.config: sets report.requests_csv, a file every point would write over")
+    # 5. workload.seed beside seeds.
+    refused(os.path.join(bad, "seed_twice.yaml"), ":4: grid.workload.seed: `seeds` (line 5) sets workload.seed")
+    refused(os.path.join(bad, "seed_twice_group.yaml"), ":8: groups.b.points[1].workload.seed: `seeds` (line 2)")
+    # Inputs the fuzzer (tests/fuzz_specs.py) found ending in a traceback, or passing text a
+    # command line cannot carry: read in process (no ssdsim needed).
+    cases = [("utf8.yaml", b"name: x\nseeds: [1, \xff]\n", ":2: SPEC: not UTF-8 text"),
+             ("control.yaml", b"name: x\nseeds: [1, \x01]\n", ":2: not valid YAML/JSON: unacceptable character"),
+             ("date.yaml", b"base:\n  set: {workload.path: 2020-13-45}\n", ":2: base.set.workload.path: '2020-13-45'"),
+             ("tag.yaml", b"base:\n  set: {workload.path: !!binary aGk=}\n", ":2: base.set.workload.path: YAML tags"),
+             ("documents.yaml", b"name: x\n---\nname: y\n", ":2: SPEC: more than one YAML document"),
+             ("nul.json", b'{"base": {"set": {"workload.path": "a\\u0000b"}}}',
+              ":1: base.set.workload.path: 'a\\x00b' holds"),
+             ("surrogate.json", b'{"name": "\\ud800"}', ":1: name: '\\ud800' holds a NUL or a lone surrogate")]
+    for name, text, want in cases:
+        path = write(name, "")
+        with open(path, "wb") as f:
+            f.write(text)
+        try:
+            read_spec(path)
+        except SpecError as e:
+            assert str(e).startswith(path + want), f"{name}: wanted '{want}' in: {e}"
+        else:
+            raise AssertionError(f"{name}: read")
+
+
+def check_fuzz_specs():
+    """The SPEC reader's fuzzer (tests/fuzz_specs.py) for 5 seconds; a counterexample is
+    saved in WORK."""
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fuzz_specs.py"),
+                        os.path.join(ROOT, "tests", "fuzz_corpus", "spec"), "--seconds", "5"],
+                       capture_output=True, text=True, cwd=WORK)
+    assert p.returncode == 0, f"exit {p.returncode}\n{p.stdout}\n{p.stderr[-5000:]}"
 
 
 def check_missing_traces():
