@@ -41,10 +41,18 @@ VcdWriter::~VcdWriter() {
   if (!finished_) finish(last_time_);
 }
 
+namespace {
+// A scope names whole dotted components: ssd.nand.ch1 is ssd.nand.ch1 and what is under
+// it, never ssd.nand.ch10.
+bool under(const std::string& name, const std::string& scope) {
+  return name.compare(0, scope.size(), scope) == 0 && (name.size() == scope.size() || name[scope.size()] == '.');
+}
+}  // namespace
+
 bool VcdWriter::in_scope(const std::string& name) const {
   if (opts_.scopes.empty()) return true;
   for (const std::string& p : opts_.scopes)
-    if (name.compare(0, p.size(), p) == 0) return true;
+    if (under(name, p)) return true;
   return false;
 }
 
@@ -93,7 +101,7 @@ int VcdWriter::declare(const std::string& name, unsigned width, std::uint64_t in
   if (!opts_.scopes.empty()) {
     scope_matched_.resize(opts_.scopes.size(), 0);
     for (std::size_t i = 0; i < opts_.scopes.size(); ++i)
-      if (name.compare(0, opts_.scopes[i].size(), opts_.scopes[i]) == 0) scope_matched_[i] = 1;
+      if (under(name, opts_.scopes[i])) scope_matched_[i] = 1;
     std::size_t cut = std::string::npos, from = 0;
     for (int k = 0; k < 3; ++k) {  // the first three components
       cut = name.find('.', from);

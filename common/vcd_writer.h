@@ -18,7 +18,7 @@ struct TraceOptions {
   std::string path;                 // empty: tracing off
   Tick start = 0;                   // first time recorded
   Tick end = kNever;                // changes at or after this time are dropped
-  std::vector<std::string> scopes;  // dotted name prefixes to keep; empty: all
+  std::vector<std::string> scopes;  // whole dotted names to keep, with what is under them; empty: all
 };
 
 // A dotted signal name's components: "ssd.nand.ch0" -> {"ssd", "nand", "ch0"}.

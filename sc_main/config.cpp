@@ -209,7 +209,8 @@ std::string Config::locate(const std::string& message) const {
   return first ? first->origin + ": " + message : message;
 }
 
-void Config::flatten(const json::Value& v, const std::string& prefix, const std::string& source) {
+void Config::flatten(const json::Value& v, const std::string& prefix, const std::string& source,
+                     std::map<std::string, int>& seen) {
   for (const auto& [name, child] : v.members) {
     const std::string key = prefix.empty() ? name : prefix + "." + name;
     const std::string origin = source + ":" + std::to_string(child.line);
@@ -217,9 +218,18 @@ void Config::flatten(const json::Value& v, const std::string& prefix, const std:
       bool is_section = false;
       for (const Key& k : keys_)
         if (k.name.compare(0, key.size() + 1, key + ".") == 0) is_section = true;
-      if (!is_section) known(key, origin);  // throws: unknown key
-      flatten(child, key, source);
+      if (!is_section) {
+        known(key, origin);  // throws: unknown key
+        throw ConfigError(origin + ": " + key + ": an object where a value is due");
+      }
+      flatten(child, key, source, seen);
     } else {
+      // Every spelling of a key ("nand.channels", or "channels" inside "nand") is the
+      // same key: set twice in one file is an error naming both lines.
+      const auto [at, fresh] = seen.emplace(key, child.line);
+      if (!fresh)
+        throw ConfigError(origin + ": " + key + " is set twice in this file (also at line " +
+                          std::to_string(at->second) + ")");
       set_json(key, child, origin);
     }
   }
@@ -229,7 +239,8 @@ void Config::load_json(const json::Value& root, const std::string& source) {
   if (root.kind != json::Value::Kind::Object)
     throw ConfigError(source + ":" + std::to_string(root.line) +
                       ": a config file must be a JSON object");
-  flatten(root, "", source);
+  std::map<std::string, int> seen;
+  flatten(root, "", source, seen);
 }
 
 void Config::load_file(const std::string& path) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -76,7 +77,8 @@ class Config {
   const Key& get(const std::string& key, Type type) const;
   Key& known(const std::string& key, const std::string& origin);
   void set_json(const std::string& key, const json::Value& v, const std::string& origin);
-  void flatten(const json::Value& v, const std::string& prefix, const std::string& source);
+  void flatten(const json::Value& v, const std::string& prefix, const std::string& source,
+               std::map<std::string, int>& seen);
   static std::string value_text(const Key& k);
 
   std::vector<Key> keys_;

@@ -122,7 +122,12 @@ class Parser {
       return v;
     }
     if (c == '-' || (c >= '0' && c <= '9')) return number();
-    fail(std::string("unexpected character '") + c + "'");
+    if (static_cast<unsigned char>(c) == 0xEF && s_.compare(i_, 3, "\xEF\xBB\xBF") == 0)
+      fail("a UTF-8 byte-order mark, which JSON does not have here");
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "\\x%02X", static_cast<unsigned char>(c));
+    fail(std::string("unexpected character '") + (c >= 0x20 && c < 0x7f ? std::string(1, c) : std::string(hex)) +
+         "'");
   }
   Value number() {
     Value v;
@@ -132,6 +137,9 @@ class Parser {
     bool integer = true;
     eat('-');
     if (i_ >= s_.size() || !std::isdigit(static_cast<unsigned char>(s_[i_]))) fail("malformed number");
+    // JSON: no leading zero ("01" is not a number; "0", "0.5" are).
+    if (s_[i_] == '0' && i_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_ + 1])))
+      fail("malformed number: a leading zero");
     while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
     if (eat('.')) {
       integer = false;
@@ -227,7 +235,11 @@ Value parse_file(const std::string& path) {
   if (!in) throw ParseError(path + ": cannot open file");
   std::ostringstream ss;
   ss << in.rdbuf();
-  return parse(ss.str(), path);
+  std::string text = ss.str();
+  // A leading UTF-8 byte-order mark, which some editors write, is skipped (RFC 8259
+  // allows a parser to ignore it); one anywhere else is an error saying what it is.
+  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+  return parse(text, path);
 }
 
 std::string quote(const std::string& s) {

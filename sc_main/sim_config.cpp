@@ -16,6 +16,10 @@ std::string data_dir() {
   return SSD_DATA_DIR;
 }
 
+// The largest time a key may give, in us: within the simulated range (2^63 ps, about
+// 9.22e12 us) and printed by --list-keys as the very bound it checks.
+constexpr double kMaxTimeUs = 9.2e12;
+
 Config make_config() {
   Config c;
   const nand::NandConfig n;  // the defaults live in one place: NandConfig
@@ -119,7 +123,7 @@ Config make_config() {
   c.add_int("workload.align_bytes", 0, 0, 64 << 20, "request start alignment, bytes (0: the request size)");
   c.add_double("workload.zipf_theta", 0, 0, 0.999, "hot/cold skew: Zipf exponent over the addresses (0: uniform)");
   c.add_double("workload.rate_iops", 0, 0, 1e9, "synthetic: open loop, Poisson arrivals at this rate (0: closed loop)");
-  c.add_double("workload.duration_us", 0, 0, 1e15, "stop making requests after this simulated time, us (0: no limit)");
+  c.add_double("workload.duration_us", 0, 0, kMaxTimeUs, "stop making requests after this simulated time, us (0: no limit)");
   c.add_enum("workload.pattern", "random", {"random", "sequential"}, "address pattern");
   c.add_int("workload.queue_depth", 32, 1, 65535, "requests kept outstanding (closed loop)");
   c.add_int("workload.seed", 1, 0, 0x7FFFFFFFFFFFFFFFll, "random seed");
@@ -127,7 +131,8 @@ Config make_config() {
   c.add_string("trace.vcd", "", "write a VCD waveform to this file (empty: tracing off)");
   c.add_double("trace.start_us", 0, 0, 1e12, "first simulated time recorded in the VCD, us");
   c.add_double("trace.end_us", 0, 0, 1e12, "last simulated time recorded, us (0: to the end)");
-  c.add_string("trace.scopes", "", "comma-separated name prefixes to trace, e.g. ssd.nand.ch0 (empty: all)");
+  c.add_string("trace.scopes", "", "comma-separated scopes to trace, each a whole dotted name and what is under it, "
+               "e.g. ssd.nand.ch0 (empty: all; needs trace.vcd)");
   c.add_string("trace.request", "",
                "host request ids (from 1, comma-separated) whose life the VCD shows as signals of their own "
                "(ssd.request.rID; needs trace.vcd)");
@@ -147,9 +152,9 @@ Config make_config() {
   c.add_int("report.warmup_requests", 0, 0, 1000000000000ll,
             "the first this many requests run but are left out of the statistics (the window starts at the "
             "arrival of the first request after the warm-up)");
-  c.add_double("report.warmup_us", 0, 0, 1e15,
+  c.add_double("report.warmup_us", 0, 0, kMaxTimeUs,
                "requests arriving before this simulated time run but are left out of the statistics");
-  c.add_double("report.interval_us", 0, 0, 1e15,
+  c.add_double("report.interval_us", 0, 0, kMaxTimeUs,
                "write --out DIR/timeseries.csv with one row per this many simulated us (0: none)");
   c.add_bool("report.timeline", true, "print each NAND command's timeline (nand_ops workloads)");
   c.add_int("report.timeline_max", 200, 0, 1000000, "at most this many timeline lines");
@@ -304,12 +309,17 @@ ctrl::FtlConfig ftl_config(const Config& cfg) {
 
 namespace {
 // The non-empty items of a comma-separated list, spaces removed.
-std::vector<std::string> comma_list(const std::string& text) {
+// The items of a comma-separated list (spaces around them dropped); an empty list is
+// empty, an empty item (",,", a leading or trailing comma) is an error naming the key.
+std::vector<std::string> comma_list(const Config& cfg, const std::string& key) {
+  const std::string& text = cfg.get_string(key);
   std::vector<std::string> items;
+  if (text.find_first_not_of(' ') == std::string::npos) return items;
   std::string cur;
   for (char ch : text + ",") {
     if (ch == ',') {
-      if (!cur.empty()) items.push_back(cur);
+      if (cur.empty()) throw ConfigError(cfg.locate(key + " = '" + text + "': an empty item in the comma list"));
+      items.push_back(cur);
       cur.clear();
     } else if (ch != ' ') {
       cur.push_back(ch);
@@ -321,7 +331,7 @@ std::vector<std::string> comma_list(const std::string& text) {
 
 std::vector<std::uint64_t> request_ids(const Config& cfg, const std::string& key) {
   std::vector<std::uint64_t> ids;
-  for (const std::string& item : comma_list(cfg.get_string(key))) {
+  for (const std::string& item : comma_list(cfg, key)) {
     std::uint64_t v = 0;
     bool ok = item.size() <= 19;
     for (char d : item) {
@@ -343,7 +353,9 @@ TraceOptions trace_options(const Config& cfg) {
   t.end = end > 0 ? us_to_ticks(end) : kNever;
   if (end > 0 && t.end <= t.start)
     throw ConfigError(cfg.locate("trace.end_us must be greater than trace.start_us (or 0 for no end)"));
-  t.scopes = comma_list(cfg.get_string("trace.scopes"));
+  t.scopes = comma_list(cfg, "trace.scopes");
+  if (!t.scopes.empty() && t.path.empty())
+    throw ConfigError(cfg.locate("trace.scopes chooses what the VCD shows: set trace.vcd too"));
   return t;
 }
 

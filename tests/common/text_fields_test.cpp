@@ -1,5 +1,5 @@
-// The one number grammar of every reader and --set, the quoting of fields in errors, and
-// the line reader (common/text_fields.h). Plain C++.
+// The one number grammar of every reader and --set, the quoting of fields in errors, the
+// line reader (common/text_fields.h), and the VCD's scope names. Plain C++.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/text_fields.h"
+#include "common/vcd_writer.h"
 
 using namespace ssd;
 
@@ -68,4 +69,15 @@ TEST_CASE("text fields: lines end at LF, CR or CRLF and are bounded", "[text][li
   std::string bom = "\xEF\xBB\xBFhi";
   CHECK(strip_bom(bom));
   CHECK(bom == "hi");
+}
+
+TEST_CASE("vcd scopes: a scope is a whole dotted name, ch1 never takes ch10", "[vcd][scopes]") {
+  VcdWriter vcd(TraceOptions{"scopes_test.vcd", 0, kNever, {"ssd.nand.ch1", "ssd.host"}});
+  CHECK(vcd.declare("ssd.nand.ch1.busy", 1) != VcdWriter::kNoVar);
+  CHECK(vcd.declare("ssd.nand.ch1", 1) != VcdWriter::kNoVar);  // the scope itself
+  CHECK(vcd.declare("ssd.nand.ch10.busy", 1) == VcdWriter::kNoVar);
+  CHECK(vcd.declare("ssd.nand.ch15.busy", 1) == VcdWriter::kNoVar);
+  CHECK(vcd.declare("ssd.hostess", 1) == VcdWriter::kNoVar);
+  CHECK(vcd.unmatched_scopes() == std::vector<std::string>{"ssd.host"});
+  vcd.finish(0);
 }

@@ -38,7 +38,7 @@ TEST_CASE("config: a bad key or value is refused naming the file, line and key",
   CHECK_THROWS_WITH(c.load_file(write_temp("cfg_bad6.json", "{\"bogus\": {\"x\": 1}}")),
                     Catch::Contains("unknown key 'bogus'"));
   CHECK_THROWS_WITH(c.load_file("no_such_config.json"), Catch::Contains("no_such_config.json: cannot open"));
-  CHECK_THROWS_WITH(c.set_assignment("nand.bus_mts=fast"), Catch::Contains("--set: nand.bus_mts: expected a number"));
+  CHECK_THROWS_WITH(c.set_assignment("nand.bus_mts=fast"), Catch::Contains("--set: nand.bus_mts: expected a decimal number"));
   CHECK_THROWS_WITH(c.set_assignment("nand.bus_mts"), Catch::Contains("expected KEY=VALUE"));
   CHECK_THROWS_WITH(c.set_assignment("workload.kind=magic"), Catch::Contains("not one of: synthetic, trace, nand_ops"));
   CHECK_THROWS_WITH(apply_preset(c, "fast"), Catch::Contains("presets are: default, bench, piq, delay, park, sos"));
@@ -51,6 +51,7 @@ TEST_CASE("config: the effective configuration written as JSON reads back to the
   apply_preset(a, "park");
   a.set_assignment("nand.t_prog_us=123.25");
   a.set_assignment("trace.scopes=ssd.nand.ch0, ssd.nand.ch1");
+  a.set_assignment("trace.vcd=roundtrip.vcd");
   Config b = make_config();
   b.load_file(write_temp("cfg_roundtrip.json", a.to_json()));
   CHECK(a.to_json() == b.to_json());
@@ -104,4 +105,41 @@ TEST_CASE("config: ftl.precondition_free=auto puts GC runs under way for closed 
   Config c = make_config();
   c.set_assignment("ftl.precondition_free=gc_running");
   CHECK(precondition_free_blocks(c, 2) == 2);  // never under the last reserve + 1
+}
+
+TEST_CASE("config: strict JSON, one value per key whatever its spelling, no object for a value",
+          "[config][json]") {
+  Config c = make_config();
+  CHECK_THROWS_WITH(c.load_file(write_temp("cfg_zero.json", "{\"nand\": {\"channels\": 01}}")),
+                    Catch::Contains("cfg_zero.json:1:") && Catch::Contains("leading zero"));
+  CHECK_THROWS_WITH(c.load_file(write_temp("cfg_obj.json", "{\"controller\": {\n  \"rtl\": {}\n}}")),
+                    Catch::Contains("cfg_obj.json:2: controller.rtl: an object where a value is due"));
+  CHECK_THROWS_WITH(
+      c.load_file(write_temp("cfg_two.json", "{\"nand.channels\": 2,\n \"nand\": {\"channels\": 3}}")),
+      Catch::Contains("cfg_two.json:2: nand.channels is set twice in this file (also at line 1)"));
+  CHECK_THROWS_WITH(c.load_file(write_temp("cfg_bom_mid.json", "{\"nand\": \xEF\xBB\xBF{}}")),
+                    Catch::Contains("byte-order mark"));
+  c.load_file(write_temp("cfg_bom.json", "\xEF\xBB\xBF{\"nand\": {\"channels\": 4}}"));  // a leading BOM: skipped
+  CHECK(c.get_int("nand.channels") == 4);
+}
+
+TEST_CASE("config: comma lists have no empty item, trace.scopes needs trace.vcd, time keys print their bound",
+          "[config]") {
+  Config c = make_config();
+  c.set_assignment("trace.vcd=t.vcd");
+  c.set_assignment("trace.request=,,,");
+  CHECK_THROWS_WITH(request_ids(c, "trace.request"), Catch::Contains("--set: trace.request = ',,,': an empty item"));
+  c.set_assignment("trace.request=3,,4");
+  CHECK_THROWS_WITH(request_ids(c, "trace.request"), Catch::Contains("an empty item"));
+  c.set_assignment("trace.request= 3, 4 ");
+  CHECK(request_ids(c, "trace.request") == std::vector<std::uint64_t>{3, 4});
+  Config d = make_config();
+  d.set_assignment("trace.scopes=ssd.nand.ch1");
+  CHECK_THROWS_WITH(trace_options(d), Catch::Contains("trace.scopes chooses what the VCD shows: set trace.vcd too"));
+  // The range --list-keys prints is the range checked: its bound is accepted, past it refused.
+  Config e = make_config();
+  e.set_assignment("workload.duration_us=9.2e12");
+  CHECK(e.get_double("workload.duration_us") == 9.2e12);
+  CHECK_THROWS_WITH(e.set_assignment("workload.duration_us=1e15"), Catch::Contains("is out of range [0, 9200000000000]"));
+  CHECK_THAT(e.describe(), Catch::Contains("[0, 9200000000000]"));
 }
