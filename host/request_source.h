@@ -21,6 +21,8 @@ class RequestSource {
   // The number of requests, when known in advance (0: unknown).
   virtual std::uint64_t expected() const = 0;
   virtual std::uint64_t skipped() const { return 0; }
+  // Requests split into pieces of the host's largest transfer (SplitSource).
+  virtual std::uint64_t split() const { return 0; }
   // A new source that gives the same requests from the first, independent of this one
   // (it may be read on another thread); null when the source cannot be read twice.
   virtual std::unique_ptr<RequestSource> reopen() const { return nullptr; }
@@ -70,6 +72,49 @@ class TraceSource : public RequestSource {
   TraceReader reader_;
   std::uint64_t given_ = 0, skipped_ = 0;
   bool cut_told_ = false;
+};
+
+// A request larger than the host interface's largest transfer (host.max_transfer_sectors),
+// split as a host block layer splits it: into pieces of at most max_sectors, in address
+// order, each a request of its own with the original's arrival, sent, measured and checked
+// as one. So memory stays bounded by the outstanding requests, whatever one line asks.
+class SplitSource : public RequestSource {
+ public:
+  SplitSource(std::unique_ptr<RequestSource> inner, std::uint32_t max_sectors)
+      : inner_(std::move(inner)), max_(max_sectors) {}
+  bool next(HostRequest& r, Tick& arrival) override {
+    if (left_ == 0) {
+      if (!inner_->next(cur_, at_)) return false;
+      left_ = cur_.sectors;
+      lba_ = cur_.lba;
+      if (cur_.sectors > max_) ++split_;
+    }
+    r = cur_;
+    r.lba = lba_;
+    r.sectors = left_ < max_ ? left_ : max_;
+    lba_ += r.sectors;
+    left_ -= r.sectors;
+    arrival = at_;
+    return true;
+  }
+  bool timed() const override { return inner_->timed(); }
+  std::uint64_t expected() const override { return inner_->expected(); }  // before splitting
+  std::uint64_t skipped() const override { return inner_->skipped(); }
+  std::unique_ptr<RequestSource> reopen() const override {
+    std::unique_ptr<RequestSource> again = inner_->reopen();
+    return again ? std::make_unique<SplitSource>(std::move(again), max_) : nullptr;
+  }
+  // The workload's requests that were split (each into two or more pieces).
+  std::uint64_t split() const override { return split_; }
+
+ private:
+  std::unique_ptr<RequestSource> inner_;
+  std::uint32_t max_;
+  HostRequest cur_{};
+  Tick at_ = 0;
+  std::uint64_t lba_ = 0;
+  std::uint32_t left_ = 0;
+  std::uint64_t split_ = 0;
 };
 
 }  // namespace ssd::host

@@ -126,6 +126,9 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       w.capacity_sectors = capacity_sectors;
       source = std::make_unique<host::SyntheticSource>(w);
     }
+    // What the host interface carries at most in one command: larger requests are split.
+    source = std::make_unique<host::SplitSource>(std::move(source),
+                                                 static_cast<std::uint32_t>(cfg.get_int("host.max_transfer_sectors")));
     host::HostDriver::SchedulerSetup hs;
     hs.kind = host::parse_scheduler(cfg.get_string("host.scheduler"));
     hs.dispatch = host::parse_dispatch(cfg.get_string("host.dispatch"));

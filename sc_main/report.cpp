@@ -236,6 +236,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(hs, "warmup_requests", integer(f.host.warmup_completed()));
   put(hs, "unwritten_reads", integer(f.host.unwritten_reads()));
   put(hs, "out_of_range_skipped", integer(f.host.source().skipped()));
+  put(hs, "split_requests", integer(f.host.source().split()));
   put(hs, "read_conflicts", integer(f.host.conflicts(HostOp::Read)));
   put(hs, "write_conflicts", integer(f.host.conflicts(HostOp::Write)));
   put(hs, "read_wait_us", num(f.host.mean_wait_us(HostOp::Read)));
@@ -314,6 +315,9 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   os << "  host queue          " << f.host.conflicts(HostOp::Read) << " read and " << f.host.conflicts(HostOp::Write)
      << " write conflict requests; mean wait before dispatch " << f.host.mean_wait_us(HostOp::Read) << " us (read), "
      << f.host.mean_wait_us(HostOp::Write) << " us (write)\n";
+  if (f.host.source().split())
+    os << "  split requests      " << f.host.source().split()
+       << " of the workload's requests were larger than host.max_transfer_sectors: each was sent in pieces\n";
   os << "  GC                  " << gc.gc_erases << " erases, write amplification " << gc.write_amplification()
      << " (device at time 0: " << f.precondition_state << ")\n";
   const std::uint64_t reads = f.host.latency(HostOp::Read).count() + f.host.unwritten_reads();

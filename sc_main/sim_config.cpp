@@ -87,6 +87,9 @@ Config make_config() {
   c.add_double("host.link_mb_s", 0, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)");
   c.add_enum("host.scheduler", "noop", {"noop", "rws", "piq_r", "piq_w", "piq"},
              "host I/O scheduler (PIQ paper): FIFO, reads first, or conflict-free batches of reads/writes/both");
+  c.add_int("host.max_transfer_sectors", 65536, 1, 4294967295ll,
+            "the largest request the host interface carries, in 512-byte sectors (SATA: 65,536, 32 MiB): a larger "
+            "one is split into pieces of this size, each a request of its own, as a host block layer splits it");
   c.add_enum("host.dispatch", "ncq", {"ncq", "batch"},
              "how the host queue hands requests to the device: ncq = each as soon as an NCQ tag is free, in the "
              "scheduler's order; batch = a batch at a time (PIQ's Algorithm 1, 'Issue Batch_List.Head'): the next "

@@ -277,3 +277,33 @@ TEST_CASE("trace: no requests is an error naming the file, and a limit that cuts
   CHECK(err.str() == "ssdsim: workload.requests = 2 stops the replay of three.mq before its line 3 (unset it to "
                      "replay the whole trace)\n");
 }
+
+TEST_CASE("trace: a request past the host's largest transfer is split as a block layer splits it",
+          "[trace][split]") {
+  write_temp("big.mq", "0 0 100 20 1\n5000 0 0 8 0\n");  // 20 sectors, then 8
+  TraceSourceConfig c;
+  c.path = "big.mq";
+  c.format = TraceFormat::MqSim;
+  c.capacity_sectors = 4096;
+  SplitSource s(std::make_unique<TraceSource>(c), 8);
+  HostRequest r;
+  Tick at;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> pieces;
+  std::vector<Tick> times;
+  while (s.next(r, at)) {
+    pieces.emplace_back(r.lba, r.sectors);
+    times.push_back(at);
+    CHECK(r.op == (r.lba >= 100 ? HostOp::Read : HostOp::Write));
+  }
+  // 20 sectors from 100: 8 + 8 + 4, in address order, at the request's arrival; then 8 whole.
+  CHECK(pieces == std::vector<std::pair<std::uint64_t, std::uint32_t>>{{100, 8}, {108, 8}, {116, 4}, {0, 8}});
+  CHECK(times == std::vector<Tick>{0, 0, 0, 5000ull * 1000});
+  CHECK(s.split() == 1);
+  // A replica splits alike.
+  SplitSource t(std::make_unique<TraceSource>(c), 8);
+  std::unique_ptr<RequestSource> rep = t.reopen();
+  REQUIRE(rep);
+  int n = 0;
+  while (rep->next(r, at)) ++n;
+  CHECK(n == 4);
+}
