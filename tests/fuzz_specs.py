@@ -79,6 +79,10 @@ def _json_constant(name):
     raise Refused(f"{name} is not JSON")
 
 
+# Integers a SPEC may hold (no ssdsim key takes more): from -2^63 to 2^64 - 1.
+INT_MIN, INT_MAX = -(1 << 63), (1 << 64) - 1
+
+
 def parse(data: bytes, is_json: bool):
     """The input as plain Python data, or Refused."""
     try:
@@ -111,6 +115,8 @@ def parse(data: bytes, is_json: bool):
             todo += [(x, depth + 1) for x in v.values()]
         elif isinstance(v, list):
             todo += [(x, depth + 1) for x in v]
+        elif isinstance(v, int) and not isinstance(v, bool) and not INT_MIN <= v <= INT_MAX:
+            raise Refused("an integer past 64 bits")
     return value
 
 

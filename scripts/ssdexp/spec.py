@@ -52,6 +52,9 @@ from dataclasses import dataclass, field
 
 import yaml
 
+# Integers a SPEC may hold: no ssdsim key takes more than 64 bits (and Python cannot even
+# print an integer of more than 4,300 digits, which YAML's hexadecimal can write).
+INT_MIN, INT_MAX = -(1 << 63), (1 << 64) - 1
 MAX_DEPTH = 16        # mappings and lists inside each other: a SPEC needs 5 (groups.G.grid.K: [..])
 MAX_POINTS = 100_000  # the default bound on a SPEC's points (`max_points` sets another)
 # The most `max_points` may allow: a million points take 0.3 GB and seconds to list, and
@@ -183,7 +186,8 @@ def _yaml(path, text):
                 except yaml.constructor.ConstructorError as e:  # a merge key (<<) or a value key (=)
                     raise _err(path, line, shown, e.problem) from None
                 except (ValueError, OverflowError) as e:  # a date that is none (2020-13-45), a huge integer
-                    raise _err(path, line, shown, f"{ev.value!r} is not a valid value: {e}") from None
+                    raise _err(path, line, shown, f"{ev.value[:40]!r} is not a valid value: {e}") from None
+                _check_int(path, line, shown, value, ev.value)
                 node = _Node(value, line, ev.value)
             # The node is complete: it is the document, a list's entry, a key or a value.
             if not stack:
@@ -283,6 +287,8 @@ def _json(path, text):
                 v = float(m.group()) if frac or exp else int(integer)
             except ValueError as e:  # more digits than Python converts (sys.get_int_max_str_digits)
                 raise bad(i, str(e)) from None
+            if isinstance(v, int) and not INT_MIN <= v <= INT_MAX:
+                raise bad(i, f"an integer past 64 bits ({len(m.group())} characters)")
             return _Node(v, ln, m.group()), m.end()
         raise bad(i, f"expecting a value, not {text[i:i + 12]!r}" if i < len(text) else "expecting a value")
 
@@ -349,6 +355,13 @@ def _text(path, node, fieldname, what):
     if not _is_text(node.value):
         raise _err(path, node.line, fieldname, f"{node.value!r} holds a NUL or a lone surrogate: not text")
     return node.value
+
+
+def _check_int(path, line, fieldname, value, text):
+    """A YAML integer past 64 bits is refused where it is read, its text cut."""
+    if isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX:
+        raise _err(path, line, fieldname, f"an integer past 64 bits: {text[:40]!r}"
+                                          + (f"... ({len(text)} characters)" if len(text) > 40 else ""))
 
 
 def _scalar(path, node, fieldname):

@@ -235,6 +235,10 @@ def check_spec_limits():
     refused(write("deep.json", '{"base": {"preset": "nope"},\n "description": ' + "[" * 5000 + "]" * 5000 + "}\n"),
             ":2: description[0][0]", "nested deeper than 16 levels")
     refused(os.path.join(bad, "alias_bomb.yaml"), ":2: a: YAML anchors (&) and aliases (*) are not part of a SPEC")
+    # An integer past 64 bits (YAML's hexadecimal writes one Python cannot even print).
+    refused(os.path.join(bad, "huge_int.yaml"), ":2: seeds[1]: an integer past 64 bits")
+    refused(write("huge_int.json", '{"grid": {"host.scheduler": ["noop"]},\n "seeds": [1, ' + "9" * 30 + "]}\n"),
+            ":2:", "an integer past 64 bits")
     refused(os.path.join(bad, "huge_seeds.yaml"),
             ":3: seeds: the SPEC expands to 100,000,000 points, more than max_points (100,000)")
     refused(os.path.join(bad, "huge_grid.yaml"), ":3: grid: the SPEC expands to 160,000 points, more than max_points")
