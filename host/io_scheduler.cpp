@@ -133,24 +133,23 @@ void IoScheduler::recompute(Batch& b) {
 
 void IoScheduler::complete(std::uint64_t id, HostOp op) {
   List& l = lists_[list_of(op)];
+  std::uint64_t& served = served_[op == HostOp::Read ? 0 : 1];
   if (!l.batched) {  // nothing kept after dispatch: the request was its own batch
-    ++served_[op == HostOp::Read ? 0 : 1];
+    ++served;
     return;
   }
-  {
-    for (auto b = l.batches.begin(); b != l.batches.end(); ++b) {
-      for (std::size_t i = 0; i < b->in_flight.size(); ++i) {
-        if (b->in_flight[i].id != id) continue;
-        b->in_flight[i] = b->in_flight.back();
-        b->in_flight.pop_back();
-        if (b->waiting.empty() && b->in_flight.empty()) {
-          l.batches.erase(b);
-          ++served_[op == HostOp::Read ? 0 : 1];
-        } else {
-          recompute(*b);
-        }
-        return;
+  for (auto b = l.batches.begin(); b != l.batches.end(); ++b) {
+    for (std::size_t i = 0; i < b->in_flight.size(); ++i) {
+      if (b->in_flight[i].id != id) continue;
+      b->in_flight[i] = b->in_flight.back();
+      b->in_flight.pop_back();
+      if (b->waiting.empty() && b->in_flight.empty()) {
+        l.batches.erase(b);
+        ++served;
+      } else {
+        recompute(*b);
       }
+      return;
     }
   }
 }

@@ -160,13 +160,13 @@ class IoScheduler {
   enum class Take { Took, Held, None };  // Held: the issued batch is still in flight
   Take take(List& l, std::uint64_t limit, Entry& out);
   void recompute(Batch& b);
+  bool write_waiting_before(std::uint64_t id) const;
 
   SchedulerKind kind_;
   DispatchKind dispatch_;
   unsigned chips_;
   std::uint64_t served_[2] = {0, 0};
   std::uint64_t prioritized_ = 0;
-  bool write_waiting_before(std::uint64_t id) const;
   List lists_[2];
   std::size_t waiting_ = 0;
   std::uint64_t next_batch_ = 0;
