@@ -169,8 +169,8 @@ std::string write_view(const std::filesystem::path& out, const VcdWriter& vcd, c
 // as for a run (without the preconditioned image, whose rules are checked before it is
 // made), a trace or NAND script is read through with every record's rules, the output
 // files are probed as a run probes them, and the VCD's scopes are matched on a VCD made
-// in a temporary file. Exit 0 and a line on stdout if valid; a ConfigError, TraceError or
-// ScriptError (exit 2) otherwise.
+// in a scratch folder, which also stands for --out. Exit 0 and a line on stdout if valid;
+// a ConfigError, TraceError or ScriptError (exit 2) otherwise.
 int check_only(const Config& cfg, const std::string& out_dir) {
   namespace fs = std::filesystem;
   const nand::NandConfig ncfg = nand_config(cfg);
@@ -179,13 +179,14 @@ int check_only(const Config& cfg, const std::string& out_dir) {
   // A file the run would write: writable, and left as it was.
   const auto probe = [&](const std::string& key, const std::string& path) {
     std::error_code ec;
+    const fs::path parent = fs::absolute(path, ec).parent_path();
     // In the --out folder a run creates first: that folder is checked below.
-    if (!out_dir.empty() && !fs::exists(fs::absolute(path, ec).parent_path(), ec) &&
-        fs::absolute(path, ec).parent_path() == fs::absolute(out_dir, ec))
-      return;
+    if (!out_dir.empty() && !fs::exists(parent, ec) && parent == fs::absolute(out_dir, ec)) return;
     const bool existed = fs::exists(path, ec);
-    { std::ofstream f(path, std::ios::app);
-      if (!f) throw ConfigError(cfg.locate(key + " = " + path) + ": cannot write it"); }
+    {
+      std::ofstream f(path, std::ios::app);
+      if (!f) throw ConfigError(cfg.locate(key + " = " + path) + ": cannot write it");
+    }
     if (!existed) fs::remove(path, ec);
   };
   if (!out_dir.empty()) {
@@ -196,21 +197,23 @@ int check_only(const Config& cfg, const std::string& out_dir) {
       throw ConfigError("--out " + out_dir + ": cannot create the directory (" + dir.string() + " is not writable)");
   }
   if (!cfg.get_string("report.requests_csv").empty()) probe("report.requests_csv", cfg.get_string("report.requests_csv"));
+  // The scratch folder: the VCD and what --out would hold, removed at the end.
+  struct Scratch {
+    fs::path dir = fs::temp_directory_path() / ("ssdsim-check-" + std::to_string(getpid()));
+    ~Scratch() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } scratch;
+  std::error_code ec;
+  fs::create_directories(scratch.dir, ec);
+  if (ec) throw std::runtime_error("--check: cannot make its scratch folder " + scratch.dir.string());
   std::unique_ptr<VcdWriter> vcd;
-  fs::path vcd_tmp;
   if (!topts.path.empty()) {
     probe("trace.vcd", topts.path);
-    vcd_tmp = fs::temp_directory_path() / ("ssdsim-check-" + std::to_string(getpid()) + ".vcd");
-    topts.path = vcd_tmp.string();
+    topts.path = (scratch.dir / "check.vcd").string();
     vcd = open_vcd(cfg, topts);
   }
-  struct RemoveTmp {
-    fs::path p;
-    ~RemoveTmp() {
-      std::error_code ec;
-      if (!p.empty()) fs::remove(p, ec);
-    }
-  } remove_tmp{vcd_tmp};
   std::uint64_t records = 0;
   const std::string& kind = cfg.get_string("workload.kind");
   if (kind == "nand_ops") {
@@ -218,21 +221,11 @@ int check_only(const Config& cfg, const std::string& out_dir) {
     ScriptCommand c;
     while (r.next(c)) ++records;
   } else {
-    // --out only names where timeseries.csv would go: a scratch folder stands for it.
-    const fs::path scratch = fs::temp_directory_path() / ("ssdsim-check-" + std::to_string(getpid()));
-    std::error_code ec;
-    if (!out_dir.empty()) fs::create_directories(scratch, ec);
-    struct RemoveDir {
-      fs::path p;
-      ~RemoveDir() {
-        std::error_code e;
-        fs::remove_all(p, e);
-      }
-    } remove_dir{out_dir.empty() ? fs::path() : scratch};
-    FullSsd top("ssd", cfg, vcd.get(), out_dir.empty() ? "" : scratch.string(), /*check_only=*/true);
+    FullSsd top("ssd", cfg, vcd.get(), out_dir.empty() ? "" : scratch.dir.string(), /*check_only=*/true);
     check_scopes(cfg, vcd.get());
     if (kind == "trace") records = top.host->read_whole_workload();
   }
+  vcd.reset();  // closed before its folder goes
   RunOutputs::discard();  // the files the model opened for a run that will not happen
   std::cout << "ssdsim: the configuration is valid";
   if (kind != "synthetic") std::cout << " (" << records << (kind == "trace" ? " requests" : " commands") << " read)";
