@@ -16,6 +16,13 @@ LocationMapper mapper(unsigned chips, std::uint32_t page_bytes) {
   return LocationMapper(chips, page_bytes, [chips](std::uint64_t p) { return static_cast<unsigned>(p % chips); });
 }
 IoScheduler::Entry entry(std::uint64_t id, HostOp op, const LocationVector& v) { return {id, op, v, 0, 0}; }
+// The queue of Figs. 6 and 7: reads of a, b, c, then writes of a, b, c, ids from `first`.
+void fig7_queue(IoScheduler& s, const LocationVector& a, const LocationVector& b, const LocationVector& c,
+                std::uint64_t first) {
+  std::uint64_t id = first;
+  for (HostOp op : {HostOp::Read, HostOp::Write})
+    for (const LocationVector* v : {&a, &b, &c}) s.push(entry(id++, op, *v));
+}
 
 // Service cycles in dispatch order: a cycle is a run of same-type requests that do not
 // conflict with each other (what the paper's Figs. 6 and 7 count).
@@ -90,14 +97,7 @@ TEST_CASE("piq: Algorithm 1 step by step (R0 = 3, R1 = 6, R2 = 12 -> batches 15 
 TEST_CASE("piq: Figs. 6 and 7, NOOP needs three read and three write cycles, PIQ two and two", "[piq][noop]") {
   LocationMapper m = mapper(4, 4096);
   const LocationVector a = m.vector(2 * 8, 16), b = m.vector(1 * 8, 16), c = m.vector(0, 16);  // 3, 6, 12
-  auto fill = [&](IoScheduler& s) {
-    s.push(entry(0, HostOp::Read, a));
-    s.push(entry(1, HostOp::Read, b));
-    s.push(entry(2, HostOp::Read, c));
-    s.push(entry(3, HostOp::Write, a));
-    s.push(entry(4, HostOp::Write, b));
-    s.push(entry(5, HostOp::Write, c));
-  };
+  const auto fill = [&](IoScheduler& s) { fig7_queue(s, a, b, c, 0); };
   IoScheduler noop(SchedulerKind::Noop, 4), rws(SchedulerKind::Rws, 4), piq(SchedulerKind::Piq, 4),
       piq_r(SchedulerKind::PiqR, 4), piq_w(SchedulerKind::PiqW, 4);
   for (IoScheduler* s : {&noop, &rws, &piq, &piq_r, &piq_w}) fill(*s);
@@ -115,12 +115,7 @@ TEST_CASE("piq: batch dispatch issues Fig. 7's batches whole, two read and two w
   LocationMapper m = mapper(4, 4096);
   const LocationVector a = m.vector(2 * 8, 16), b = m.vector(1 * 8, 16), c = m.vector(0, 16);  // 3, 6, 12
   IoScheduler s(SchedulerKind::Piq, 4, DispatchKind::Batch);
-  s.push(entry(1, HostOp::Read, a));
-  s.push(entry(2, HostOp::Read, b));
-  s.push(entry(3, HostOp::Read, c));
-  s.push(entry(4, HostOp::Write, a));
-  s.push(entry(5, HostOp::Write, b));
-  s.push(entry(6, HostOp::Write, c));
+  fig7_queue(s, a, b, c, 1);
   // Each cycle: what pop gives until it holds, then those requests complete.
   std::vector<std::vector<std::uint64_t>> issued;
   for (int cycle = 0; cycle < 6; ++cycle) {
