@@ -274,6 +274,8 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
         complete_host(gp);
         return;
       }
+      c.exec.write_seq = ++write_seq_;
+      ++writes_executing_;
       for (std::uint32_t i = 0; i < pages; ++i) {
         const std::uint64_t lpn = first + i;
         const std::uint32_t op = new_op();
@@ -316,6 +318,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
         if (covers_part(c.lba, c.sectors, lpn, spp_)) continue;  // partial: kept
         clear_pending(lpn);  // an in-flight write of it becomes superseded
         ftl_.trim(lpn);
+        ++counters_.trimmed_pages;
       }
       c.exec.pages_left = 0;
       complete_host(gp);
@@ -323,7 +326,12 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
     case HostOp::Flush:
       ++counters_.host_flushes;
       c.exec.pages_left = 0;
-      complete_host(gp);
+      if (writes_executing_ == 0) {  // every earlier write is on flash (a later flush waits longer)
+        complete_host(gp);
+      } else {
+        ++counters_.flushes_waited;
+        flushes_.push_back({&gp, write_seq_, writes_executing_});
+      }
       break;
   }
 }
@@ -409,9 +417,28 @@ void FirmwareCore::critical_path(HostCommand& c, const FlashCommand* f, Tick kno
 }
 
 void FirmwareCore::complete_host(tlm::tlm_generic_payload& gp) {
+  const std::uint64_t seq = host_cmd(gp).exec.write_seq;
   tlm::tlm_phase ph = tlm::BEGIN_RESP;
   sc_time d = SC_ZERO_TIME;
   host->nb_transport_bw(gp, ph, d);
+  if (seq) write_completed(seq);  // the flushes it held complete after it
+}
+
+// Host write `seq` is on flash. Each flush waiting counts down the writes that were
+// executing when it arrived: this one, if it was taken before the flush (seq <= after;
+// it had not completed, or it would not be completing now). The flushes are in arrival
+// order and a later one waits for a superset, so they complete from the front.
+void FirmwareCore::write_completed(std::uint64_t seq) {
+  --writes_executing_;
+  for (auto f = flushes_.rbegin(); f != flushes_.rend() && f->after >= seq; ++f) --f->writes_left;
+  while (!flushes_.empty() && flushes_.front().writes_left == 0) {
+    tlm::tlm_generic_payload& gp = *flushes_.front().gp;
+    flushes_.pop_front();
+    HostCommand& c = host_cmd(gp);
+    c.parts = {};
+    at(c.parts, Part::WriteBuffer) = sim_now() - c.t_processed;  // waiting for the write buffer to drain
+    complete_host(gp);
+  }
 }
 
 tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {

@@ -60,6 +60,8 @@ struct FirmwareConfig {
 
 struct FirmwareCounters {
   std::uint64_t host_reads = 0, host_writes = 0, host_trims = 0, host_flushes = 0;
+  std::uint64_t trimmed_pages = 0;  // whole logical pages a trim unmapped (or found unmapped)
+  std::uint64_t flushes_waited = 0;  // flushes that waited for earlier writes to be on flash
   std::uint64_t flash_reads = 0, buffer_hits = 0, unwritten_reads = 0;
   std::uint64_t rmw_reads = 0, superseded_programs = 0, stalled_writes = 0;
   std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;
@@ -193,6 +195,17 @@ class FirmwareCore : public sc_core::sc_module {
                  std::uint8_t waited_for = kWaitedNone);
   void critical_path(HostCommand& c, const FlashCommand* f, Tick known, std::uint8_t waited_for, Tick now) const;
   void complete_host(tlm::tlm_generic_payload& host);
+  // FLUSH: a host write is on flash when it completes (every page programmed). A flush
+  // completes once every write that reached the firmware before it has completed.
+  struct FlushWait {
+    tlm::tlm_generic_payload* gp;
+    std::uint64_t after;        // the last write taken before it (write_seq_ at its arrival)
+    std::uint64_t writes_left;  // of the writes executing when it arrived
+  };
+  std::deque<FlushWait> flushes_;         // waiting, in arrival order
+  std::uint64_t write_seq_ = 0;           // host writes taken, in arrival order
+  std::uint64_t writes_executing_ = 0;    // taken and not completed
+  void write_completed(std::uint64_t seq);
   Tick reserve_core(std::uint64_t cycles);
   Tick core_ticks(std::uint64_t cycles) const {
     return static_cast<Tick>(std::llround(static_cast<double>(cycles) * cycle_ps_));

@@ -2,7 +2,8 @@
 // which every read is checked. Plain C++.
 //
 // A page never written in the run holds what it held at time 0: the precondition token
-// below `preconditioned`, else kUnwrittenToken. Only written pages are stored, in a
+// below `preconditioned`, else kUnwrittenToken. A trimmed page reads as kUnwrittenToken
+// (the device unmaps it), stored as kTrimmedMark, which no write produces. Only written pages are stored, in a
 // SparsePageTable (common/page_table.h: a hash map, then past 1/32 of the logical pages an
 // array).
 #pragma once
@@ -22,12 +23,15 @@ class TokenShadow {
   // The token a read of `lpn` must return now.
   Token current(std::uint64_t lpn) const {
     const Token t = written_.get(lpn);
+    if (t == kTrimmedMark) return kUnwrittenToken;
     return t != 0 ? t : lpn < preconditioned_ ? precondition_token(lpn) : kUnwrittenToken;
   }
   // Where current(lpn) and set(lpn) look first (null for an lpn past the device).
   const void* entry_address(std::uint64_t lpn) const { return written_.entry_address(lpn); }
   // The host wrote `t` (never 0) to `lpn`.
   void set(std::uint64_t lpn, Token t) { written_.set(lpn, t); }
+  // The host trimmed the whole of `lpn`: it reads as unwritten until written again.
+  void trim(std::uint64_t lpn) { written_.set(lpn, kTrimmedMark); }
   bool dense() const { return written_.dense(); }
   std::uint64_t stored_bytes() const { return written_.bytes(); }
 

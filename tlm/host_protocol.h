@@ -23,25 +23,30 @@ namespace ssd {
 
 enum class HostOp : std::uint8_t { Read, Write, Trim, Flush };
 const char* to_string(HostOp op);
+// Whether the command moves data (a read or a write; a trim or a flush does not).
+inline bool is_data(HostOp op) { return op == HostOp::Read || op == HostOp::Write; }
 
 // A logical page never written (or trimmed) reads as this token, without flash access.
 constexpr Token kUnwrittenToken = 0;
+// Never a data token (the functions below avoid it, as they avoid kErasedToken): the
+// host's integrity shadow marks a trimmed page with it (host/token_shadow.h).
+constexpr Token kTrimmedMark = 0xFFFFFFFFu;
+// A token as data may carry it: neither erased nor the trimmed mark.
+inline Token data_token(Token t) { return t == kErasedToken || t == kTrimmedMark ? 1 : t; }
 
 // The token of a page after a write that covers only part of it: the old page's
 // token mixed with the write's own, so a wrong read-modify-write shows up later.
 inline Token merge_tokens(Token old_page, Token written) {
   std::uint64_t x = (std::uint64_t{old_page} << 32 | written) * 0x9E3779B97F4A7C15ull;
   x ^= x >> 29;
-  const Token t = static_cast<Token>(x >> 16);
-  return t == kErasedToken ? 1 : t;
+  return data_token(static_cast<Token>(x >> 16));
 }
 
 // The token preconditioning gives logical page lpn (host and device agree on it).
 inline Token precondition_token(std::uint64_t lpn) {
   std::uint64_t x = (lpn + 0x51ED270B27A3C8F1ull) * 0xD6E8FEB86659FD93ull;
   x ^= x >> 32;
-  const Token t = static_cast<Token>(x);
-  return t == kErasedToken ? 1 : t;
+  return data_token(static_cast<Token>(x));
 }
 
 // A fresh token for page lpn written by host command `id`.
@@ -50,8 +55,7 @@ inline Token write_token(std::uint64_t lpn, std::uint64_t id) {
   x ^= x >> 31;
   x *= 0xBF58476D1CE4E5B9ull;
   x ^= x >> 29;
-  const Token t = static_cast<Token>(x);
-  return t == kErasedToken ? 1 : t;
+  return data_token(static_cast<Token>(x));
 }
 
 // The logical pages (of `spp` sectors each) that `sectors` sectors from `lba` touch:
@@ -98,6 +102,7 @@ struct HostCommand {
   struct Scratch {
     std::uint32_t pages_left = 0;
     void* owner = nullptr;
+    std::uint64_t write_seq = 0;  // a write: its place in the firmware's arrival order (from 1)
   } exec;
 
   void reset() {

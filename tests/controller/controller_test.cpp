@@ -185,6 +185,28 @@ TEST_CASE("controller: TRIM unmaps the whole pages it covers and FLUSH completes
   CHECK(b.find(3).ok);
 }
 
+TEST_CASE("controller: a FLUSH completes when every write before it is on flash, not waiting for later ones",
+          "[controller][flush]") {
+  Bench b("b", 32);
+  auto& it = b.host.items;
+  it.push_back({HostOp::Flush, 0, 0, {}, false});            // 0: nothing in flight: at once
+  it.push_back({HostOp::Write, 0, 16, {A}, false});          // 1
+  it.push_back({HostOp::Write, 7 * 16, 32, {B, C}, false});  // 2
+  it.push_back({HostOp::Flush, 0, 0, {}, false});            // 3: waits for 1 and 2
+  it.push_back({HostOp::Write, 0, 16, {D}, false});          // 4: after the flush, to 1's plane
+  it.push_back({HostOp::Flush, 0, 0, {}, false});            // 5: waits for 1, 2 and 4
+  sc_start();
+  REQUIRE(b.host.done.size() == 6);
+  CHECK(b.find(0).t_done == 0);
+  const Tick writes_before = std::max(b.find(1).t_done, b.find(2).t_done);
+  CHECK(b.find(3).t_done == writes_before);  // as soon as the last of them is on flash
+  CHECK(b.find(4).t_done > writes_before);   // (so 3 did not wait for the write after it)
+  CHECK(b.find(5).t_done == std::max(writes_before, b.find(4).t_done));
+  CHECK(b.fw.counters().host_flushes == 3);
+  CHECK(b.fw.counters().flushes_waited == 2);
+  for (const Done& d : b.host.done) CHECK(d.ok);
+}
+
 TEST_CASE("controller: an access past the logical capacity gets an address error", "[controller][errors]") {
   Bench b("b", 32);
   const std::uint64_t sectors = b.fw.ftl().logical_pages() * 16;

@@ -202,3 +202,35 @@ TEST_CASE("gc: no run starts once the workload has ended", "[gc][controller]") {
   CHECK_FALSE(gc.active(0));
   CHECK(fw.cmds.empty());
 }
+
+TEST_CASE("gc: a trimmed page is never copied, nor mapped again by a copy in flight", "[gc][controller][trim]") {
+  Rig rig(true, 0 /* every copy at once */);
+  auto& [ftl, fw, counters, gc] = rig;
+  // Block 0 holds 8 valid pages (the fewest, with blocks 1-11): trim 5 of them before GC
+  // starts, so that it is the victim with 3 valid pages.
+  std::vector<std::uint32_t> valid;
+  ftl.valid_ppas(0, valid);
+  REQUIRE(valid.size() == 8);
+  std::vector<std::uint64_t> trimmed;
+  for (int i = 0; i < 5; ++i) trimmed.push_back(ftl.owner(valid[i]));
+  for (std::uint64_t lpn : trimmed) ftl.trim(lpn);
+  gc.maybe_start(0);
+  REQUIRE(fw.count('r') == 3);
+  for (const auto& c : fw.cmds) {
+    CHECK(ftl.block_of_ppa(c.from) == 0);
+    CHECK(std::find(valid.begin(), valid.begin() + 5, c.from) == valid.begin() + 5);  // not a trimmed page
+  }
+  // A trim of a page whose copy read is in flight: the data read is programmed (the
+  // firmware does not look again), but the copy is stale: it maps nothing.
+  const std::uint64_t late = ftl.owner(fw.cmds[0].from);
+  ftl.trim(late);
+  trimmed.push_back(late);
+  std::size_t handled = 0;
+  run_copies(gc, fw, handled);
+  CHECK(fw.count('p') == 3);
+  CHECK(counters.gc_copies == 2);
+  CHECK(counters.gc_stale_copies == 1);
+  REQUIRE(fw.count('e') == 1);
+  for (std::uint64_t lpn : trimmed) CHECK(ftl.lookup(lpn) == kUnmapped);
+  CHECK(ftl.valid_pages(0) == 0);
+}

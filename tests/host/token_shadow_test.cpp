@@ -15,6 +15,7 @@ TEST_CASE("token shadow: answers like a plain array before and after it turns de
   TokenShadow s(pages, preconditioned);
   std::vector<Token> ref(pages, 0);  // 0: not written in the run
   const auto expect = [&](std::uint64_t lpn) {
+    if (ref[lpn] == ssd::kTrimmedMark) return ssd::kUnwrittenToken;
     if (ref[lpn] != 0) return ref[lpn];
     return lpn < preconditioned ? ssd::precondition_token(lpn) : ssd::kUnwrittenToken;
   };
@@ -26,10 +27,15 @@ TEST_CASE("token shadow: answers like a plain array before and after it turns de
     x ^= x << 17;
     const std::uint64_t lpn = (x >> 11) % pages;
     if (x & 1) {
-      // Every value a token can take, the map's "absent" marker included.
-      const Token t = (x >> 5) % 7 == 0 ? 0xFFFFFFFFu : static_cast<Token>(x >> 32) | 1u;
-      s.set(lpn, t);
-      ref[lpn] = t;
+      // Every value a token can take (the largest included), and trims.
+      const Token t = (x >> 5) % 7 == 0 ? 0xFFFFFFFEu : static_cast<Token>(x >> 32) | 1u;
+      if ((x >> 8) % 11 == 0) {
+        s.trim(lpn);
+        ref[lpn] = ssd::kTrimmedMark;
+      } else {
+        s.set(lpn, ssd::data_token(t));
+        ref[lpn] = ssd::data_token(t);
+      }
     } else {
       REQUIRE(s.current(lpn) == expect(lpn));
     }
@@ -48,8 +54,27 @@ TEST_CASE("token shadow: pages never written read as at time 0", "[host][shadow]
   CHECK(s.current(0) == ssd::precondition_token(0));
   CHECK(s.current(599) == ssd::precondition_token(599));
   CHECK(s.current(600) == ssd::kUnwrittenToken);
-  s.set(700, 0xFFFFFFFFu);
-  CHECK(s.current(700) == 0xFFFFFFFFu);
+  s.set(700, 0xFFFFFFFEu);  // the largest data token
+  CHECK(s.current(700) == 0xFFFFFFFEu);
   CHECK(s.current(701) == ssd::kUnwrittenToken);
   CHECK_FALSE(s.dense());
+}
+
+TEST_CASE("token shadow: a trimmed page reads as unwritten until written again", "[host][shadow][trim]") {
+  TokenShadow s(1024, 512);
+  s.set(3, 77);
+  s.trim(3);    // written in the run, then trimmed
+  s.trim(600);  // never written
+  s.trim(100);  // preconditioned
+  CHECK(s.current(3) == ssd::kUnwrittenToken);
+  CHECK(s.current(600) == ssd::kUnwrittenToken);
+  CHECK(s.current(100) == ssd::kUnwrittenToken);
+  CHECK(s.current(101) == ssd::precondition_token(101));
+  s.set(100, 5);
+  CHECK(s.current(100) == 5);
+  // No data token is the trimmed mark.
+  for (std::uint64_t i = 0; i < 100000; ++i) {
+    REQUIRE(ssd::write_token(i, i * 31) != ssd::kTrimmedMark);
+    REQUIRE(ssd::data_token(ssd::kTrimmedMark) != ssd::kTrimmedMark);
+  }
 }
