@@ -76,15 +76,20 @@ bool HostDriver::fetch() {
 }
 
 void HostDriver::admit(const HostRequest& r, Tick arrival) {
-  IoScheduler::Entry e{++id_, r.op, locations_ ? locations_->vector(r.lba, r.sectors) : LocationVector(), arrival,
-                       0, r.lba, r.sectors};
+  // A trim or flush occupies no chip (the firmware answers it from its tables and its
+  // write buffer): its location vector is empty, and it is never a conflict request.
+  const bool data = is_data(r.op);
+  IoScheduler::Entry e{++id_, r.op,
+                       locations_ ? (data ? locations_->vector(r.lba, r.sectors) : LocationVector(locations_->chips()))
+                                  : LocationVector(),
+                       arrival, 0, r.lba, r.sectors};
   if (!warmup_over_ && (warmup_requests_ || warmup_until_) && !in_warmup(e.id, arrival)) {
     warmup_over_ = true;  // the first request after the warm-up: the window starts
     window_start_ = arrival;
     if (on_warmup_end_) on_warmup_end_(arrival);
   }
   // Conflict requests: this one and every waiting or outstanding one sharing a chip.
-  if (conflicts_.admit(e.id, r.op == HostOp::Read ? 0 : 1, e.v)) arrived_in_conflict_.insert(e.id);
+  if (data && conflicts_.admit(e.id, r.op == HostOp::Read ? 0 : 1, e.v)) arrived_in_conflict_.insert(e.id);
   sched_.push(e);
   if (life_) life_->request_arrived(sim_now(), e.id, r.op, r.lba, r.sectors, arrival);
 }
@@ -104,9 +109,11 @@ void HostDriver::send(const IoScheduler::Entry& e) {
   c.t_submit = e.arrival;
   c.t_dispatch = sim_now();
   first_submit_ = std::min(first_submit_, c.t_submit);
-  const int k = e.op == HostOp::Read ? 0 : 1;
-  wait_sum_[k] += sim_now() - e.arrival;
-  ++dispatched_[k];
+  if (is_data(e.op)) {
+    const int k = e.op == HostOp::Read ? 0 : 1;
+    wait_sum_[k] += sim_now() - e.arrival;
+    ++dispatched_[k];
+  }
   // The shadow follows dispatch order: the order the device sees and keeps.
   const PageSpan span = page_span(e.lba, e.sectors, spp_);
   for (std::uint64_t lpn = span.first; lpn < span.end(); ++lpn) {
@@ -117,10 +124,15 @@ void HostDriver::send(const IoScheduler::Entry& e) {
       const bool partial = covers_part(e.lba, e.sectors, lpn, spp_);
       c.tokens.push_back(fresh);
       shadow_.set(lpn, partial ? merge_tokens(shadow_.current(lpn), fresh) : fresh);
+    } else if (e.op == HostOp::Trim && !covers_part(e.lba, e.sectors, lpn, spp_)) {
+      shadow_.trim(lpn);  // a page trimmed in part keeps its data, as the firmware keeps it
     }
   }
-  gp->set_command(e.op == HostOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-  gp->set_data_length(e.sectors * 512u);
+  // A trim carries its ranges, not data; a flush carries nothing.
+  gp->set_command(e.op == HostOp::Read    ? tlm::TLM_READ_COMMAND
+                  : e.op == HostOp::Write ? tlm::TLM_WRITE_COMMAND
+                                          : tlm::TLM_IGNORE_COMMAND);
+  gp->set_data_length(is_data(e.op) ? e.sectors * 512u : 0u);
   ++outstanding_;
   if (vcd_) {
     trace_counts();
@@ -207,7 +219,9 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
       }
     }
   }
-  const int k = c.op == HostOp::Read ? 0 : 1;
+  const bool data = is_data(c.op);
+  const int k = c.op == HostOp::Read ? 0 : 1;  // of a read or write
+  const int other = c.op == HostOp::Trim ? 0 : 1;  // of a trim or flush
   // A read of pages none of which was ever written: no flash work to measure.
   bool unwritten = c.op == HostOp::Read && !c.expected.empty();
   for (std::size_t i = 0; unwritten && i < c.expected.size(); ++i) unwritten = c.expected[i] == kUnwrittenToken;
@@ -224,6 +238,9 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     ++warmup_completed_;
   } else if (unwritten) {
     ++unwritten_reads_;
+  } else if (!data) {  // trims and flushes: figures of their own, apart from the data's
+    other_latency_[other].record(now - c.t_submit);
+    if (c.op == HostOp::Trim) trimmed_bytes_ += std::uint64_t{c.sectors} * 512;
   } else {
     latency_[k].record(now - c.t_submit);
     latency_all_.record(now - c.t_submit);
@@ -231,7 +248,7 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     conflict_wait_sum_[k] += at(parts, Part::ConflictHostRead) + at(parts, Part::ConflictHostWrite) +
                              (arrived_in_conflict_.count(c.id) ? at(parts, Part::HostQueue) : 0);
   }
-  if (interval_ && !unwritten) {  // the time series shows the warm-up too
+  if (interval_ && !unwritten && data) {  // the time series shows the warm-up too
     interval_->latency[k].record(now - c.t_submit);
     interval_->bytes[k] += std::uint64_t{c.sectors} * 512;
     for (unsigned p = 0; p < kParts; ++p) interval_->part_sum[k][p] += parts[p];
@@ -248,7 +265,7 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     }
     *csv_ << ',' << c.id << '\n';
   }
-  if (!warmup && !unwritten) bytes_[k] += std::uint64_t{c.sectors} * 512;
+  if (!warmup && !unwritten && data) bytes_[k] += std::uint64_t{c.sectors} * 512;
   last_done_ = now;
   ++completed_;
   if (progress_seconds_ > 0 && (completed_ & 4095) == 0) {
@@ -263,8 +280,10 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   --outstanding_;
   --in_host_;
   sched_.complete(c.id, c.op);
-  conflicts_.complete(c.id);
-  arrived_in_conflict_.erase(c.id);
+  if (data) {
+    conflicts_.complete(c.id);
+    arrived_in_conflict_.erase(c.id);
+  }
   if (life_) {
     life_->request_parts(now, c.id, parts);
     life_->request_at(now, c.id, Stage::Done);

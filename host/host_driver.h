@@ -93,7 +93,13 @@ class HostDriver : public sc_core::sc_module {
     return n;
   }
 
+  // Reads and writes: trims and flushes are kept apart (trim_latency, flush_latency).
   const LatencyHistogram& latency(HostOp op) const { return latency_[op == HostOp::Read ? 0 : 1]; }
+  // Trims and flushes over the statistics' window (their count is the histogram's), and
+  // the bytes the trims covered.
+  const LatencyHistogram& trim_latency() const { return other_latency_[0]; }
+  const LatencyHistogram& flush_latency() const { return other_latency_[1]; }
+  std::uint64_t trimmed_bytes() const { return trimmed_bytes_; }
   const LatencyHistogram& latency_all() const { return latency_all_; }
   std::uint64_t bytes(HostOp op) const { return bytes_[op == HostOp::Read ? 0 : 1]; }
   std::uint64_t completed() const { return completed_; }
@@ -201,6 +207,8 @@ class HostDriver : public sc_core::sc_module {
   bool awaiting_end_req_ = false;
   sc_core::sc_event pump_event_;
   LatencyHistogram latency_[2], latency_all_;
+  LatencyHistogram other_latency_[2];  // trims, flushes
+  std::uint64_t trimmed_bytes_ = 0;
   LatencyAttribution attribution_;
   std::uint64_t bytes_[2] = {0, 0};
   std::uint64_t completed_ = 0, reads_checked_ = 0, mismatches_ = 0, id_ = 0;

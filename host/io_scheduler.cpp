@@ -55,7 +55,12 @@ void IoScheduler::push(const Entry& in) {
   // phase of this list runs, its batches are closed to arrivals, which join or open a
   // batch of the list's next round.
   const bool running = round_open_ && phase_ == list_of(in.op);
+  // A trim or a flush (no chip: an empty vector, which would join the first batch) opens
+  // a batch at the end instead, so that it is sent after every request of its list that
+  // arrived before it: a flush then covers every earlier write, and a trim is never sent
+  // ahead of an earlier write to its pages.
   for (Batch& b : l.batches) {  // Algorithm 1, lines 7-17
+    if (!is_data(in.op)) break;
     if (running && b.number < round_end_) continue;
     if (b.v.conflicts(in.v)) continue;
     b.v.merge(in.v);

@@ -7,7 +7,9 @@
 // index = page % N_C, exactly Formula 1). Conflict (Formulas 2, 3): a non-zero AND.
 // Batches (Formula 4, Algorithm 1): a request joins the first batch of its list whose
 // vector it does not conflict with, else a new batch at the end; a batch of the phase
-// under way takes no arrival (rounds: docs/host.md).
+// under way takes no arrival (rounds: docs/host.md). Trims and flushes go with the
+// writes, each in a batch of its own opened at the end of the list: never sent ahead of
+// a request of the write list that arrived before it (docs/host.md, "Trims and flushes").
 #pragma once
 
 #include <array>

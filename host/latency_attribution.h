@@ -1,6 +1,6 @@
 // The latency attribution over all requests (tlm/latency_parts.h): each request's parts,
 // composed from its events and its last page's path, checked to sum to its latency, and
-// kept per operation (read; write and the rest) as each part's mean, p99, share of the
+// kept per operation (read; write) as each part's mean, p99, share of the
 // mean latency, and its mean over the slowest requests (the p99's bucket and above), so
 // that a tail latency can be taken apart as exactly as the mean. A part's p99 comes from
 // bucket counts of 1/32 (3.1 %) resolution, rounded up to the bucket's upper edge
@@ -49,7 +49,7 @@ class LatencyAttribution {
            std::to_string(latency) + " ps";
   }
 
-  // Op 0: reads; 1: the rest (writes, trims, flushes), as the host's latency figures.
+  // Op 0: reads; 1: writes, as the host's latency figures (trims and flushes are apart).
   void record(int op, Tick latency, const PartTicks& p) {
     Op& o = ops_[op];
     ++o.count;

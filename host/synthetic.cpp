@@ -31,6 +31,12 @@ std::uint64_t SyntheticWorkload::zipf_rank() {
 }
 
 bool SyntheticWorkload::next(HostRequest& r, Tick& arrival) {
+  if (flush_due_) {  // after the flush_every-th write, at its arrival
+    flush_due_ = false;
+    r = HostRequest{HostOp::Flush, 0, 0};
+    arrival = last_arrival_;
+    return true;
+  }
   if (slots_ == 0) return false;
   if (cfg_.requests && issued_ == cfg_.requests) return false;
   arrival = 0;
@@ -46,7 +52,14 @@ bool SyntheticWorkload::next(HostRequest& r, Tick& arrival) {
     }
   }
   ++issued_;
-  r.op = uniform() < cfg_.read_ratio ? HostOp::Read : HostOp::Write;
+  // One draw chooses the kind: reads below read_ratio, then trims, then writes.
+  const double u = uniform();
+  r.op = u < cfg_.read_ratio ? HostOp::Read : u < cfg_.read_ratio + cfg_.trim_ratio ? HostOp::Trim : HostOp::Write;
+  if (r.op == HostOp::Write && cfg_.flush_every && ++writes_ == cfg_.flush_every) {
+    writes_ = 0;
+    flush_due_ = true;
+    last_arrival_ = arrival;
+  }
   std::uint32_t bytes = cfg_.size_bytes;
   if (cfg_.size_max_bytes > cfg_.size_bytes) {  // uniform in steps of the alignment (at least 512 B)
     const std::uint32_t step = align_sectors_ * 512;

@@ -6,7 +6,11 @@
 //    scattered over the device by a hash so that hot data is not all at the start) or
 //    sequential;
 //  - closed loop, or open loop with Poisson arrivals at rate_iops;
-//  - a request count and/or a duration limit (open loop: arrivals after it are not made).
+//  - a request count and/or a duration limit (open loop: arrivals after it are not made);
+//  - trims, a share of the requests drawn as reads and writes are (sizes and addresses
+//    alike), and flushes, one after every flush_every writes at that write's arrival.
+//    With neither, the draws are those of a workload of reads and writes only, and the
+//    flushes take no draw: a run with flushes issues the same reads, writes and trims.
 #pragma once
 
 #include <cmath>
@@ -22,6 +26,8 @@ namespace ssd::host {
 struct SyntheticConfig {
   std::uint64_t requests = 100000;   // 0: no count limit (needs a duration)
   double read_ratio = 0.7;
+  double trim_ratio = 0.0;           // the share of trims (the rest after reads and trims: writes)
+  std::uint64_t flush_every = 0;     // > 0: a flush after every this many writes (not counted in requests)
   std::uint32_t size_bytes = 4096;
   std::uint32_t size_max_bytes = 0;  // > size_bytes: uniform sizes
   std::uint32_t align_bytes = 0;     // 0: aligned to the request size
@@ -65,6 +71,9 @@ class SyntheticWorkload {
   std::uint64_t slots_;  // aligned start positions
   std::uint64_t cursor_ = 0;
   std::uint64_t issued_ = 0;
+  std::uint64_t writes_ = 0;      // since the last flush
+  bool flush_due_ = false;        // the next request is a flush
+  Tick last_arrival_ = 0;
   double clock_ = 0;  // open loop: the last arrival, in ps
   // Zipf (Gray et al.'s method, as in YCSB): constants over slots_ items.
   double zeta_n_ = 0, alpha_ = 0, eta_ = 0, half_pow_ = 0;

@@ -120,6 +120,14 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       w.rate_iops = cfg.get_double("workload.rate_iops");
       w.duration = us_to_ticks(duration_us);
       w.read_ratio = cfg.get_double("workload.read_ratio");
+      w.trim_ratio = cfg.get_double("workload.trim_ratio");
+      if (w.read_ratio + w.trim_ratio > 1.0) {
+        std::ostringstream os;
+        os << "workload.trim_ratio = " << w.trim_ratio << " with workload.read_ratio = " << w.read_ratio
+           << " leaves a negative share of writes (their sum must be at most 1)";
+        throw ConfigError(cfg.locate(os.str()));
+      }
+      w.flush_every = static_cast<std::uint64_t>(cfg.get_int("workload.flush_every"));
       w.size_bytes = static_cast<std::uint32_t>(cfg.get_int("workload.size_bytes"));
       w.sequential = cfg.get_string("workload.pattern") == "sequential";
       w.seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));

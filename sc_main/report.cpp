@@ -188,6 +188,9 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(root, "read", op_section(0, f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read)));
   put(root, "write", op_section(1, f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write)));
   put(root, "all", op_section(2, f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write)));
+  // Trims and flushes, apart from the data's figures (bandwidth: the bytes trimmed).
+  put(root, "trim", op_stats(f.host.trim_latency(), f.host.trimmed_bytes(), sim_s));
+  put(root, "flush", op_stats(f.host.flush_latency(), 0, sim_s));
   put(root, "sim_time_us", num(ticks_to_us(end - f.window.start)));
   put(root, "window_start_us", num(ticks_to_us(f.window.start)));
   put(root, "nand", nand_section(f.nand, f.window));
@@ -222,6 +225,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(fw, "unwritten_reads", integer(fc.unwritten_reads));
   put(fw, "rmw_reads", integer(fc.rmw_reads));
   put(fw, "superseded_programs", integer(fc.superseded_programs));
+  put(fw, "trimmed_pages", integer(fc.trimmed_pages));
+  put(fw, "flushes_waited", integer(fc.flushes_waited));
   put(root, "firmware", fw);
 
   json::Value ct = obj();
@@ -301,6 +306,8 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   latency_row(os, "read", f.host.latency(HostOp::Read), f.host.bytes(HostOp::Read), sim_s);
   latency_row(os, "write", f.host.latency(HostOp::Write), f.host.bytes(HostOp::Write), sim_s);
   latency_row(os, "all", f.host.latency_all(), f.host.bytes(HostOp::Read) + f.host.bytes(HostOp::Write), sim_s);
+  if (f.host.trim_latency().count()) latency_row(os, "trim", f.host.trim_latency(), f.host.trimmed_bytes(), sim_s);
+  if (f.host.flush_latency().count()) latency_row(os, "flush", f.host.flush_latency(), 0, sim_s);
   parts_line(os, "read", f.host.attribution(), 0);
   parts_line(os, "write", f.host.attribution(), 1);
   os << std::setprecision(3);
@@ -323,11 +330,12 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   const std::uint64_t reads = f.host.latency(HostOp::Read).count() + f.host.unwritten_reads();
   if (f.host.unwritten_reads())
     os << "  unwritten reads     " << f.host.unwritten_reads()
-       << " reads of never-written pages, answered without flash, left out of the latencies\n";
+       << " reads of never-written or trimmed pages, answered without flash, left out of the latencies\n";
   if (reads && f.host.unwritten_reads() * 100 > reads)
     std::cerr << "ssdsim: warning: " << f.host.unwritten_reads() << " of " << reads
-              << " reads (more than 1 %) read never-written pages and were answered without flash; precondition "
-                 "more of the logical space (ftl.precondition) to measure flash reads\n";
+              << " reads (more than 1 %) read never-written or trimmed pages and were answered without flash; "
+              << (f.host.trim_latency().count() ? "trims unmapped them, or " : "")
+              << "precondition more of the logical space (ftl.precondition) to measure flash reads\n";
   os << "  firmware core       " << f.window.core_utilization << " busy\n";
   os << "  integrity           " << f.host.reads_checked() << " page reads checked, " << f.host.mismatches()
      << " mismatches\n";

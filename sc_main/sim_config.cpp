@@ -108,7 +108,8 @@ Config make_config() {
              "both through the whole controller. nand_ops: a script of NAND commands replayed at its "
              "timestamps straight to the NAND");
   c.add_string("workload.path", "", "trace or NAND script file (nand_ops: empty = the bundled configs/nand_demo.ops)");
-  c.add_enum("workload.format", "msr", {"msr", "spc", "disksim", "mqsim"}, "trace format");
+  c.add_enum("workload.format", "msr", {"msr", "spc", "disksim", "mqsim", "blkparse"},
+             "trace format (blkparse: Linux blkparse text, its Q events; the only one with trims and flushes)");
   c.add_enum("workload.replay", "timed", {"timed", "closed"},
              "trace replay: timed (at trace timestamps x workload.time_scale) or closed (keep "
              "workload.queue_depth outstanding)");
@@ -120,6 +121,12 @@ Config make_config() {
             "host requests to run (synthetic); a trace replays whole unless this is set: then at most this many "
             "(0 = the whole trace), and stderr says where it stopped");
   c.add_double("workload.read_ratio", 0.7, 0, 1, "fraction of reads");
+  c.add_double("workload.trim_ratio", 0, 0, 1,
+               "synthetic: fraction of trims, sized and placed as the other requests (writes are the rest; "
+               "workload.read_ratio + this <= 1)");
+  c.add_int("workload.flush_every", 0, 0, 1000000000000ll,
+            "synthetic: a flush after every this many writes, at that write's arrival, beside "
+            "workload.requests (0: none)");
   c.add_int("workload.size_bytes", 4096, 512, 64 << 20, "request size, bytes (a multiple of 512)");
   c.add_int("workload.size_max_bytes", 0, 0, 64 << 20,
             "if larger than workload.size_bytes: sizes uniform between the two, in steps of the alignment");

@@ -128,3 +128,45 @@ TEST_CASE("synthetic: the same seed gives the same requests, another seed others
   CHECK(first(1) != first(2));
 }
 
+
+TEST_CASE("synthetic: trims take their share from the writes' draws, flushes take no draw", "[synthetic][trim]") {
+  SyntheticConfig plain = base();
+  plain.requests = 20000;
+  plain.read_ratio = 0.5;
+  SyntheticConfig mixed = plain;
+  mixed.trim_ratio = 0.2;
+  mixed.flush_every = 7;
+  SyntheticWorkload a(plain), b(mixed);
+  HostRequest ra, rb;
+  Tick ta, tb;
+  std::uint64_t trims = 0, writes = 0, flushes = 0, writes_since_flush = 0;
+  while (a.next(ra, ta)) {
+    REQUIRE(b.next(rb, tb));
+    // A flush follows every 7th write, at its arrival, with no sectors.
+    while (rb.op == HostOp::Flush) {
+      ++flushes;
+      CHECK(writes_since_flush == 7);
+      CHECK(rb.sectors == 0);
+      writes_since_flush = 0;
+      REQUIRE(b.next(rb, tb));
+    }
+    // The same draws: the same address and size; a read where the plain one reads, and
+    // a write of the plain run a trim or a write.
+    CHECK(rb.lba == ra.lba);
+    CHECK(rb.sectors == ra.sectors);
+    CHECK((rb.op == HostOp::Read) == (ra.op == HostOp::Read));
+    trims += rb.op == HostOp::Trim;
+    if (rb.op == HostOp::Write) {
+      ++writes;
+      ++writes_since_flush;
+    }
+  }
+  if (writes_since_flush == 7) {  // the last write's flush comes after the last request
+    REQUIRE(b.next(rb, tb));
+    CHECK(rb.op == HostOp::Flush);
+    ++flushes;
+  }
+  CHECK_FALSE(b.next(rb, tb));
+  CHECK(static_cast<double>(trims) / plain.requests == Approx(0.2).margin(0.01));
+  CHECK(flushes == writes / 7);
+}
