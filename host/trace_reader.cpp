@@ -12,7 +12,8 @@ TraceFormat parse_trace_format(const std::string& name) {
   if (name == "spc") return TraceFormat::Spc;
   if (name == "disksim") return TraceFormat::DiskSim;
   if (name == "mqsim") return TraceFormat::MqSim;
-  throw TraceError("unknown trace format '" + name + "' (msr, spc, disksim, mqsim)");
+  if (name == "blkparse") return TraceFormat::Blkparse;
+  throw TraceError("unknown trace format '" + name + "' (msr, spc, disksim, mqsim, blkparse)");
 }
 
 TraceReader::TraceReader(const std::string& path, TraceFormat format, std::int64_t device, double time_scale,
@@ -24,7 +25,7 @@ TraceReader::TraceReader(const std::string& path, TraceFormat format, std::int64
 }
 
 const char* TraceReader::time_field() const {
-  static const char* names[] = {"Timestamp", "Timestamp", "arrival_ms", "arrival_ns"};
+  static const char* names[] = {"Timestamp", "Timestamp", "arrival_ms", "arrival_ns", "time"};
   return names[static_cast<int>(format_)];
 }
 
@@ -146,14 +147,19 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
       else fail("type", "expected 1 (read) or 0 (write), got " + quote(f[4]));
       break;
     }
+    case TraceFormat::Blkparse:
+      if (!parse_blkparse(f, r, t)) return false;
+      dev = r.device;
+      unit_ps = 1e12L;
+      break;
   }
-  static const char* size_field[] = {"Size", "Size", "bcount", "sector_count"};
-  static const char* offset_field[] = {"Offset", "LBA", "blkno", "start_sector"};
-  if (r.bytes == 0) fail(size_field[static_cast<int>(format_)], "a request of 0 bytes");
+  static const char* size_field[] = {"Size", "Size", "bcount", "sector_count", "blocks"};
+  static const char* offset_field[] = {"Offset", "LBA", "blkno", "start_sector", "sector"};
+  if (r.bytes == 0 && r.op != HostOp::Flush) fail(size_field[static_cast<int>(format_)], "a request of 0 bytes");
   if (r.offset > ~std::uint64_t{0} - r.bytes)
     fail(offset_field[static_cast<int>(format_)], "the request's end is past 2^64 bytes");
   r.device = dev;
-  if (device_ >= 0 && dev != device_) return false;
+  if (device_ >= 0 && dev != device_) return preflush_ = false;
   if (!have_first_) {
     have_first_ = true;
     first_ = t;
@@ -161,16 +167,90 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
   const long double rel = (t - first_) * unit_ps;
   if (!timed_) {  // a closed loop never uses the times: only their syntax is checked
     r.time = 0;
-    return true;
+  } else {
+    if (rel < 0) fail(time_field(), "time goes backwards (times must not decrease)");
+    // Scaled as the replay will (workload.time_scale), then checked against the range.
+    if (!ps_to_input_tick(rel * time_scale_, r.time))
+      fail(time_field(), "the time from the first request, " + std::to_string(static_cast<double>(rel) / 1e12) +
+                             " s" + (time_scale_ != 1.0L ? " x workload.time_scale" : std::string()) +
+                             ", is past the simulated time range (2^63 ps, 106.7 days)");
+    if (r.time < last_) fail(time_field(), "time goes backwards (times must not decrease)");
+    last_ = r.time;
   }
-  if (rel < 0) fail(time_field(), "time goes backwards (times must not decrease)");
-  // Scaled as the replay will (workload.time_scale), then checked against the range.
-  if (!ps_to_input_tick(rel * time_scale_, r.time))
-    fail(time_field(), "the time from the first request, " + std::to_string(static_cast<double>(rel) / 1e12) +
-                           " s" + (time_scale_ != 1.0L ? " x workload.time_scale" : std::string()) +
-                           ", is past the simulated time range (2^63 ps, 106.7 days)");
-  if (r.time < last_) fail(time_field(), "time goes backwards (times must not decrease)");
-  last_ = r.time;
+  if (preflush_) {  // blkparse: a request with a preflush is a flush, then the request, at one time
+    preflush_ = false;
+    pending_ = r;
+    have_pending_ = true;
+    r.op = HostOp::Flush;
+    r.offset = 0;
+    r.bytes = 0;
+  }
+  return true;
+}
+
+// One line of blkparse's default output (blkparse_fmt.c): the header "MAJ,MIN CPU SEQ
+// SECONDS.NANOSECONDS PID ACTION RWBS", then for a Q event "SECTOR + BLOCKS [PROCESS]"
+// (with -t, an elapsed time in parentheses before the process). False: not a request.
+bool TraceReader::parse_blkparse(const std::vector<std::string>& f, TraceRecord& r, long double& t) {
+  const std::size_t comma = f[0].find(',');
+  std::uint32_t major = 0, minor = 0;  // Linux's are 12 and 20 bits
+  if (comma == std::string::npos || !parse_whole(f[0].substr(0, comma), major) ||
+      !parse_whole(f[0].substr(comma + 1), minor)) {
+    // blkparse closes its output with a summary per CPU and a total ("CPU0 (8,0):",
+    // "Total (8,0):"): the events end there.
+    if (f[0].rfind("CPU", 0) == 0 || f[0] == "Total") {
+      summary_ = true;
+      return false;
+    }
+    fail("device", "not MAJOR,MINOR (two numbers below 2^32): " + quote(f[0]));
+  }
+  static const char* names[] = {"device", "cpu", "sequence", "time", "pid", "action", "rwbs"};
+  if (f.size() < 6) fail(names[f.size()], "missing (a blkparse event has at least 6 fields)");
+  if (!parse_real(f[3], t) || t < 0) fail("time", "not a time in seconds: " + quote(f[3]));
+  if (f[5] != "Q") return false;  // the request's other events (G, I, D, C, M, ...): not arrivals
+  if (f.size() < 7) fail("rwbs", "missing (a Q event has an RWBS field)");
+  const std::string& rwbs = f[6];
+  const char* const rule = "expected [F]{R|W|D|N}[F][A][S][M] (or F alone), got ";
+  // Its first letters: a preflush (F), then the operation; "F" alone is a flush.
+  std::size_t i = 0;
+  const bool preflush = rwbs.size() > 1 && rwbs[0] == 'F';
+  if (preflush) i = 1;
+  const char kind = rwbs.empty() ? '\0' : rwbs[i++];
+  if (kind == 'D' && i < rwbs.size() && rwbs[i] == 'E') ++i;  // DE: a secure erase, a discard of its data
+  for (; i < rwbs.size(); ++i)  // FUA, readahead, sync, metadata: no bearing on the model
+    if (rwbs[i] != 'F' && rwbs[i] != 'A' && rwbs[i] != 'S' && rwbs[i] != 'M') fail("rwbs", rule + quote(rwbs));
+  switch (kind) {
+    case 'R': r.op = HostOp::Read; break;
+    case 'W': r.op = HostOp::Write; break;
+    case 'D': r.op = HostOp::Trim; break;
+    case 'N':
+      if (!preflush) fail("rwbs", "a request that is no read, write, discard or flush: " + quote(rwbs));
+      r.op = HostOp::Flush;
+      break;
+    case 'F': r.op = HostOp::Flush; break;
+    default: fail("rwbs", rule + quote(rwbs));
+  }
+  r.device = static_cast<std::int64_t>(minor);
+  r.offset = 0;
+  r.bytes = 0;
+  std::size_t rest = 7;  // the first field after the request's sectors
+  if (f.size() > 9 && f[8] == "+") {
+    std::uint64_t sector = 0, blocks = 0;
+    if (!parse_whole(f[7], sector)) fail("sector", "not a sector number: " + quote(f[7]));
+    if (!parse_whole(f[9], blocks)) fail("blocks", "not a count of 512-byte blocks: " + quote(f[9]));
+    r.offset = sectors_to_bytes(sector, "sector");
+    r.bytes = sectors_to_bytes(blocks, "blocks");
+    rest = 10;
+  } else if (f.size() > 7 && f[7].front() != '[') {
+    fail("sector", "expected SECTOR + BLOCKS [PROCESS], got " + quote(f[7]));
+  }
+  if (rest < f.size() && f[rest].front() != '(' && f[rest].front() != '[')
+    fail("process", "expected [PROCESS] after the blocks, got " + quote(f[rest]));
+  if (r.op == HostOp::Flush) {
+    if (r.bytes != 0) fail("blocks", "a flush that carries data: " + quote(rwbs) + " with " + f[9] + " blocks");
+    r.offset = 0;  // a flush's sector means nothing
+  }
+  preflush_ = preflush && r.op != HostOp::Flush;  // parse() puts a flush before it
   return true;
 }
 
@@ -180,8 +260,13 @@ void TraceReader::too_many(const char* last, std::size_t fields, const char* rul
 }
 
 bool TraceReader::next(TraceRecord& r) {
+  if (have_pending_) {  // a preflushed request, after its flush
+    have_pending_ = false;
+    r = pending_;
+    return true;
+  }
   std::string text;
-  for (;;) {
+  while (!summary_) {
     const LineRead got = read_line(in_, text, kMaxLineBytes);
     if (got == LineRead::End) break;
     ++line_;

@@ -27,7 +27,7 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 # for figures the plain build already checks. The experiment scripts' tests check the
 # Python scripts around ssdsim, which the normal pass runs.
 (cd "$build" && ctest -j "$(nproc)" --output-on-failure -E "a payload that never comes back|steady-state checks|^experiments:")
-for reader in msr spc disksim mqsim nand_ops json set; do
+for reader in msr spc disksim mqsim blkparse nand_ops json set; do
   (cd "$build/tests" && ./fuzz_readers "$reader" "$root/tests/fuzz_corpus/$reader" --seconds "$seconds" --seed "$RANDOM")
 done
 (cd "$build/tests" && "$(bash "$root/scripts/pyenv.sh")" "$root/tests/fuzz_specs.py" "$root/tests/fuzz_corpus/spec" \

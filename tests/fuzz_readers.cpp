@@ -2,7 +2,7 @@
 // scripts, JSON config files and --set assignments. Plain C++, no SystemC kernel.
 //
 //   fuzz_readers READER CORPUS_DIR [--iterations N] [--seconds S] [--seed X]
-//   READER: msr | spc | disksim | mqsim | nand_ops | json | set
+//   READER: msr | spc | disksim | mqsim | blkparse | nand_ops | json | set
 //
 // Each input is a file of the corpus, or one mutated from them (bytes flipped, inserted or
 // deleted; fields replaced by extreme numbers; lines duplicated, swapped or cut). The
@@ -182,6 +182,7 @@ Expect oracle_trace(host::TraceFormat fmt, const std::string& text) {
     long double t = 0, unit = 0;
     unsigned __int128 off = 0, bytes = 0;
     std::optional<std::int64_t> dev;
+    bool preflush = false;  // blkparse: a flush record first
     switch (fmt) {
       case host::TraceFormat::Msr: {
         if (f.size() != 7) return refuse();
@@ -237,10 +238,52 @@ Expect oracle_trace(host::TraceFormat fmt, const std::string& text) {
         r.op = f[4] == "1" ? HostOp::Read : HostOp::Write;
         break;
       }
+      case host::TraceFormat::Blkparse: {
+        // MAJ,MIN CPU SEQ TIME PID ACTION RWBS [SECTOR + BLOCKS] [PROCESS] ...; only Q events.
+        static const std::regex devno("([^,]*),([^,]*)");
+        std::smatch m;
+        const auto below32 = [](const std::string& x) { const auto v = strict_u64(x); return v && *v <= 0xFFFFFFFFull; };
+        if (!std::regex_match(f[0], m, devno) || !below32(m[1].str()) || !below32(m[2].str())) {
+          if (f[0].compare(0, 3, "CPU") == 0 || f[0] == "Total") return e;  // the closing summary
+          return refuse();
+        }
+        const std::uint64_t minor = *strict_u64(m[2].str());
+        if (f.size() < 6) return refuse();
+        const auto ts = strict_real(f[3]);
+        if (!ts || *ts < 0) return refuse();
+        if (f[5] != "Q") continue;
+        if (f.size() < 7) return refuse();
+        static const std::regex rwbs("(F?)(R|W|DE|D|N|F)[FASM]*");
+        if (!std::regex_match(f[6], m, rwbs)) return refuse();
+        preflush = m[1].length() == 1;
+        const std::string k = m[2].str();
+        if (k == "N" && !preflush) return refuse();
+        r.op = k == "R" ? HostOp::Read : k == "W" ? HostOp::Write : k[0] == 'D' ? HostOp::Trim : HostOp::Flush;
+        std::size_t rest = 7;
+        if (f.size() >= 10 && f[8] == "+") {
+          const auto sec = strict_u64(f[7]), cnt = strict_u64(f[9]);
+          if (!sec || !cnt) return refuse();
+          off = static_cast<unsigned __int128>(*sec) * 512;
+          bytes = static_cast<unsigned __int128>(*cnt) * 512;
+          rest = 10;
+        } else if (f.size() >= 8 && f[7][0] != '[') {
+          return refuse();
+        }
+        if (rest < f.size() && f[rest][0] != '[' && f[rest][0] != '(') return refuse();
+        if (r.op == HostOp::Flush) {
+          if (bytes != 0) return refuse();
+          off = 0;
+          preflush = false;
+        }
+        dev = static_cast<std::int64_t>(minor);
+        t = *ts;
+        unit = 1e12L;
+        break;
+      }
     }
     if (!dev || *dev < 0) return refuse();
     const unsigned __int128 max64 = ~std::uint64_t{0};
-    if (off > max64 || bytes > max64 || bytes == 0 || off + bytes > max64) return refuse();
+    if (off > max64 || bytes > max64 || (bytes == 0 && r.op != HostOp::Flush) || off + bytes > max64) return refuse();
     r.offset = static_cast<std::uint64_t>(off);
     r.bytes = static_cast<std::uint64_t>(bytes);
     r.device = *dev;
@@ -253,6 +296,7 @@ Expect oracle_trace(host::TraceFormat fmt, const std::string& text) {
     r.time = static_cast<Tick>(rel + 0.5L);
     if (r.time < last) return refuse();
     last = r.time;
+    if (preflush) e.recs.push_back(Rec{HostOp::Flush, 0, 0, r.device, r.time});
     e.recs.push_back(r);
   }
   return e;
@@ -470,7 +514,8 @@ void check_trace(host::TraceFormat fmt, const std::string& text, const std::stri
       {"Timestamp", "Hostname", "DiskNumber", "Type", "Offset", "Size", "ResponseTime"},
       {"ASU", "LBA", "Size", "Opcode", "Timestamp"},
       {"arrival_ms", "devno", "blkno", "bcount", "flags"},
-      {"arrival_ns", "device", "start_sector", "sector_count", "type"}};
+      {"arrival_ns", "device", "start_sector", "sector_count", "type"},
+      {"device", "cpu", "sequence", "time", "pid", "action", "rwbs", "sector", "blocks", "process"}};
   std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
   const Expect want = oracle_trace(fmt, text);
   std::vector<Rec> got;
@@ -554,7 +599,7 @@ void check_config(const std::string& text, const std::string& path, bool is_set)
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::cerr << "usage: fuzz_readers msr|spc|disksim|mqsim|nand_ops|json|set CORPUS_DIR [--iterations N] "
+    std::cerr << "usage: fuzz_readers msr|spc|disksim|mqsim|blkparse|nand_ops|json|set CORPUS_DIR [--iterations N] "
                  "[--seconds S] [--seed X]\n";
     return 2;
   }
@@ -573,7 +618,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const std::vector<std::string> kinds = {"msr", "spc", "disksim", "mqsim", "nand_ops", "json", "set"};
+  const std::vector<std::string> kinds = {"msr", "spc", "disksim", "mqsim", "blkparse", "nand_ops", "json", "set"};
   if (std::find(kinds.begin(), kinds.end(), reader) == kinds.end()) {
     std::cerr << "fuzz_readers: unknown reader '" << reader << "'\n";
     return 2;
@@ -607,6 +652,7 @@ int main(int argc, char** argv) {
       else if (reader == "spc") check_trace(host::TraceFormat::Spc, text, path);
       else if (reader == "disksim") check_trace(host::TraceFormat::DiskSim, text, path);
       else if (reader == "mqsim") check_trace(host::TraceFormat::MqSim, text, path);
+      else if (reader == "blkparse") check_trace(host::TraceFormat::Blkparse, text, path);
       else if (reader == "nand_ops") check_script(text, path);
       else check_config(text, path, reader == "set");
     } catch (const Failure& f) {

@@ -307,3 +307,76 @@ TEST_CASE("trace: a request past the host's largest transfer is split as a block
   while (rep->next(r, at)) ++n;
   CHECK(n == 4);
 }
+
+TEST_CASE("trace: blkparse Q events, with discards as trims, flushes and preflushed writes", "[trace][blkparse]") {
+  // blkparse's default output (and -t's elapsed time): only Q events are requests; the
+  // closing summary ends the events.
+  auto v = read_all(write_temp("t.blk",
+                               "  8,0    3        1     0.000000000   697  Q  WS 223490 + 8 [jbd2/sda1-8]\n"
+                               "  8,0    3        2     0.000001812   697  G  WS 223490 + 8 [jbd2/sda1-8]\n"
+                               "  8,0    3        4     0.000010023   697  D  WS 223490 + 8 [jbd2/sda1-8]\n"
+                               "  8,0    1        1     0.000200100  2311  Q   R 1048576 + 256 [fio]\n"
+                               "  8,0    1        2     0.000210100  2311  Q  FWFS 223498 + 8 [jbd2/sda1-8]\n"
+                               "  8,0    0        1     0.000300000   412  Q  FN [kworker/0:1H]\n"
+                               "  8,0    2        7     0.000412000  1733  Q   D 4194304 + 2048 (   12) [fstrim]\n"
+                               "  8,0    3        9     0.000500000   697  C  WS 223490 + 8 [0]\n"
+                               "  8,16   0        3     0.000600000  2311  Q   F [sync]\n"
+                               "CPU0 (8,0):\n"
+                               " Reads Queued:           1,      128KiB\t Writes Queued:           2,        8KiB\n"),
+                    TraceFormat::Blkparse);
+  REQUIRE(v.size() == 7);
+  CHECK(v[0].op == HostOp::Write);
+  CHECK(v[0].offset == 223490ull * 512);
+  CHECK(v[0].bytes == 8 * 512);
+  CHECK(v[1].op == HostOp::Read);
+  CHECK(v[1].time == 200100ull * 1000);
+  CHECK(v[2].op == HostOp::Flush);  // the preflush, then the write, at one time
+  CHECK(v[2].bytes == 0);
+  CHECK(v[3].op == HostOp::Write);
+  CHECK(v[3].offset == 223498ull * 512);
+  CHECK(v[3].time == v[2].time);
+  CHECK(v[4].op == HostOp::Flush);
+  CHECK(v[5].op == HostOp::Trim);
+  CHECK(v[5].bytes == 2048 * 512);
+  CHECK(v[6].op == HostOp::Flush);
+  CHECK(v[6].device == 16);  // the minor number
+  CHECK(read_all("t.blk", TraceFormat::Blkparse, 16).size() == 1);
+  struct Case {
+    const char* text;
+    const char* expect;
+  } bad[] = {
+      {"8:0 0 1 0.1 1 Q W 0 + 8 [x]\n", "bad.blk:1: field 'device'"},
+      {"8,0 0 1 0.1 1 Q N 0 + 8 [x]\n", "field 'rwbs': a request that is no read, write, discard or flush"},
+      {"8,0 0 1 0.1 1 Q WX 0 + 8 [x]\n", "field 'rwbs': expected"},
+      {"8,0 0 1 0.1 1 Q W 0 + 0 [x]\n", "field 'blocks': a request of 0 bytes"},
+      {"8,0 0 1 0.1 1 Q FN 0 + 8 [x]\n", "field 'blocks': a flush that carries data"},
+      {"8,0 0 1 0.1 1 Q W 0 - 8 [x]\n", "field 'sector'"},
+      {"8,0 0 1 0.2 1 Q W 0 + 8 [x]\n8,0 0 2 0.1 1 Q W 8 + 8 [x]\n", "bad.blk:2: field 'time': time goes backwards"},
+  };
+  for (const Case& c : bad) {
+    INFO(c.text);
+    write_temp("bad.blk", c.text);
+    CHECK_THROWS_WITH(read_all("bad.blk", TraceFormat::Blkparse), Catch::Contains(c.expect));
+  }
+  CHECK(parse_trace_format("blkparse") == TraceFormat::Blkparse);
+}
+
+TEST_CASE("trace: a flush passes the splitter and the capacity checks as a request of no sectors",
+          "[trace][blkparse][split]") {
+  write_temp("flush.blk", "8,0 0 1 0.0 1 Q FWS 64 + 131072 [x]\n8,0 0 2 0.5 1 Q D 0 + 65536 [x]\n");
+  TraceSourceConfig c;
+  c.path = "flush.blk";
+  c.format = TraceFormat::Blkparse;
+  c.capacity_sectors = 1 << 20;
+  SplitSource s(std::make_unique<TraceSource>(c), 65536);
+  std::vector<HostRequest> got;
+  HostRequest r;
+  Tick at;
+  while (s.next(r, at)) got.push_back(r);
+  REQUIRE(got.size() == 4);  // the flush, the write in two pieces, the trim whole
+  CHECK((got[0].op == HostOp::Flush && got[0].sectors == 0 && got[0].lba == 0));
+  CHECK((got[1].op == HostOp::Write && got[1].lba == 64 && got[1].sectors == 65536));
+  CHECK((got[2].op == HostOp::Write && got[2].lba == 64 + 65536 && got[2].sectors == 65536));
+  CHECK((got[3].op == HostOp::Trim && got[3].sectors == 65536));
+  CHECK(s.split() == 1);
+}
