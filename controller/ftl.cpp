@@ -110,6 +110,9 @@ std::uint32_t Ftl::allocate(std::uint32_t plane, bool gc_stream) {
   if (open == kUnmapped) {
     if (p.free.empty() || (!gc_stream && p.free.size() <= gc_reserve_)) return kUnmapped;
     open = take_free_block(plane);
+    std::vector<std::uint32_t>& h = p.opened[gc_stream ? 1 : 0];
+    if (h.size() == kOpenedKept) h.erase(h.begin());
+    h.push_back(open);
   }
   Block& b = blocks_[open];
   const std::uint32_t ppa = open * cfg_.nand.pages_per_block + b.write_ptr;
@@ -119,6 +122,33 @@ std::uint32_t Ftl::allocate(std::uint32_t plane, bool gc_stream) {
     open = kUnmapped;
   }
   return ppa;
+}
+
+void Ftl::unallocate(std::uint32_t ppa, bool gc_stream) {
+  const std::uint32_t g = block_of_ppa(ppa), page = ppa % cfg_.nand.pages_per_block;
+  const std::uint32_t plane = plane_of_ppa(ppa);
+  Plane& p = planes_v_[plane];
+  std::uint32_t& open = p.open[gc_stream ? 1 : 0];
+  std::vector<std::uint32_t>& h = p.opened[gc_stream ? 1 : 0];
+  // The stream's newest block, emptied by earlier give-backs, goes back to the free pool
+  // when the page given back now is the last of the block before it.
+  if (h.size() >= 2 && h.back() != g && h[h.size() - 2] == g && blocks_[h.back()].write_ptr == 0 &&
+      open == h.back()) {
+    Block& e = blocks_[h.back()];
+    e.state = BlockState::Free;
+    p.free.push(e.erases, h.back() % cfg_.nand.blocks_per_plane);
+    --blocks_opened_;
+    h.pop_back();
+    open = kUnmapped;
+  }
+  Block& b = blocks_[g];
+  const bool last = !h.empty() && h.back() == g && (open == g || open == kUnmapped);
+  if (!last || page + 1 != b.write_ptr || b.programming == 0)
+    throw std::logic_error("FTL: page " + std::to_string(ppa) + " given back is not its stream's last allocated");
+  --b.write_ptr;
+  --b.programming;
+  b.state = BlockState::Open;
+  open = g;
 }
 
 void Ftl::programmed(std::uint32_t ppa) {
@@ -307,6 +337,8 @@ void Ftl::precondition_image(std::uint64_t fill, double drive_writes, std::uint6
     Plane& pl = planes_v_[p];
     pl.free.clear();
     pl.open[0] = pl.open[1] = kUnmapped;
+    pl.opened[0].clear();
+    pl.opened[1].clear();
     const std::uint32_t data_ages = shape.full + (shape.host_open ? 1 : 0) + (shape.gc_open ? 1 : 0);
     for (std::uint32_t k = 0; k < B; ++k) {
       const std::uint32_t b = image_->block_of_age(p, k);
@@ -333,6 +365,7 @@ void Ftl::precondition_image(std::uint64_t fill, double drive_writes, std::uint6
       } else {
         blk.state = BlockState::Open;
         pl.open[k == shape.full ? 0 : 1] = g;
+        pl.opened[k == shape.full ? 0 : 1].push_back(g);
       }
       nand.load_image_block(a, g * ppb, pages, e);
     }

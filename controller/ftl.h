@@ -144,6 +144,13 @@ class Ftl {
   // plane has no free block the stream may open (the host may not take the GC reserve).
   // The page is then being programmed until programmed(ppa) says its program ended.
   std::uint32_t allocate(std::uint32_t plane, bool gc_stream);
+  // Gives back `ppa`, the page allocate() gave the plane's stream last and has not taken
+  // back (a program that will not be made: cancelled, or moved to another plane before it
+  // had its page). The stream's next allocation gives it again, so its block keeps no
+  // hole; a block the stream opened and has no page of left returns to the free pool.
+  // Pages go back in the reverse order of their allocation, across up to kOpenedKept
+  // blocks. Throws std::logic_error for any other page.
+  void unallocate(std::uint32_t ppa, bool gc_stream);
   // The program of an allocated page ended, whatever became of its data (mapped by map()
   // or relocate(), or superseded and left invalid). Until every page of a full block has
   // ended its program the block is no GC candidate: a victim must hold no page whose
@@ -294,8 +301,12 @@ class Ftl {
   struct Plane {
     FreeBlocks free;  // the plane's free blocks
     std::uint32_t open[2] = {kUnmapped, kUnmapped};  // host stream, GC stream
+    // Per stream, the blocks it opened, the last few (kOpenedKept), newest last: where
+    // unallocate() walks back to.
+    std::vector<std::uint32_t> opened[2];
   };
   std::uint32_t take_free_block(std::uint32_t plane);
+  static constexpr std::size_t kOpenedKept = 8;
   void invalidate(std::uint32_t ppa);
   // Copies an image block's valid pages from the image into valid_bits_.
   void take_image_bits(std::uint32_t block_global);

@@ -329,3 +329,31 @@ TEST_CASE("ftl: steady-state preconditioning maps every filled page to its token
   f.valid_ppas(v, pages);
   CHECK(pages.size() == f.valid_pages(v));
 }
+
+TEST_CASE("ftl: pages given back in reverse order are given again, across blocks, leaving no hole",
+          "[ftl][late_binding]") {
+  Ftl f(small());
+  const std::uint32_t pl = 3, ppb = 16;
+  const std::uint32_t free0 = f.free_blocks(pl);
+  // 20 pages of the host stream: a whole block and 4 of the next.
+  std::vector<std::uint32_t> got;
+  for (int i = 0; i < 20; ++i) got.push_back(f.allocate(pl, false));
+  CHECK(f.free_blocks(pl) == free0 - 2);
+  const std::uint32_t first = f.block_of_ppa(got[0]), second = f.block_of_ppa(got[16]);
+  REQUIRE(first != second);
+  // Not the stream's last page: refused; another stream's: refused.
+  CHECK_THROWS_AS(f.unallocate(got[18], false), std::logic_error);
+  CHECK_THROWS_AS(f.unallocate(got[19], true), std::logic_error);
+  // Back to 14 pages: the second block goes back to the free pool once empty.
+  for (int i = 19; i >= 14; --i) f.unallocate(got[i], false);
+  CHECK(f.free_blocks(pl) == free0 - 1);
+  CHECK(f.programs_in_flight(first) == 14);
+  // The stream goes on from page 14 of the first block, then opens a block again.
+  for (int i = 14; i < 20; ++i) CHECK(f.allocate(pl, false) == got[i]);  // the same pages, the same blocks
+  CHECK(f.free_blocks(pl) == free0 - 2);
+  // Every page ends its program: no page left allocated and unprogrammed.
+  for (std::uint32_t p : got) f.programmed(p);
+  CHECK(f.programs_in_flight(first) == 0);
+  CHECK(f.programs_in_flight(second) == 0);
+  CHECK(got[15] == first * ppb + 15);
+}
