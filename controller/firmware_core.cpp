@@ -28,6 +28,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
                                 " bytes: not a multiple of 512 that divides the page");
   cycle_ps_ = 1e6 / fw.clock_mhz;
   stalled_.resize(ftl_.planes());
+  unbound_.resize(std::size_t{ftl_.planes()} * 2);
   chip_outstanding_.assign(ftl.nand.chips(), 0);
   allocator_ = std::make_unique<StaticAllocator>(ftl_.static_allocation());
   fw_sched_ = std::make_unique<InOrderRelease>();
@@ -191,16 +192,97 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin
   f.id = ++flash_seq_;
   gp->set_command(op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   gp->set_data_length(op == FlashOp::Erase ? 0 : ftl_.config().nand.page_bytes);
-  chip_activity(std::uint32_t{a.channel} * ftl_.config().nand.chips_per_channel + a.chip, +1);
-  if (keep_forecast_) forecast_.issued(f, sim_now());
-  trace_command(ppa, +1);
+  if (op == FlashOp::Program) {  // its page held, bound at release
+    f.issuer.bound = false;
+    unbound_of(ftl_.plane_of_ppa(ppa), origin == FlashOrigin::GcProgram).push_back(ppa);
+  }
+  trace_command(ppa, +1);  // the firmware's commands: built and not completed
   return f;
+}
+
+// Late binding: the program takes its plane stream's first page held (in release order:
+// a block's pages in order, whatever order programs are released in).
+void FirmwareCore::bind(FlashCommand& c) {
+  std::deque<std::uint32_t>& q = unbound_of(ftl_.plane_of_ppa(c.issuer.ppa), c.origin == FlashOrigin::GcProgram);
+  const std::uint32_t ppa = q.front();
+  q.pop_front();
+  const PhysAddr a = ftl_.decode(ppa);
+  c.block[a.plane] = a.block;
+  c.page = a.page;
+  c.issuer.ppa = ppa;
+  c.issuer.bound = true;
+}
+
+void FirmwareCore::issued(FlashCommand& c) {
+  chip_activity(std::uint32_t{c.channel} * ftl_.config().nand.chips_per_channel + c.chip, +1);
+  if (keep_forecast_) forecast_.issued(c, sim_now());
+  if (listener_ && c.op == FlashOp::Program)
+    listener_->program_issued(c.lpn, c.origin == FlashOrigin::GcProgram ? c.copy_from : ops_[c.issuer.write_op].replaces);
+}
+
+void FirmwareCore::give_back(std::uint32_t plane, bool gc) {
+  std::deque<std::uint32_t>& q = unbound_of(plane, gc);
+  ftl_.unallocate(q.back(), gc);
+  q.pop_back();
+}
+
+void FirmwareCore::wake_stalled(std::uint32_t plane) {
+  std::deque<std::uint32_t> waiting;
+  waiting.swap(stalled_[plane]);
+  for (std::uint32_t op : waiting) program(op);
+}
+
+bool FirmwareCore::retarget(FlashCommand& c, std::uint32_t plane) {
+  if (c.issuer.bound || c.origin != FlashOrigin::HostProgram || plane >= ftl_.planes()) return false;
+  const std::uint32_t from = ftl_.plane_of_ppa(c.issuer.ppa);
+  if (plane == from) return true;
+  if (!stalled_[plane].empty()) return false;  // writes wait for space there: they go first
+  const std::uint32_t ppa = ftl_.allocate(plane, false);
+  if (ppa == kUnmapped) return false;
+  const Token t = c.token[ftl_.decode(c.issuer.ppa).plane];
+  give_back(from, false);
+  const PhysAddr a = ftl_.decode(ppa);
+  c.channel = a.channel;
+  c.chip = a.chip;
+  c.die = a.die;
+  c.plane_mask = static_cast<std::uint8_t>(1u << a.plane);
+  c.token[a.plane] = t;
+  c.issuer.ppa = ppa;
+  unbound_of(plane, false).push_back(ppa);
+  if (vcd_) {
+    trace_plane(from);
+    trace_plane(plane);
+  }
+  gc_.maybe_start(plane);
+  if (!stalled_[from].empty()) wake_stalled(from);  // a page freed where writes wait
+  return true;
+}
+
+bool FirmwareCore::cancel(FlashCommand& c) {
+  if (c.issuer.bound || c.origin != FlashOrigin::HostProgram || !sched_view_.superseded(c)) return false;
+  const std::uint32_t plane = ftl_.plane_of_ppa(c.issuer.ppa);
+  give_back(plane, false);
+  ++counters_.cancelled_programs;
+  const std::uint32_t op = c.issuer.write_op;
+  WriteOp& w = ops_[op];
+  tlm::tlm_generic_payload* host_gp = w.host;
+  const Tick known = w.t_known;
+  const std::uint8_t waited_for = w.waited_for;
+  w.next_free = free_op_;
+  free_op_ = op;
+  trace_command(c.issuer.ppa, -1);
+  static_cast<tlm::tlm_generic_payload*>(c.exec.owner)->release();
+  page_done(*host_gp, nullptr, known, waited_for);  // the newer write carries the page
+  if (!stalled_[plane].empty()) wake_stalled(plane);
+  return true;
 }
 
 Tick FirmwareCore::Outlet::now() const { return sim_now(); }
 Tick FirmwareCore::View::now() const { return sim_now(); }
 
 void FirmwareCore::release_flash(FlashCommand& f, Tick at) {
+  if (!f.issuer.bound) bind(f);
+  issued(f);
   auto* gp = static_cast<tlm::tlm_generic_payload*>(f.exec.owner);
   const Tick now = sim_now();
   if (at <= now) {
@@ -372,7 +454,6 @@ void FirmwareCore::program(std::uint32_t op) {
     return;
   }
   FlashCommand& f = new_flash(FlashOp::Program, ppa, FlashOrigin::HostProgram);
-  if (listener_) listener_->program_issued(ops_[op].lpn, ops_[op].replaces);
   f.token[ftl_.decode(ppa).plane] = ops_[op].token;
   f.issuer.write_op = op;
   f.lpn = ops_[op].lpn;
@@ -495,9 +576,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     case FlashOrigin::GcErase: {
       const std::uint32_t plane = f.issuer.plane;
       gc_.erase_ended(plane);
-      std::deque<std::uint32_t> waiting;  // host writes that waited for the space
-      waiting.swap(stalled_[plane]);
-      for (std::uint32_t op : waiting) program(op);
+      wake_stalled(plane);  // host writes that waited for the space
       gc_.maybe_start(plane);
       break;
     }
@@ -529,7 +608,6 @@ void FirmwareCore::GcPort::copy_read(std::uint32_t plane, std::uint32_t from) {
 void FirmwareCore::GcPort::copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                                         Token token) {
   FlashCommand& p = fw_.new_flash(FlashOp::Program, to, FlashOrigin::GcProgram);
-  if (fw_.listener_) fw_.listener_->program_issued(lpn, from);
   p.token[fw_.ftl_.decode(to).plane] = token;
   p.issuer.plane = plane;
   p.lpn = lpn;

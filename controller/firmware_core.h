@@ -62,6 +62,7 @@ struct FirmwareCounters {
   std::uint64_t host_reads = 0, host_writes = 0, host_trims = 0, host_flushes = 0;
   std::uint64_t trimmed_pages = 0;  // whole logical pages a trim unmapped (or found unmapped)
   std::uint64_t flushes_waited = 0;  // flushes that waited for earlier writes to be on flash
+  std::uint64_t cancelled_programs = 0;  // superseded host programs a firmware scheduler dropped
   std::uint64_t flash_reads = 0, buffer_hits = 0, unwritten_reads = 0;
   std::uint64_t rmw_reads = 0, superseded_programs = 0, stalled_writes = 0;
   std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;
@@ -210,7 +211,21 @@ class FirmwareCore : public sc_core::sc_module {
   Tick core_ticks(std::uint64_t cycles) const {
     return static_cast<Tick>(std::llround(static_cast<double>(cycles) * cycle_ps_));
   }
+  // A command for `ppa`; a program's (an allocated page of its plane's stream) is held
+  // for it until release_flash binds it (late binding: controller/firmware_sched.h).
   FlashCommand& new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin origin);
+  // Per plane and stream (host 0, GC 1): the pages allocated for unbound programs, in
+  // allocation order; a program released takes the first.
+  std::vector<std::deque<std::uint32_t>> unbound_;
+  std::deque<std::uint32_t>& unbound_of(std::uint32_t plane, bool gc) { return unbound_[plane * 2 + (gc ? 1 : 0)]; }
+  void bind(FlashCommand& c);
+  // An unbound program's page goes back to its stream (retarget, cancel): the stream's
+  // last allocated one, so that no block has a hole.
+  void give_back(std::uint32_t plane, bool gc);
+  void issued(FlashCommand& c);  // released: counted per chip, forecast, traced, told
+  bool retarget(FlashCommand& c, std::uint32_t plane);
+  bool cancel(FlashCommand& c);
+  void wake_stalled(std::uint32_t plane);  // host writes that waited for space in it
   // A command built, its core work ending at `at`: to the firmware scheduling policy,
   // which releases it to the block (release_flash).
   void send_flash(FlashCommand& c, Tick at) { fw_sched_->submit(c, at, outlet_); }
@@ -279,6 +294,7 @@ class FirmwareCore : public sc_core::sc_module {
     std::uint32_t chip_of_plane(std::uint32_t plane) const override { return fw_.ftl_.chip_of_plane(plane); }
     std::uint32_t free_blocks(std::uint32_t plane) const override { return fw_.ftl_.free_blocks(plane); }
     std::uint32_t commands_outstanding(std::uint32_t chip) const override { return fw_.chip_outstanding_[chip]; }
+    std::uint32_t unbound_programs(std::uint32_t plane) const override { return fw_.sched_view_.unbound_programs(plane); }
     const BusyForecast& forecast() const override { return fw_.forecast_; }
     Tick now() const override;
 
@@ -289,12 +305,36 @@ class FirmwareCore : public sc_core::sc_module {
   bool keep_forecast_ = false;  // the allocator weighs it
   View view_{*this};
   std::unique_ptr<WriteAllocator> allocator_;
+  class SchedView final : public FirmwareView {
+   public:
+    explicit SchedView(const FirmwareCore& fw) : fw_(fw) {}
+    std::uint32_t chips() const override { return static_cast<std::uint32_t>(fw_.chip_outstanding_.size()); }
+    std::uint32_t planes() const override { return fw_.ftl_.planes(); }
+    std::uint32_t held_by_block(std::uint32_t chip) const override { return fw_.chip_outstanding_[chip]; }
+    std::uint32_t unbound_programs(std::uint32_t plane) const override {
+      return static_cast<std::uint32_t>(fw_.unbound_[plane * 2].size() + fw_.unbound_[plane * 2 + 1].size());
+    }
+    std::uint32_t plane_of(const FlashCommand& c) const override { return fw_.ftl_.plane_of_ppa(c.issuer.ppa); }
+    std::uint32_t chip_of(const FlashCommand& c) const override {
+      return std::uint32_t{c.channel} * fw_.ftl_.config().nand.chips_per_channel + c.chip;
+    }
+    bool superseded(const FlashCommand& c) const override {
+      return c.origin == FlashOrigin::HostProgram && fw_.pending_op(c.lpn) != c.issuer.write_op;
+    }
+
+   private:
+    const FirmwareCore& fw_;
+  };
+  SchedView sched_view_{*this};
   class Outlet final : public FlashOutlet {
    public:
     explicit Outlet(FirmwareCore& fw) : fw_(fw) {}
     Tick now() const override;
     void release(FlashCommand& c, Tick at) override { fw_.release_flash(c, at); }
     Tick charge(std::uint64_t cycles) override { return fw_.reserve_core(cycles); }
+    const FirmwareView& view() const override { return fw_.sched_view_; }
+    bool retarget(FlashCommand& c, std::uint32_t plane) override { return fw_.retarget(c, plane); }
+    bool cancel(FlashCommand& c) override { return fw_.cancel(c); }
 
    private:
     FirmwareCore& fw_;

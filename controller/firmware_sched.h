@@ -1,15 +1,25 @@
-// Firmware scheduling: the seam where the firmware may hold back or reorder the flash
-// commands it has built before the scheduler block sees them, charging its core for the
-// decisions (SOS's firmware-side scheduling lives here). Plain C++.
+// Firmware scheduling: the seam where the firmware may hold back, reorder, move or drop
+// the flash commands it has built before the scheduler block sees them, charging its
+// core for the decisions (SOS's firmware-side scheduling lives here). Plain C++.
 //
-// The firmware hands every command to its FirmwareScheduler once the command's core work
-// is done (submit); the policy passes commands on through a FlashOutlet (release), now,
-// at a later time, or when a completion frees something (completed). InOrderRelease is
-// today's policy: each command goes on as soon as it is ready.
+// The firmware hands every command to its FirmwareScheduler as it builds it (submit),
+// with the time its core work ends; the policy passes commands on through a FlashOutlet
+// (release), now, at a later time, or when a completion frees something (completed).
+// InOrderRelease is today's policy: each command goes on as soon as it is ready.
 //
-// A policy must release every command it is given (the run ends only when every command
-// has completed), and may change only the command's priority class before releasing it:
-// its address, data and origin are the firmware's.
+// Late binding. A read or an erase has its address when built. A program has its plane
+// (the write allocator's choice, or GC's plane) and is *unbound*: it gets its block and
+// page when it is released, the next page of its plane's write stream (host or GC) in
+// release order. So a block's pages are bound in the order its programs are released,
+// whatever order the policy releases them in, and no block has a hole. (The scheduler
+// block keeps the programs of a plane in the order it receives them: docs/scheduler.md.)
+//
+// The contract. A policy must release or cancel every command it is given (the run ends
+// only when every command has completed), and may change a command only through the
+// outlet: its priority class before releasing it; an unbound host program's plane
+// (retarget); or drop an unbound host program whose data a newer write of its logical
+// page superseded (cancel). The rest (address, data, origin) is the firmware's. What it
+// may look at is view(): what the firmware knows, never the NAND's internals.
 #pragma once
 
 #include <cstdint>
@@ -18,15 +28,47 @@
 
 namespace ssd::ctrl {
 
+// What the firmware knows of the device, for a scheduling policy. Chips are numbered
+// channel * chips_per_channel + chip; planes as in controller/write_allocator.h.
+class FirmwareView {
+ public:
+  virtual ~FirmwareView() = default;
+  virtual std::uint32_t chips() const = 0;
+  virtual std::uint32_t planes() const = 0;
+  // Commands released to the scheduler block on the chip whose completion the firmware
+  // has not yet seen (in the block or at the NAND); the chip is busy while any is.
+  virtual std::uint32_t held_by_block(std::uint32_t chip) const = 0;
+  bool busy(std::uint32_t chip) const { return held_by_block(chip) != 0; }
+  // Programs built for the plane and not yet released (no page yet).
+  virtual std::uint32_t unbound_programs(std::uint32_t plane) const = 0;
+  // The plane and chip a command is for.
+  virtual std::uint32_t plane_of(const FlashCommand& c) const = 0;
+  virtual std::uint32_t chip_of(const FlashCommand& c) const = 0;
+  // Whether a host program's data is superseded: a newer write (or a trim) of its
+  // logical page came after it (cancel() takes it).
+  virtual bool superseded(const FlashCommand& c) const = 0;
+};
+
 class FlashOutlet {
  public:
   virtual ~FlashOutlet() = default;
   virtual Tick now() const = 0;
-  // Passes c to the scheduler block at `at` (at once if `at` is not after now).
+  // Passes c to the scheduler block at `at` (at once if `at` is not after now). An
+  // unbound program gets its block and page now.
   virtual void release(FlashCommand& c, Tick at) = 0;
   // Reserves `cycles` of the firmware core (one piece of work at a time) from when it is
   // next free; returns when they end.
   virtual Tick charge(std::uint64_t cycles) = 0;
+  virtual const FirmwareView& view() const = 0;
+  // Moves an unbound host program to `plane` (its data and logical page unchanged).
+  // False, and nothing changed, if it is not an unbound host program, or the plane has
+  // no page free for the host stream or writes waiting for one.
+  virtual bool retarget(FlashCommand& c, std::uint32_t plane) = 0;
+  // Drops an unbound host program whose data is superseded (view().superseded(c)): its
+  // page counts as written for its host request (the newer write carries the data), its
+  // write-buffer entry is freed, and the command is gone (`c` must not be used after).
+  // Counted in firmware.cancelled_programs. False, and nothing changed, otherwise.
+  virtual bool cancel(FlashCommand& c) = 0;
 };
 
 class FirmwareScheduler {

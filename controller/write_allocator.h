@@ -31,6 +31,9 @@ class AllocationView {
   virtual std::uint32_t free_blocks(std::uint32_t plane) const = 0;
   // Flash commands the firmware has issued to the chip and not yet seen complete.
   virtual std::uint32_t commands_outstanding(std::uint32_t chip) const = 0;
+  // Programs built for the plane that have no page yet (late binding: a firmware
+  // scheduling policy holds them; controller/firmware_sched.h).
+  virtual std::uint32_t unbound_programs(std::uint32_t plane) const = 0;
   // The firmware's forecast of when the work it has issued to each channel, chip and die
   // ends, with the commands outstanding on each (an estimate from the nominal timing:
   // controller/busy_forecast.h), and the time now. The forecast is kept only for an

@@ -125,6 +125,10 @@ struct FlashCommand {
     std::uint32_t ppa = 0;       // the page (erase: the block's first page), FTL numbering
     std::uint32_t write_op = 0;  // read-modify-write read, host program: the write it serves
     std::uint32_t plane = 0;     // GC: the plane collected
+    // A program has its plane when built and its block and page when released to the
+    // scheduler block (controller/firmware_sched.h); until then `ppa` is a page of its
+    // plane's stream held for it, not necessarily the one it will get.
+    bool bound = true;
   } issuer;
 
   // ---- scratch of the scheduler block while it queues the command (not part of the

@@ -263,6 +263,18 @@ struct RecordingOutlet final : ctrl::FlashOutlet {
     charged += cycles;
     return t;
   }
+  struct NoView final : ctrl::FirmwareView {  // in-order release looks at nothing
+    std::uint32_t chips() const override { return 0; }
+    std::uint32_t planes() const override { return 0; }
+    std::uint32_t held_by_block(std::uint32_t) const override { return 0; }
+    std::uint32_t unbound_programs(std::uint32_t) const override { return 0; }
+    std::uint32_t plane_of(const FlashCommand&) const override { return 0; }
+    std::uint32_t chip_of(const FlashCommand&) const override { return 0; }
+    bool superseded(const FlashCommand&) const override { return false; }
+  } no_view;
+  const ctrl::FirmwareView& view() const override { return no_view; }
+  bool retarget(FlashCommand&, std::uint32_t) override { return false; }
+  bool cancel(FlashCommand&) override { return false; }
 };
 struct FakeView final : ctrl::AllocationView {
   explicit FakeView(const nand::NandConfig& n) : n_(n), forecast_(n) {}
@@ -271,6 +283,7 @@ struct FakeView final : ctrl::AllocationView {
   std::uint32_t chip_of_plane(std::uint32_t p) const override { return p / 2; }
   std::uint32_t free_blocks(std::uint32_t p) const override { return 10 + p; }
   std::uint32_t commands_outstanding(std::uint32_t chip) const override { return chip; }
+  std::uint32_t unbound_programs(std::uint32_t) const override { return 0; }
   const ctrl::BusyForecast& forecast() const override { return forecast_; }
   Tick now() const override { return 0; }
   nand::NandConfig n_;
