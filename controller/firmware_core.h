@@ -25,6 +25,7 @@
 #include <systemc>
 #include <tlm_utils/peq_with_get.h>
 
+#include "controller/firmware_counters.h"
 #include "controller/ftl.h"
 #include "controller/timeline.h"
 #include "controller/firmware_sched.h"
@@ -56,18 +57,6 @@ struct FirmwareConfig {
   // that hold its sectors (controller/read_unit.h); 0: every read moves its whole page.
   // A multiple of 512 that divides the page.
   std::uint32_t read_unit_bytes = 0;
-};
-
-struct FirmwareCounters {
-  std::uint64_t host_reads = 0, host_writes = 0, host_trims = 0, host_flushes = 0;
-  std::uint64_t trimmed_pages = 0;  // whole logical pages a trim unmapped (or found unmapped)
-  std::uint64_t flushes_waited = 0;  // flushes that waited for earlier writes to be on flash
-  std::uint64_t cancelled_programs = 0;  // superseded host programs a firmware scheduler dropped
-  std::uint64_t flash_reads = 0, buffer_hits = 0, unwritten_reads = 0;
-  std::uint64_t rmw_reads = 0, superseded_programs = 0, stalled_writes = 0;
-  std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;
-  std::uint64_t gc_skipped_copies = 0;  // a victim's page invalidated before its copy was issued
-  std::uint64_t gc_urgent_commands = 0;  // GC commands issued in the foreground (urgent class)
 };
 
 // Told of what the firmware issues, so that a helper beside the model can prepare the

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "controller/firmware_core.h"
+#include "controller/firmware_counters.h"
 
 namespace ssd::ctrl {
 

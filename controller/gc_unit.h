@@ -21,13 +21,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "controller/firmware_counters.h"
 #include "controller/ftl.h"
-#include "controller/nand_backdoor.h"
 #include "tlm/flash_command.h"
 
 namespace ssd::ctrl {
 
-struct FirmwareCounters;
 
 class GcUnit {
  public:

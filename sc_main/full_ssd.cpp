@@ -3,7 +3,7 @@
 #include <chrono>
 #include <sstream>
 
-#include "controller/nand_backdoor.h"
+#include "sc_main/nand_backdoor.h"
 #include "controller/read_unit.h"
 #include "sc_main/run_outputs.h"
 #include "sc_main/sim_config.h"

@@ -1,4 +1,5 @@
-// The FTL's FlashBackdoor onto a NandDevice's page state (preconditioning).
+// The FTL's FlashBackdoor onto a NandDevice's page state (preconditioning), where the model
+// is wired: it writes the NAND's page state, which no controller part may reach.
 #pragma once
 
 #include "controller/ftl.h"

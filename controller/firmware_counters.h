@@ -1,0 +1,22 @@
+// What the firmware counts (stats.json "firmware" and part of "ftl"), in a header of its
+// own so that the plain C++ units that count (the GC unit) need not include the SystemC
+// firmware module.
+#pragma once
+
+#include <cstdint>
+
+namespace ssd::ctrl {
+
+struct FirmwareCounters {
+  std::uint64_t host_reads = 0, host_writes = 0, host_trims = 0, host_flushes = 0;
+  std::uint64_t trimmed_pages = 0;  // whole logical pages a trim unmapped (or found unmapped)
+  std::uint64_t flushes_waited = 0;  // flushes that waited for earlier writes to be on flash
+  std::uint64_t cancelled_programs = 0;  // superseded host programs a firmware scheduler dropped
+  std::uint64_t flash_reads = 0, buffer_hits = 0, unwritten_reads = 0;
+  std::uint64_t rmw_reads = 0, superseded_programs = 0, stalled_writes = 0;
+  std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;
+  std::uint64_t gc_skipped_copies = 0;  // a victim's page invalidated before its copy was issued
+  std::uint64_t gc_urgent_commands = 0;  // GC commands issued in the foreground (urgent class)
+};
+
+}  // namespace ssd::ctrl
