@@ -124,6 +124,29 @@ std::uint32_t Ftl::allocate(std::uint32_t plane, bool gc_stream) {
   return ppa;
 }
 
+bool Ftl::allocate_multi(std::uint32_t die, std::uint8_t plane_mask, bool gc_stream,
+                         std::array<std::uint32_t, kMaxPlanes>& out) {
+  const std::uint32_t ppd = cfg_.nand.planes_per_die;
+  if (plane_mask == 0 || (ppd < 8 && plane_mask >> ppd) || die >= planes() / ppd)
+    throw std::invalid_argument("FTL: multi-plane allocation of planes " + std::to_string(plane_mask) + " of die " +
+                                std::to_string(die) + " outside the geometry");
+  // The offset each plane's next page would have; a plane that must open a block starts
+  // at offset 0 if it may open one.
+  std::uint32_t offset = kUnmapped;
+  for (std::uint32_t p = 0; p < ppd; ++p) {
+    if (!(plane_mask >> p & 1u)) continue;
+    const Plane& pl = planes_v_[die * ppd + p];
+    const std::uint32_t open = pl.open[gc_stream ? 1 : 0];
+    const std::uint32_t next = open == kUnmapped ? 0 : blocks_[open].write_ptr;
+    if (open == kUnmapped && (pl.free.empty() || (!gc_stream && pl.free.size() <= gc_reserve_))) return false;
+    if (offset != kUnmapped && next != offset) return false;
+    offset = next;
+  }
+  for (std::uint32_t p = 0; p < ppd; ++p)
+    if (plane_mask >> p & 1u) out[p] = allocate(die * ppd + p, gc_stream);
+  return true;
+}
+
 void Ftl::unallocate(std::uint32_t ppa, bool gc_stream) {
   const std::uint32_t g = block_of_ppa(ppa), page = ppa % cfg_.nand.pages_per_block;
   const std::uint32_t plane = plane_of_ppa(ppa);

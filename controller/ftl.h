@@ -12,6 +12,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -151,6 +152,15 @@ class Ftl {
   // Pages go back in the reverse order of their allocation, across up to kOpenedKept
   // blocks. Throws std::logic_error for any other page.
   void unallocate(std::uint32_t ppa, bool gc_stream);
+  // A multi-plane allocation: the next page of the stream on each plane of `plane_mask`
+  // (bit p: plane p) of die `die` (numbered (channel * chips_per_channel + chip) *
+  // dies_per_chip + die), all at one page offset, as an n-plane command needs (nand/: one
+  // page offset, a block per plane). True with out[p] the page of each plane p in the
+  // mask; false, with nothing allocated, when a plane cannot allocate (allocate() would
+  // give kUnmapped) or the planes' next pages are at different offsets (the caller then
+  // allocates them one by one: a stream always allocated n-plane stays aligned).
+  bool allocate_multi(std::uint32_t die, std::uint8_t plane_mask, bool gc_stream,
+                      std::array<std::uint32_t, kMaxPlanes>& out);
   // The program of an allocated page ended, whatever became of its data (mapped by map()
   // or relocate(), or superseded and left invalid). Until every page of a full block has
   // ended its program the block is no GC candidate: a victim must hold no page whose

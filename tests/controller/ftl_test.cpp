@@ -357,3 +357,49 @@ TEST_CASE("ftl: pages given back in reverse order are given again, across blocks
   CHECK(f.programs_in_flight(second) == 0);
   CHECK(got[15] == first * ppb + 15);
 }
+
+TEST_CASE("ftl: a multi-plane allocation gives one page offset on the die's planes, or nothing", "[ftl][multiplane]") {
+  Ftl f(small());  // 2 dies per chip, 2 planes per die, 16-page blocks
+  std::array<std::uint32_t, kMaxPlanes> got{};
+  const std::uint32_t die = 5, p0 = die * 2, p1 = die * 2 + 1, ppb = 16;
+  // Both planes open a block at offset 0, then go on together, across a block boundary.
+  for (std::uint32_t i = 0; i < ppb + 3; ++i) {
+    REQUIRE(f.allocate_multi(die, 0b11, false, got));
+    CHECK(got[0] % ppb == i % ppb);
+    CHECK(got[1] % ppb == i % ppb);
+    CHECK(f.plane_of_ppa(got[0]) == p0);
+    CHECK(f.plane_of_ppa(got[1]) == p1);
+  }
+  // Planes at different offsets: refused, nothing allocated; one plane alone is fine.
+  const std::uint32_t single = f.allocate(p1, false);
+  CHECK(single % ppb == 3);
+  const std::uint32_t before0 = f.programs_in_flight(f.block_of_ppa(got[0]));
+  const std::uint32_t before1 = f.programs_in_flight(f.block_of_ppa(single));
+  CHECK_FALSE(f.allocate_multi(die, 0b11, false, got));
+  CHECK(f.programs_in_flight(f.block_of_ppa(got[0])) == before0);
+  CHECK(f.programs_in_flight(f.block_of_ppa(single)) == before1);
+  REQUIRE(f.allocate_multi(die, 0b01, false, got));  // plane 0 catches up
+  CHECK(got[0] % ppb == 3);
+  REQUIRE(f.allocate_multi(die, 0b11, false, got));
+  CHECK(got[0] % ppb == 4);
+  CHECK(got[1] % ppb == 4);
+  // The GC stream is a stream of its own; a mask past the die's planes is an error.
+  REQUIRE(f.allocate_multi(die, 0b11, true, got));
+  CHECK(got[0] % ppb == 0);
+  CHECK_THROWS_AS(f.allocate_multi(die, 0b100, false, got), std::invalid_argument);
+  CHECK_THROWS_AS(f.allocate_multi(f.planes() / 2, 0b01, false, got), std::invalid_argument);
+}
+
+TEST_CASE("ftl: a multi-plane allocation stops at the host stream's reserve like a single one", "[ftl][multiplane]") {
+  Ftl f(small());
+  std::array<std::uint32_t, kMaxPlanes> got{};
+  std::uint32_t n = 0;
+  while (f.allocate_multi(0, 0b11, false, got)) ++n;
+  // Each plane gave its pages until only the GC reserve was left, as allocate() does.
+  CHECK(f.allocate(0, false) == kUnmapped);
+  CHECK(f.allocate(1, false) == kUnmapped);
+  CHECK(f.free_blocks(0) == f.free_blocks(1));
+  CHECK(f.free_blocks(0) > 0);                      // the reserve, left to GC
+  CHECK(n == (32 - f.free_blocks(0)) * 16);          // every other block's pages, two at a time
+  CHECK(f.allocate_multi(0, 0b11, true, got));  // the GC stream may take the reserve
+}
