@@ -529,57 +529,17 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     return tlm::TLM_COMPLETED;
   }
   FlashCommand& f = flash_cmd(gp);
-  if (f.status != FlashStatus::Ok) {
-    SC_REPORT_ERROR("/ssd/controller/firmware", ("flash command failed: " + f.error).c_str());
-  }
-  const unsigned plane_in_die = f.first_plane();
   const std::uint32_t chip = std::uint32_t{f.channel} * ftl_.config().nand.chips_per_channel + f.chip;
   const std::uint32_t ppa = f.issuer.ppa;
   fw_sched_->completed(f, outlet_);
+  // One handler per origin; each says what it does with every outcome.
   switch (f.origin) {
-    case FlashOrigin::HostRead: {
-      auto& host_gp = *static_cast<tlm::tlm_generic_payload*>(f.host);
-      host_cmd(host_gp).tokens[f.host_page] = f.token[plane_in_die];
-      read_done(ppa);
-      page_done(host_gp, &f);
-      break;
-    }
-    case FlashOrigin::RmwRead:
-      read_done(ppa);
-      set_token(f.issuer.write_op, merge_tokens(f.token[plane_in_die], ops_[f.issuer.write_op].fresh));
-      break;
-    case FlashOrigin::HostProgram: {
-      const std::uint32_t op = f.issuer.write_op;
-      WriteOp& w = ops_[op];
-      ftl_.programmed(ppa);
-      if (pending_op(w.lpn) == op) {
-        ftl_.map(w.lpn, ppa);
-        clear_pending(w.lpn);
-      } else {
-        ++counters_.superseded_programs;  // a newer write or a trim came meanwhile
-      }
-      tlm::tlm_generic_payload* host_gp = w.host;
-      const Tick known = w.t_known;
-      const std::uint8_t waited_for = w.waited_for;
-      w.next_free = free_op_;
-      free_op_ = op;
-      page_done(*host_gp, &f, known, waited_for);
-      gc_.maybe_start(ftl_.plane_of_ppa(ppa));  // its block may have become a GC candidate
-      break;
-    }
-    case FlashOrigin::GcRead:
-      gc_.copy_read_ended(f.issuer.plane, ppa, f.token[plane_in_die]);
-      break;
-    case FlashOrigin::GcProgram:
-      gc_.copy_program_ended(f.issuer.plane, ppa, f.copy_from, f.lpn, f.priority);
-      break;
-    case FlashOrigin::GcErase: {
-      const std::uint32_t plane = f.issuer.plane;
-      gc_.erase_ended(plane);
-      wake_stalled(plane);  // host writes that waited for the space
-      gc_.maybe_start(plane);
-      break;
-    }
+    case FlashOrigin::HostRead: host_read_ended(f); break;
+    case FlashOrigin::RmwRead: rmw_read_ended(f); break;
+    case FlashOrigin::HostProgram: host_program_ended(f); break;
+    case FlashOrigin::GcRead: gc_read_ended(f); break;
+    case FlashOrigin::GcProgram: gc_program_ended(f); break;
+    case FlashOrigin::GcErase: gc_erase_ended(f); break;
     case FlashOrigin::None:
       SC_REPORT_ERROR("/ssd/controller/firmware", ("a completion of a command it did not issue: " + f.describe()).c_str());
       break;
@@ -591,6 +551,91 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   chip_activity(chip, -1);
   trace_command(ppa, -1);
   return tlm::TLM_COMPLETED;
+}
+
+// A failure no handler recovers from yet (the NAND-fault model brings recovery): an
+// error naming the command, what failed, and what the firmware would have to do.
+void FirmwareCore::unrecovered(const FlashCommand& f, const char* recovery) {
+  SC_REPORT_ERROR("/ssd/controller/firmware",
+                  ("flash command failed (" + std::string(to_string(f.status)) + "): " + f.describe() +
+                   (f.error.empty() ? std::string() : ": " + f.error) + "; " + recovery + " is not modelled")
+                      .c_str());
+}
+
+// Reads: Ok and ReadRetried deliver the data (a retried read only took longer).
+// Uncorrectable: the data is lost to this read (recovery, e.g. from a RAID-like parity,
+// is not modelled): an error. ProtocolError: an error. A read never reports a program or
+// erase failure: an error if it does.
+bool FirmwareCore::read_data_good(const FlashCommand& f) {
+  if (f.status == FlashStatus::Ok || f.status == FlashStatus::ReadRetried) return true;
+  unrecovered(f, f.status == FlashStatus::Uncorrectable ? "rebuilding the page's data" : "going on after it");
+  return false;
+}
+
+void FirmwareCore::host_read_ended(FlashCommand& f) {
+  read_done(f.issuer.ppa);
+  if (!read_data_good(f)) return;
+  auto& host_gp = *static_cast<tlm::tlm_generic_payload*>(f.host);
+  host_cmd(host_gp).tokens[f.host_page] = f.token[f.first_plane()];
+  page_done(host_gp, &f);
+}
+
+void FirmwareCore::rmw_read_ended(FlashCommand& f) {
+  read_done(f.issuer.ppa);
+  if (!read_data_good(f)) return;
+  set_token(f.issuer.write_op, merge_tokens(f.token[f.first_plane()], ops_[f.issuer.write_op].fresh));
+}
+
+// Programs: Ok. ProgramFailed: the page (and its block) is bad and the data must be
+// written again elsewhere: not modelled yet, an error. Anything else: an error.
+void FirmwareCore::host_program_ended(FlashCommand& f) {
+  if (f.status != FlashStatus::Ok) {
+    unrecovered(f, f.status == FlashStatus::ProgramFailed ? "writing the page again elsewhere" : "going on after it");
+    return;
+  }
+  const std::uint32_t ppa = f.issuer.ppa;
+  const std::uint32_t op = f.issuer.write_op;
+  WriteOp& w = ops_[op];
+  ftl_.programmed(ppa);
+  if (pending_op(w.lpn) == op) {
+    ftl_.map(w.lpn, ppa);
+    clear_pending(w.lpn);
+  } else {
+    ++counters_.superseded_programs;  // a newer write or a trim came meanwhile
+  }
+  tlm::tlm_generic_payload* host_gp = w.host;
+  const Tick known = w.t_known;
+  const std::uint8_t waited_for = w.waited_for;
+  w.next_free = free_op_;
+  free_op_ = op;
+  page_done(*host_gp, &f, known, waited_for);
+  gc_.maybe_start(ftl_.plane_of_ppa(ppa));  // its block may have become a GC candidate
+}
+
+void FirmwareCore::gc_read_ended(FlashCommand& f) {
+  if (!read_data_good(f)) return;
+  gc_.copy_read_ended(f.issuer.plane, f.issuer.ppa, f.token[f.first_plane()]);
+}
+
+void FirmwareCore::gc_program_ended(FlashCommand& f) {
+  if (f.status != FlashStatus::Ok) {
+    unrecovered(f, f.status == FlashStatus::ProgramFailed ? "copying the page again elsewhere" : "going on after it");
+    return;
+  }
+  gc_.copy_program_ended(f.issuer.plane, f.issuer.ppa, f.copy_from, f.lpn, f.priority);
+}
+
+// Erases: Ok. EraseFailed: the block is bad and must be retired from the free pool: not
+// modelled yet, an error. Anything else: an error.
+void FirmwareCore::gc_erase_ended(FlashCommand& f) {
+  if (f.status != FlashStatus::Ok) {
+    unrecovered(f, f.status == FlashStatus::EraseFailed ? "retiring the block" : "going on after it");
+    return;
+  }
+  const std::uint32_t plane = f.issuer.plane;
+  gc_.erase_ended(plane);
+  wake_stalled(plane);  // host writes that waited for the space
+  gc_.maybe_start(plane);
 }
 
 void FirmwareCore::read_done(std::uint32_t ppa) {

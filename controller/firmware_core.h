@@ -227,6 +227,15 @@ class FirmwareCore : public sc_core::sc_module {
   // gc (controller/gc_unit.h)
   void resume_gc_at_start() { gc_.resume_at_start(); }  // once, at time 0: the runs resume_gc() left under way
   void read_done(std::uint32_t ppa);  // a host or RMW read of ppa completed
+  // The completion of a flash command, one handler per origin (flash_bw).
+  void host_read_ended(FlashCommand& f);
+  void rmw_read_ended(FlashCommand& f);
+  void host_program_ended(FlashCommand& f);
+  void gc_read_ended(FlashCommand& f);
+  void gc_program_ended(FlashCommand& f);
+  void gc_erase_ended(FlashCommand& f);
+  bool read_data_good(const FlashCommand& f);  // false: reported
+  void unrecovered(const FlashCommand& f, const char* recovery);
   // Whether the plane's free pool is at its last reserve: host writes to it blocked or
   // waiting. GC then runs in the foreground (urgent).
   bool at_last_reserve(std::uint32_t plane) const { return ftl_.writes_blocked(plane) || !stalled_[plane].empty(); }

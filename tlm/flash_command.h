@@ -47,7 +47,15 @@ enum class FlashOp : std::uint8_t { Read, Program, Erase };
 // an operation could use now, then one for the die's own condition); a command needs
 // its planes and that condition (FlashCommand::start_need()).
 constexpr unsigned kStartBits = kMaxPlanes + 1;
-enum class FlashStatus : std::uint8_t { Pending, Ok, ProtocolError };
+// What a NAND reports at a command's end. Ok; ReadRetried: a read whose data came right
+// after extra read-retry or soft-decision steps (its data is good); the failures a NAND
+// can report: ProgramFailed and EraseFailed (the status register's FAIL bit),
+// Uncorrectable (a read beyond the last decode tier); ProtocolError, a command the NAND
+// refused (docs/nand-timing.md). The NAND of this model reports only Ok and
+// ProtocolError until its fault model exists; the firmware's handlers say what they do
+// with each (controller/firmware_core.cpp, flash_bw).
+enum class FlashStatus : std::uint8_t { Pending, Ok, ProtocolError, ReadRetried, ProgramFailed, EraseFailed, Uncorrectable };
+const char* to_string(FlashStatus s);
 // Priority classes of the scheduler block (docs/scheduler.md): a chip serves the lowest
 // class it holds first. GC work is background unless its plane's free pool is at its
 // last reserve (then foreground: urgent, before the host's work).

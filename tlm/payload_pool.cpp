@@ -32,6 +32,19 @@ const char* to_string(HostOp op) {
   return "?";
 }
 
+const char* to_string(FlashStatus s) {
+  switch (s) {
+    case FlashStatus::Pending: return "pending";
+    case FlashStatus::Ok: return "ok";
+    case FlashStatus::ProtocolError: return "protocol error";
+    case FlashStatus::ReadRetried: return "read after retries";
+    case FlashStatus::ProgramFailed: return "program failed";
+    case FlashStatus::EraseFailed: return "erase failed";
+    case FlashStatus::Uncorrectable: return "uncorrectable read";
+  }
+  return "?";
+}
+
 const char* to_string(FlashOrigin o) {
   switch (o) {
     case FlashOrigin::None: return "-";

@@ -207,6 +207,49 @@ TEST_CASE("controller: a FLUSH completes when every write before it is on flash,
   for (const Done& d : b.host.done) CHECK(d.ok);
 }
 
+TEST_CASE("controller: each completion handler reports a NAND failure with what it cannot do yet",
+          "[controller][errors][status]") {
+  // Completions with the failures a NAND can report, handed to the firmware as the block
+  // would; each handler reports an error naming the outcome and the recovery missing.
+  static std::vector<std::string> reports;
+  sc_report_handler::set_handler([](const sc_report& r, const sc_actions&) {
+    if (std::string(r.get_msg_type()) == "/ssd/controller/firmware") reports.push_back(r.get_msg());
+  });
+  Bench b("b", 32);
+  sc_start(SC_ZERO_TIME);
+  struct Case {
+    FlashOrigin origin;
+    FlashOp op;
+    FlashStatus status;
+    const char* expect;
+  } cases[] = {
+      {FlashOrigin::GcErase, FlashOp::Erase, FlashStatus::EraseFailed, "(erase failed): "},
+      {FlashOrigin::GcProgram, FlashOp::Program, FlashStatus::ProgramFailed, "(program failed): "},
+      {FlashOrigin::GcRead, FlashOp::Read, FlashStatus::Uncorrectable, "(uncorrectable read): "},
+      {FlashOrigin::GcRead, FlashOp::Read, FlashStatus::ProtocolError, "(protocol error): "},
+  };
+  const char* recovery[] = {"retiring the block is not modelled", "copying the page again elsewhere is not modelled",
+                            "rebuilding the page's data is not modelled", "going on after it is not modelled"};
+  for (const Case& c : cases) {
+    tlm::tlm_generic_payload* gp = b.fw.pool().acquire();
+    FlashCommand& f = flash_cmd(*gp);
+    f.origin = c.origin;
+    f.op = c.op;
+    f.plane_mask = 1;
+    f.status = c.status;
+    f.exec.owner = gp;
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_time d = SC_ZERO_TIME;
+    b.sched.target->nb_transport_bw(*gp, ph, d);
+  }
+  REQUIRE(reports.size() == 4);
+  for (int i = 0; i < 4; ++i) {
+    INFO(reports[i]);
+    CHECK(reports[i].find(cases[i].expect) != std::string::npos);
+    CHECK(reports[i].find(recovery[i]) != std::string::npos);
+  }
+}
+
 TEST_CASE("controller: an access past the logical capacity gets an address error", "[controller][errors]") {
   Bench b("b", 32);
   const std::uint64_t sectors = b.fw.ftl().logical_pages() * 16;
