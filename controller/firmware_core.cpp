@@ -214,7 +214,7 @@ void FirmwareCore::bind(FlashCommand& c) {
 }
 
 void FirmwareCore::issued(FlashCommand& c) {
-  chip_activity(std::uint32_t{c.channel} * ftl_.config().nand.chips_per_channel + c.chip, +1);
+  chip_activity(chip_of(c), +1);
   if (keep_forecast_) forecast_.issued(c, sim_now());
   if (listener_ && c.op == FlashOp::Program)
     listener_->program_issued(c.lpn, c.origin == FlashOrigin::GcProgram ? c.copy_from : ops_[c.issuer.write_op].replaces);
@@ -254,7 +254,7 @@ bool FirmwareCore::retarget(FlashCommand& c, std::uint32_t plane) {
     trace_plane(plane);
   }
   gc_.maybe_start(plane);
-  if (!stalled_[from].empty()) wake_stalled(from);  // a page freed where writes wait
+  wake_stalled(from);  // a page freed where writes may wait
   return true;
 }
 
@@ -264,16 +264,10 @@ bool FirmwareCore::cancel(FlashCommand& c) {
   give_back(plane, false);
   ++counters_.cancelled_programs;
   const std::uint32_t op = c.issuer.write_op;
-  WriteOp& w = ops_[op];
-  tlm::tlm_generic_payload* host_gp = w.host;
-  const Tick known = w.t_known;
-  const std::uint8_t waited_for = w.waited_for;
-  w.next_free = free_op_;
-  free_op_ = op;
   trace_command(c.issuer.ppa, -1);
   static_cast<tlm::tlm_generic_payload*>(c.exec.owner)->release();
-  page_done(*host_gp, nullptr, known, waited_for);  // the newer write carries the page
-  if (!stalled_[plane].empty()) wake_stalled(plane);
+  write_page_done(op, nullptr);  // the newer write carries the page
+  wake_stalled(plane);
   return true;
 }
 
@@ -465,6 +459,16 @@ void FirmwareCore::program(std::uint32_t op) {
   gc_.maybe_start(plane);
 }
 
+void FirmwareCore::write_page_done(std::uint32_t op, const FlashCommand* f) {
+  WriteOp& w = ops_[op];
+  tlm::tlm_generic_payload* host_gp = w.host;
+  const Tick known = w.t_known;
+  const std::uint8_t waited_for = w.waited_for;
+  w.next_free = free_op_;
+  free_op_ = op;
+  page_done(*host_gp, f, known, waited_for);
+}
+
 void FirmwareCore::page_done(tlm::tlm_generic_payload& gp, const FlashCommand* f, Tick known,
                              std::uint8_t waited_for) {
   HostCommand& c = host_cmd(gp);
@@ -529,7 +533,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     return tlm::TLM_COMPLETED;
   }
   FlashCommand& f = flash_cmd(gp);
-  const std::uint32_t chip = std::uint32_t{f.channel} * ftl_.config().nand.chips_per_channel + f.chip;
+  const std::uint32_t chip = chip_of(f);
   const std::uint32_t ppa = f.issuer.ppa;
   fw_sched_->completed(f, outlet_);
   // One handler per origin; each says what it does with every outcome.
@@ -603,12 +607,7 @@ void FirmwareCore::host_program_ended(FlashCommand& f) {
   } else {
     ++counters_.superseded_programs;  // a newer write or a trim came meanwhile
   }
-  tlm::tlm_generic_payload* host_gp = w.host;
-  const Tick known = w.t_known;
-  const std::uint8_t waited_for = w.waited_for;
-  w.next_free = free_op_;
-  free_op_ = op;
-  page_done(*host_gp, &f, known, waited_for);
+  write_page_done(op, &f);
   gc_.maybe_start(ftl_.plane_of_ppa(ppa));  // its block may have become a GC candidate
 }
 

@@ -183,6 +183,9 @@ class FirmwareCore : public sc_core::sc_module {
   // request's attributed parts (tlm/latency_parts.h).
   void page_done(tlm::tlm_generic_payload& host, const FlashCommand* f = nullptr, Tick known = 0,
                  std::uint8_t waited_for = kWaitedNone);
+  // A host write's page is done (programmed by `f`, or its program cancelled: null): its
+  // WriteOp is freed and the page counted for its request.
+  void write_page_done(std::uint32_t op, const FlashCommand* f);
   void critical_path(HostCommand& c, const FlashCommand* f, Tick known, std::uint8_t waited_for, Tick now) const;
   void complete_host(tlm::tlm_generic_payload& host);
   // FLUSH: a host write is on flash when it completes (every page programmed). A flush
@@ -207,6 +210,13 @@ class FirmwareCore : public sc_core::sc_module {
   // allocation order; a program released takes the first.
   std::vector<std::deque<std::uint32_t>> unbound_;
   std::deque<std::uint32_t>& unbound_of(std::uint32_t plane, bool gc) { return unbound_[plane * 2 + (gc ? 1 : 0)]; }
+  const std::deque<std::uint32_t>& unbound_of(std::uint32_t plane, bool gc) const {
+    return unbound_[plane * 2 + (gc ? 1 : 0)];
+  }
+  // The chip a command is for, numbered channel * chips_per_channel + chip.
+  std::uint32_t chip_of(const FlashCommand& c) const {
+    return std::uint32_t{c.channel} * ftl_.config().nand.chips_per_channel + c.chip;
+  }
   void bind(FlashCommand& c);
   // An unbound program's page goes back to its stream (retarget, cancel): the stream's
   // last allocated one, so that no block has a hole.
@@ -310,12 +320,10 @@ class FirmwareCore : public sc_core::sc_module {
     std::uint32_t planes() const override { return fw_.ftl_.planes(); }
     std::uint32_t held_by_block(std::uint32_t chip) const override { return fw_.chip_outstanding_[chip]; }
     std::uint32_t unbound_programs(std::uint32_t plane) const override {
-      return static_cast<std::uint32_t>(fw_.unbound_[plane * 2].size() + fw_.unbound_[plane * 2 + 1].size());
+      return static_cast<std::uint32_t>(fw_.unbound_of(plane, false).size() + fw_.unbound_of(plane, true).size());
     }
     std::uint32_t plane_of(const FlashCommand& c) const override { return fw_.ftl_.plane_of_ppa(c.issuer.ppa); }
-    std::uint32_t chip_of(const FlashCommand& c) const override {
-      return std::uint32_t{c.channel} * fw_.ftl_.config().nand.chips_per_channel + c.chip;
-    }
+    std::uint32_t chip_of(const FlashCommand& c) const override { return fw_.chip_of(c); }
     bool superseded(const FlashCommand& c) const override {
       return c.origin == FlashOrigin::HostProgram && fw_.pending_op(c.lpn) != c.issuer.write_op;
     }

@@ -99,16 +99,20 @@ std::uint32_t Ftl::take_free_block(std::uint32_t plane) {
 
 bool Ftl::gc_needed(std::uint32_t plane) const { return planes_v_[plane].free.size() < gc_low_; }
 
+bool Ftl::may_open_block(const Plane& p, bool gc_stream) const {
+  return !p.free.empty() && (gc_stream || p.free.size() > gc_reserve_);
+}
+
 bool Ftl::writes_blocked(std::uint32_t plane) const {
   const Plane& p = planes_v_[plane];
-  return p.open[0] == kUnmapped && p.free.size() <= gc_reserve_;
+  return p.open[0] == kUnmapped && !may_open_block(p, false);
 }
 
 std::uint32_t Ftl::allocate(std::uint32_t plane, bool gc_stream) {
   Plane& p = planes_v_[plane];
   std::uint32_t& open = p.open[gc_stream ? 1 : 0];
   if (open == kUnmapped) {
-    if (p.free.empty() || (!gc_stream && p.free.size() <= gc_reserve_)) return kUnmapped;
+    if (!may_open_block(p, gc_stream)) return kUnmapped;
     open = take_free_block(plane);
     std::vector<std::uint32_t>& h = p.opened[gc_stream ? 1 : 0];
     if (h.size() == kOpenedKept) h.erase(h.begin());
@@ -138,7 +142,7 @@ bool Ftl::allocate_multi(std::uint32_t die, std::uint8_t plane_mask, bool gc_str
     const Plane& pl = planes_v_[die * ppd + p];
     const std::uint32_t open = pl.open[gc_stream ? 1 : 0];
     const std::uint32_t next = open == kUnmapped ? 0 : blocks_[open].write_ptr;
-    if (open == kUnmapped && (pl.free.empty() || (!gc_stream && pl.free.size() <= gc_reserve_))) return false;
+    if (open == kUnmapped && !may_open_block(pl, gc_stream)) return false;
     if (offset != kUnmapped && next != offset) return false;
     offset = next;
   }

@@ -316,6 +316,9 @@ class Ftl {
     std::vector<std::uint32_t> opened[2];
   };
   std::uint32_t take_free_block(std::uint32_t plane);
+  // Whether the stream may open a free block of the plane (the host stream may not take
+  // the GC reserve).
+  bool may_open_block(const Plane& p, bool gc_stream) const;
   static constexpr std::size_t kOpenedKept = 8;
   void invalidate(std::uint32_t ppa);
   // Copies an image block's valid pages from the image into valid_bits_.

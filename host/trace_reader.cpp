@@ -247,7 +247,7 @@ bool TraceReader::parse_blkparse(const std::vector<std::string>& f, TraceRecord&
   if (rest < f.size() && f[rest].front() != '(' && f[rest].front() != '[')
     fail("process", "expected [PROCESS] after the blocks, got " + quote(f[rest]));
   if (r.op == HostOp::Flush) {
-    if (r.bytes != 0) fail("blocks", "a flush that carries data: " + quote(rwbs) + " with " + f[9] + " blocks");
+    if (r.bytes != 0) fail("blocks", "a flush that carries data: " + quote(rwbs) + " with " + quote(f[9]) + " blocks");
     r.offset = 0;  // a flush's sector means nothing
   }
   preflush_ = preflush && r.op != HostOp::Flush;  // parse() puts a flush before it
