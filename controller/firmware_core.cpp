@@ -144,34 +144,6 @@ void FirmwareCore::on_work() {
   }
 }
 
-std::uint32_t FirmwareCore::new_op() {
-  if (free_op_ != kNone) {
-    const std::uint32_t i = free_op_;
-    free_op_ = ops_[i].next_free;
-    ops_[i] = WriteOp{};
-    return i;
-  }
-  ops_.emplace_back();
-  return static_cast<std::uint32_t>(ops_.size() - 1);
-}
-
-void FirmwareCore::park(std::uint32_t on_op, const Parked& p) {
-  std::uint32_t i;
-  if (!free_parked_.empty()) {
-    i = free_parked_.back();
-    free_parked_.pop_back();
-    parked_[i] = p;
-  } else {
-    i = static_cast<std::uint32_t>(parked_.size());
-    parked_.push_back(p);
-  }
-  parked_[i].next = kNone;
-  WriteOp& w = ops_[on_op];
-  if (w.waiters_tail == kNone) w.waiters = i;
-  else parked_[w.waiters_tail].next = i;
-  w.waiters_tail = i;
-}
-
 FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin origin) {
   tlm::tlm_generic_payload* gp = pool_.acquire();
   FlashCommand& f = flash_cmd(*gp);
@@ -217,7 +189,7 @@ void FirmwareCore::issued(FlashCommand& c) {
   chip_activity(chip_of(c), +1);
   if (keep_forecast_) forecast_.issued(c, sim_now());
   if (listener_ && c.op == FlashOp::Program)
-    listener_->program_issued(c.lpn, c.origin == FlashOrigin::GcProgram ? c.copy_from : ops_[c.issuer.write_op].replaces);
+    listener_->program_issued(c.lpn, c.origin == FlashOrigin::GcProgram ? c.copy_from : writes_.op(c.issuer.write_op).replaces);
 }
 
 void FirmwareCore::give_back(std::uint32_t plane, bool gc) {
@@ -313,18 +285,10 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
       c.tokens.assign(pages, kUnwrittenToken);
       for (std::uint32_t i = 0; i < pages; ++i) {
         const std::uint64_t lpn = first + i;
-        if (const std::uint32_t op = pending_op(lpn); op != kNone) {
-          WriteOp& w = ops_[op];
-          if (w.known) {
-            c.tokens[i] = w.token;
-            ++counters_.buffer_hits;
-            if (life_) life_->page_answered(now, c.id, i);
-            page_done(gp);
-          } else {
-            park(op, Parked{false, &gp, i, kNone});
-          }
-          continue;
-        }
+        Token t;
+        const WritePath::Read r = writes_.read(lpn, &gp, i, t);
+        if (r == WritePath::Read::Answered) read_answered(gp, i, t);
+        if (r != WritePath::Read::Miss) continue;
         const std::uint32_t ppa = ftl_.lookup(lpn);
         if (ppa == kUnmapped) {
           ++counters_.unwritten_reads;
@@ -354,36 +318,22 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
       ++writes_executing_;
       for (std::uint32_t i = 0; i < pages; ++i) {
         const std::uint64_t lpn = first + i;
-        const std::uint32_t op = new_op();
-        WriteOp& w = ops_[op];
-        w.lpn = lpn;
-        w.host = &gp;
-        w.fresh = c.tokens[i];
-        w.partial = written_in_part(c.lba, c.sectors, lpn);
-        const std::uint32_t prev = pending_op(lpn);
-        set_pending(lpn, op);
-        if (!w.partial) {
-          set_token(op, w.fresh);
-        } else if (prev != kNone) {
-          if (ops_[prev].known) {
-            set_token(op, merge_tokens(ops_[prev].token, w.fresh));
-          } else {
-            w.waited_for = kWaitedBuffer;
-            park(prev, Parked{true, nullptr, op, kNone});
-          }
-        } else if (const std::uint32_t ppa = ftl_.lookup(lpn); ppa != kUnmapped) {
+        std::uint32_t op;
+        if (writes_.write(lpn, &gp, c.tokens[i], written_in_part(c.lba, c.sectors, lpn), now, op) !=
+            WritePath::Start::NeedsOldData)
+          continue;
+        if (const std::uint32_t ppa = ftl_.lookup(lpn); ppa != kUnmapped) {
           FlashCommand& f = new_flash(FlashOp::Read, ppa, FlashOrigin::RmwRead);
           f.issuer.write_op = op;
           f.lpn = lpn;
           f.host_page = i;
           f.request = c.id;
-          w.replaces = ppa;
-          w.waited_for = kWaitedRmw;
+          writes_.reading_old_data(op, ppa);
           ftl_.add_pending_read(ppa);
           ++counters_.rmw_reads;
           send_flash(f, now);
         } else {
-          set_token(op, merge_tokens(kUnwrittenToken, w.fresh));
+          writes_.old_data(op, kUnwrittenToken, now);
         }
       }
       break;
@@ -392,7 +342,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
       ++counters_.host_trims;
       for (std::uint64_t lpn = first; lpn < first + pages; ++lpn) {
         if (covers_part(c.lba, c.sectors, lpn, spp_)) continue;  // partial: kept
-        clear_pending(lpn);  // an in-flight write of it becomes superseded
+        writes_.trim(lpn);  // an in-flight write of it becomes superseded
         ftl_.trim(lpn);
         ++counters_.trimmed_pages;
       }
@@ -412,30 +362,17 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
   }
 }
 
-void FirmwareCore::set_token(std::uint32_t op, Token t) {
-  ops_[op].token = t;
-  ops_[op].known = true;
-  ops_[op].t_known = sim_now();
-  // Wake what waited for this page's data, in arrival order.
-  for (std::uint32_t i = ops_[op].waiters; i != kNone;) {
-    const Parked p = parked_[i];
-    free_parked_.push_back(i);
-    i = p.next;
-    if (p.is_write) {
-      set_token(p.page_or_op, merge_tokens(t, ops_[p.page_or_op].fresh));
-    } else {
-      host_cmd(*p.host).tokens[p.page_or_op] = t;
-      ++counters_.buffer_hits;
-      if (life_) life_->page_answered(sim_now(), host_cmd(*p.host).id, p.page_or_op);
-      page_done(*p.host);
-    }
-  }
-  ops_[op].waiters = ops_[op].waiters_tail = kNone;
-  program(op);
+void FirmwareCore::read_answered(tlm::tlm_generic_payload& host, std::uint32_t page, Token t) {
+  HostCommand& c = host_cmd(host);
+  c.tokens[page] = t;
+  ++counters_.buffer_hits;
+  if (life_) life_->page_answered(sim_now(), c.id, page);
+  page_done(host);
 }
 
 void FirmwareCore::program(std::uint32_t op) {
-  const std::uint32_t plane = allocator_->plane_for(ops_[op].lpn, view_);
+  const WritePath::Op& w = writes_.op(op);
+  const std::uint32_t plane = allocator_->plane_for(w.lpn, view_);
   if (!stalled_[plane].empty()) {  // keep the order of writes to a plane
     stalled_[plane].push_back(op);
     return;
@@ -448,10 +385,10 @@ void FirmwareCore::program(std::uint32_t op) {
     return;
   }
   FlashCommand& f = new_flash(FlashOp::Program, ppa, FlashOrigin::HostProgram);
-  f.token[ftl_.decode(ppa).plane] = ops_[op].token;
+  f.token[ftl_.decode(ppa).plane] = w.token;
   f.issuer.write_op = op;
-  f.lpn = ops_[op].lpn;
-  const HostCommand& hc = host_cmd(*ops_[op].host);
+  f.lpn = w.lpn;
+  const HostCommand& hc = host_cmd(host_of(op));
   f.request = hc.id;
   f.host_page = static_cast<std::uint32_t>(f.lpn - hc.lba / spp_);
   ftl_.count_host_page();
@@ -460,17 +397,15 @@ void FirmwareCore::program(std::uint32_t op) {
 }
 
 void FirmwareCore::write_page_done(std::uint32_t op, const FlashCommand* f) {
-  WriteOp& w = ops_[op];
-  tlm::tlm_generic_payload* host_gp = w.host;
-  const Tick known = w.t_known;
-  const std::uint8_t waited_for = w.waited_for;
-  w.next_free = free_op_;
-  free_op_ = op;
-  page_done(*host_gp, f, known, waited_for);
+  tlm::tlm_generic_payload& host_gp = host_of(op);
+  const Tick known = writes_.op(op).t_known;
+  const Waited waited_for = writes_.op(op).waited_for;
+  writes_.release(op);
+  page_done(host_gp, f, known, waited_for);
 }
 
 void FirmwareCore::page_done(tlm::tlm_generic_payload& gp, const FlashCommand* f, Tick known,
-                             std::uint8_t waited_for) {
+                             Waited waited_for) {
   HostCommand& c = host_cmd(gp);
   if (--c.exec.pages_left != 0) return;
   critical_path(c, f, known, waited_for, sim_now());
@@ -481,13 +416,13 @@ void FirmwareCore::page_done(tlm::tlm_generic_payload& gp, const FlashCommand* f
 // (docs/controller.md, "Latency attribution"). Each is the time between two events of
 // the page's path, so they sum to now - t_processed; a part that would be negative
 // wraps, and the host's check of the sum against each part catches it.
-void FirmwareCore::critical_path(HostCommand& c, const FlashCommand* f, Tick known, std::uint8_t waited_for,
+void FirmwareCore::critical_path(HostCommand& c, const FlashCommand* f, Tick known, Waited waited_for,
                                  Tick now) const {
   PartTicks& p = c.parts;
   p = {};
   Tick t = c.t_processed;
-  if (waited_for != kWaitedNone) {
-    at(p, waited_for == kWaitedBuffer ? Part::WriteBuffer : Part::RmwRead) = known - t;
+  if (waited_for != Waited::None) {
+    at(p, waited_for == Waited::Buffer ? Part::WriteBuffer : Part::RmwRead) = known - t;
     t = known;
   }
   if (!f) {  // answered from the write buffer (after waiting for its data), or unwritten
@@ -587,7 +522,7 @@ void FirmwareCore::host_read_ended(FlashCommand& f) {
 void FirmwareCore::rmw_read_ended(FlashCommand& f) {
   read_done(f.issuer.ppa);
   if (!read_data_good(f)) return;
-  set_token(f.issuer.write_op, merge_tokens(f.token[f.first_plane()], ops_[f.issuer.write_op].fresh));
+  writes_.old_data(f.issuer.write_op, f.token[f.first_plane()], sim_now());
 }
 
 // Programs: Ok. ProgramFailed: the page (and its block) is bad and the data must be
@@ -599,11 +534,10 @@ void FirmwareCore::host_program_ended(FlashCommand& f) {
   }
   const std::uint32_t ppa = f.issuer.ppa;
   const std::uint32_t op = f.issuer.write_op;
-  WriteOp& w = ops_[op];
   ftl_.programmed(ppa);
-  if (pending_op(w.lpn) == op) {
-    ftl_.map(w.lpn, ppa);
-    clear_pending(w.lpn);
+  if (writes_.newest(op)) {
+    ftl_.map(writes_.op(op).lpn, ppa);
+    writes_.on_flash(op);
   } else {
     ++counters_.superseded_programs;  // a newer write or a trim came meanwhile
   }

@@ -11,8 +11,9 @@
 //    no newer write of the page came meanwhile (last writer wins);
 //  - TRIM: whole pages covered are unmapped; FLUSH completes at once (no volatile cache:
 //    a write completes only when programmed).
-// GC is its own unit (controller/gc_unit.h): the core builds, charges and sends the
-// commands it asks for. Policies plug in at three seams: where a page write goes
+// The write buffer is its own class (controller/write_path.h). GC is its own unit
+// (controller/gc_unit.h): the core builds, charges and sends the commands it asks for.
+// Policies plug in at three seams: where a page write goes
 // (WriteAllocator), which flash commands go on to the scheduler block and when
 // (FirmwareScheduler), and a listener told of what the core issues (FirmwareListener).
 #pragma once
@@ -31,7 +32,7 @@
 #include "controller/firmware_sched.h"
 #include "controller/gc_unit.h"
 #include "controller/write_allocator.h"
-#include "common/lpn_map.h"
+#include "controller/write_path.h"
 #include "common/vcd_writer.h"
 #include "tlm/flash_protocol.h"
 #include "tlm/request_life.h"
@@ -142,33 +143,7 @@ class FirmwareCore : public sc_core::sc_module {
   }
 
  private:
-  // One page of a host write, from processing until its program completes.
-  struct WriteOp {
-    std::uint64_t lpn = 0;
-    tlm::tlm_generic_payload* host = nullptr;
-    Token fresh = 0;     // the host's token for what it wrote
-    Token token = 0;     // the page's final token (known once any merge is done)
-    bool known = false;
-    bool partial = false;
-    std::uint32_t replaces = kUnmapped;  // the page its read-modify-write read (likely the one it replaces)
-    Tick t_known = 0;                    // its token became known (latency attribution)
-    std::uint8_t waited_for = kWaitedNone;  // what it waited for before then
-    std::uint32_t waiters = kNone;  // first parked operation waiting for `token`
-    std::uint32_t waiters_tail = kNone;
-    std::uint32_t next_free = kNone;
-  };
-  // An operation parked until a WriteOp's token is known: a read page or a merge.
-  struct Parked {
-    bool is_write;
-    tlm::tlm_generic_payload* host;  // read: the host command
-    std::uint32_t page_or_op;        // read: page index; write: WriteOp index
-    std::uint32_t next;
-  };
-  static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-  // What a page waited for before its data was known: nothing, another write's data in
-  // the write buffer, or its read-modify-write read.
-  static constexpr std::uint8_t kWaitedNone = 0, kWaitedBuffer = 1, kWaitedRmw = 2;
-
+  using Waited = WritePath::Waited;
   tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   tlm::tlm_sync_enum flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void on_work();
@@ -182,11 +157,11 @@ class FirmwareCore : public sc_core::sc_module {
   // after waiting until `known` for `waited_for`. The last page's path becomes the
   // request's attributed parts (tlm/latency_parts.h).
   void page_done(tlm::tlm_generic_payload& host, const FlashCommand* f = nullptr, Tick known = 0,
-                 std::uint8_t waited_for = kWaitedNone);
+                 Waited waited_for = Waited::None);
   // A host write's page is done (programmed by `f`, or its program cancelled: null): its
-  // WriteOp is freed and the page counted for its request.
+  // write-buffer entry is freed and the page counted for its request.
   void write_page_done(std::uint32_t op, const FlashCommand* f);
-  void critical_path(HostCommand& c, const FlashCommand* f, Tick known, std::uint8_t waited_for, Tick now) const;
+  void critical_path(HostCommand& c, const FlashCommand* f, Tick known, Waited waited_for, Tick now) const;
   void complete_host(tlm::tlm_generic_payload& host);
   // FLUSH: a host write is on flash when it completes (every page programmed). A flush
   // completes once every write that reached the firmware before it has completed.
@@ -229,11 +204,9 @@ class FirmwareCore : public sc_core::sc_module {
   // which releases it to the block (release_flash).
   void send_flash(FlashCommand& c, Tick at) { fw_sched_->submit(c, at, outlet_); }
   void release_flash(FlashCommand& c, Tick at);
-  // writes
-  void write_page(std::uint32_t op);           // merge known: allocate and program
-  void set_token(std::uint32_t op, Token t);   // token known: wake waiters, program
-  void program(std::uint32_t op);
-  void park(std::uint32_t on_op, const Parked& p);
+  // writes (the write buffer: controller/write_path.h)
+  void program(std::uint32_t op);  // its data known: allocated a plane, its program built
+  void read_answered(tlm::tlm_generic_payload& host, std::uint32_t page, Token t);  // from the buffer
   // gc (controller/gc_unit.h)
   void resume_gc_at_start() { gc_.resume_at_start(); }  // once, at time 0: the runs resume_gc() left under way
   void read_done(std::uint32_t ppa);  // a host or RMW read of ppa completed
@@ -250,7 +223,6 @@ class FirmwareCore : public sc_core::sc_module {
   // waiting. GC then runs in the foreground (urgent).
   bool at_last_reserve(std::uint32_t plane) const { return ftl_.writes_blocked(plane) || !stalled_[plane].empty(); }
   void chip_activity(std::uint32_t chip, int delta);
-  std::uint32_t new_op();
 
   Ftl ftl_;
   FirmwareConfig cfg_;
@@ -262,19 +234,23 @@ class FirmwareCore : public sc_core::sc_module {
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> work_;       // host commands, core work done
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> flash_out_;  // flash commands, core work done
   FlashPayloadPool pool_;
-  std::vector<WriteOp> ops_;
-  std::uint32_t free_op_ = kNone;
-  std::vector<Parked> parked_;
-  std::vector<std::uint32_t> free_parked_;
-  LpnMap pending_;  // lpn -> newest WriteOp, for pages with a write in the buffer
-  // The newest WriteOp of a logical page in the write buffer, kNone if none.
-  std::uint32_t pending_op(std::uint64_t lpn) const {
-    const std::uint32_t op = pending_.find(lpn);
-    return op == LpnMap::kAbsent ? kNone : op;
+  class WriteOwner final : public WritePath::Owner {
+   public:
+    explicit WriteOwner(FirmwareCore& fw) : fw_(fw) {}
+    void data_known(std::uint32_t op) override { fw_.program(op); }
+    void read_answered(void* host, std::uint32_t page, Token t) override {
+      fw_.read_answered(*static_cast<tlm::tlm_generic_payload*>(host), page, t);
+    }
+
+   private:
+    FirmwareCore& fw_;
+  };
+  WriteOwner write_owner_{*this};
+  WritePath writes_{write_owner_};
+  tlm::tlm_generic_payload& host_of(std::uint32_t op) const {
+    return *static_cast<tlm::tlm_generic_payload*>(writes_.op(op).host);
   }
-  void set_pending(std::uint64_t lpn, std::uint32_t op) { pending_.set(lpn, op); }
-  void clear_pending(std::uint64_t lpn) { pending_.erase(lpn); }
-  std::vector<std::deque<std::uint32_t>> stalled_;            // per plane: WriteOps waiting for space
+  std::vector<std::deque<std::uint32_t>> stalled_;            // per plane: page writes waiting for space
   std::vector<std::uint32_t> chip_outstanding_;
   FirmwareCounters counters_;
   FirmwareListener* listener_ = nullptr;
@@ -325,7 +301,7 @@ class FirmwareCore : public sc_core::sc_module {
     std::uint32_t plane_of(const FlashCommand& c) const override { return fw_.ftl_.plane_of_ppa(c.issuer.ppa); }
     std::uint32_t chip_of(const FlashCommand& c) const override { return fw_.chip_of(c); }
     bool superseded(const FlashCommand& c) const override {
-      return c.origin == FlashOrigin::HostProgram && fw_.pending_op(c.lpn) != c.issuer.write_op;
+      return c.origin == FlashOrigin::HostProgram && !fw_.writes_.newest(c.issuer.write_op);
     }
 
    private:

@@ -1,0 +1,99 @@
+#include "controller/write_path.h"
+
+#include "tlm/host_protocol.h"
+
+namespace ssd::ctrl {
+
+std::uint32_t WritePath::new_op() {
+  ++in_flight_;
+  if (free_op_ != kNone) {
+    const std::uint32_t i = free_op_;
+    free_op_ = ops_[i].next_free;
+    ops_[i] = Op{};
+    return i;
+  }
+  ops_.emplace_back();
+  return static_cast<std::uint32_t>(ops_.size() - 1);
+}
+
+void WritePath::release(std::uint32_t op) {
+  --in_flight_;
+  ops_[op].next_free = free_op_;
+  free_op_ = op;
+}
+
+void WritePath::park(std::uint32_t on_op, const Parked& p) {
+  std::uint32_t i;
+  if (!free_parked_.empty()) {
+    i = free_parked_.back();
+    free_parked_.pop_back();
+    parked_[i] = p;
+  } else {
+    i = static_cast<std::uint32_t>(parked_.size());
+    parked_.push_back(p);
+  }
+  parked_[i].next = kNone;
+  Op& w = ops_[on_op];
+  if (w.waiters_tail == kNone) w.waiters = i;
+  else parked_[w.waiters_tail].next = i;
+  w.waiters_tail = i;
+}
+
+WritePath::Read WritePath::read(std::uint64_t lpn, void* host, std::uint32_t page, Token& out) {
+  const std::uint32_t op = newest_op(lpn);
+  if (op == kNone) return Read::Miss;
+  if (ops_[op].known) {
+    out = ops_[op].token;
+    return Read::Answered;
+  }
+  park(op, Parked{false, host, page, kNone});
+  return Read::Parked;
+}
+
+WritePath::Start WritePath::write(std::uint64_t lpn, void* host, Token fresh, bool partial, Tick now,
+                                  std::uint32_t& op) {
+  op = new_op();
+  Op& w = ops_[op];
+  w.lpn = lpn;
+  w.host = host;
+  w.fresh = fresh;
+  w.partial = partial;
+  const std::uint32_t prev = newest_op(lpn);
+  newest_.set(lpn, op);
+  if (!partial) {
+    set_token(op, fresh, now);
+    return Start::Known;
+  }
+  if (prev == kNone) return Start::NeedsOldData;
+  if (ops_[prev].known) {
+    set_token(op, merge_tokens(ops_[prev].token, fresh), now);
+    return Start::Known;
+  }
+  w.waited_for = Waited::Buffer;
+  park(prev, Parked{true, nullptr, op, kNone});
+  return Start::Waits;
+}
+
+void WritePath::old_data(std::uint32_t op, Token old_page, Tick now) {
+  set_token(op, merge_tokens(old_page, ops_[op].fresh), now);
+}
+
+// The data of `op` is known: what waited for it is served in arrival order (a merge
+// waiting on it becomes known in turn, and is programmed before `op`), then `op` is
+// programmed.
+void WritePath::set_token(std::uint32_t op, Token t, Tick now) {
+  ops_[op].token = t;
+  ops_[op].known = true;
+  ops_[op].t_known = now;
+  for (std::uint32_t i = ops_[op].waiters; i != kNone;) {
+    const Parked p = parked_[i];
+    free_parked_.push_back(i);
+    i = p.next;
+    if (p.is_write) set_token(p.page_or_op, merge_tokens(t, ops_[p.page_or_op].fresh), now);
+    else owner_.read_answered(p.host, p.page_or_op, t);
+  }
+  ops_[op].waiters = ops_[op].waiters_tail = kNone;
+  owner_.data_known(op);
+}
+
+}  // namespace ssd::ctrl

@@ -1,0 +1,122 @@
+// The firmware's write buffer: each page of a host write from the moment the firmware
+// takes it until its program completes (or is cancelled). Plain C++, no kernel.
+//
+// A page write is an operation (Op). Its data (token) is known at once if the write
+// covers the whole page; a page written in part is merged with the page's old data
+// (read-modify-write): the data of the newest earlier write of the page still in the
+// buffer, or the page read from flash, or, for a page never written, nothing (merged with
+// kUnwrittenToken). An operation whose old data is in an earlier write not yet known
+// waits for it (parked), as does a host read of a page whose newest write is not yet
+// known. When an operation's data becomes known, what waited for it is served in arrival
+// order, then the owner programs it (Owner::data_known).
+//
+// The buffer maps each logical page to its newest operation: a read is answered from it,
+// and a program completing for an operation that is no longer the newest of its page
+// (a newer write or a trim came) must not move the mapping (last writer wins).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/lpn_map.h"
+#include "controller/ftl.h"
+#include "tlm/flash_command.h"
+
+namespace ssd::ctrl {
+
+class WritePath {
+ public:
+  static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  // What a page waited for before its data was known: nothing, an earlier write's data
+  // in the buffer, or its read-modify-write read.
+  enum class Waited : std::uint8_t { None, Buffer, Rmw };
+
+  struct Op {
+    std::uint64_t lpn = 0;
+    void* host = nullptr;  // the owner's handle of the host write
+    Token fresh = 0;       // what the host wrote
+    Token token = 0;       // the page's final data (once known: any merge done)
+    bool known = false;
+    bool partial = false;
+    std::uint32_t replaces = kUnmapped;  // the page its read-modify-write read (kUnmapped: none)
+    Tick t_known = 0;                    // when its data became known
+    Waited waited_for = Waited::None;    // what it waited for before then
+    std::uint32_t waiters = kNone;       // the first parked operation waiting for `token`
+    std::uint32_t waiters_tail = kNone;
+    std::uint32_t next_free = kNone;
+  };
+
+  // What the write path asks of the firmware that owns it.
+  class Owner {
+   public:
+    virtual ~Owner() = default;
+    // Operation `op`'s data became known at `now`: program it.
+    virtual void data_known(std::uint32_t op) = 0;
+    // Page `page` of host read `host`, parked on a write of the buffer, has its data.
+    virtual void read_answered(void* host, std::uint32_t page, Token t) = 0;
+  };
+
+  explicit WritePath(Owner& owner) : owner_(owner) {}
+
+  // ---- reads ----
+  enum class Read : std::uint8_t { Miss, Answered, Parked };
+  // A host read of page `page` (of host read `host`) for logical page `lpn`: Miss (no
+  // write of it in the buffer: read it from flash), Answered (the newest write's data, in
+  // `out`), or Parked (the newest write's data is not known yet: read_answered follows).
+  Read read(std::uint64_t lpn, void* host, std::uint32_t page, Token& out);
+
+  // ---- writes ----
+  enum class Start : std::uint8_t { Known, Waits, NeedsOldData };
+  // Takes the write of logical page `lpn` (data `fresh`, covering it in part or not) as
+  // the page's newest operation, in `op`. Known: its data is known (data_known was
+  // called); Waits: it waits for an earlier write's data; NeedsOldData: written in part
+  // with no earlier write buffered: the owner reads the page (reading_old_data) or, if
+  // never written, calls old_data(op, kUnwrittenToken, now).
+  Start write(std::uint64_t lpn, void* host, Token fresh, bool partial, Tick now, std::uint32_t& op);
+  // Operation `op`'s read-modify-write read of page `ppa` was issued.
+  void reading_old_data(std::uint32_t op, std::uint32_t ppa) {
+    ops_[op].replaces = ppa;
+    ops_[op].waited_for = Waited::Rmw;
+  }
+  // The page's old data for `op` arrived (or is none: kUnwrittenToken): merged, known.
+  void old_data(std::uint32_t op, Token old_page, Tick now);
+
+  // A trim of `lpn`: its buffered writes no longer carry the page (their programs end
+  // without moving the mapping); a read from now on misses.
+  void trim(std::uint64_t lpn) { newest_.erase(lpn); }
+  // Whether `op` is still the newest write of its page.
+  bool newest(std::uint32_t op) const { return newest_.find(ops_[op].lpn) == op; }
+  // `op` is programmed and newest: the page leaves the buffer (the mapping has it).
+  void on_flash(std::uint32_t op) { newest_.erase(ops_[op].lpn); }
+  // `op` is done (programmed or cancelled): its entry is freed. Nothing may wait on it.
+  void release(std::uint32_t op);
+
+  const Op& op(std::uint32_t i) const { return ops_[i]; }
+  // Operations taken and not released.
+  std::uint32_t in_flight() const { return in_flight_; }
+
+ private:
+  struct Parked {
+    bool is_write;
+    void* host;                // read: the host read
+    std::uint32_t page_or_op;  // read: page index; write: operation index
+    std::uint32_t next;
+  };
+  std::uint32_t new_op();
+  void park(std::uint32_t on_op, const Parked& p);
+  void set_token(std::uint32_t op, Token t, Tick now);
+  std::uint32_t newest_op(std::uint64_t lpn) const {
+    const std::uint32_t op = newest_.find(lpn);
+    return op == LpnMap::kAbsent ? kNone : op;
+  }
+
+  Owner& owner_;
+  std::vector<Op> ops_;
+  std::uint32_t free_op_ = kNone;
+  std::uint32_t in_flight_ = 0;
+  std::vector<Parked> parked_;
+  std::vector<std::uint32_t> free_parked_;
+  LpnMap newest_;  // lpn -> its newest operation, for pages with a write in the buffer
+};
+
+}  // namespace ssd::ctrl
