@@ -1,5 +1,6 @@
 #include "controller/firmware_core.h"
 
+#include "controller/policies.h"
 #include "controller/read_unit.h"
 #include "common/activations.h"
 #include "tlm/illegal_phase.h"
@@ -30,8 +31,8 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   stalled_.resize(ftl_.planes());
   unbound_.resize(std::size_t{ftl_.planes()} * 2);
   chip_outstanding_.assign(ftl.nand.chips(), 0);
-  allocator_ = std::make_unique<StaticAllocator>(ftl_.static_allocation());
-  fw_sched_ = std::make_unique<InOrderRelease>();
+  set_write_allocator(make_write_allocator(fw.write_policy, ftl_));
+  fw_sched_ = make_firmware_scheduler(fw.firmware_sched);
   host.register_nb_transport_fw(this, &FirmwareCore::host_fw);
   flash.register_nb_transport_bw(this, &FirmwareCore::flash_bw);
   SC_HAS_PROCESS(FirmwareCore);

@@ -58,6 +58,11 @@ struct FirmwareConfig {
   // that hold its sectors (controller/read_unit.h); 0: every read moves its whole page.
   // A multiple of 512 that divides the page.
   std::uint32_t read_unit_bytes = 0;
+  // The firmware's scheduling of the flash commands it built (controller.firmware_sched)
+  // and where host page writes go (ftl.write_policy): names for the factories of
+  // controller/policies.h.
+  std::string firmware_sched = "in_order";
+  std::string write_policy = "static";
 };
 
 // Told of what the firmware issues, so that a helper beside the model can prepare the
@@ -99,13 +104,13 @@ class FirmwareCore : public sc_core::sc_module {
   // Without it every plane would start its run at time 0 and erase its victim in step
   // with all the others. Returns the copies made.
   std::uint64_t resume_gc(std::uint64_t seed, FlashBackdoor& nand) { return gc_.resume(seed, nand); }
-  // Where host page writes go (default: the FTL's static allocation, ftl.allocation).
+  // Where host page writes go (FirmwareConfig::write_policy; a test may set its own).
   void set_write_allocator(std::unique_ptr<WriteAllocator> a) {
     allocator_ = std::move(a);
     keep_forecast_ = allocator_->uses_forecast();
   }
-  // Which flash commands go on to the scheduler block, and when (default: each as soon
-  // as its core work is done).
+  // Which flash commands go on to the scheduler block, and when
+  // (FirmwareConfig::firmware_sched; a test may set its own).
   void set_firmware_scheduler(std::unique_ptr<FirmwareScheduler> s) { fw_sched_ = std::move(s); }
   // The device as an allocation policy sees it.
   const AllocationView& allocation_view() const { return view_; }

@@ -1,5 +1,7 @@
 #include "controller/flash_sched.h"
 
+#include "controller/policies.h"
+
 #include "common/activations.h"
 #include "tlm/illegal_phase.h"
 #include "tlm/sim_now.h"
@@ -11,16 +13,9 @@ namespace ssd::ctrl {
 
 using namespace sc_core;
 
-FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDevice& device)
+FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, const nand::NandConfig& n)
     : sc_module(name), target("target"), cfg_(cfg) {
-  const nand::NandConfig& n = device.config();
-  ios_ = cfg.policy == "ios";
-  if (ios_) policy_ = std::make_unique<IosPolicy>(n.channels, n.chips_per_channel);
-  else {
-    auto hos = std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, cfg.read_first, cfg.by_priority);
-    hos_ = hos.get();
-    policy_ = std::move(hos);
-  }
+  policy_ = make_sched_policy(cfg.policy, n, cfg.read_first, cfg.by_priority);
   period_ = static_cast<Tick>(std::llround(1e6 / cfg.clock_mhz));
   if (period_ == 0) period_ = 1;
   target.register_nb_transport_fw(this, &FlashSched::fw);
@@ -34,17 +29,32 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, nand::NandDe
   dont_initialize();
   changed_bits_.assign((n.channels + 63) / 64, 0);
   changed_.reserve(n.channels);
-  for (unsigned c = 0; c < n.channels; ++c) {
-    device.channel(c).set_listener(this);
-    nand_.push_back(device.channel(c).scheduler_view());
-  }
   chips_per_channel_ = n.chips_per_channel;
   dies_per_chip_ = n.dies_per_chip;
 }
 
+void FlashSched::attach(nand::NandDevice& device) {
+  if (device.config().channels != nand.size())
+    throw std::invalid_argument(std::string(name()) + ": attached to a NAND of " +
+                                std::to_string(device.config().channels) + " channels, built for " +
+                                std::to_string(nand.size()));
+  device_ = &device;
+  nand_.clear();
+  for (unsigned ch = 0; ch < nand.size(); ++ch) {
+    nand[ch]->bind(device.channel(ch).socket);
+    device.channel(ch).set_listener(this);
+    nand_.push_back(device.channel(ch).scheduler_view());
+  }
+}
+
+void FlashSched::end_of_elaboration() {
+  if (!device_)
+    SC_REPORT_ERROR("/ssd/controller/sched", (std::string(name()) + ": not attached to a NAND (FlashSched::attach)").c_str());
+}
+
 void FlashSched::trace(VcdWriter& vcd, const std::string& scope) {
   vcd_ = &vcd;
-  for (unsigned ch = 0; ch < nand_.size(); ++ch) {
+  for (unsigned ch = 0; ch < nand.size(); ++ch) {
     const std::string c = scope + ".ch" + std::to_string(ch);
     tv_grant_.push_back(vcd.declare(c + ".grant", 64));
     for (unsigned chip = 0; chip < chips_per_channel_; ++chip)
@@ -134,16 +144,14 @@ bool FlashSched::decision_pending() const { return next_edge_ != kNever && next_
 bool FlashSched::could_issue(unsigned channel) {
   if (twin_decides()) {
     if (twin_on_channel_.empty() || !twin_on_channel_[channel]) return false;
-    const nand::ChannelStatus& ch = nand_[channel];
+    nand::ChannelStatus& ch = nand_[channel];
     if (ch.queued_total() != 0) return false;
     return twin_->would_grant(channel, ch.at(at()));
   }
   if (!policy_->queued_on_channel(channel)) return false;
-  const nand::ChannelStatus& ch = nand_[channel];
+  nand::ChannelStatus& ch = nand_[channel];
   if (ch.queued_total() != 0) return false;
-  ch.at(at());
-  if (hos_) return hos_->any_ready_on_offers(channel, ch);
-  return policy_->any_ready(channel, [&ch](const FlashCommand& c) { return ch.ready_for(c); });
+  return policy_->could_issue_on(channel, ch.at(at()));
 }
 
 void FlashSched::request_decision() {
@@ -185,20 +193,8 @@ void FlashSched::decide_at(Tick now) {
   }
   if (twin_decides()) {
     twin_decision(now);
-  } else if (hos_) {
-    // A channel is brought up to now once, when its chips are tested.
-    const auto open = [this, now](unsigned ch) {
-      const nand::ChannelStatus& c = nand_[ch];
-      if (c.queued_total() != 0) return false;
-      c.at(now);
-      return true;
-    };
-    const auto offer = [this](unsigned ch) -> const nand::ChannelStatus& { return nand_[ch]; };
-    hos_->decide_on_offers(offer, open, out_, changed_);
   } else {
-    const auto ready = [this, now](const FlashCommand& c) { return nand_[c.channel].at(now).ready_for(c); };
-    const auto open = [this](unsigned ch) { return nand_[ch].queued_total() == 0; };
-    policy_->decide(ready, open, out_, &changed_);
+    policy_->decide_on(nand_, now, out_, changed_);
   }
   if (twin_ && !twin_decides()) twin_decision(now);
   issue(now);
@@ -211,7 +207,7 @@ void FlashSched::twin_failed(const std::string& what) {
 // The other model samples every channel at the edge (the C++ block only the changed
 // ones: an unchanged channel decides as it did, nothing, and `check` holds it to that).
 void FlashSched::twin_decision(Tick now) {
-  for (const nand::ChannelStatus& ch : nand_) ch.at(now);
+  for (nand::ChannelStatus& ch : nand_) ch.at(now);
   twin_->decide(now, nand_, twin_granted_);
   const std::uint64_t cycle = now / period_;
   if (twin_decides()) {
@@ -257,9 +253,12 @@ void FlashSched::issue(Tick now) {
     sc_time delay = sc_delay(now - sim_now());  // non-zero for a decision taken ahead
     (*nand[c->channel])->nb_transport_fw(*gp, ph, delay);  // the channel keeps gp in exec.owner too
   }
-  // IOS: the queue's new head may sit on a channel that did not change; look at it at
-  // the next edge. (HOS re-decides a channel when it changes.)
-  if (!out_.empty() && ios_ && (twin_decides() ? !twin_held_.empty() : policy_->queued() != 0)) request_decision();
+  // A policy whose next candidate may sit on a channel that did not change (IOS: the
+  // queue's new head) looks at it at the next edge; others re-decide a channel when it
+  // changes.
+  if (!out_.empty() && policy_->decides_again_after_issue() &&
+      (twin_decides() ? !twin_held_.empty() : policy_->queued() != 0))
+    request_decision();
 }
 
 }  // namespace ssd::ctrl

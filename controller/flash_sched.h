@@ -1,10 +1,11 @@
-// The flash scheduler block (HOS/IOS) as a SystemC module: a flash-protocol
-// target for the firmware, one flash initiator socket per NAND channel. Decisions
+// The flash scheduler block as a SystemC module: a flash-protocol target for the
+// firmware, one flash initiator socket per NAND channel; its queue discipline is a
+// SchedPolicy built by name (controller/policies.h: controller.scheduler). Decisions
 // happen at rising edges of the controller clock (controller.clock_mhz), and only
 // at edges where something could change: a command was queued, or a NAND channel
 // changed state. Idle cycles cost no simulation time. The block sees the NAND only
 // through a read-only view per channel (nand/channel_status.h) and the channels'
-// change callbacks.
+// change callbacks, both wired with its socket by attach() where the model is built.
 #pragma once
 
 #include <memory>
@@ -25,7 +26,7 @@
 namespace ssd::ctrl {
 
 struct SchedConfig {
-  std::string policy = "hos";  // ios | hos
+  std::string policy = "hos";  // controller/policies.h: sched_policies()
   double clock_mhz = 1000.0;
   bool read_first = false;     // hos: the oldest read of a chip queue before its oldest command
   bool by_priority = true;     // hos: a chip serves urgent GC, then host, then background GC work
@@ -36,7 +37,12 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   FlashTargetSocket<FlashSched> target;  // from the firmware
   std::vector<std::unique_ptr<FlashInitiatorSocketTagged<FlashSched>>> nand;  // per channel
 
-  FlashSched(sc_core::sc_module_name name, const SchedConfig& cfg, nand::NandDevice& device);
+  // Throws std::invalid_argument for an unknown policy.
+  FlashSched(sc_core::sc_module_name name, const SchedConfig& cfg, const nand::NandConfig& nand);
+  // Wires the block to the NAND, before the simulation starts: a socket to each channel,
+  // each channel's change callbacks to the block, the views the block samples, and the
+  // device's schedule (the block decides after the NAND's changes of an edge's time).
+  void attach(nand::NandDevice& device);
 
   std::uint64_t issued() const { return issued_; }
   const SchedPolicy& policy() const { return *policy_; }
@@ -102,6 +108,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   void decide_at(Tick now);   // the decision of the edge `now`
   void issue(Tick now);  // sends out_'s commands to their channels
   void channel_changed(unsigned channel) override;
+  void end_of_elaboration() override;  // every channel attached
   bool could_issue(unsigned channel);
   bool decision_pending() const;
   // The time the block acts at: the kernel's, or the edge of a decision taken early.
@@ -109,14 +116,13 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
 
   SchedConfig cfg_;
   std::vector<nand::ChannelStatus> nand_;  // per channel: what the block samples
+  const nand::NandDevice* device_ = nullptr;
   std::unique_ptr<SchedPolicy> policy_;
-  HosPolicy* hos_ = nullptr;  // policy_ when it is HOS: decisions with inlined readiness
   Tick period_;
   Tick next_edge_ = kNever;     // a decision is scheduled at this edge
   Tick last_decided_ = kNever;  // the edge of the last decision
   Tick ahead_ = kNever;         // while a decision is taken early: its edge
   DecisionListener* decision_listener_ = nullptr;
-  bool ios_ = false;
   sc_core::sc_event decide_event_;
   std::vector<FlashCommand*> out_;
   // A bit per channel: no branch on whether it is already marked, and the decision

@@ -20,6 +20,7 @@
 #include <deque>
 #include <vector>
 
+#include "nand/channel_status.h"
 #include "tlm/flash_command.h"
 
 namespace ssd::ctrl {
@@ -49,6 +50,26 @@ class SchedPolicy {
   virtual std::size_t queued() const = 0;
   virtual std::size_t queued_on_chip(unsigned channel, unsigned chip) const = 0;
   virtual std::size_t queued_on_channel(unsigned channel) const = 0;
+
+  // ---- what the scheduler block calls (controller/flash_sched.h) ----
+  // The decision of the edge `now` on the channels as the block samples them
+  // (nand/channel_status.h; a channel is brought up to `now`, at(), before its dies are
+  // read), for the channels in `changed`. By default each candidate's readiness is asked
+  // of its channel (ready_for); a policy may read the dies' accept words instead.
+  virtual void decide_on(std::vector<nand::ChannelStatus>& nand, Tick now, std::vector<FlashCommand*>& out,
+                         const std::vector<unsigned>& changed) {
+    const auto ready = [&nand, now](const FlashCommand& c) { return nand[c.channel].at(now).ready_for(c); };
+    const auto open = [&nand](unsigned ch) { return nand[ch].queued_total() == 0; };
+    decide(ready, open, out, &changed);
+  }
+  // Whether decide_on() would issue on `channel` now: `ch` is up to now and no command
+  // waits for its bus.
+  virtual bool could_issue_on(unsigned channel, const nand::ChannelStatus& ch) const {
+    return any_ready(channel, [&ch](const FlashCommand& c) { return ch.ready_for(c); });
+  }
+  // Whether, after an edge that issued, the block decides again at the next edge even if
+  // no channel changed (IOS: the queue's new head may be on a channel that did not).
+  virtual bool decides_again_after_issue() const { return false; }
 
  protected:
   struct ReadyFn {
@@ -89,6 +110,9 @@ class IosPolicy : public SchedPolicy {
   bool any_ready_impl(unsigned channel, const ReadyFn& ready) const override {
     return !fifo_.empty() && fifo_.front()->channel == channel && ready(*fifo_.front());
   }
+
+ public:
+  bool decides_again_after_issue() const override { return true; }
 
  private:
   std::deque<FlashCommand*> fifo_;
@@ -140,6 +164,22 @@ class HosPolicy final : public SchedPolicy {
   template <typename Offers>
   bool any_ready_on_offers(unsigned ch, const Offers& o) const {
     return per_channel_[ch] && any_chip_ready(ch, [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); });
+  }
+  // The block's calls, on the accept words (a channel brought up to now once, when its
+  // chips are tested).
+  void decide_on(std::vector<nand::ChannelStatus>& nand, Tick now, std::vector<FlashCommand*>& out,
+                 const std::vector<unsigned>& changed) override {
+    const auto open = [&nand, now](unsigned ch) {
+      nand::ChannelStatus& c = nand[ch];
+      if (c.queued_total() != 0) return false;
+      c.at(now);
+      return true;
+    };
+    const auto offer = [&nand](unsigned ch) -> const nand::ChannelStatus& { return nand[ch]; };
+    decide_on_offers(offer, open, out, changed);
+  }
+  bool could_issue_on(unsigned channel, const nand::ChannelStatus& ch) const override {
+    return any_ready_on_offers(channel, ch);
   }
 
  protected:

@@ -15,7 +15,8 @@ namespace ssd::nand {
 class ChannelStatus {
  public:
   explicit ChannelStatus(ChannelEngine& engine) : engine_(&engine) {}
-  const ChannelStatus& at(Tick now) const {
+  // Not const: it may move the engine's bookkeeping (never its simulated state) forward.
+  const ChannelStatus& at(Tick now) {
     engine_->catch_up(now);
     return *this;
   }

@@ -25,6 +25,8 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     fw.gc_yields = cfg.get_string("controller.gc_priority") == "host_first";
     fw.gc_copies_in_flight = static_cast<std::uint32_t>(cfg.get_int("ftl.gc_copies_in_flight"));
     fw.read_unit_bytes = static_cast<std::uint32_t>(cfg.get_int("controller.read_unit_bytes"));
+    fw.firmware_sched = cfg.get_string("controller.firmware_sched");
+    fw.write_policy = cfg.get_string("ftl.write_policy");
     if (!ctrl::read_unit_fits(fw.read_unit_bytes, fcfg.nand.page_bytes))
       throw ConfigError(cfg.locate("controller.read_unit_bytes = " + std::to_string(fw.read_unit_bytes) +
                                    " is not a multiple of 512 that divides nand.page_bytes = " +
@@ -54,7 +56,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       }
     }
     precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    sched = std::make_unique<ctrl::FlashSched>("sched", sc, *nand);
+    sched = std::make_unique<ctrl::FlashSched>("sched", sc, fcfg.nand);
     const std::string rtl = cfg.get_string("controller.rtl");
     if (rtl != "off") {
 #if SSD_RTL
@@ -234,7 +236,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     host->socket.bind(iface->host);
     iface->firmware.bind(firmware->host);
     firmware->flash.bind(sched->target);
-    for (unsigned c = 0; c < fcfg.nand.channels; ++c) sched->nand[c]->bind(nand->channel(c).socket);
+    sched->attach(*nand);
   }
 
 void FullSsd::start_of_simulation() {

@@ -108,9 +108,9 @@ struct Bench : sc_module {
     return n;
   }
   explicit Bench(sc_module_name n, unsigned planes = 1, bool cache_program = false)
-      : sc_module(n), fw("fw"), nand("nand", cfg(planes, cache_program)), sched("sched", SchedConfig{}, nand) {
+      : sc_module(n), fw("fw"), nand("nand", cfg(planes, cache_program)), sched("sched", SchedConfig{}, nand.config()) {
     fw.socket.bind(sched.target);
-    sched.nand[0]->bind(nand.channel(0).socket);
+    sched.attach(nand);
     for (unsigned chip = 0; chip < 3; ++chip)
       for (std::uint32_t pg = 0; pg < 2; ++pg) nand.engine(0).backdoor_program(chip, 0, 0, 0, pg, 0x100 + pg);
   }

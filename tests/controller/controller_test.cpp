@@ -111,11 +111,11 @@ struct Bench : sc_module {
   }
   Bench(sc_module_name n, unsigned ncq)
       : sc_module(n), host("host"), iface("hif", ncq, 0), fw("fw", ftl_cfg(), FirmwareConfig{}),
-        nand("nand", ftl_cfg().nand), sched("sched", SchedConfig{}, nand) {
+        nand("nand", ftl_cfg().nand), sched("sched", SchedConfig{}, ftl_cfg().nand) {
     host.socket.bind(iface.host);
     iface.firmware.bind(fw.host);
     fw.flash.bind(sched.target);
-    for (unsigned c = 0; c < 2; ++c) sched.nand[c]->bind(nand.channel(c).socket);
+    sched.attach(nand);
   }
   const Done& find(std::size_t item) const {
     for (std::size_t i = 0; i < host.order.size(); ++i)

@@ -1,0 +1,60 @@
+#include "controller/policies.h"
+
+#include <stdexcept>
+
+namespace ssd::ctrl {
+
+std::string choices(const std::vector<PolicyName>& names) {
+  std::string s;
+  for (const PolicyName& p : names) s += (s.empty() ? "" : " | ") + std::string(p.name);
+  return s;
+}
+
+namespace {
+
+[[noreturn]] void unknown(const char* key, const std::string& name, const std::vector<PolicyName>& names) {
+  throw std::invalid_argument(std::string(key) + " = " + name + ": not one of " + choices(names));
+}
+
+}  // namespace
+
+const std::vector<PolicyName>& sched_policies() {
+  static const std::vector<PolicyName> names = {
+      {"ios", "in-order: one FIFO, its head issued when ready"},
+      {"hos", "per-chip queues, chips scanned round-robin per channel"},
+  };
+  return names;
+}
+
+std::unique_ptr<SchedPolicy> make_sched_policy(const std::string& name, const nand::NandConfig& n, bool read_first,
+                                               bool by_priority) {
+  if (name == "ios") return std::make_unique<IosPolicy>(n.channels, n.chips_per_channel);
+  if (name == "hos") return std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, read_first, by_priority);
+  unknown("controller.scheduler", name, sched_policies());
+}
+
+const std::vector<PolicyName>& firmware_schedulers() {
+  static const std::vector<PolicyName> names = {
+      {"in_order", "each command passed on as soon as its core work is done"},
+  };
+  return names;
+}
+
+std::unique_ptr<FirmwareScheduler> make_firmware_scheduler(const std::string& name) {
+  if (name == "in_order") return std::make_unique<InOrderRelease>();
+  unknown("controller.firmware_sched", name, firmware_schedulers());
+}
+
+const std::vector<PolicyName>& write_policies() {
+  static const std::vector<PolicyName> names = {
+      {"static", "a logical page always on one plane, by ftl.allocation"},
+  };
+  return names;
+}
+
+std::unique_ptr<WriteAllocator> make_write_allocator(const std::string& name, const Ftl& ftl) {
+  if (name == "static") return std::make_unique<StaticAllocator>(ftl.static_allocation());
+  unknown("ftl.write_policy", name, write_policies());
+}
+
+}  // namespace ssd::ctrl
