@@ -32,6 +32,8 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   ChannelCounters totals() const;
   // Whether the device's process is running (its channels' callbacks come from it).
   bool running() const { return running_; }
+  // Whether its process has yet to run at `now` (the current time): a channel is due then.
+  bool due_at(Tick now) const { return !running_ && earliest_ <= now; }
   // Told at the end of each activation of the device's process, once the channels have
   // run and the next wake-up is armed (the scheduler block takes the decisions they
   // asked for there).
