@@ -1,5 +1,7 @@
 #include "controller/ftl.h"
 
+#include "controller/victim.h"
+
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -234,22 +236,10 @@ void Ftl::trim(std::uint64_t lpn) {
   l2p_.set(lpn, kTrimmedEntry);
 }
 
-std::uint32_t Ftl::pick_victim(std::uint32_t plane) {
-  const std::uint32_t base = plane * cfg_.nand.blocks_per_plane;
-  std::uint32_t best = kUnmapped;
-  for (std::uint32_t i = 0; i < cfg_.nand.blocks_per_plane; ++i) {
-    const Block& b = blocks_[base + i];
-    if (b.state != BlockState::Full) continue;
-    // gc_candidate() (its reads in flight looked up) only for a block that would otherwise
-    // become the best, which picks the same block.
-    if ((best == kUnmapped || b.valid < blocks_[best].valid ||
-         (b.valid == blocks_[best].valid && b.erases < blocks_[best].erases)) &&
-        gc_candidate(base + i))
-      best = base + i;
-  }
-  if (best == kUnmapped || blocks_[best].valid == cfg_.nand.pages_per_block) return kUnmapped;
-  blocks_[best].state = BlockState::Victim;
-  return best;
+void Ftl::make_victim(std::uint32_t block_global) {
+  if (!gc_candidate(block_global))
+    throw std::logic_error("FTL: block " + std::to_string(block_global) + " made a GC victim while not a candidate");
+  blocks_[block_global].state = BlockState::Victim;
 }
 
 void Ftl::valid_ppas(std::uint32_t block_global, std::vector<std::uint32_t>& out) const {
@@ -276,7 +266,7 @@ void Ftl::erased(std::uint32_t block_global) {
 }
 
 void Ftl::instant_gc(std::uint32_t plane, FlashBackdoor& nand) {
-  const std::uint32_t victim = pick_victim(plane);
+  const std::uint32_t victim = take_greedy_victim(*this, plane);
   if (victim == kUnmapped) throw std::logic_error("preconditioning: no GC victim");
   std::vector<std::uint32_t> valid;
   valid_ppas(victim, valid);

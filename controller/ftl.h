@@ -187,10 +187,10 @@ class Ftl {
     const Block& b = blocks_[block_global];
     return b.state == BlockState::Full && b.programming == 0 && !pending_reads(block_global);
   }
-  // The GC candidate of the plane with the fewest valid pages (ties: fewer erases, then
-  // lower index); kUnmapped if none, or if the best holds only valid pages. Marks it the
-  // victim.
-  std::uint32_t pick_victim(std::uint32_t plane);
+  bool block_full(std::uint32_t block_global) const { return blocks_[block_global].state == BlockState::Full; }
+  // GC chose `block_global` (a GC candidate: controller/victim.h) as its plane's victim:
+  // it is collected, then erased (erased()).
+  void make_victim(std::uint32_t block_global);
   // Programs in flight to a block (allocated pages whose program has not ended).
   std::uint32_t programs_in_flight(std::uint32_t block_global) const { return blocks_[block_global].programming; }
   std::uint32_t valid_pages(std::uint32_t block_global) const { return blocks_[block_global].valid; }

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "controller/firmware_counters.h"
+#include "controller/victim.h"
 
 namespace ssd::ctrl {
 
@@ -112,7 +113,7 @@ void GcUnit::resume_at_start() {
 }
 
 bool GcUnit::open(std::uint32_t plane) {
-  const std::uint32_t victim = ftl_.pick_victim(plane);
+  const std::uint32_t victim = take_greedy_victim(ftl_, plane);
   if (victim == kUnmapped) return false;  // nothing to collect yet (reads pending on every candidate)
   Job& job = jobs_[plane];
   std::vector<std::uint32_t> pages = std::move(job.pages);  // keeps its capacity from the plane's last run

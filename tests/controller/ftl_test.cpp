@@ -6,6 +6,7 @@
 #include <set>
 
 #include "controller/ftl.h"
+#include "controller/victim.h"
 #include "nand/channel_engine.h"
 #include "tests/engine_backdoor.h"
 
@@ -121,9 +122,10 @@ TEST_CASE("ftl: the greedy victim has the fewest valid pages, pending reads prot
   for (int i = 0; i < 10; ++i) f.trim(lpns[16 + i]);
   for (int i = 0; i < 4; ++i) f.trim(lpns[i]);
   f.add_pending_read(ppa[20]);
-  CHECK(f.pick_victim(pl) == b0);  // b1 has fewer valid pages but a pending read
+  CHECK_THROWS_AS(f.make_victim(b1), std::logic_error);  // not a candidate while a read is pending
+  CHECK(take_greedy_victim(f, pl) == b0);  // b1 has fewer valid pages but a pending read
   f.remove_pending_read(ppa[20]);
-  CHECK(f.pick_victim(pl) == b1);
+  CHECK(take_greedy_victim(f, pl) == b1);
   std::vector<std::uint32_t> valid;
   f.valid_ppas(b1, valid);
   CHECK(valid.size() == 6);
@@ -176,7 +178,7 @@ TEST_CASE("ftl: a full block with a program in flight is no GC candidate until t
   f.programmed(b.back());
   CHECK(f.gc_candidate(block_b));
   CHECK(f.valid_pages(block_b) == ppb - 1);
-  CHECK(f.pick_victim(pl) == block_a);
+  CHECK(take_greedy_victim(f, pl) == block_a);
   CHECK_FALSE(f.gc_candidate(block_a));  // a victim is no candidate again
   // A program's end is counted once: a second one for the same page is refused.
   CHECK_THROWS_AS(f.programmed(b.back()), std::logic_error);
@@ -188,7 +190,7 @@ TEST_CASE("ftl: an open block is no GC candidate, however few its valid pages", 
   const std::uint32_t p = f.allocate(pl, false);
   f.programmed(p);
   CHECK_FALSE(f.gc_candidate(f.block_of_ppa(p)));
-  CHECK(f.pick_victim(pl) == kUnmapped);
+  CHECK(take_greedy_victim(f, pl) == kUnmapped);
 }
 
 TEST_CASE("ftl: a victim is erased only with no valid page, program or read left in it", "[ftl][gc][states]") {
@@ -202,7 +204,7 @@ TEST_CASE("ftl: a victim is erased only with no valid page, program or read left
     f.map(lpns[i], a.back());
   }
   f.trim(lpns[0]);
-  const std::uint32_t victim = f.pick_victim(pl);
+  const std::uint32_t victim = take_greedy_victim(f, pl);
   REQUIRE(victim == f.block_of_ppa(a[0]));
   // Valid pages remain (their copies have not ended): erasing would lose them.
   CHECK_THROWS_AS(f.erased(victim), std::logic_error);
@@ -323,7 +325,7 @@ TEST_CASE("ftl: steady-state preconditioning maps every filled page to its token
   }
   CHECK(valid == fill);
   // GC works from this state: a victim is found and its valid pages are listed.
-  const std::uint32_t v = f.pick_victim(0);
+  const std::uint32_t v = take_greedy_victim(f, 0);
   REQUIRE(v != kUnmapped);
   std::vector<std::uint32_t> pages;
   f.valid_ppas(v, pages);

@@ -10,6 +10,7 @@
 
 #include "controller/ftl.h"
 #include "controller/steady_image.h"
+#include "controller/victim.h"
 #include "nand/channel_engine.h"
 #include "tests/engine_backdoor.h"
 #include "tests/preconditioned_image.h"
@@ -278,7 +279,7 @@ TEST_CASE("steady image: the run's writes, copies, trims and erases override the
   CHECK(f.owner(trimmed) == kUnmapped);
   // GC of a whole image block: its valid pages are the image's, and after the erase the
   // NAND reads the block as erased (no longer from the image).
-  const std::uint32_t victim = f.pick_victim(plane);
+  const std::uint32_t victim = take_greedy_victim(f, plane);
   REQUIRE(victim != kUnmapped);
   std::vector<std::uint32_t> pages;
   f.valid_ppas(victim, pages);
@@ -360,7 +361,7 @@ TEST_CASE("steady image: unaged, it is the page-by-page replay's state, and a ru
         const std::uint32_t plane = img.plane_of_lpn(lpn);
         REQUIRE(img.free_blocks(plane) == ref.free_blocks(plane));
         if (img.gc_needed(plane)) {
-          const std::uint32_t vi = img.pick_victim(plane), vr = ref.pick_victim(plane);
+          const std::uint32_t vi = take_greedy_victim(img, plane), vr = take_greedy_victim(ref, plane);
           REQUIRE(vi == vr);
           if (vi == kUnmapped) break;
           std::vector<std::uint32_t> a, b;

@@ -1,0 +1,43 @@
+// GC victim choice, read-only on the FTL: which block of a plane GC collects next. The
+// GC unit chooses through it (controller/gc_unit.h), as does preconditioning's instant GC
+// (Ftl::instant_gc), and marks the block chosen (Ftl::make_victim: take_greedy_victim).
+// Plain C++.
+#pragma once
+
+#include <cstdint>
+
+#include "controller/ftl.h"
+
+namespace ssd::ctrl {
+
+// Greedy: the GC candidate (Ftl::gc_candidate: full, no program to it and no read from it
+// in flight) with the fewest valid pages; ties: fewer erases, then lower index. kUnmapped
+// if there is none, or if the best holds only valid pages (collecting it frees nothing).
+inline std::uint32_t greedy_victim(const Ftl& ftl, std::uint32_t plane) {
+  const std::uint32_t per_plane = ftl.config().nand.blocks_per_plane;
+  const std::uint32_t base = plane * per_plane;
+  std::uint32_t best = kUnmapped, best_valid = 0, best_erases = 0;
+  for (std::uint32_t b = base; b < base + per_plane; ++b) {
+    if (!ftl.block_full(b)) continue;
+    const std::uint32_t valid = ftl.valid_pages(b);
+    // gc_candidate() (its reads in flight looked up) only for a block that would otherwise
+    // become the best, which picks the same block.
+    if ((best == kUnmapped || valid < best_valid || (valid == best_valid && ftl.erase_count(b) < best_erases)) &&
+        ftl.gc_candidate(b)) {
+      best = b;
+      best_valid = valid;
+      best_erases = ftl.erase_count(b);
+    }
+  }
+  if (best == kUnmapped || best_valid == ftl.config().nand.pages_per_block) return kUnmapped;
+  return best;
+}
+
+// The greedy victim of `plane`, marked a victim (Ftl::make_victim); kUnmapped if none.
+inline std::uint32_t take_greedy_victim(Ftl& ftl, std::uint32_t plane) {
+  const std::uint32_t v = greedy_victim(ftl, plane);
+  if (v != kUnmapped) ftl.make_victim(v);
+  return v;
+}
+
+}  // namespace ssd::ctrl
