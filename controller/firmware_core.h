@@ -9,8 +9,8 @@
 //    a flash read, or the in-flight write's data); the page is allocated (the
 //    WriteAllocator: by default statically, ftl.allocation) and programmed; the mapping moves when the program completes, if
 //    no newer write of the page came meanwhile (last writer wins);
-//  - TRIM: whole pages covered are unmapped; FLUSH completes at once (no volatile cache:
-//    a write completes only when programmed).
+//  - TRIM: whole pages covered are unmapped; FLUSH completes once the writes taken
+//    before it have completed (no volatile cache: a write completes when programmed).
 // The write buffer is its own class (controller/write_path.h). GC is its own unit
 // (controller/gc_unit.h): the core builds, charges and sends the commands it asks for.
 // Policies plug in at three seams: where a page write goes
