@@ -189,8 +189,35 @@ void FirmwareCore::bind(FlashCommand& c) {
 void FirmwareCore::issued(FlashCommand& c) {
   chip_activity(chip_of(c), +1);
   if (keep_forecast_) forecast_.issued(c, sim_now());
-  if (listener_ && c.op == FlashOp::Program)
-    listener_->program_issued(c.lpn, c.origin == FlashOrigin::GcProgram ? c.copy_from : writes_.op(c.issuer.write_op).replaces);
+  if (!listener_ || c.op != FlashOp::Program) return;
+  const auto told = [this](const FlashCommand& p) {
+    listener_->program_issued(p.lpn, p.origin == FlashOrigin::GcProgram ? p.copy_from : writes_.op(p.issuer.write_op).replaces);
+  };
+  if (!c.issuer.combined()) told(c);
+  else
+    for (const FlashCommand* p : c.issuer.part)
+      if (p) told(*p);
+}
+
+bool FirmwareCore::release_together(FlashCommand* const* parts, unsigned n, Tick at) {
+  if (n < 2 || n > ftl_.config().nand.planes_per_die || !ftl_.config().nand.multiplane) return false;
+  tlm::tlm_generic_payload* gp = pool_.acquire();
+  FlashCommand& w = flash_cmd(*gp);
+  begin_combined(w, *parts[0]);
+  for (unsigned i = 0; i < n; ++i) {
+    if (!why_not_joined(w, *parts[i]).empty()) {
+      gp->release();
+      return false;
+    }
+    join(w, *parts[i]);
+  }
+  w.exec.owner = gp;
+  w.id = ++flash_seq_;
+  gp->set_command(w.op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  gp->set_data_length(w.op == FlashOp::Erase ? 0 : n * ftl_.config().nand.page_bytes);
+  ++counters_.combined_commands;
+  release_flash(w, at);
+  return true;
 }
 
 void FirmwareCore::give_back(std::uint32_t plane, bool gc) {
@@ -470,8 +497,36 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   }
   FlashCommand& f = flash_cmd(gp);
   const std::uint32_t chip = chip_of(f);
+  if (f.issuer.combined()) {  // each page as if it had run alone, then the command
+    for (FlashCommand* p : f.issuer.part)
+      if (p) {
+        hand_out(f, *p);
+        fw_sched_->completed(*p, outlet_);
+        command_ended(*p);
+      }
+    if (keep_forecast_) forecast_.completed(f, sim_now());
+    for (FlashCommand* p : f.issuer.part)
+      if (p) {
+        trace_command(p->issuer.ppa, -1);
+        static_cast<tlm::tlm_generic_payload*>(p->exec.owner)->release();
+      }
+    gp.release();
+    chip_activity(chip, -1);
+    return tlm::TLM_COMPLETED;
+  }
   const std::uint32_t ppa = f.issuer.ppa;
   fw_sched_->completed(f, outlet_);
+  command_ended(f);
+  // Outstanding until its completion has been handled (the allocations it led to above
+  // still saw it), in the forecast as in the count per chip.
+  if (keep_forecast_) forecast_.completed(f, sim_now());
+  gp.release();
+  chip_activity(chip, -1);
+  trace_command(ppa, -1);
+  return tlm::TLM_COMPLETED;
+}
+
+void FirmwareCore::command_ended(FlashCommand& f) {
   // One handler per origin; each says what it does with every outcome.
   switch (f.origin) {
     case FlashOrigin::HostRead: host_read_ended(f); break;
@@ -484,13 +539,6 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
       SC_REPORT_ERROR("/ssd/controller/firmware", ("a completion of a command it did not issue: " + f.describe()).c_str());
       break;
   }
-  // Outstanding until its completion has been handled (the allocations it led to above
-  // still saw it), in the forecast as in the count per chip.
-  if (keep_forecast_) forecast_.completed(f, sim_now());
-  gp.release();
-  chip_activity(chip, -1);
-  trace_command(ppa, -1);
-  return tlm::TLM_COMPLETED;
 }
 
 // A failure no handler recovers from yet (the NAND-fault model brings recovery): an

@@ -26,6 +26,7 @@
 #include <systemc>
 #include <tlm_utils/peq_with_get.h>
 
+#include "controller/combined_command.h"
 #include "controller/firmware_counters.h"
 #include "controller/ftl.h"
 #include "controller/timeline.h"
@@ -204,6 +205,8 @@ class FirmwareCore : public sc_core::sc_module {
   void issued(FlashCommand& c);  // released: counted per chip, forecast, traced, told
   bool retarget(FlashCommand& c, std::uint32_t plane);
   bool cancel(FlashCommand& c);
+  bool release_together(FlashCommand* const* parts, unsigned n, Tick at);
+  void command_ended(FlashCommand& f);  // a single-page command's end, to its origin's handler
   void wake_stalled(std::uint32_t plane);  // host writes that waited for space in it
   // A command built, its core work ending at `at`: to the firmware scheduling policy,
   // which releases it to the block (release_flash).
@@ -322,6 +325,9 @@ class FirmwareCore : public sc_core::sc_module {
     const FirmwareView& view() const override { return fw_.sched_view_; }
     bool retarget(FlashCommand& c, std::uint32_t plane) override { return fw_.retarget(c, plane); }
     bool cancel(FlashCommand& c) override { return fw_.cancel(c); }
+    bool release_together(FlashCommand* const* parts, unsigned n, Tick at) override {
+      return fw_.release_together(parts, n, at);
+    }
 
    private:
     FirmwareCore& fw_;

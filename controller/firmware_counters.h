@@ -12,6 +12,7 @@ struct FirmwareCounters {
   std::uint64_t trimmed_pages = 0;  // whole logical pages a trim unmapped (or found unmapped)
   std::uint64_t flushes_waited = 0;  // flushes that waited for earlier writes to be on flash
   std::uint64_t cancelled_programs = 0;  // superseded host programs a firmware scheduler dropped
+  std::uint64_t combined_commands = 0;   // n-plane commands a firmware scheduler made of single-page ones
   std::uint64_t flash_reads = 0, buffer_hits = 0, unwritten_reads = 0;
   std::uint64_t rmw_reads = 0, superseded_programs = 0, stalled_writes = 0;
   std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;

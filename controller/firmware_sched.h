@@ -69,6 +69,15 @@ class FlashOutlet {
   // write-buffer entry is freed, and the command is gone (`c` must not be used after).
   // Counted in firmware.cancelled_programs. False, and nothing changed, otherwise.
   virtual bool cancel(FlashCommand& c) = 0;
+  // Passes the `n` commands of `parts` (2 or more) to the scheduler block at `at` as one
+  // n-plane command (controller/combined_command.h): bound single-page commands of one
+  // operation and one die, at one page offset (an erase: any blocks), on distinct planes.
+  // At its end each part is completed as if it had run alone (completed() is called for
+  // each). False, and nothing released, if they cannot be combined, or the NAND takes no
+  // multi-plane commands (nand.multiplane). A program is bound only when released, so
+  // programs cannot be combined through this call (the allocation policy binds n pages
+  // at one offset for that: Ftl::allocate_multi).
+  virtual bool release_together(FlashCommand* const* parts, unsigned n, Tick at) = 0;
 };
 
 class FirmwareScheduler {

@@ -228,6 +228,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(fw, "trimmed_pages", integer(fc.trimmed_pages));
   put(fw, "flushes_waited", integer(fc.flushes_waited));
   put(fw, "cancelled_programs", integer(fc.cancelled_programs));
+  put(fw, "combined_commands", integer(fc.combined_commands));
   put(root, "firmware", fw);
 
   json::Value ct = obj();

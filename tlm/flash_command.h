@@ -137,6 +137,15 @@ struct FlashCommand {
     // scheduler block (controller/firmware_sched.h); until then `ppa` is a page of its
     // plane's stream held for it, not necessarily the one it will get.
     bool bound = true;
+    // A command of several pages (controller/combined_command.h): per plane in
+    // plane_mask, the single-page command the firmware built for that page, which takes
+    // the command's result at its end; all null for a command of one page.
+    std::array<FlashCommand*, kMaxPlanes> part{};
+    bool combined() const {
+      for (const FlashCommand* p : part)
+        if (p) return true;
+      return false;
+    }
   } issuer;
 
   // ---- scratch of the scheduler block while it queues the command (not part of the

@@ -2,6 +2,7 @@
 // writes, the write buffer, TRIM and FLUSH, address errors. One model per process.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -250,6 +251,109 @@ TEST_CASE("controller: each completion handler reports a NAND failure with what 
   }
 }
 
+namespace {
+// A firmware scheduling policy that holds a host read until the next read comes and
+// sends the two as one two-plane read when they can be (else each alone).
+struct PairReads final : ctrl::FirmwareScheduler {
+  FlashCommand* held = nullptr;
+  Tick held_ready = 0;
+  unsigned refused = 0;
+  void submit(FlashCommand& c, Tick ready, ctrl::FlashOutlet& out) override {
+    if (c.origin != FlashOrigin::HostRead) return out.release(c, ready);
+    if (!held) {
+      held = &c;
+      held_ready = ready;
+      return;
+    }
+    FlashCommand* both[2] = {held, &c};
+    if (!out.release_together(both, 2, std::max(ready, held_ready))) {
+      ++refused;
+      out.release(*held, held_ready);
+      out.release(c, ready);
+    }
+    held = nullptr;
+  }
+};
+
+struct PairRun {
+  std::vector<Tick> done;  // per item
+  std::vector<std::vector<Token>> tokens;
+  nand::ChannelCounters nand;
+  std::uint64_t combined = 0;
+  unsigned refused = 0;
+};
+
+// Writes logical pages 0 and 4 (with CWDP on 2 x 2 x 1 x 2 planes: planes 0 and 1 of
+// ch0.chip0.die0, both at page 0 of their plane's first open block), then reads both at
+// once, and page 1's plane (another channel) with page 0.
+PairRun pair_run(bool pair, const std::vector<std::uint64_t>& reads) {
+  Bench b("b", 32);
+  auto policy = std::make_unique<PairReads>();
+  PairReads* p = policy.get();
+  if (pair) b.fw.set_firmware_scheduler(std::move(policy));
+  b.host.items.push_back({HostOp::Write, 0, 16, {A}, false});
+  b.host.items.push_back({HostOp::Write, 4 * 16, 16, {B}, false});
+  b.host.items.push_back({HostOp::Write, 1 * 16, 16, {C}, false});
+  for (std::size_t i = 0; i < reads.size(); ++i) b.host.items.push_back({HostOp::Read, reads[i] * 16, 16, {}, i == 0});
+  sc_start();
+  PairRun r;
+  for (std::size_t i = 0; i < b.host.items.size(); ++i) {
+    r.done.push_back(b.find(i).t_done);
+    r.tokens.push_back(b.find(i).tokens);
+  }
+  r.nand = b.nand.totals();
+  r.combined = b.fw.counters().combined_commands;
+  r.refused = pair ? p->refused : 0;
+  b.host.pool.check_all_returned();
+  b.fw.pool().check_all_returned();
+  return r;
+}
+}  // namespace
+
+// From the reads' start (the writes done: the reads reach the block then), a two-plane
+// read takes its command cycles, tR (50 us) once, and both pages out (8 KiB at 100 MT/s:
+// 81.92 us each): 213.84 us and a few bus cycles. One read after the other on one die
+// takes tR and a page out each: at least 263.84 us.
+constexpr double kPairUs = 50 + 2 * 81.92, kAloneUs = 2 * (50 + 81.92);
+
+double reads_took_us(const PairRun& r) {
+  const Tick start = std::max({r.done[0], r.done[1], r.done[2]});
+  return ticks_to_us(std::max(r.done[3], r.done[4]) - start);
+}
+
+TEST_CASE("controller: two reads released together run as one two-plane read, each page completed alone",
+          "[controller][firmware_sched][multiplane]") {
+  const PairRun r = pair_run(true, {0, 4});
+  CHECK(r.tokens[3] == std::vector<Token>{A});
+  CHECK(r.tokens[4] == std::vector<Token>{B});
+  CHECK(r.combined == 1);
+  CHECK(r.nand.reads == 1);  // one NAND command, two pages
+  CHECK(r.nand.read_pages == 2);
+  CHECK(r.done[3] == r.done[4]);  // each page ends with the command
+  CHECK(reads_took_us(r) >= kPairUs);
+  CHECK(reads_took_us(r) < kPairUs + 1);
+}
+
+TEST_CASE("controller: the same two reads released in order run one after the other",
+          "[controller][firmware_sched][multiplane]") {
+  const PairRun r = pair_run(false, {0, 4});
+  CHECK(r.tokens[3] == std::vector<Token>{A});
+  CHECK(r.tokens[4] == std::vector<Token>{B});
+  CHECK(r.combined == 0);
+  CHECK(r.nand.reads == 2);
+  CHECK(reads_took_us(r) >= kAloneUs);
+}
+
+TEST_CASE("controller: reads of two channels cannot be released together: each goes alone",
+          "[controller][firmware_sched][multiplane]") {
+  const PairRun r = pair_run(true, {0, 1});
+  CHECK(r.combined == 0);
+  CHECK(r.refused == 1);
+  CHECK(r.tokens[3] == std::vector<Token>{A});
+  CHECK(r.tokens[4] == std::vector<Token>{C});
+  CHECK(r.nand.reads == 2);
+}
+
 TEST_CASE("controller: an access past the logical capacity gets an address error", "[controller][errors]") {
   Bench b("b", 32);
   const std::uint64_t sectors = b.fw.ftl().logical_pages() * 16;
@@ -318,6 +422,7 @@ struct RecordingOutlet final : ctrl::FlashOutlet {
   const ctrl::FirmwareView& view() const override { return no_view; }
   bool retarget(FlashCommand&, std::uint32_t) override { return false; }
   bool cancel(FlashCommand&) override { return false; }
+  bool release_together(FlashCommand* const*, unsigned, Tick) override { return false; }
 };
 struct FakeView final : ctrl::AllocationView {
   explicit FakeView(const nand::NandConfig& n) : n_(n), forecast_(n) {}

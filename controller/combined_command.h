@@ -1,0 +1,85 @@
+// A flash command of several pages, one per plane of one die at one page offset (an
+// n-plane read, program or erase: docs/nand-timing.md), made of the single-page commands
+// the firmware built for those pages: its parts. The scheduler block and the NAND see
+// the combined command only; at its end each part takes the result for its plane and is
+// handled as if it had run alone (controller/firmware_core.cpp, flash_bw). Plain C++.
+#pragma once
+
+#include <string>
+
+#include "tlm/flash_command.h"
+
+namespace ssd::ctrl {
+
+// Why `part` cannot join `whole` (empty: it can). Both must be bound, of one operation,
+// for one die, at one page offset (an erase: any blocks), on planes `whole` does not
+// have yet; a part is a single-page command, not itself combined.
+inline std::string why_not_joined(const FlashCommand& whole, const FlashCommand& part) {
+  if (part.plane_count() != 1 || part.issuer.combined()) return "not a single-page command";
+  if (!whole.issuer.bound || !part.issuer.bound) return "a program without its page yet (unbound)";
+  if (part.op != whole.op) return "another operation";
+  if (part.channel != whole.channel || part.chip != whole.chip || part.die != whole.die) return "another die";
+  if (part.op != FlashOp::Erase && part.page != whole.page) return "another page offset";
+  if (whole.plane_mask & part.plane_mask) return "a plane the command has already";
+  return {};
+}
+
+// Starts `whole` (a fresh command) as the combined command of `first`: its address,
+// what it is for (for logs: the first part's), its priority.
+inline void begin_combined(FlashCommand& whole, FlashCommand& first) {
+  whole.op = first.op;
+  whole.channel = first.channel;
+  whole.chip = first.chip;
+  whole.die = first.die;
+  whole.page = first.page;
+  whole.plane_mask = 0;
+  whole.out_bytes = first.out_bytes;
+  whole.priority = first.priority;
+  whole.origin = first.origin;
+  whole.lpn = first.lpn;
+  whole.copy_from = first.copy_from;
+  whole.host_page = first.host_page;
+  whole.request = first.request;
+  whole.host = first.host;
+  whole.issuer.t_built = first.issuer.t_built;
+  whole.issuer.ppa = first.issuer.ppa;
+  whole.issuer.bound = true;
+  whole.issuer.part = {};
+}
+
+// Adds `part` (why_not_joined empty) to `whole`: its plane, block and data. A read moves
+// out whole pages unless every part moves the same bytes; the command takes the most
+// urgent class of its parts.
+inline void join(FlashCommand& whole, FlashCommand& part) {
+  const unsigned p = part.first_plane();
+  whole.plane_mask = static_cast<std::uint8_t>(whole.plane_mask | part.plane_mask);
+  whole.block[p] = part.block[p];
+  whole.token[p] = part.token[p];
+  whole.expected[p] = part.expected[p];
+  if (part.out_bytes != whole.out_bytes) whole.out_bytes = 0;
+  if (part.priority < whole.priority) whole.priority = part.priority;
+  whole.issuer.part[p] = &part;
+}
+
+// The end of `whole`, for its part on plane `p`: the outcome, the times (and the block's
+// measurement of its wait) and, for a read, the plane's data.
+inline void hand_out(const FlashCommand& whole, FlashCommand& part) {
+  const unsigned p = part.first_plane();
+  part.status = whole.status;
+  part.error = whole.error;
+  part.t_submit = whole.t_submit;
+  part.t_start = whole.t_start;
+  part.t_array_start = whole.t_array_start;
+  part.t_array_end = whole.t_array_end;
+  part.t_done = whole.t_done;
+  part.t_bus_end = whole.t_bus_end;
+  part.t_out_ready = whole.t_out_ready;
+  part.t_out_start = whole.t_out_start;
+  part.bus_cmd_ticks = whole.bus_cmd_ticks;
+  part.t_queued = whole.t_queued;
+  part.waited = whole.waited;
+  part.metered = whole.metered;
+  if (whole.op == FlashOp::Read) part.token[p] = whole.token[p];
+}
+
+}  // namespace ssd::ctrl
