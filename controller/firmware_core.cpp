@@ -32,7 +32,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   unbound_.resize(std::size_t{ftl_.planes()} * 2);
   chip_outstanding_.assign(ftl.nand.chips(), 0);
   set_write_allocator(make_write_allocator(fw.write_policy, ftl_));
-  fw_sched_ = make_firmware_scheduler(fw.firmware_sched);
+  fw_sched_ = make_firmware_scheduler(fw.firmware_sched, fw.sos);
   host.register_nb_transport_fw(this, &FirmwareCore::host_fw);
   flash.register_nb_transport_bw(this, &FirmwareCore::flash_bw);
   SC_HAS_PROCESS(FirmwareCore);
@@ -290,7 +290,9 @@ void FirmwareCore::release_flash(FlashCommand& f, Tick at) {
 
 void FirmwareCore::chip_activity(std::uint32_t chip, int delta) {
   chip_outstanding_[chip] += delta;
-  if (chip_outstanding_[chip] == 0) gc_.chip_idle(chip);
+  if (chip_outstanding_[chip] != 0) return;
+  gc_.chip_idle(chip);
+  if (chip_outstanding_[chip] == 0) fw_sched_->chip_idle(chip, outlet_);
 }
 
 void FirmwareCore::process(tlm::tlm_generic_payload& gp) {

@@ -32,6 +32,7 @@
 #include "controller/timeline.h"
 #include "controller/firmware_sched.h"
 #include "controller/gc_unit.h"
+#include "controller/sos_sched.h"
 #include "controller/write_allocator.h"
 #include "controller/write_path.h"
 #include "common/vcd_writer.h"
@@ -64,6 +65,7 @@ struct FirmwareConfig {
   // controller/policies.h.
   std::string firmware_sched = "in_order";
   std::string write_policy = "static";
+  SosConfig sos;  // firmware_sched = sos: its techniques and decision costs
 };
 
 // Told of what the firmware issues, so that a helper beside the model can prepare the
@@ -113,6 +115,7 @@ class FirmwareCore : public sc_core::sc_module {
   // Which flash commands go on to the scheduler block, and when
   // (FirmwareConfig::firmware_sched; a test may set its own).
   void set_firmware_scheduler(std::unique_ptr<FirmwareScheduler> s) { fw_sched_ = std::move(s); }
+  const FirmwareScheduler& firmware_scheduler() const { return *fw_sched_; }
   // The device as an allocation policy sees it.
   const AllocationView& allocation_view() const { return view_; }
   // The listener told of what the firmware issues (null: none).

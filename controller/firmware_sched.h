@@ -23,6 +23,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "tlm/flash_command.h"
 
@@ -88,6 +90,17 @@ class FirmwareScheduler {
   // The scheduler block completed `c`; the firmware acts on it right after. A policy
   // holding commands may release some now.
   virtual void completed(const FlashCommand& c, FlashOutlet& out) {}
+  // The firmware has seen the completion of every command it released to `chip`
+  // (view().busy(chip) turned false), after acting on the last one.
+  virtual void chip_idle(std::uint32_t chip, FlashOutlet& out) {}
+  // The policy's own counts, for stats.json's "firmware" section: a key and its value,
+  // a count or a ratio.
+  struct Stat {
+    std::string key;
+    double value;
+    bool integer;
+  };
+  virtual std::vector<Stat> stats() const { return {}; }
 };
 
 class InOrderRelease final : public FirmwareScheduler {

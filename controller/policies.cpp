@@ -22,6 +22,9 @@ const std::vector<PolicyName>& sched_policies() {
   static const std::vector<PolicyName> names = {
       {"ios", "in-order: one FIFO, its head issued when ready"},
       {"hos", "per-chip queues, chips scanned round-robin per channel"},
+      {"pass", "pass-through under a firmware scheduler (controller.firmware_sched = sos): what the firmware "
+               "sends, per chip in arrival order in one class, issued as soon as its die can take it, the chips "
+               "of a channel served round-robin (HOS's rule without classes or read first)"},
   };
   return names;
 }
@@ -30,18 +33,22 @@ std::unique_ptr<SchedPolicy> make_sched_policy(const std::string& name, const na
                                                bool by_priority) {
   if (name == "ios") return std::make_unique<IosPolicy>(n.channels, n.chips_per_channel);
   if (name == "hos") return std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, read_first, by_priority);
+  if (name == "pass") return std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, false, false);
   unknown("controller.scheduler", name, sched_policies());
 }
 
 const std::vector<PolicyName>& firmware_schedulers() {
   static const std::vector<PolicyName> names = {
       {"in_order", "each command passed on as soon as its core work is done"},
+      {"sos", "SOS (Hahn et al.): per-chip software queues, a chip's next command released when the chip is "
+              "idle, with QSL (controller.sos_qsl) and WHM (controller.sos_whm); use with controller.scheduler = pass"},
   };
   return names;
 }
 
-std::unique_ptr<FirmwareScheduler> make_firmware_scheduler(const std::string& name) {
+std::unique_ptr<FirmwareScheduler> make_firmware_scheduler(const std::string& name, const SosConfig& sos) {
   if (name == "in_order") return std::make_unique<InOrderRelease>();
+  if (name == "sos") return std::make_unique<SosScheduler>(sos);
   unknown("controller.firmware_sched", name, firmware_schedulers());
 }
 

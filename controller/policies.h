@@ -12,6 +12,7 @@
 #include "controller/firmware_sched.h"
 #include "controller/ftl.h"
 #include "controller/sched_policy.h"
+#include "controller/sos_sched.h"
 #include "controller/write_allocator.h"
 
 namespace ssd::ctrl {
@@ -31,7 +32,8 @@ std::unique_ptr<SchedPolicy> make_sched_policy(const std::string& name, const na
 
 // controller.firmware_sched
 const std::vector<PolicyName>& firmware_schedulers();
-std::unique_ptr<FirmwareScheduler> make_firmware_scheduler(const std::string& name);
+// `sos` configures the policy of that name (controller/sos_sched.h).
+std::unique_ptr<FirmwareScheduler> make_firmware_scheduler(const std::string& name, const SosConfig& sos = {});
 
 // ftl.write_policy (`ftl` gives the static order, ftl.allocation)
 const std::vector<PolicyName>& write_policies();

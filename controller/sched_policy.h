@@ -70,6 +70,13 @@ class SchedPolicy {
   // Whether, after an edge that issued, the block decides again at the next edge even if
   // no channel changed (IOS: the queue's new head may be on a channel that did not).
   virtual bool decides_again_after_issue() const { return false; }
+  // The configuration of the Verilog block (rtl/) that takes the same decisions.
+  struct RtlForm {
+    bool ios;
+    bool read_first;
+    bool by_priority;
+  };
+  virtual RtlForm rtl_form() const = 0;
 
  protected:
   struct ReadyFn {
@@ -113,6 +120,7 @@ class IosPolicy : public SchedPolicy {
 
  public:
   bool decides_again_after_issue() const override { return true; }
+  RtlForm rtl_form() const override { return {true, false, false}; }
 
  private:
   std::deque<FlashCommand*> fifo_;
@@ -181,6 +189,7 @@ class HosPolicy final : public SchedPolicy {
   bool could_issue_on(unsigned channel, const nand::ChannelStatus& ch) const override {
     return any_ready_on_offers(channel, ch);
   }
+  RtlForm rtl_form() const override { return {false, read_first_, by_priority_}; }
 
  protected:
   void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,

@@ -22,6 +22,11 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     fw.cycles_per_command = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_command"));
     fw.cycles_per_page = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_page"));
     fw.cycles_per_gc_page = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_gc_page"));
+    fw.sos.qsl = cfg.get_bool("controller.sos_qsl");
+    fw.sos.whm = cfg.get_bool("controller.sos_whm");
+    fw.sos.cycles_per_decision = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_decision"));
+    fw.sos.cycles_per_qsl_move = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_qsl_move"));
+    fw.sos.cycles_per_whm_lookup = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_whm_lookup"));
     fw.gc_yields = cfg.get_string("controller.gc_priority") == "host_first";
     fw.gc_copies_in_flight = static_cast<std::uint32_t>(cfg.get_int("ftl.gc_copies_in_flight"));
     fw.read_unit_bytes = static_cast<std::uint32_t>(cfg.get_int("controller.read_unit_bytes"));
@@ -61,7 +66,8 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     if (rtl != "off") {
 #if SSD_RTL
       std::string why;
-      auto model = rtl::make_decision_model(fcfg.nand, sc.policy == "ios", sc.read_first, sc.by_priority, why);
+      const ctrl::SchedPolicy::RtlForm form = sched->policy().rtl_form();
+      auto model = rtl::make_decision_model(fcfg.nand, form.ios, form.read_first, form.by_priority, why);
       if (!model) throw ConfigError(cfg.locate("controller.rtl = " + rtl + ": " + why));
       if (vcd) model->trace(*vcd, std::string(sched->name()) + ".rtl");
       sched->set_decision_model(std::move(model), rtl == "on" ? ctrl::FlashSched::Twin::On : ctrl::FlashSched::Twin::Check);

@@ -229,6 +229,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(fw, "flushes_waited", integer(fc.flushes_waited));
   put(fw, "cancelled_programs", integer(fc.cancelled_programs));
   put(fw, "combined_commands", integer(fc.combined_commands));
+  for (const ctrl::FirmwareScheduler::Stat& s : f.firmware.firmware_scheduler().stats())
+    put(fw, s.key, s.integer ? integer(static_cast<std::uint64_t>(s.value)) : num(s.value));
   put(root, "firmware", fw);
 
   json::Value ct = obj();

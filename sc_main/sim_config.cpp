@@ -65,6 +65,12 @@ Config make_config() {
   c.add_enum("controller.rtl", "off", {"off", "on", "check"},
              "the scheduler block's decisions: off (the C++ block), on (the Verilog block, rtl/, verilated), check (both; "
              "their grants compared at every decision edge, the first difference ends the run with exit 1)");
+  c.add_bool("controller.sos_qsl", fw.sos.qsl,
+             "controller.firmware_sched = sos: the queue size leveler moves a queued host program to an idle chip "
+             "whose queue is empty (controller/sos_sched.h)");
+  c.add_bool("controller.sos_whm", fw.sos.whm,
+             "controller.firmware_sched = sos: the write hit manager cancels a queued host program that a newer "
+             "write of its logical page supersedes");
   c.add_bool("controller.read_first", sched.read_first, "hos: take the oldest read of a chip queue (of its first class) before its oldest command");
   c.add_enum("controller.gc_priority", fw.gc_yields ? "host_first" : "fifo", {"host_first", "fifo"},
              "hos: host_first = a chip serves host commands before GC's, unless the GC's plane is at its last "
@@ -82,6 +88,12 @@ Config make_config() {
   c.add_int("firmware.cycles_per_command", static_cast<std::int64_t>(fw.cycles_per_command), 0, 100000000, "core cycles per host command (0: free firmware)");
   c.add_int("firmware.cycles_per_page", static_cast<std::int64_t>(fw.cycles_per_page), 0, 100000000, "core cycles per logical page of a host command");
   c.add_int("firmware.cycles_per_gc_page", static_cast<std::int64_t>(fw.cycles_per_gc_page), 0, 100000000, "core cycles per GC page copy and per GC erase");
+  c.add_int("firmware.cycles_per_decision", static_cast<std::int64_t>(fw.sos.cycles_per_decision), 0, 100000000,
+            "controller.firmware_sched = sos: core cycles per release decision of its dynamic scheduler (0: free)");
+  c.add_int("firmware.cycles_per_qsl_move", static_cast<std::int64_t>(fw.sos.cycles_per_qsl_move), 0, 100000000,
+            "controller.firmware_sched = sos: core cycles per QSL move (0: free)");
+  c.add_int("firmware.cycles_per_whm_lookup", static_cast<std::int64_t>(fw.sos.cycles_per_whm_lookup), 0, 100000000,
+            "controller.firmware_sched = sos: core cycles per WHM lookup, one per host page program (0: free)");
   c.add_double("ftl.overprovisioning", ftl.overprovisioning, 0, 0.89, "fraction of the physical pages hidden from the host");
   c.add_enum("ftl.write_policy", fw.write_policy, names(ctrl::write_policies()),
              "where a host page write goes (controller/write_allocator.h): " + what(ctrl::write_policies()));

@@ -38,9 +38,14 @@ std::string refusal(const std::function<void()>& f) {
 TEST_CASE("policies: each scheduler block policy listed is built, an unknown name refused") {
   const FtlConfig f = small();
   for (const PolicyName& p : sched_policies()) CHECK(make_sched_policy(p.name, f.nand, false, true) != nullptr);
-  CHECK(choices(sched_policies()) == "ios | hos");
+  CHECK(choices(sched_policies()) == "ios | hos | pass");
   CHECK(refusal([&] { make_sched_policy("sos", f.nand, false, true); }) ==
-        "controller.scheduler = sos: not one of ios | hos");
+        "controller.scheduler = sos: not one of ios | hos | pass");
+  // The Verilog block's configuration for each: pass-through is HOS's rule in one class.
+  const auto form = [&](const char* n) { return make_sched_policy(n, f.nand, true, true)->rtl_form(); };
+  CHECK((form("ios").ios && !form("ios").read_first && !form("ios").by_priority));
+  CHECK((!form("hos").ios && form("hos").read_first && form("hos").by_priority));
+  CHECK((!form("pass").ios && !form("pass").read_first && !form("pass").by_priority));
   // IOS looks again at the next edge after issuing (its new head may be anywhere); HOS
   // re-decides a channel when it changes.
   CHECK(make_sched_policy("ios", f.nand, false, true)->decides_again_after_issue());
@@ -52,7 +57,7 @@ TEST_CASE("policies: the firmware scheduler and the write allocator are built by
   const Ftl ftl(f);
   for (const PolicyName& p : firmware_schedulers()) CHECK(make_firmware_scheduler(p.name) != nullptr);
   for (const PolicyName& p : write_policies()) CHECK(make_write_allocator(p.name, ftl) != nullptr);
-  CHECK(refusal([] { make_firmware_scheduler("later"); }) == "controller.firmware_sched = later: not one of in_order");
+  CHECK(refusal([] { make_firmware_scheduler("later"); }) == "controller.firmware_sched = later: not one of in_order | sos");
   CHECK(refusal([&] { make_write_allocator("rr", ftl); }) == "ftl.write_policy = rr: not one of static");
   // static follows ftl.allocation: plane fastest (PCWD), so pages 0 and 1 go to the two
   // planes of one die, page 2 to the next channel.

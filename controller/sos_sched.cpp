@@ -1,0 +1,123 @@
+#include "controller/sos_sched.h"
+
+#include <algorithm>
+
+namespace ssd::ctrl {
+
+std::deque<SosScheduler::Entry>& SosScheduler::queue_of(std::uint32_t chip, const FlashOutlet& out) {
+  if (queues_.empty()) {
+    queues_.resize(out.view().chips());
+    programs_.assign(out.view().chips(), 0);
+  }
+  return queues_[chip];
+}
+
+void SosScheduler::submit(FlashCommand& c, Tick ready, FlashOutlet& out) {
+  const FirmwareView& v = out.view();
+  const std::uint32_t chip = v.chip_of(c);
+  std::deque<Entry>& q = queue_of(chip, out);
+  if (movable(c)) {
+    ++host_programs_;
+    if (cfg_.whm) {
+      ready = std::max(ready, out.charge(cfg_.cycles_per_whm_lookup));
+      const auto it = newest_.find(c.lpn);
+      if (it != newest_.end()) {  // the completion flag at 0: a program of the page is queued
+        FlashCommand* old = it->second;
+        newest_.erase(it);
+        // Out of its queue before the cancel, which completes host work (and so may
+        // bring new commands here at once).
+        const std::uint32_t old_chip = v.chip_of(*old);
+        std::deque<Entry>& oq = queues_[old_chip];
+        const auto e = std::find_if(oq.begin(), oq.end(), [old](const Entry& x) { return x.c == old; });
+        const Entry kept = *e;
+        const std::size_t at = static_cast<std::size_t>(e - oq.begin());
+        oq.erase(e);
+        --programs_[old_chip];
+        if (out.cancel(*old)) {  // superseded by c: the page's data is c's
+          ++write_hits_;
+        } else {  // not cancellable (never for a queued, superseded program): it stays
+          oq.insert(oq.begin() + static_cast<std::ptrdiff_t>(std::min(at, oq.size())), kept);
+          ++programs_[old_chip];
+        }
+      }
+      newest_[c.lpn] = &c;
+    }
+    ++programs_[chip];
+  }
+  q.push_back({&c, ready});
+  dispatch(chip, out);
+}
+
+void SosScheduler::forget(const FlashCommand& c) {
+  if (!movable(c) || !cfg_.whm) return;
+  const auto it = newest_.find(c.lpn);
+  if (it != newest_.end() && it->second == &c) newest_.erase(it);
+}
+
+void SosScheduler::release(std::uint32_t chip, FlashOutlet& out) {
+  std::deque<Entry>& q = queues_[chip];
+  const Entry e = q.front();
+  q.pop_front();
+  if (movable(*e.c)) --programs_[chip];
+  forget(*e.c);
+  ++decisions_;
+  out.release(*e.c, std::max(e.ready, out.charge(cfg_.cycles_per_decision)));
+}
+
+void SosScheduler::dispatch(std::uint32_t chip, FlashOutlet& out) {
+  if (out.view().busy(chip)) return;
+  if (queue_of(chip, out).empty()) {
+    if (!cfg_.qsl || !level(chip, out)) return;
+    if (out.view().busy(chip)) return;  // a command the move brought (GC) went first
+  }
+  release(chip, out);
+}
+
+// QSL: a program from the longest queue holding more than one host program, its last,
+// to a plane of `chip` (whose queue is empty); false if none moves.
+bool SosScheduler::level(std::uint32_t chip, FlashOutlet& out) {
+  const FirmwareView& v = out.view();
+  std::uint32_t from = chip;
+  for (std::uint32_t k = 0; k < queues_.size(); ++k)
+    if (k != chip && programs_[k] > 1 && (from == chip || queues_[k].size() > queues_[from].size())) from = k;
+  if (from == chip) return false;
+  const auto e = std::find_if(queues_[from].rbegin(), queues_[from].rend(), [](const Entry& x) { return movable(*x.c); });
+  const Entry moving = *e;
+  // The planes of `chip`, fewest programs waiting for a page first (ties: the lowest).
+  const std::uint32_t per_chip = v.planes() / v.chips();
+  std::vector<std::uint32_t> planes(per_chip);
+  for (std::uint32_t p = 0; p < per_chip; ++p) planes[p] = chip * per_chip + p;
+  std::stable_sort(planes.begin(), planes.end(), [&v](std::uint32_t a, std::uint32_t b) {
+    return v.unbound_programs(a) < v.unbound_programs(b);
+  });
+  for (std::uint32_t plane : planes) {
+    // A move frees a page where host writes may wait and may start GC: commands may
+    // arrive during it, so the queue is searched again after.
+    if (!out.retarget(*moving.c, plane)) continue;
+    std::deque<Entry>& src = queues_[from];
+    src.erase(std::find_if(src.begin(), src.end(), [&moving](const Entry& x) { return x.c == moving.c; }));
+    --programs_[from];
+    ++programs_[chip];
+    queues_[chip].push_back({moving.c, std::max(moving.ready, out.charge(cfg_.cycles_per_qsl_move))});
+    ++qsl_moves_;
+    return true;
+  }
+  return false;
+}
+
+std::vector<const FlashCommand*> SosScheduler::queue(std::uint32_t chip) const {
+  std::vector<const FlashCommand*> v;
+  if (chip < queues_.size())
+    for (const Entry& e : queues_[chip]) v.push_back(e.c);
+  return v;
+}
+
+std::vector<FirmwareScheduler::Stat> SosScheduler::stats() const {
+  return {{"sos_decisions", static_cast<double>(decisions_), true},
+          {"qsl_moves", static_cast<double>(qsl_moves_), true},
+          {"write_hits", static_cast<double>(write_hits_), true},
+          {"write_hit_ratio", host_programs_ ? static_cast<double>(write_hits_) / static_cast<double>(host_programs_) : 0.0,
+           false}};
+}
+
+}  // namespace ssd::ctrl

@@ -1,0 +1,77 @@
+// SOS (Hahn, Lee and Kim, seed 003): software out-of-order scheduling in the firmware.
+// The firmware scheduling policy `sos` (controller.firmware_sched; the scheduler block
+// then passes through what it is sent: controller.scheduler = pass). Plain C++.
+//
+// Every flash command the firmware builds goes to its chip's software queue, in the order
+// built (the paper's per-chip queues, Fig. 5). The dynamic scheduler watches each chip
+// through the firmware's view: whenever a chip is idle (no command of it released and
+// not seen complete) it releases the head of the chip's queue, at most one command per
+// chip at a time. Each release is a decision on the firmware core
+// (cycles_per_decision), made when the core is free.
+//
+// QSL, the queue size leveler (qsl): when a chip is idle and its queue empty, one
+// queued host program moves to it from the longest queue holding more than one host
+// program (ties: the lowest chip), the last such program of that queue (it delays no
+// command queued before it), to the plane of the idle chip with the fewest programs
+// waiting for a page (ties: the lowest); it is released at once. The mapping follows,
+// because the program gets its page when released (late binding). One move per idle
+// chip and trigger; a GC program never moves (its data must stay in its plane).
+//
+// WHM, the write hit manager (whm): a host program of a logical page for which a
+// program is still queued (the paper's completion flag at 0) cancels that program
+// before the new one is queued: the newer data supersedes it. A program already
+// released runs to its end (it cannot be taken back); its mapping then does not move.
+// Each lookup costs cycles_per_whm_lookup.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "controller/firmware_sched.h"
+
+namespace ssd::ctrl {
+
+struct SosConfig {
+  bool qsl = true;
+  bool whm = true;
+  std::uint64_t cycles_per_decision = 0;
+  std::uint64_t cycles_per_qsl_move = 0;
+  std::uint64_t cycles_per_whm_lookup = 0;
+};
+
+class SosScheduler final : public FirmwareScheduler {
+ public:
+  explicit SosScheduler(const SosConfig& cfg) : cfg_(cfg) {}
+  void submit(FlashCommand& c, Tick ready, FlashOutlet& out) override;
+  void chip_idle(std::uint32_t chip, FlashOutlet& out) override { dispatch(chip, out); }
+  std::vector<Stat> stats() const override;
+
+  std::uint64_t qsl_moves() const { return qsl_moves_; }
+  std::uint64_t write_hits() const { return write_hits_; }
+  std::uint64_t decisions() const { return decisions_; }
+  // Commands in the software queue of `chip`, oldest first (tests).
+  std::vector<const FlashCommand*> queue(std::uint32_t chip) const;
+
+ private:
+  struct Entry {
+    FlashCommand* c;
+    Tick ready;
+  };
+  static bool movable(const FlashCommand& c) { return c.origin == FlashOrigin::HostProgram; }
+  void dispatch(std::uint32_t chip, FlashOutlet& out);
+  void release(std::uint32_t chip, FlashOutlet& out);  // the queue's head
+  bool level(std::uint32_t chip, FlashOutlet& out);    // QSL: a program moved to `chip`
+  void forget(const FlashCommand& c);                  // no longer queued: out of the WHM index
+  std::deque<Entry>& queue_of(std::uint32_t chip, const FlashOutlet& out);
+
+  SosConfig cfg_;
+  std::vector<std::deque<Entry>> queues_;                  // per chip
+  std::vector<std::uint32_t> programs_;                    // per chip: host programs queued
+  std::unordered_map<std::uint64_t, FlashCommand*> newest_;  // lpn -> its queued host program (whm)
+  std::uint64_t qsl_moves_ = 0, write_hits_ = 0, decisions_ = 0, host_programs_ = 0;
+};
+
+}  // namespace ssd::ctrl
