@@ -16,6 +16,7 @@ namespace ssd::ctrl {
 // have yet; a part is a single-page command, not itself combined.
 inline std::string why_not_joined(const FlashCommand& whole, const FlashCommand& part) {
   if (part.plane_count() != 1 || part.issuer.combined()) return "not a single-page command";
+  if (part.issuer.released) return "already released";
   if (!whole.issuer.bound || !part.issuer.bound) return "a program without its page yet (unbound)";
   if (part.op != whole.op) return "another operation";
   if (part.channel != whole.channel || part.chip != whole.chip || part.die != whole.die) return "another die";
@@ -24,8 +25,10 @@ inline std::string why_not_joined(const FlashCommand& whole, const FlashCommand&
   return {};
 }
 
-// Starts `whole` (a fresh command) as the combined command of `first`: its address,
-// what it is for (for logs: the first part's), its priority.
+// Starts `whole` (a fresh command) as the combined command of `first`: its address, its
+// priority, and what it is for (for logs and the request-life waveform: the first
+// part's; join() gives it the first part serving a host request, whose wait the block
+// then measures for the command, as every part waits the same).
 inline void begin_combined(FlashCommand& whole, FlashCommand& first) {
   whole.op = first.op;
   whole.channel = first.channel;
@@ -58,7 +61,15 @@ inline void join(FlashCommand& whole, FlashCommand& part) {
   whole.expected[p] = part.expected[p];
   if (part.out_bytes != whole.out_bytes) whole.out_bytes = 0;
   if (part.priority < whole.priority) whole.priority = part.priority;
+  if (!whole.request && part.request) {
+    whole.origin = part.origin;
+    whole.lpn = part.lpn;
+    whole.host_page = part.host_page;
+    whole.request = part.request;
+    whole.host = part.host;
+  }
   whole.issuer.part[p] = &part;
+  part.issuer.released = true;
 }
 
 // The end of `whole`, for its part on plane `p`: the outcome, the times (and the block's

@@ -146,8 +146,8 @@ void FirmwareCore::on_work() {
 }
 
 FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin origin) {
-  tlm::tlm_generic_payload* gp = pool_.acquire();
-  FlashCommand& f = flash_cmd(*gp);
+  tlm::tlm_generic_payload& gp = new_payload(op, 1);
+  FlashCommand& f = flash_cmd(gp);
   const PhysAddr a = ftl_.decode(ppa);
   f.op = op;
   f.channel = a.channel;
@@ -161,10 +161,6 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin
   f.issuer.t_built = sim_now();
   const bool gc = origin == FlashOrigin::GcRead || origin == FlashOrigin::GcProgram || origin == FlashOrigin::GcErase;
   if (gc) f.priority = gc_.issue_class(origin, ftl_.plane_of_ppa(ppa));
-  f.exec.owner = gp;
-  f.id = ++flash_seq_;
-  gp->set_command(op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-  gp->set_data_length(op == FlashOp::Erase ? 0 : ftl_.config().nand.page_bytes);
   if (op == FlashOp::Program) {  // its page held, bound at release
     f.issuer.bound = false;
     unbound_of(ftl_.plane_of_ppa(ppa), origin == FlashOrigin::GcProgram).push_back(ppa);
@@ -199,22 +195,31 @@ void FirmwareCore::issued(FlashCommand& c) {
       if (p) told(*p);
 }
 
+tlm::tlm_generic_payload& FirmwareCore::new_payload(FlashOp op, unsigned pages) {
+  tlm::tlm_generic_payload* gp = pool_.acquire();
+  FlashCommand& f = flash_cmd(*gp);
+  f.exec.owner = gp;
+  f.id = ++flash_seq_;
+  gp->set_command(op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  gp->set_data_length(op == FlashOp::Erase ? 0 : pages * ftl_.config().nand.page_bytes);
+  return *gp;
+}
+
 bool FirmwareCore::release_together(FlashCommand* const* parts, unsigned n, Tick at) {
   if (n < 2 || n > ftl_.config().nand.planes_per_die || !ftl_.config().nand.multiplane) return false;
-  tlm::tlm_generic_payload* gp = pool_.acquire();
-  FlashCommand& w = flash_cmd(*gp);
-  begin_combined(w, *parts[0]);
+  for (unsigned i = 0; i < n; ++i)
+    if (!parts[i]) return false;
+  // Checked first, joined after: a part is marked released only when all can join.
+  FlashCommand probe;
+  begin_combined(probe, *parts[0]);
   for (unsigned i = 0; i < n; ++i) {
-    if (!why_not_joined(w, *parts[i]).empty()) {
-      gp->release();
-      return false;
-    }
-    join(w, *parts[i]);
+    if (!why_not_joined(probe, *parts[i]).empty()) return false;
+    probe.plane_mask = static_cast<std::uint8_t>(probe.plane_mask | parts[i]->plane_mask);
   }
-  w.exec.owner = gp;
-  w.id = ++flash_seq_;
-  gp->set_command(w.op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-  gp->set_data_length(w.op == FlashOp::Erase ? 0 : n * ftl_.config().nand.page_bytes);
+  tlm::tlm_generic_payload& gp = new_payload(parts[0]->op, n);
+  FlashCommand& w = flash_cmd(gp);
+  begin_combined(w, *parts[0]);
+  for (unsigned i = 0; i < n; ++i) join(w, *parts[i]);
   ++counters_.combined_commands;
   release_flash(w, at);
   return true;
@@ -275,6 +280,11 @@ Tick FirmwareCore::Outlet::now() const { return sim_now(); }
 Tick FirmwareCore::View::now() const { return sim_now(); }
 
 void FirmwareCore::release_flash(FlashCommand& f, Tick at) {
+  if (f.issuer.released) {
+    SC_REPORT_ERROR("/ssd/controller/firmware", ("a firmware scheduler released a command twice: " + f.describe()).c_str());
+    return;
+  }
+  f.issuer.released = true;
   if (!f.issuer.bound) bind(f);
   issued(f);
   auto* gp = static_cast<tlm::tlm_generic_payload*>(f.exec.owner);
@@ -499,32 +509,30 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   }
   FlashCommand& f = flash_cmd(gp);
   const std::uint32_t chip = chip_of(f);
-  if (f.issuer.combined()) {  // each page as if it had run alone, then the command
-    for (FlashCommand* p : f.issuer.part)
-      if (p) {
-        hand_out(f, *p);
-        fw_sched_->completed(*p, outlet_);
-        command_ended(*p);
-      }
-    if (keep_forecast_) forecast_.completed(f, sim_now());
-    for (FlashCommand* p : f.issuer.part)
-      if (p) {
-        trace_command(p->issuer.ppa, -1);
-        static_cast<tlm::tlm_generic_payload*>(p->exec.owner)->release();
-      }
-    gp.release();
-    chip_activity(chip, -1);
-    return tlm::TLM_COMPLETED;
+  // Each page as if it had run alone: a combined command's parts, or the command.
+  const bool combined = f.issuer.combined();
+  std::array<FlashCommand*, kMaxPlanes> single{};
+  single[0] = &f;
+  const std::array<FlashCommand*, kMaxPlanes>& pages = combined ? f.issuer.part : single;
+  for (FlashCommand* p : pages) {
+    if (!p) continue;
+    if (combined) hand_out(f, *p);
+    fw_sched_->completed(*p, outlet_);
+    command_ended(*p);
   }
-  const std::uint32_t ppa = f.issuer.ppa;
-  fw_sched_->completed(f, outlet_);
-  command_ended(f);
   // Outstanding until its completion has been handled (the allocations it led to above
   // still saw it), in the forecast as in the count per chip.
   if (keep_forecast_) forecast_.completed(f, sim_now());
+  std::array<std::uint32_t, kMaxPlanes> ppas{};
+  unsigned n = 0;
+  for (FlashCommand* p : pages) {
+    if (!p) continue;
+    ppas[n++] = p->issuer.ppa;
+    if (combined) static_cast<tlm::tlm_generic_payload*>(p->exec.owner)->release();
+  }
   gp.release();
   chip_activity(chip, -1);
-  trace_command(ppa, -1);
+  for (unsigned i = 0; i < n; ++i) trace_command(ppas[i], -1);
   return tlm::TLM_COMPLETED;
 }
 

@@ -13,9 +13,10 @@
 //    before it have completed (no volatile cache: a write completes when programmed).
 // The write buffer is its own class (controller/write_path.h). GC is its own unit
 // (controller/gc_unit.h): the core builds, charges and sends the commands it asks for.
-// Policies plug in at three seams: where a page write goes
-// (WriteAllocator), which flash commands go on to the scheduler block and when
-// (FirmwareScheduler), and a listener told of what the core issues (FirmwareListener).
+// Policies plug in at two seams, built by name (controller/policies.h): where a page
+// write goes (WriteAllocator) and which flash commands go on to the scheduler block and
+// when (FirmwareScheduler); a listener is told of what the core issues
+// (FirmwareListener).
 #pragma once
 
 #include <cmath>
@@ -209,6 +210,8 @@ class FirmwareCore : public sc_core::sc_module {
   bool retarget(FlashCommand& c, std::uint32_t plane);
   bool cancel(FlashCommand& c);
   bool release_together(FlashCommand* const* parts, unsigned n, Tick at);
+  // A pooled payload with a fresh command of `op` on `pages` pages, its id the next.
+  tlm::tlm_generic_payload& new_payload(FlashOp op, unsigned pages);
   void command_ended(FlashCommand& f);  // a single-page command's end, to its origin's handler
   void wake_stalled(std::uint32_t plane);  // host writes that waited for space in it
   // A command built, its core work ending at `at`: to the firmware scheduling policy,

@@ -34,10 +34,12 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, const nand::
 }
 
 void FlashSched::attach(nand::NandDevice& device) {
-  if (device.config().channels != nand.size())
-    throw std::invalid_argument(std::string(name()) + ": attached to a NAND of " +
-                                std::to_string(device.config().channels) + " channels, built for " +
-                                std::to_string(nand.size()));
+  const nand::NandConfig& d = device.config();
+  if (d.channels != nand.size() || d.chips_per_channel != chips_per_channel_ || d.dies_per_chip != dies_per_chip_)
+    throw std::invalid_argument(std::string(name()) + ": attached to a NAND of " + std::to_string(d.channels) + " x " +
+                                std::to_string(d.chips_per_channel) + " x " + std::to_string(d.dies_per_chip) +
+                                " (channels x chips x dies), built for " + std::to_string(nand.size()) + " x " +
+                                std::to_string(chips_per_channel_) + " x " + std::to_string(dies_per_chip_));
   device_ = &device;
   nand_.clear();
   for (unsigned ch = 0; ch < nand.size(); ++ch) {

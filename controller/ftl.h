@@ -1,8 +1,8 @@
 // The FTL's data structures and decisions, plain C++ (no SystemC): page-level
 // mapping (logical -> physical and back), static allocation by logical page in
 // any channel/chip/die/plane order, per-plane open blocks, free-block pools with
-// dynamic wear leveling (least-erased free block first), greedy GC victim choice,
-// and preconditioning in zero simulated time. The firmware-core module drives it.
+// dynamic wear leveling (least-erased free block first), the state GC's victim choice
+// reads (controller/victim.h), and preconditioning in zero simulated time. The firmware-core module drives it.
 //
 // A physical page address (ppa) is one 32-bit index:
 //   ((plane_id * blocks_per_plane) + block) * pages_per_block + page,

@@ -1,5 +1,5 @@
 // Garbage collection as its own unit, plain C++: when a plane's GC run starts, which
-// victim it collects (the FTL's greedy choice), how its copies are paced (at most
+// victim it collects (greedy: controller/victim.h), how its copies are paced (at most
 // gc_copies_in_flight per plane), and when the victim is erased. The firmware carries
 // the unit's commands out (GcUnit::Firmware: it builds them, charges its core and sends
 // them to the scheduler block) and tells it of their ends.

@@ -10,6 +10,18 @@ std::string choices(const std::vector<PolicyName>& names) {
   return s;
 }
 
+std::vector<std::string> names_of(const std::vector<PolicyName>& names) {
+  std::vector<std::string> v;
+  for (const PolicyName& p : names) v.push_back(p.name);
+  return v;
+}
+
+std::string described(const std::vector<PolicyName>& names) {
+  std::string s;
+  for (const PolicyName& p : names) s += std::string(s.empty() ? "" : "; ") + p.name + " = " + p.what;
+  return s;
+}
+
 namespace {
 
 [[noreturn]] void unknown(const char* key, const std::string& name, const std::vector<PolicyName>& names) {

@@ -39,7 +39,9 @@ std::unique_ptr<FirmwareScheduler> make_firmware_scheduler(const std::string& na
 const std::vector<PolicyName>& write_policies();
 std::unique_ptr<WriteAllocator> make_write_allocator(const std::string& name, const Ftl& ftl);
 
-// The names of a factory's choices, "a | b | c".
+// The names of a factory's choices, "a | b | c"; as a list; described, "a = ...; b = ...".
 std::string choices(const std::vector<PolicyName>& names);
+std::vector<std::string> names_of(const std::vector<PolicyName>& names);
+std::string described(const std::vector<PolicyName>& names);
 
 }  // namespace ssd::ctrl

@@ -2,6 +2,9 @@
 
 #include "tlm/host_protocol.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace ssd::ctrl {
 
 std::uint32_t WritePath::new_op() {
@@ -17,6 +20,8 @@ std::uint32_t WritePath::new_op() {
 }
 
 void WritePath::release(std::uint32_t op) {
+  if (ops_[op].waiters != kNone || !ops_[op].known)
+    throw std::logic_error("write path: page write " + std::to_string(op) + " released before its data was known");
   --in_flight_;
   ops_[op].next_free = free_op_;
   free_op_ = op;

@@ -50,10 +50,13 @@ class WritePath {
   class Owner {
    public:
     virtual ~Owner() = default;
-    // Operation `op`'s data became known at `now`: program it.
+    // Operation `op`'s data became known: program it.
     virtual void data_known(std::uint32_t op) = 0;
     // Page `page` of host read `host`, parked on a write of the buffer, has its data.
     virtual void read_answered(void* host, std::uint32_t page, Token t) = 0;
+    // Both may complete host work and so take new host commands at once: they may call
+    // read(), write() and trim() (the write path keeps indices, never references, across
+    // them).
   };
 
   explicit WritePath(Owner& owner) : owner_(owner) {}
@@ -88,7 +91,8 @@ class WritePath {
   bool newest(std::uint32_t op) const { return newest_.find(ops_[op].lpn) == op; }
   // `op` is programmed and newest: the page leaves the buffer (the mapping has it).
   void on_flash(std::uint32_t op) { newest_.erase(ops_[op].lpn); }
-  // `op` is done (programmed or cancelled): its entry is freed. Nothing may wait on it.
+  // `op` is done (programmed or cancelled): its entry is freed. Throws std::logic_error if
+  // something still waits for its data (it would never be served).
   void release(std::uint32_t op);
 
   const Op& op(std::uint32_t i) const { return ops_[i]; }

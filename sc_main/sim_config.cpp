@@ -47,21 +47,11 @@ Config make_config() {
   const ctrl::FtlConfig ftl;
   c.add_int("controller.ncq_depth", 32, 1, 65535, "NCQ tags: commands outstanding in the device (32 = SATA)");
   c.add_double("controller.clock_mhz", sched.clock_mhz, 1, 100000, "decision clock of the flash scheduler block, MHz");
-  const auto names = [](const std::vector<ctrl::PolicyName>& ps) {
-    std::vector<std::string> v;
-    for (const ctrl::PolicyName& p : ps) v.push_back(p.name);
-    return v;
-  };
-  const auto what = [](const std::vector<ctrl::PolicyName>& ps) {
-    std::string s;
-    for (const ctrl::PolicyName& p : ps) s += std::string(s.empty() ? "" : "; ") + p.name + " = " + p.what;
-    return s;
-  };
-  c.add_enum("controller.scheduler", sched.policy, names(ctrl::sched_policies()),
-             "the flash scheduler block's queue discipline: " + what(ctrl::sched_policies()));
-  c.add_enum("controller.firmware_sched", fw.firmware_sched, names(ctrl::firmware_schedulers()),
+  c.add_enum("controller.scheduler", sched.policy, ctrl::names_of(ctrl::sched_policies()),
+             "the flash scheduler block's queue discipline: " + ctrl::described(ctrl::sched_policies()));
+  c.add_enum("controller.firmware_sched", fw.firmware_sched, ctrl::names_of(ctrl::firmware_schedulers()),
              "the firmware's release of the flash commands it built to the scheduler block "
-             "(controller/firmware_sched.h): " + what(ctrl::firmware_schedulers()));
+             "(controller/firmware_sched.h): " + ctrl::described(ctrl::firmware_schedulers()));
   c.add_enum("controller.rtl", "off", {"off", "on", "check"},
              "the scheduler block's decisions: off (the C++ block), on (the Verilog block, rtl/, verilated), check (both; "
              "their grants compared at every decision edge, the first difference ends the run with exit 1)");
@@ -95,8 +85,8 @@ Config make_config() {
   c.add_int("firmware.cycles_per_whm_lookup", static_cast<std::int64_t>(fw.sos.cycles_per_whm_lookup), 0, 100000000,
             "controller.firmware_sched = sos: core cycles per WHM lookup, one per host page program (0: free)");
   c.add_double("ftl.overprovisioning", ftl.overprovisioning, 0, 0.89, "fraction of the physical pages hidden from the host");
-  c.add_enum("ftl.write_policy", fw.write_policy, names(ctrl::write_policies()),
-             "where a host page write goes (controller/write_allocator.h): " + what(ctrl::write_policies()));
+  c.add_enum("ftl.write_policy", fw.write_policy, ctrl::names_of(ctrl::write_policies()),
+             "where a host page write goes (controller/write_allocator.h): " + ctrl::described(ctrl::write_policies()));
   c.add_string("ftl.allocation", ftl.allocation, "static allocation order, fastest first: C channel, W chip, D die, P plane");
   c.add_double("ftl.gc_threshold", ftl.gc_threshold, 0.001, 0.49, "GC a plane when its free blocks fall below this fraction");
   c.add_int("ftl.gc_copies_in_flight", fw.gc_copies_in_flight, 0, 65535,

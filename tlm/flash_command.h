@@ -137,6 +137,7 @@ struct FlashCommand {
     // scheduler block (controller/firmware_sched.h); until then `ppa` is a page of its
     // plane's stream held for it, not necessarily the one it will get.
     bool bound = true;
+    bool released = false;  // passed to the scheduler block (alone or as a part)
     // A command of several pages (controller/combined_command.h): per plane in
     // plane_mask, the single-page command the firmware built for that page, which takes
     // the command's result at its end; all null for a command of one page.

@@ -327,6 +327,7 @@ TEST_CASE("controller: two reads released together run as one two-plane read, ea
   CHECK(r.tokens[3] == std::vector<Token>{A});
   CHECK(r.tokens[4] == std::vector<Token>{B});
   CHECK(r.combined == 1);
+  CHECK(r.refused == 0);
   CHECK(r.nand.reads == 1);  // one NAND command, two pages
   CHECK(r.nand.read_pages == 2);
   CHECK(r.done[3] == r.done[4]);  // each page ends with the command

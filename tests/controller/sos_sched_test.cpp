@@ -173,7 +173,7 @@ TEST_CASE("sos: QSL moves the last queued write of the longest queue with two or
   CHECK(out.released.size() == 1);
 }
 
-TEST_CASE("sos: without QSL an idle chip with an empty queue waits; a refused move moves nothing", "[sos][qsl]") {
+TEST_CASE("sos: without QSL an idle chip with an empty queue waits, and a refused move moves nothing", "[sos][qsl]") {
   SosConfig off;
   off.qsl = false;
   SosScheduler s(off);

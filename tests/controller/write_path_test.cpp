@@ -2,6 +2,8 @@
 // recording owner sees what becomes known, in what order.
 #include <catch2/catch.hpp>
 
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,12 +18,14 @@ namespace {
 struct Recorder final : WritePath::Owner {
   std::vector<std::string> log;
   WritePath* path = nullptr;
+  std::function<void()> on_read;  // called after a parked read is answered (re-entry)
   void data_known(std::uint32_t op) override {
     log.push_back("program op" + std::to_string(op) + " token " + std::to_string(path->op(op).token));
   }
   void read_answered(void* host, std::uint32_t page, Token t) override {
     log.push_back("read " + std::string(static_cast<const char*>(host)) + " page " + std::to_string(page) + " token " +
                   std::to_string(t));
+    if (on_read) on_read();
   }
 };
 
@@ -121,4 +125,33 @@ TEST_CASE("write path: a trim or a program on flash takes the page out of the bu
   f.path.on_flash(c);  // programmed: the mapping has it now
   CHECK(f.path.read(10, kRead1, 0, t) == WritePath::Read::Miss);
   CHECK(f.path.in_flight() == 1);
+}
+
+TEST_CASE("write path: a page released before its data is known is refused") {
+  Fixture f;
+  std::uint32_t op;
+  REQUIRE(f.path.write(1, kWriteA, 5, true, 0, op) == WritePath::Start::NeedsOldData);
+  CHECK_THROWS_AS(f.path.release(op), std::logic_error);
+}
+
+TEST_CASE("write path: a host command taken while a waiter is served (re-entry) is served in turn") {
+  // A read answered completes its host command; the host's next command, a write of the
+  // same page, arrives at once, inside the serving loop.
+  Fixture f;
+  std::uint32_t a, b = WritePath::kNone;
+  Token t = 0;
+  REQUIRE(f.path.write(2, kWriteA, 10, true, 0, a) == WritePath::Start::NeedsOldData);
+  REQUIRE(f.path.read(2, kRead1, 0, t) == WritePath::Read::Parked);
+  REQUIRE(f.path.read(2, kRead2, 1, t) == WritePath::Read::Parked);
+  f.rec.on_read = [&] {
+    if (b != WritePath::kNone) return;
+    REQUIRE(f.path.write(2, kWriteB, 20, true, 1, b) == WritePath::Start::Known);  // A's data is known now
+  };
+  f.path.old_data(a, 7, 1);
+  const Token ta = merge_tokens(7, 10), tb = merge_tokens(ta, 20);
+  CHECK(f.rec.log == std::vector<std::string>{"read r1 page 0 token " + std::to_string(ta),
+                                              "program op" + std::to_string(b) + " token " + std::to_string(tb),
+                                              "read r2 page 1 token " + std::to_string(ta),
+                                              "program op" + std::to_string(a) + " token " + std::to_string(ta)});
+  CHECK(f.path.newest(b));
 }
