@@ -9,7 +9,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMMANDS = {"piq": "bash scripts/reproduce piq --out out/reproduce-piq   # 839 runs, about 5 minutes on two cores",
-            "sos": "bash scripts/reproduce sos --out out/reproduce-sos   # 45 runs, under a minute"}
+            "sos": "bash scripts/reproduce sos --out out/reproduce-sos   # 75 runs, about a minute"}
 HEAD = """# The papers reproduced on the model
 
 Each section is the `report.md` of a full run of `scripts/reproduce PAPER`; the command
