@@ -13,39 +13,44 @@ std::deque<SosScheduler::Entry>& SosScheduler::queue_of(std::uint32_t chip, cons
 }
 
 void SosScheduler::submit(FlashCommand& c, Tick ready, FlashOutlet& out) {
-  const FirmwareView& v = out.view();
-  const std::uint32_t chip = v.chip_of(c);
+  const std::uint32_t chip = out.view().chip_of(c);
   std::deque<Entry>& q = queue_of(chip, out);
   if (movable(c)) {
     ++host_programs_;
     if (cfg_.whm) {
       ready = std::max(ready, out.charge(cfg_.cycles_per_whm_lookup));
-      const auto it = newest_.find(c.lpn);
-      if (it != newest_.end()) {  // the completion flag at 0: a program of the page is queued
-        FlashCommand* old = it->second;
-        newest_.erase(it);
-        // Out of its queue before the cancel, which completes host work (and so may
-        // bring new commands here at once).
-        const std::uint32_t old_chip = v.chip_of(*old);
-        std::deque<Entry>& oq = queues_[old_chip];
-        const auto e = std::find_if(oq.begin(), oq.end(), [old](const Entry& x) { return x.c == old; });
-        const Entry kept = *e;
-        const std::size_t at = static_cast<std::size_t>(e - oq.begin());
-        oq.erase(e);
-        --programs_[old_chip];
-        if (out.cancel(*old)) {  // superseded by c: the page's data is c's
-          ++write_hits_;
-        } else {  // not cancellable (never for a queued, superseded program): it stays
-          oq.insert(oq.begin() + static_cast<std::ptrdiff_t>(std::min(at, oq.size())), kept);
-          ++programs_[old_chip];
-        }
-      }
+      hit(c, out);
       newest_[c.lpn] = &c;
     }
     ++programs_[chip];
   }
   q.push_back({&c, ready});
   dispatch(chip, out);
+}
+
+// WHM: the completion flag of c's page at 0 (a program of it queued): that program is
+// cancelled, c's data superseding it.
+void SosScheduler::hit(const FlashCommand& c, FlashOutlet& out) {
+  const auto it = newest_.find(c.lpn);
+  if (it == newest_.end()) return;
+  FlashCommand* old = it->second;
+  newest_.erase(it);
+  const std::uint32_t old_chip = out.view().chip_of(*old);
+  std::deque<Entry>& oq = queues_[old_chip];
+  const auto e = std::find_if(oq.begin(), oq.end(), [old](const Entry& x) { return x.c == old; });
+  if (e == oq.end()) return;  // being moved by QSL this instant (c came during the move): it goes on
+  // Out of its queue before the cancel, which completes host work (and so may bring new
+  // commands here at once).
+  const Entry kept = *e;
+  const std::size_t at = static_cast<std::size_t>(e - oq.begin());
+  oq.erase(e);
+  --programs_[old_chip];
+  if (out.cancel(*old)) {
+    ++write_hits_;
+  } else {  // refused (never for a queued, superseded program), nothing changed: it stays
+    oq.insert(oq.begin() + static_cast<std::ptrdiff_t>(at), kept);
+    ++programs_[old_chip];
+  }
 }
 
 void SosScheduler::forget(const FlashCommand& c) {
@@ -81,8 +86,15 @@ bool SosScheduler::level(std::uint32_t chip, FlashOutlet& out) {
   for (std::uint32_t k = 0; k < queues_.size(); ++k)
     if (k != chip && programs_[k] > 1 && (from == chip || queues_[k].size() > queues_[from].size())) from = k;
   if (from == chip) return false;
-  const auto e = std::find_if(queues_[from].rbegin(), queues_[from].rend(), [](const Entry& x) { return movable(*x.c); });
+  // Out of its queue while it moves: a move frees a page where host writes may wait and
+  // may start GC, so commands may arrive during it, and another idle chip's QSL must not
+  // take the same program.
+  std::deque<Entry>& src = queues_[from];
+  const auto e = std::find_if(src.rbegin(), src.rend(), [](const Entry& x) { return movable(*x.c); });
   const Entry moving = *e;
+  const std::size_t at = static_cast<std::size_t>(src.rend() - e) - 1;
+  src.erase(std::next(e).base());
+  --programs_[from];
   // The planes of `chip`, fewest programs waiting for a page first (ties: the lowest).
   const std::uint32_t per_chip = v.planes() / v.chips();
   std::vector<std::uint32_t> planes(per_chip);
@@ -91,17 +103,14 @@ bool SosScheduler::level(std::uint32_t chip, FlashOutlet& out) {
     return v.unbound_programs(a) < v.unbound_programs(b);
   });
   for (std::uint32_t plane : planes) {
-    // A move frees a page where host writes may wait and may start GC: commands may
-    // arrive during it, so the queue is searched again after.
-    if (!out.retarget(*moving.c, plane)) continue;
-    std::deque<Entry>& src = queues_[from];
-    src.erase(std::find_if(src.begin(), src.end(), [&moving](const Entry& x) { return x.c == moving.c; }));
-    --programs_[from];
+    if (!out.retarget(*moving.c, plane)) continue;  // refused: nothing changed, nothing came
     ++programs_[chip];
     queues_[chip].push_back({moving.c, std::max(moving.ready, out.charge(cfg_.cycles_per_qsl_move))});
     ++qsl_moves_;
     return true;
   }
+  src.insert(src.begin() + static_cast<std::ptrdiff_t>(at), moving);  // stays where it was
+  ++programs_[from];
   return false;
 }
 

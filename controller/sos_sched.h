@@ -65,6 +65,7 @@ class SosScheduler final : public FirmwareScheduler {
   void release(std::uint32_t chip, FlashOutlet& out);  // the queue's head
   bool level(std::uint32_t chip, FlashOutlet& out);    // QSL: a program moved to `chip`
   void forget(const FlashCommand& c);                  // no longer queued: out of the WHM index
+  void hit(const FlashCommand& c, FlashOutlet& out);   // WHM: a queued program of c's page cancelled
   std::deque<Entry>& queue_of(std::uint32_t chip, const FlashOutlet& out);
 
   SosConfig cfg_;

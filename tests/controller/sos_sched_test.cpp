@@ -2,6 +2,7 @@
 // firmware outlet with one plane per chip, chips busy or idle as the test says.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -21,6 +22,7 @@ struct FakeOutlet final : FlashOutlet {
   std::vector<std::uint64_t> cancelled;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> moved;  // id, plane
   std::set<std::uint64_t> refuse_moves;                       // ids retarget refuses
+  std::function<void()> during_move;                           // called inside a move (re-entry)
   std::map<std::uint64_t, std::uint64_t> newest;               // lpn -> id of its newest write
   std::uint64_t charged = 0;
   explicit FakeOutlet(unsigned chips) : busy_chip(chips, true), view_(*this) {}
@@ -38,6 +40,11 @@ struct FakeOutlet final : FlashOutlet {
     if (refuse_moves.count(c.id)) return false;
     moved.emplace_back(c.id, plane);
     c.chip = static_cast<std::uint16_t>(plane);
+    if (during_move) {
+      auto f = std::move(during_move);
+      during_move = nullptr;
+      f();
+    }
     return true;
   }
   bool cancel(FlashCommand& c) override {
@@ -196,4 +203,25 @@ TEST_CASE("sos: without QSL an idle chip with an empty queue waits, and a refuse
   q.chip_idle(1, o2);
   CHECK(q.qsl_moves() == 0);
   CHECK(ids(q, 0) == std::vector<std::uint64_t>{1, 2});
+}
+
+TEST_CASE("sos: a move that brings another idle chip's QSL never hands it the program moving", "[sos][qsl]") {
+  // A move frees a page where host writes wait and may start GC: new commands come in
+  // during it, and with them another idle chip's turn. That chip's QSL must take another
+  // program, never the one moving (it would be released twice).
+  SosScheduler s(SosConfig{});
+  FakeOutlet out(3);
+  FlashCommand w1 = cmd(FlashOp::Program, 0, 1, 10), w2 = cmd(FlashOp::Program, 0, 2, 20),
+               w3 = cmd(FlashOp::Program, 0, 3, 30);
+  for (FlashCommand* c : {&w1, &w2, &w3}) s.submit(*c, 0, out);
+  out.busy_chip[1] = out.busy_chip[2] = false;
+  out.during_move = [&] { s.chip_idle(2, out); };
+  s.chip_idle(1, out);
+  // Chip 1 took W3 (the last); during that move chip 2 took W2; W1 stays.
+  CHECK(out.moved == std::vector<std::pair<std::uint64_t, std::uint32_t>>{{3, 1}, {2, 2}});
+  std::multiset<std::uint64_t> released;
+  for (const auto& r : out.released) released.insert(r.first);
+  CHECK(released == std::multiset<std::uint64_t>{2, 3});
+  CHECK(ids(s, 0) == std::vector<std::uint64_t>{1});
+  CHECK(s.qsl_moves() == 2);
 }
