@@ -53,6 +53,22 @@ inline void begin_combined(FlashCommand& whole, FlashCommand& first) {
 // Adds `part` (why_not_joined empty) to `whole`: its plane, block and data. A read moves
 // out whole pages unless every part moves the same bytes; the command takes the most
 // urgent class of its parts.
+// Why the `n` commands of `parts` cannot be one command (empty: they can): a part is
+// null, or cannot join the ones before it (why_not_joined). Changes nothing.
+inline std::string why_not_combined(FlashCommand* const* parts, unsigned n) {
+  for (unsigned i = 0; i < n; ++i)
+    if (!parts[i]) return "a null part";
+  if (n == 0) return "no part";
+  FlashCommand probe;
+  begin_combined(probe, *parts[0]);
+  for (unsigned i = 0; i < n; ++i) {
+    std::string why = why_not_joined(probe, *parts[i]);
+    if (!why.empty()) return why;
+    probe.plane_mask = static_cast<std::uint8_t>(probe.plane_mask | parts[i]->plane_mask);
+  }
+  return {};
+}
+
 inline void join(FlashCommand& whole, FlashCommand& part) {
   const unsigned p = part.first_plane();
   whole.plane_mask = static_cast<std::uint8_t>(whole.plane_mask | part.plane_mask);

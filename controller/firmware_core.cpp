@@ -206,16 +206,10 @@ tlm::tlm_generic_payload& FirmwareCore::new_payload(FlashOp op, unsigned pages) 
 }
 
 bool FirmwareCore::release_together(FlashCommand* const* parts, unsigned n, Tick at) {
-  if (n < 2 || n > ftl_.config().nand.planes_per_die || !ftl_.config().nand.multiplane) return false;
-  for (unsigned i = 0; i < n; ++i)
-    if (!parts[i]) return false;
   // Checked first, joined after: a part is marked released only when all can join.
-  FlashCommand probe;
-  begin_combined(probe, *parts[0]);
-  for (unsigned i = 0; i < n; ++i) {
-    if (!why_not_joined(probe, *parts[i]).empty()) return false;
-    probe.plane_mask = static_cast<std::uint8_t>(probe.plane_mask | parts[i]->plane_mask);
-  }
+  if (n < 2 || n > ftl_.config().nand.planes_per_die || !ftl_.config().nand.multiplane ||
+      !why_not_combined(parts, n).empty())
+    return false;
   tlm::tlm_generic_payload& gp = new_payload(parts[0]->op, n);
   FlashCommand& w = flash_cmd(gp);
   begin_combined(w, *parts[0]);
@@ -511,10 +505,11 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   const std::uint32_t chip = chip_of(f);
   // Each page as if it had run alone: a combined command's parts, or the command.
   const bool combined = f.issuer.combined();
-  std::array<FlashCommand*, kMaxPlanes> single{};
-  single[0] = &f;
-  const std::array<FlashCommand*, kMaxPlanes>& pages = combined ? f.issuer.part : single;
-  for (FlashCommand* p : pages) {
+  FlashCommand* self = &f;
+  FlashCommand* const* pages = combined ? f.issuer.part.data() : &self;
+  const unsigned slots = combined ? kMaxPlanes : 1;
+  for (unsigned k = 0; k < slots; ++k) {
+    FlashCommand* p = pages[k];
     if (!p) continue;
     if (combined) hand_out(f, *p);
     fw_sched_->completed(*p, outlet_);
@@ -523,9 +518,10 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   // Outstanding until its completion has been handled (the allocations it led to above
   // still saw it), in the forecast as in the count per chip.
   if (keep_forecast_) forecast_.completed(f, sim_now());
-  std::array<std::uint32_t, kMaxPlanes> ppas{};
+  std::array<std::uint32_t, kMaxPlanes> ppas;
   unsigned n = 0;
-  for (FlashCommand* p : pages) {
+  for (unsigned k = 0; k < slots; ++k) {
+    FlashCommand* p = pages[k];
     if (!p) continue;
     ppas[n++] = p->issuer.ppa;
     if (combined) static_cast<tlm::tlm_generic_payload*>(p->exec.owner)->release();

@@ -131,3 +131,16 @@ TEST_CASE("combined command: each part takes the outcome, times, wait and its pl
   CHECK(a.token[0] == 0x100);
   CHECK(b.token[1] == 0x101);
 }
+
+TEST_CASE("combined command: a set of parts is checked as a whole, changing nothing", "[combined]") {
+  FlashCommand a = page(0, 10), b = page(1, 11), c = page(1, 12);
+  FlashCommand* pair[] = {&a, &b};
+  CHECK(why_not_combined(pair, 2).empty());
+  CHECK((!a.issuer.released && !b.issuer.released));  // only checked
+  FlashCommand* twice[] = {&a, &b, &c};  // c on b's plane
+  CHECK(why_not_combined(twice, 3) == "a plane the command has already");
+  FlashCommand* same[] = {&a, &a};
+  CHECK(why_not_combined(same, 2) == "a plane the command has already");
+  FlashCommand* hole[] = {&a, nullptr};
+  CHECK(why_not_combined(hole, 2) == "a null part");
+}
