@@ -198,6 +198,9 @@ void VcdWriter::flush() {
       return;
     }
   }
+  // Declaration order within a timestep: processes that run at one time may run in any
+  // order (the accel/ hooks change it), and the file must not depend on it.
+  std::sort(dirty_.begin(), dirty_.end());
   bool stamped = false;
   for (unsigned i : dirty_) {
     Var& v = vars_[i];

@@ -37,7 +37,10 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   flash.register_nb_transport_bw(this, &FirmwareCore::flash_bw);
   SC_HAS_PROCESS(FirmwareCore);
   SC_METHOD(on_work);
-  sensitive << work_.get_event() << flash_out_.get_event();
+  sensitive << work_settled_ << flash_out_.get_event();
+  dont_initialize();
+  SC_METHOD(settle_work);
+  sensitive << work_.get_event();
   dont_initialize();
   SC_METHOD(resume_gc_at_start);  // no sensitivity: runs once, at initialization
   SC_METHOD(trace_core_idle);
@@ -131,6 +134,13 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   return tlm::TLM_UPDATED;
 }
 
+// A host command's core work that ends at time t is taken one delta cycle after t's
+// timed events: a flash completion at t (delivered in those events' delta) is always
+// handled first. In the same delta the kernel may run the two in either order (the
+// accel/ hooks change it), and the commands each builds would take their ids and pages
+// in a different order.
+void FirmwareCore::settle_work() { work_settled_.notify(sc_core::SC_ZERO_TIME); }
+
 void FirmwareCore::on_work() {
   count_activation(kActFirmware);
   while (tlm::tlm_generic_payload* gp = work_.get_next_transaction()) {
@@ -139,6 +149,10 @@ void FirmwareCore::on_work() {
     process(*gp);
   }
   while (tlm::tlm_generic_payload* gp = flash_out_.get_next_transaction()) {
+    // A program takes its page when it leaves for the block, not when it was released:
+    // one released later for an earlier time must not pass it with a later page.
+    FlashCommand& f = flash_cmd(*gp);
+    if (!f.issuer.bound) bind(f);
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_time d = SC_ZERO_TIME;
     flash->nb_transport_fw(*gp, ph, d);
@@ -232,7 +246,7 @@ void FirmwareCore::wake_stalled(std::uint32_t plane) {
 }
 
 bool FirmwareCore::retarget(FlashCommand& c, std::uint32_t plane) {
-  if (c.issuer.bound || c.origin != FlashOrigin::HostProgram || plane >= ftl_.planes()) return false;
+  if (c.issuer.bound || c.issuer.released || c.origin != FlashOrigin::HostProgram || plane >= ftl_.planes()) return false;
   const std::uint32_t from = ftl_.plane_of_ppa(c.issuer.ppa);
   if (plane == from) return true;
   if (!stalled_[plane].empty()) return false;  // writes wait for space there: they go first
@@ -258,7 +272,7 @@ bool FirmwareCore::retarget(FlashCommand& c, std::uint32_t plane) {
 }
 
 bool FirmwareCore::cancel(FlashCommand& c) {
-  if (c.issuer.bound || c.origin != FlashOrigin::HostProgram || !sched_view_.superseded(c)) return false;
+  if (c.issuer.bound || c.issuer.released || c.origin != FlashOrigin::HostProgram || !sched_view_.superseded(c)) return false;
   const std::uint32_t plane = ftl_.plane_of_ppa(c.issuer.ppa);
   give_back(plane, false);
   ++counters_.cancelled_programs;
@@ -279,11 +293,11 @@ void FirmwareCore::release_flash(FlashCommand& f, Tick at) {
     return;
   }
   f.issuer.released = true;
-  if (!f.issuer.bound) bind(f);
   issued(f);
   auto* gp = static_cast<tlm::tlm_generic_payload*>(f.exec.owner);
   const Tick now = sim_now();
   if (at <= now) {
+    if (!f.issuer.bound) bind(f);
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_time d = SC_ZERO_TIME;
     flash->nb_transport_fw(*gp, ph, d);

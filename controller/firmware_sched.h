@@ -9,9 +9,11 @@
 //
 // Late binding. A read or an erase has its address when built. A program has its plane
 // (the write allocator's choice, or GC's plane) and is *unbound*: it gets its block and
-// page when it is released, the next page of its plane's write stream (host or GC) in
-// release order. So a block's pages are bound in the order its programs are released,
-// whatever order the policy releases them in, and no block has a hole. (The scheduler
+// page when it leaves for the scheduler block (at its release, or at the later time the
+// release names), the next page of its plane's write stream (host or GC). So a block's
+// pages are bound in the order its programs reach the block, whatever order the policy
+// releases them in and for whatever times, and no block has a hole. A released program
+// can no longer be moved or cancelled. (The scheduler
 // block keeps the programs of a plane in the order it receives them: docs/scheduler.md.)
 //
 // The contract. A policy must release or cancel every command it is given (the run ends
