@@ -37,9 +37,11 @@ namespace ssd::ctrl {
 struct SosConfig {
   bool qsl = true;
   bool whm = true;
-  std::uint64_t cycles_per_decision = 0;
-  std::uint64_t cycles_per_qsl_move = 0;
-  std::uint64_t cycles_per_whm_lookup = 0;
+  // Hahn et al.'s bound, under 4,000 cycles per flash request at 400 MHz, split so that
+  // a host program's decision and WHM lookup take all of it (controller/firmware_core.h).
+  std::uint64_t cycles_per_decision = 3000;
+  std::uint64_t cycles_per_qsl_move = 1000;
+  std::uint64_t cycles_per_whm_lookup = 1000;
 };
 
 class SosScheduler final : public FirmwareScheduler {

@@ -75,15 +75,20 @@ Config make_config() {
             "that hold its sectors (ONFI: the column is in the read's address; tR stays the whole page's); "
             "0: every read moves the whole page. A multiple of 512 that divides nand.page_bytes");
   c.add_double("firmware.clock_mhz", fw.clock_mhz, 1, 100000, "clock of the embedded core running the FTL, MHz");
-  c.add_int("firmware.cycles_per_command", static_cast<std::int64_t>(fw.cycles_per_command), 0, 100000000, "core cycles per host command (0: free firmware)");
-  c.add_int("firmware.cycles_per_page", static_cast<std::int64_t>(fw.cycles_per_page), 0, 100000000, "core cycles per logical page of a host command");
-  c.add_int("firmware.cycles_per_gc_page", static_cast<std::int64_t>(fw.cycles_per_gc_page), 0, 100000000, "core cycles per GC page copy and per GC erase");
+  // Default costs: controller/firmware_core.h and docs/controller.md "Firmware cost".
+  const std::string src = " (default scaled from Hahn et al.'s < 10 us per flash request at 400 MHz; 0: free)";
+  c.add_int("firmware.cycles_per_command", static_cast<std::int64_t>(fw.cycles_per_command), 0, 100000000,
+            "core cycles per host command" + src);
+  c.add_int("firmware.cycles_per_page", static_cast<std::int64_t>(fw.cycles_per_page), 0, 100000000,
+            "core cycles per logical page of a host command" + src);
+  c.add_int("firmware.cycles_per_gc_page", static_cast<std::int64_t>(fw.cycles_per_gc_page), 0, 100000000,
+            "core cycles per GC page copy and per GC erase" + src);
   c.add_int("firmware.cycles_per_decision", static_cast<std::int64_t>(fw.sos.cycles_per_decision), 0, 100000000,
-            "controller.firmware_sched = sos: core cycles per release decision of its dynamic scheduler (0: free)");
+            "controller.firmware_sched = sos: core cycles per release decision of its dynamic scheduler" + src);
   c.add_int("firmware.cycles_per_qsl_move", static_cast<std::int64_t>(fw.sos.cycles_per_qsl_move), 0, 100000000,
-            "controller.firmware_sched = sos: core cycles per QSL move (0: free)");
+            "controller.firmware_sched = sos: core cycles per QSL move" + src);
   c.add_int("firmware.cycles_per_whm_lookup", static_cast<std::int64_t>(fw.sos.cycles_per_whm_lookup), 0, 100000000,
-            "controller.firmware_sched = sos: core cycles per WHM lookup, one per host page program (0: free)");
+            "controller.firmware_sched = sos: core cycles per WHM lookup, one per host page program" + src);
   c.add_double("ftl.overprovisioning", ftl.overprovisioning, 0, 0.89, "fraction of the physical pages hidden from the host");
   c.add_enum("ftl.write_policy", fw.write_policy, ctrl::names_of(ctrl::write_policies()),
              "where a host page write goes (controller/write_allocator.h): " + ctrl::described(ctrl::write_policies()));
@@ -242,9 +247,9 @@ const std::vector<Preset>& presets() {
       {"sos",
        "Hahn et al. (SOS): 4 buses x 4 ways of Micron MT29F4G08ABADA (1 die, 2 planes, "
        "2048 blocks of 64 2 KiB pages); datasheet typical tR 25 us, tPROG 200 us, "
-       "tBERS 0.7 ms, 40 MT/s; firmware core at 400 MHz. SOS itself is not in the model yet (HOS is the "
-       "device scheduler). Left open, chosen: over-provisioning 7 %, GC threshold 5 %, host link (none), NCQ 32, "
-       "firmware cycles (0: free)",
+       "tBERS 0.7 ms, 40 MT/s; firmware core at 400 MHz. The device scheduler is HOS; SOS is "
+       "controller.firmware_sched=sos with controller.scheduler=pass. Left open, chosen: over-provisioning 7 %, "
+       "GC threshold 5 %, host link (none), NCQ 32, the default firmware cycles (firmware.cycles_per_*)",
        {{"nand.channels", "4"}, {"nand.chips_per_channel", "4"}, {"nand.dies_per_chip", "1"},
         {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"},
         {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},

@@ -11,7 +11,8 @@ rm -rf "$dir"
   --set nand.page_bytes=4096 --set ftl.overprovisioning=0.25 --set ftl.precondition=0 \
   --set workload.read_ratio=0.5 --set workload.requests=1000 --set controller.scheduler=pass \
   --set controller.firmware_sched=sos --set controller.sos_whm=false --set firmware.clock_mhz=400 \
-  --set firmware.cycles_per_decision=400 --set firmware.cycles_per_qsl_move=40 --out "$dir" > "$dir.log" 2>&1 ||
+  --set firmware.cycles_per_decision=400 --set firmware.cycles_per_qsl_move=40 \
+  --set firmware.cycles_per_command=0 --set firmware.cycles_per_page=0 --set firmware.cycles_per_gc_page=0 --out "$dir" > "$dir.log" 2>&1 ||
   { cat "$dir.log"; echo "cli_sos_cost: ssdsim failed" >&2; exit 1; }
 python3 - "$dir/stats.json" <<'PY'
 import json, sys

@@ -333,9 +333,10 @@ def _sos(r: Report, fig6, names: list, ages: list) -> dict:
         "The same trace files replayed with SOS in the firmware (`controller.firmware_sched=sos`: per-chip software "
         "queues, a chip's next command released when the firmware sees the chip idle, one at a time) over the "
         "pass-through block (`controller.scheduler=pass`), with QSL only (`controller.sos_qsl`), WHM only "
-        "(`controller.sos_whm`) and both. Firmware decisions cost nothing here (`firmware.cycles_per_decision` and "
-        "the others at 0), as the paper charges HOS nothing; its SOS took under 10 us per flash request on a 400 MHz "
-        "core. The paper compares SOS with its HOS, the offline reordering on IOS; the model's per-chip queues are "
+        "(`controller.sos_whm`) and both. Every arm pays the default firmware costs on the preset's 400 MHz core "
+        "(docs/controller.md, \"Firmware cost\": per host command and page, and for SOS its decisions, QSL moves "
+        "and WHM lookups, scaled from the paper's < 10 us per flash request); the paper's HOS, an offline reordering "
+        "replayed with IOS, pays no reordering cost, as here. The paper compares SOS with its HOS, the offline reordering on IOS; the model's per-chip queues are "
         "shown too.")
     effects = {}
     arms = ARMS + list(SOS_ARMS)

@@ -110,8 +110,15 @@ struct Bench : sc_module {
     f.gc_threshold = 0.1;
     return f;
   }
+  // The timelines here are the NAND's and the protocol's: the firmware's work is free.
+  static FirmwareConfig free_firmware() {
+    FirmwareConfig fw;
+    fw.cycles_per_command = fw.cycles_per_page = fw.cycles_per_gc_page = 0;
+    fw.sos.cycles_per_decision = fw.sos.cycles_per_qsl_move = fw.sos.cycles_per_whm_lookup = 0;
+    return fw;
+  }
   Bench(sc_module_name n, unsigned ncq)
-      : sc_module(n), host("host"), iface("hif", ncq, 0), fw("fw", ftl_cfg(), FirmwareConfig{}),
+      : sc_module(n), host("host"), iface("hif", ncq, 0), fw("fw", ftl_cfg(), free_firmware()),
         nand("nand", ftl_cfg().nand), sched("sched", SchedConfig{}, ftl_cfg().nand) {
     host.socket.bind(iface.host);
     iface.firmware.bind(fw.host);
