@@ -23,9 +23,32 @@ void SosScheduler::submit(FlashCommand& c, Tick ready, FlashOutlet& out) {
       newest_[c.lpn] = &c;
     }
     ++programs_[chip];
+    queued_[c.lpn].push_back(seq_);
   }
-  q.push_back({&c, ready});
+  q.push_back({&c, ready, seq_++});
   dispatch(chip, out);
+  // A second program queued where a chip sits idle with nothing queued: QSL need not wait
+  // for that chip's next completion (it may have had none to come).
+  if (cfg_.qsl && movable(c) && programs_[chip] > 1)
+    for (std::uint32_t k = 0; k < queues_.size(); ++k)
+      if (k != chip && queues_[k].empty() && !out.view().busy(k)) {
+        dispatch(k, out);
+        break;
+      }
+}
+
+void SosScheduler::unqueued(const Entry& e) {
+  if (!movable(*e.c)) return;
+  const auto it = queued_.find(e.c->lpn);
+  if (it == queued_.end()) return;
+  std::deque<std::uint64_t>& d = it->second;
+  d.erase(std::find(d.begin(), d.end(), e.seq));
+  if (d.empty()) queued_.erase(it);
+}
+
+bool SosScheduler::oldest_of_page(const Entry& e) const {
+  const auto it = queued_.find(e.c->lpn);
+  return it == queued_.end() || it->second.front() == e.seq;
 }
 
 // WHM: the completion flag of c's page at 0 (a program of it queued): that program is
@@ -47,6 +70,7 @@ void SosScheduler::hit(const FlashCommand& c, FlashOutlet& out) {
   --programs_[old_chip];
   if (out.cancel(*old)) {
     ++write_hits_;
+    unqueued(kept);
   } else {  // refused (never for a queued, superseded program), nothing changed: it stays
     oq.insert(oq.begin() + static_cast<std::ptrdiff_t>(at), kept);
     ++programs_[old_chip];
@@ -65,6 +89,7 @@ void SosScheduler::release(std::uint32_t chip, FlashOutlet& out) {
   q.pop_front();
   if (movable(*e.c)) --programs_[chip];
   forget(*e.c);
+  unqueued(e);
   ++decisions_;
   out.release(*e.c, std::max(e.ready, out.charge(cfg_.cycles_per_decision)));
 }
@@ -90,7 +115,9 @@ bool SosScheduler::level(std::uint32_t chip, FlashOutlet& out) {
   // may start GC, so commands may arrive during it, and another idle chip's QSL must not
   // take the same program.
   std::deque<Entry>& src = queues_[from];
-  const auto e = std::find_if(src.rbegin(), src.rend(), [](const Entry& x) { return movable(*x.c); });
+  const auto e = std::find_if(src.rbegin(), src.rend(),
+                              [this](const Entry& x) { return movable(*x.c) && oldest_of_page(x); });
+  if (e == src.rend()) return false;  // each would overtake an older program of its page
   const Entry moving = *e;
   const std::size_t at = static_cast<std::size_t>(src.rend() - e) - 1;
   src.erase(std::next(e).base());
@@ -105,7 +132,7 @@ bool SosScheduler::level(std::uint32_t chip, FlashOutlet& out) {
   for (std::uint32_t plane : planes) {
     if (!out.retarget(*moving.c, plane)) continue;  // refused: nothing changed, nothing came
     ++programs_[chip];
-    queues_[chip].push_back({moving.c, std::max(moving.ready, out.charge(cfg_.cycles_per_qsl_move))});
+    queues_[chip].push_back({moving.c, std::max(moving.ready, out.charge(cfg_.cycles_per_qsl_move)), moving.seq});
     ++qsl_moves_;
     return true;
   }

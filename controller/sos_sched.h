@@ -12,8 +12,11 @@
 // QSL, the queue size leveler (qsl): when a chip is idle and its queue empty, one
 // queued host program moves to it from the longest queue holding more than one host
 // program (ties: the lowest chip), the last such program of that queue (it delays no
-// command queued before it), to the plane of the idle chip with the fewest programs
-// waiting for a page (ties: the lowest); it is released at once. The mapping follows,
+// command queued before it) that is the oldest queued program of its logical page (so
+// no program overtakes an older one of its page: without WHM two can be queued), to the plane of the idle chip with the fewest programs
+// waiting for a page (ties: the lowest); it is released at once. It runs when a chip
+// goes idle with its queue empty, and when a queue gets its second host program while
+// a chip is idle with its queue empty (the lowest such chip). The mapping follows,
 // because the program gets its page when released (late binding). One move per idle
 // chip and trigger; a GC program never moves (its data must stay in its plane).
 //
@@ -61,6 +64,7 @@ class SosScheduler final : public FirmwareScheduler {
   struct Entry {
     FlashCommand* c;
     Tick ready;
+    std::uint64_t seq;  // submission order
   };
   static bool movable(const FlashCommand& c) { return c.origin == FlashOrigin::HostProgram; }
   void dispatch(std::uint32_t chip, FlashOutlet& out);
@@ -68,12 +72,17 @@ class SosScheduler final : public FirmwareScheduler {
   bool level(std::uint32_t chip, FlashOutlet& out);    // QSL: a program moved to `chip`
   void forget(const FlashCommand& c);                  // no longer queued: out of the WHM index
   void hit(const FlashCommand& c, FlashOutlet& out);   // WHM: a queued program of c's page cancelled
+  void unqueued(const Entry& e);                       // a host program left the queues
+  bool oldest_of_page(const Entry& e) const;
   std::deque<Entry>& queue_of(std::uint32_t chip, const FlashOutlet& out);
 
   SosConfig cfg_;
   std::vector<std::deque<Entry>> queues_;                  // per chip
   std::vector<std::uint32_t> programs_;                    // per chip: host programs queued
   std::unordered_map<std::uint64_t, FlashCommand*> newest_;  // lpn -> its queued host program (whm)
+  // lpn -> the submission numbers of its queued host programs, oldest first (QSL's rule).
+  std::unordered_map<std::uint64_t, std::deque<std::uint64_t>> queued_;
+  std::uint64_t seq_ = 0;
   std::uint64_t qsl_moves_ = 0, write_hits_ = 0, decisions_ = 0, host_programs_ = 0;
 };
 

@@ -225,3 +225,150 @@ TEST_CASE("sos: a move that brings another idle chip's QSL never hands it the pr
   CHECK(ids(s, 0) == std::vector<std::uint64_t>{1});
   CHECK(s.qsl_moves() == 2);
 }
+
+namespace {
+
+// Runs SOS on the fake outlet with each released command taking its chip for a fixed
+// time (tR = 1 tick, tPROG = 10; no bus), as the firmware would see it: a chip's
+// completion, then its chip_idle. Returns when each command ended, by id.
+std::map<std::uint64_t, Tick> run_timed(SosScheduler& s, FakeOutlet& out, std::vector<FlashCommand>& cmds) {
+  std::map<std::uint64_t, FlashCommand*> by_id;
+  for (FlashCommand& c : cmds) by_id[c.id] = &c;
+  std::map<std::uint64_t, Tick> ended;
+  std::map<std::pair<Tick, std::uint32_t>, std::uint64_t> running;  // (end, chip) -> id
+  std::size_t seen = 0;
+  const auto start_released = [&] {
+    for (; seen < out.released.size(); ++seen) {
+      const auto [id, at] = out.released[seen];
+      const FlashCommand& c = *by_id.at(id);
+      running[{std::max(at, out.t) + (c.op == FlashOp::Read ? 1 : 10), c.chip}] = id;
+    }
+  };
+  for (FlashCommand& c : cmds) {
+    s.submit(c, 0, out);
+    start_released();
+  }
+  while (!running.empty()) {
+    const auto [key, id] = *running.begin();
+    running.erase(running.begin());
+    out.t = key.first;
+    ended[id] = out.t;
+    out.busy_chip[key.second] = false;
+    s.completed(*by_id.at(id), out);
+    s.chip_idle(key.second, out);
+    start_released();
+  }
+  return ended;
+}
+
+SosConfig free_sos(bool qsl, bool whm) {
+  SosConfig cfg;
+  cfg.qsl = qsl;
+  cfg.whm = whm;
+  cfg.cycles_per_decision = cfg.cycles_per_qsl_move = cfg.cycles_per_whm_lookup = 0;
+  return cfg;
+}
+
+}  // namespace
+
+TEST_CASE("sos: Hahn Fig. 4 on a layout where it can happen, QSL ends the write two tPROG earlier",
+          "[sos][qsl]") {
+  // The figure cannot happen as drawn: QSL moves a write only to a chip whose queue is
+  // empty, yet W0 and W4 go to chips 1 and 2, which hold R0, R1 and W1, W2. Its point on
+  // four chips, kept: a read of three pages (R0, R1 on chip 1, R2 on chip 2) and a write
+  // of five pages, four of them (W0..W3) on chip 0 and W4 on chip 2, every chip idle.
+  // Without QSL chip 0 programs four pages in a row: the write ends at 4 tPROG = 40.
+  // With it, W2 moves to chip 3 (idle, nothing queued) when it is queued behind W1, and
+  // W3 to chip 1 when chip 1's reads end (t = 2): the write ends with W1, at 20.
+  const auto layout = [] {
+    std::vector<FlashCommand> v;
+    v.push_back(cmd(FlashOp::Read, 1, 100, 0));
+    v.push_back(cmd(FlashOp::Read, 1, 101, 1));
+    v.push_back(cmd(FlashOp::Read, 2, 102, 2));
+    for (std::uint64_t k = 0; k < 4; ++k) v.push_back(cmd(FlashOp::Program, 0, k, 10 + k));
+    v.push_back(cmd(FlashOp::Program, 2, 4, 14));
+    return v;
+  };
+  const auto write_end = [](const std::map<std::uint64_t, Tick>& ended) {
+    Tick t = 0;
+    for (std::uint64_t w = 0; w < 5; ++w) t = std::max(t, ended.at(w));
+    return t;
+  };
+  std::vector<FlashCommand> a = layout(), b = layout();
+  FakeOutlet oa(4), ob(4);
+  std::fill(oa.busy_chip.begin(), oa.busy_chip.end(), false);
+  std::fill(ob.busy_chip.begin(), ob.busy_chip.end(), false);
+  SosScheduler without(free_sos(false, false)), with(free_sos(true, false));
+  const auto ea = run_timed(without, oa, a);
+  const auto eb = run_timed(with, ob, b);
+  CHECK(oa.moved.empty());
+  CHECK(write_end(ea) == 40);
+  CHECK(ob.moved == std::vector<std::pair<std::uint64_t, std::uint32_t>>{{2, 3}, {3, 1}});
+  CHECK(eb.at(2) == 10);  // on chip 3 from t = 0
+  CHECK(eb.at(3) == 12);  // on chip 1 from t = 2
+  CHECK(write_end(eb) == 20);
+  CHECK(write_end(ea) - write_end(eb) == 2 * 10);
+  CHECK(eb.at(101) == ea.at(101));  // the reads lose nothing
+  CHECK(with.qsl_moves() == 2);
+}
+
+TEST_CASE("sos: a page's completion flag is 0 from its write's queueing to its release, then 1",
+          "[sos][whm]") {
+  // Chip 0 busy: W1 of page 7 queued (flag 0); W2 of page 7 cancels it and is queued
+  // (flag 0); chip 0 idles and W2 is released (flag 1: it can no longer be cancelled);
+  // W3 of page 7 is queued and not a hit; W4 of page 7 cancels W3.
+  SosScheduler s(free_sos(false, true));
+  FakeOutlet out(1);
+  FlashCommand w1 = cmd(FlashOp::Program, 0, 1, 7), w2 = cmd(FlashOp::Program, 0, 2, 7);
+  FlashCommand w3 = cmd(FlashOp::Program, 0, 3, 7), w4 = cmd(FlashOp::Program, 0, 4, 7);
+  out.newest[7] = 1;
+  s.submit(w1, 0, out);
+  out.newest[7] = 2;
+  s.submit(w2, 0, out);
+  CHECK(out.cancelled == std::vector<std::uint64_t>{1});
+  CHECK(ids(s, 0) == std::vector<std::uint64_t>{2});
+  out.busy_chip[0] = false;
+  s.chip_idle(0, out);
+  REQUIRE(out.released.size() == 1);
+  CHECK(out.released[0].first == 2);
+  out.newest[7] = 3;
+  s.submit(w3, 0, out);
+  CHECK(out.cancelled == std::vector<std::uint64_t>{1});  // W2 runs: no hit
+  CHECK(ids(s, 0) == std::vector<std::uint64_t>{3});
+  out.newest[7] = 4;
+  s.submit(w4, 0, out);
+  CHECK(out.cancelled == std::vector<std::uint64_t>{1, 3});
+  CHECK(ids(s, 0) == std::vector<std::uint64_t>{4});
+  CHECK(s.write_hits() == 2);
+}
+
+TEST_CASE("sos: QSL never moves a program ahead of an older queued program of its page", "[sos][qsl]") {
+  // Without WHM two programs of page 5 can be queued. Chip 0 holds W1 (page 5), W2
+  // (page 6), W3 (page 5); chip 1 idles with nothing queued: the last program, W3, would
+  // overtake W1 of its page, so W2 moves. Then chip 2 idles: W3 still has W1 before it,
+  // and W1 is the only other program: W1 moves (its page's oldest), never W3.
+  SosScheduler s(free_sos(true, false));
+  FakeOutlet out(3);
+  FlashCommand w1 = cmd(FlashOp::Program, 0, 1, 5), w2 = cmd(FlashOp::Program, 0, 2, 6);
+  FlashCommand w3 = cmd(FlashOp::Program, 0, 3, 5);
+  for (FlashCommand* c : {&w1, &w2, &w3}) s.submit(*c, 0, out);
+  REQUIRE(ids(s, 0) == std::vector<std::uint64_t>{1, 2, 3});
+  out.busy_chip[1] = false;
+  s.chip_idle(1, out);
+  CHECK(out.moved == std::vector<std::pair<std::uint64_t, std::uint32_t>>{{2, 1}});
+  CHECK(ids(s, 0) == std::vector<std::uint64_t>{1, 3});
+  out.busy_chip[2] = false;
+  s.chip_idle(2, out);
+  CHECK(out.moved == std::vector<std::pair<std::uint64_t, std::uint32_t>>{{2, 1}, {1, 2}});
+  CHECK(ids(s, 0) == std::vector<std::uint64_t>{3});
+  // A queue whose every program has an older one of its page elsewhere gives none.
+  SosScheduler t(free_sos(true, false));
+  FakeOutlet o2(3);
+  FlashCommand a = cmd(FlashOp::Program, 2, 10, 9), b = cmd(FlashOp::Program, 0, 11, 9),
+               c = cmd(FlashOp::Program, 0, 12, 9);
+  for (FlashCommand* x : {&a, &b, &c}) t.submit(*x, 0, o2);
+  o2.busy_chip[1] = false;
+  t.chip_idle(1, o2);
+  CHECK(o2.moved.empty());
+  CHECK(t.qsl_moves() == 0);
+}
