@@ -7,6 +7,10 @@
 # row per run and the totals: page reads checked and mismatches (read and audit).
 #   bash scripts/soak.sh                 (at least 10^7 checked reads in all)
 #   SOAK_SCALE=0.1 bash scripts/soak.sh  (a tenth of the requests)
+#   SOAK_SET=sos bash scripts/soak.sh    (Fig. 6's five settings, IOS, HOS, SOS (QSL),
+#     SOS (WHM), SOS, on the tiny device and on the `sos` preset's, hot pages (Zipf 0.9) so
+#     that WHM cancels and QSL moves under GC, at the default firmware costs: at least
+#     10^6 checked reads per run, checked)
 # Runs as many at once as the machine has cores. Exit 1 if any run failed or any
 # mismatch was found.
 set -euo pipefail
@@ -30,18 +34,43 @@ tiny=(--set nand.channels=2 --set nand.chips_per_channel=2 --set nand.dies_per_c
 large=(--set ftl.precondition=0.9 --set workload.size_bytes=4096 --set workload.size_max_bytes=65536
        --set workload.align_bytes=4096 --set workload.queue_depth=64 --set controller.ncq_depth=64
        --set workload.requests="$(requests 160000)")
+# The SOS set: the tiny device's requests raised and the `sos` preset's device (2 KiB
+# pages, 90 % full), for at least 10^6 checked reads per run.
+sos_tiny=("${tiny[@]}" --set workload.requests="$(requests 450000)" --set workload.zipf_theta=0.9)
+sos_dev=(--preset sos --set ftl.precondition=0.9 --set workload.size_bytes=512 --set workload.size_max_bytes=32768
+         --set workload.align_bytes=512 --set workload.zipf_theta=0.9 --set workload.requests="$(requests 300000)")
+set_name="${SOAK_SET:-schedulers}"
+min_reads=0
 jobs=()
-for geo in tiny large; do
-  for dev in ios hos hos_read_first; do
-    for hs in noop rws piq_r piq_w piq; do jobs+=("$geo $dev $hs"); done
-  done
-done
+case "$set_name" in
+  schedulers)
+    for geo in tiny large; do
+      for dev in ios hos hos_read_first; do
+        for hs in noop rws piq_r piq_w piq; do jobs+=("$geo $dev $hs"); done
+      done
+    done ;;
+  sos)
+    min_reads=$(requests 1000000)
+    for geo in sos_tiny sos_dev; do
+      for dev in ios hos sos_qsl sos_whm sos; do jobs+=("$geo $dev noop"); done
+    done ;;
+  *) echo "scripts/soak.sh: SOAK_SET is schedulers or sos, not '$set_name'" >&2; exit 2 ;;
+esac
 
 run_one() {  # run_one GEO DEV HS
   local geo="$1" dev="$2" hs="$3" dir="$out/$1_$2_$3" args
-  if [ "$geo" = tiny ]; then args=("${tiny[@]}"); else args=("${large[@]}"); fi
+  case "$geo" in
+    tiny) args=("${tiny[@]}") ;;
+    large) args=("${large[@]}") ;;
+    sos_tiny) args=("${sos_tiny[@]}") ;;
+    *) args=("${sos_dev[@]}") ;;
+  esac
+  local sos=(--set controller.scheduler=pass --set controller.firmware_sched=sos)
   case "$dev" in
     hos_read_first) args+=(--set controller.scheduler=hos --set controller.read_first=true) ;;
+    sos_qsl) args+=("${sos[@]}" --set controller.sos_qsl=true --set controller.sos_whm=false) ;;
+    sos_whm) args+=("${sos[@]}" --set controller.sos_qsl=false --set controller.sos_whm=true) ;;
+    sos) args+=("${sos[@]}" --set controller.sos_qsl=true --set controller.sos_whm=true) ;;
     *) args+=(--set controller.scheduler="$dev") ;;
   esac
   # One core per run: the lookahead thread would take the other runs' cores.
@@ -52,20 +81,20 @@ run_one() {  # run_one GEO DEV HS
 }
 export -f run_one requests
 export ssdsim out scale
-export tiny_s="${tiny[*]}" large_s="${large[*]}"
+export tiny_s="${tiny[*]}" large_s="${large[*]}" sos_tiny_s="${sos_tiny[*]}" sos_dev_s="${sos_dev[*]}"
 cores="$(nproc)"
 running=0
 for j in "${jobs[@]}"; do
   # shellcheck disable=SC2086
-  ( tiny=($tiny_s); large=($large_s); run_one $j ) &
+  ( tiny=($tiny_s); large=($large_s); sos_tiny=($sos_tiny_s); sos_dev=($sos_dev_s); run_one $j ) &
   running=$((running + 1))
   if [ "$running" -ge "$cores" ]; then wait -n || true; running=$((running - 1)); fi
 done
 wait || true
 
 field() { sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1; }
-printf '%-6s %-15s %-6s %9s %12s %10s %12s %10s %6s\n' geom device host requests reads_checked mismatches \
-  audited_pages audit_bad gc_erases
+printf '%-8s %-15s %-6s %9s %12s %10s %12s %10s %6s %9s %10s\n' geom device host requests reads_checked mismatches \
+  audited_pages audit_bad gc_erases qsl_moves write_hits
 total_reads=0; total_bad=0; failed=0
 for j in "${jobs[@]}"; do
   set -- $j
@@ -77,7 +106,12 @@ for j in "${jobs[@]}"; do
   s="$dir/stats.json"
   r=$(field "$s" reads_checked); m=$(field "$s" mismatches); a=$(field "$s" audited_pages)
   am=$(field "$s" audit_mismatches); e=$(field "$s" gc_erases); n=$(field "$s" requests)
-  printf '%-6s %-15s %-6s %9s %12s %10s %12s %10s %6s\n' "$1" "$2" "$3" "$n" "$r" "$m" "$a" "$am" "$e"
+  q=$(field "$s" qsl_moves); w=$(field "$s" write_hits)
+  printf '%-8s %-15s %-6s %9s %12s %10s %12s %10s %6s %9s %10s\n' "$1" "$2" "$3" "$n" "$r" "$m" "$a" "$am" "$e" \
+    "${q:--}" "${w:--}"
+  if [ "$r" -lt "$min_reads" ]; then
+    echo "$1 $2 $3: only $r page reads checked, fewer than $min_reads"; failed=$((failed + 1))
+  fi
   total_reads=$((total_reads + r)); total_bad=$((total_bad + m + am))
 done
 echo "soak: $total_reads page reads checked, $total_bad mismatches, $failed of ${#jobs[@]} runs failed"
