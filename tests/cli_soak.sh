@@ -20,6 +20,11 @@ erases=$(key gc_erases); reads=$(key reads_checked); audited=$(key audited_pages
 [ "$erases" -ge "$min_erases" ] || fail "gc_erases $erases < $min_erases: GC did not run enough to soak it"
 [ "$reads" -ge "$min_reads" ] || fail "reads_checked $reads < $min_reads"
 [ "$audited" -gt 0 ] || fail "the audit read back no page"
+# SOAK_AT_LEAST="KEY=N ...": each count at least N, so that the soak is known to have
+# exercised what it is for (QSL moves, WHM's cancels, reads served from queued writes).
+for kv in ${SOAK_AT_LEAST:-}; do
+  [ "$(key "${kv%%=*}")" -ge "${kv#*=}" ] || fail "${kv%%=*} $(key "${kv%%=*}") < ${kv#*=}"
+done
 for k in mismatches audit_mismatches protocol_errors; do
   [ "$(key $k)" -eq 0 ] || fail "$k = $(key $k)"
 done
