@@ -65,7 +65,10 @@ SYNTHETIC = {
     "WebSearch-like": (1.0, 8192, 32768, 8192),
 }
 # Fig. 7's two curves: HOS in the block, SOS (QSL) in the firmware over the pass-through block.
-FIG7_ARMS = {"HOS": {"controller.scheduler": "hos"}, "SOS (QSL)": dict(SOS_BASE, **SOS_ARMS["SOS (QSL)"])}
+FIG7_ARMS = {"HOS": {"controller.scheduler": "hos"}, "SOS (QSL)": dict(SOS_BASE, **SOS_ARMS["SOS (QSL)"]),
+             "SOS (QSL), free decisions": dict(SOS_BASE, **SOS_ARMS["SOS (QSL)"],
+                                               **{"firmware.cycles_per_decision": 0,
+                                                  "firmware.cycles_per_qsl_move": 0})}
 PAPER_SOS_IDLE_16 = 2.0  # Fig. 7: SOS (QSL) below 2 % at every chip count
 # The sweep of SOS's firmware cost per decision at the preset's 400 MHz: 0 to 20 us.
 DECISION_CYCLES = [0, 1000, 2000, 3000, 4000, 6000, 8000]
@@ -191,8 +194,10 @@ def reproduce(out: str, quick: bool, jobs) -> str:
         "points": [dict(p, **shape, **arm) for p in chips_points for arm in FIG7_ARMS.values()],
     }, out, jobs)
     label_rows(fig7, {n: {"workload.read_ratio": v} for n, v in ratios.items()})
-    label_rows(fig7, {a: {"controller.firmware_sched": FIG7_ARMS[a].get("controller.firmware_sched", "in_order")}
-                      for a in FIG7_ARMS}, "arm")
+    label_rows(fig7, {"HOS": {"controller.firmware_sched": "in_order"},
+                      "SOS (QSL)": {"controller.firmware_sched": "sos", "firmware.cycles_per_decision": 3000},
+                      "SOS (QSL), free decisions": {"controller.firmware_sched": "sos",
+                                                    "firmware.cycles_per_decision": 0}}, "arm")
     fig7["chips"] = fig7["nand.channels"] * fig7["nand.chips_per_channel"]
     fig7["idle_pct"] = fig7.apply(idle_ratio, axis=1)
     fig7[["workload", "arm", "chips", "idle_pct", "all.latency_us.mean", "nand.chip_utilization"]].to_csv(
@@ -335,7 +340,7 @@ def _fig7(r: Report, fig7, ratios: dict):
         for name in ratios:
             g = fig7[(fig7["workload"] == name) & (fig7["arm"] == arm)].sort_values("chips")
             ax.plot(g["chips"], g["idle_pct"], marker="o" if arm == "HOS" else "s",
-                    ls="-" if arm == "HOS" else "--", label=f"{arm}, {name}")
+                    ls="-" if arm == "HOS" else ("--" if arm == "SOS (QSL)" else ":"), label=f"{arm}, {name}")
             rows.append([arm, name] + [f"{v:.1f} %" for v in g["idle_pct"]])
     ax.set_xscale("log", base=2)
     ax.set_xlabel("flash chips (buses x ways)")
@@ -352,6 +357,10 @@ def _fig7(r: Report, fig7, ratios: dict):
     at1 = hos[hos["chips"] == 1]["idle_pct"].max()
     sos_max = qsl["idle_pct"].max()
     sos16 = qsl[qsl["chips"] == 16]["idle_pct"].max()
+    free = fig7[fig7["arm"] == "SOS (QSL), free decisions"]
+    free_max = free["idle_pct"].max()
+    below = [c for c in sorted(set(fig7["chips"]))
+             if qsl[qsl["chips"] == c]["idle_pct"].max() <= hos[hos["chips"] == c]["idle_pct"].max()]
     r.p("## Fig. 7: per-chip idle time ratio, HOS and SOS (QSL), 1 to 16 chips",
         "The time a chip is idle while another chip is busy, as a share of the run, averaged over the chips "
         "(`nand.chip_idle_while_others_busy_ratio`). Synthetic 0.5-8 KiB requests, the aged device; HOS is the "
@@ -361,10 +370,12 @@ def _fig7(r: Report, fig7, ratios: dict):
         f"for the value at 16 chips ({'rising with the chips, as in the paper' if at16 > at1 else 'not rising with the chips, unlike it'}); "
         f"SOS (QSL) up to {sos_max:.1f} % ({sos16:.1f} % at 16 chips): "
         f"**{'below the paper bound, as in the paper' if sos_max < PAPER_SOS_IDLE_16 else 'above the paper bound of 2 %'}**. "
-        "The idle ratio counts a chip idle whenever it has nothing to do while another works; on a device with "
-        "random offsets and 32 requests outstanding a chip's queue runs empty by chance as often under either "
-        "scheduler, and QSL refills an empty queue only with a queued program (never a read: a read's data is "
-        "where it is), so it can close only the gaps writes could fill.")
+        f"With free decisions SOS (QSL) is up to {free_max:.1f} %: the difference is its decisions on the core, "
+        "a chip waiting between its completion and its next release while the core decides. Where SOS (QSL) is "
+        "above HOS even with free decisions, the cause is SOS's one command per chip at a time (HOS's block queues a "
+        "second one, which the chip starts as soon as it ends the first) and QSL's reach: it refills an empty "
+        "queue only with a queued program (never a read: a read's data is where it is). SOS (QSL) at or below "
+        f"HOS at: {', '.join(str(c) for c in below) or 'no chip count'} chips.")
     r.table(["scheduler", "workload"] + [f"{b * c} chips" for b, c in CHIPS], rows)
     r.figure(p, "Fig. 7: per-chip average idle time ratio against the number of chips, HOS and SOS (QSL)")
     return at1, at16
