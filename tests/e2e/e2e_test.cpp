@@ -514,6 +514,7 @@ static void shuffled_release_loses_nothing(const std::vector<std::string>& firmw
   m->host->pool().check_all_returned();
   const ctrl::Ftl& ftl = m->firmware->ftl();
   INFO("released " << p->released << ", shuffled batches " << p->shuffled << ", cancelled " << p->cancelled
+                   << ", buffer hits " << m->firmware->counters().buffer_hits
                    << ", retargeted " << p->retargeted << " (refused " << p->retarget_refused << "), GC erases "
                    << ftl.gc_erases() << ", reads checked " << m->host->reads_checked());
   CHECK(p->held.empty());
@@ -521,6 +522,9 @@ static void shuffled_release_loses_nothing(const std::vector<std::string>& firmw
   CHECK(p->shuffled > 1000);
   CHECK(p->cancelled > 100);
   CHECK(m->firmware->counters().cancelled_programs == p->cancelled);
+  // Reads of pages whose program was still held, moved or cancelled: served from the
+  // write path, and checked like every read.
+  CHECK(m->firmware->counters().buffer_hits > 500);
   CHECK(p->retargeted > 1000);
   CHECK(ftl.gc_erases() > 2000);
   CHECK(m->host->reads_checked() > 20000);
