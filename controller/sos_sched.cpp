@@ -37,12 +37,13 @@ void SosScheduler::submit(FlashCommand& c, Tick ready, FlashOutlet& out) {
       }
 }
 
-void SosScheduler::unqueued(const Entry& e) {
-  if (!movable(*e.c)) return;
-  const auto it = queued_.find(e.c->lpn);
+void SosScheduler::unqueued(std::uint64_t lpn, std::uint64_t seq) {
+  const auto it = queued_.find(lpn);
   if (it == queued_.end()) return;
   std::deque<std::uint64_t>& d = it->second;
-  d.erase(std::find(d.begin(), d.end(), e.seq));
+  const auto k = std::find(d.begin(), d.end(), seq);
+  if (k == d.end()) return;
+  d.erase(k);
   if (d.empty()) queued_.erase(it);
 }
 
@@ -64,16 +65,21 @@ void SosScheduler::hit(const FlashCommand& c, FlashOutlet& out) {
   if (e == oq.end()) return;  // being moved by QSL this instant (c came during the move): it goes on
   // Out of its queue before the cancel, which completes host work (and so may bring new
   // commands here at once).
+  // Its command may be reused by the cancel (a payload back to the pool, a stalled write
+  // built in it at once): everything needed afterwards is taken now.
   const Entry kept = *e;
+  const std::uint64_t lpn = old->lpn;
   const std::size_t at = static_cast<std::size_t>(e - oq.begin());
   oq.erase(e);
   --programs_[old_chip];
+  unqueued(lpn, kept.seq);
   if (out.cancel(*old)) {
     ++write_hits_;
-    unqueued(kept);
   } else {  // refused (never for a queued, superseded program), nothing changed: it stays
     oq.insert(oq.begin() + static_cast<std::ptrdiff_t>(at), kept);
     ++programs_[old_chip];
+    std::deque<std::uint64_t>& d = queued_[lpn];
+    d.insert(std::lower_bound(d.begin(), d.end(), kept.seq), kept.seq);
   }
 }
 
@@ -89,7 +95,7 @@ void SosScheduler::release(std::uint32_t chip, FlashOutlet& out) {
   q.pop_front();
   if (movable(*e.c)) --programs_[chip];
   forget(*e.c);
-  unqueued(e);
+  if (movable(*e.c)) unqueued(e.c->lpn, e.seq);
   ++decisions_;
   out.release(*e.c, std::max(e.ready, out.charge(cfg_.cycles_per_decision)));
 }

@@ -72,7 +72,7 @@ class SosScheduler final : public FirmwareScheduler {
   bool level(std::uint32_t chip, FlashOutlet& out);    // QSL: a program moved to `chip`
   void forget(const FlashCommand& c);                  // no longer queued: out of the WHM index
   void hit(const FlashCommand& c, FlashOutlet& out);   // WHM: a queued program of c's page cancelled
-  void unqueued(const Entry& e);                       // a host program left the queues
+  void unqueued(std::uint64_t lpn, std::uint64_t seq);  // a host program left the queues
   bool oldest_of_page(const Entry& e) const;
   std::deque<Entry>& queue_of(std::uint32_t chip, const FlashOutlet& out);
 

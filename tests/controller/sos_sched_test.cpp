@@ -23,6 +23,7 @@ struct FakeOutlet final : FlashOutlet {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> moved;  // id, plane
   std::set<std::uint64_t> refuse_moves;                       // ids retarget refuses
   std::function<void()> during_move;                           // called inside a move (re-entry)
+  std::function<void()> during_cancel;                         // called inside a cancel (re-entry)
   std::map<std::uint64_t, std::uint64_t> newest;               // lpn -> id of its newest write
   std::uint64_t charged = 0;
   explicit FakeOutlet(unsigned chips) : busy_chip(chips, true), view_(*this) {}
@@ -50,6 +51,11 @@ struct FakeOutlet final : FlashOutlet {
   bool cancel(FlashCommand& c) override {
     if (!view_.superseded(c)) return false;
     cancelled.push_back(c.id);
+    if (during_cancel) {
+      auto f = std::move(during_cancel);
+      during_cancel = nullptr;
+      f();
+    }
     return true;
   }
   bool release_together(FlashCommand* const*, unsigned, Tick) override { return false; }
@@ -371,4 +377,34 @@ TEST_CASE("sos: QSL never moves a program ahead of an older queued program of it
   t.chip_idle(1, o2);
   CHECK(o2.moved.empty());
   CHECK(t.qsl_moves() == 0);
+}
+
+TEST_CASE("sos: a cancelled program's command reused inside the cancel leaves the queues right",
+          "[sos][whm][qsl]") {
+  // The firmware frees a cancelled program's payload and may build a stalled write in it
+  // at once, submitting it before the cancel returns. Chip 0 busy holds W1 (page 5) and
+  // X (page 7); W2 of page 5 cancels W1, whose command comes back as W4 of page 8. Then
+  // chip 1 idles: W2, the last queued program and the only one of page 5, moves (had W1's
+  // number stayed in page 5's record, W2 would seem to overtake it and W4 would move).
+  SosScheduler s(free_sos(true, true));
+  FakeOutlet out(3);
+  FlashCommand w1 = cmd(FlashOp::Program, 0, 1, 5), x = cmd(FlashOp::Program, 0, 3, 7);
+  FlashCommand w2 = cmd(FlashOp::Program, 0, 2, 5);
+  out.newest[5] = 1;
+  out.newest[7] = 3;
+  s.submit(w1, 0, out);
+  s.submit(x, 0, out);
+  out.newest[5] = 2;
+  out.during_cancel = [&] {
+    w1 = cmd(FlashOp::Program, 0, 4, 8);  // the same command, reused
+    out.newest[8] = 4;
+    s.submit(w1, 0, out);
+  };
+  s.submit(w2, 0, out);
+  REQUIRE(out.cancelled == std::vector<std::uint64_t>{1});
+  REQUIRE(ids(s, 0) == std::vector<std::uint64_t>{3, 4, 2});
+  out.busy_chip[1] = false;
+  s.chip_idle(1, out);
+  CHECK(out.moved == std::vector<std::pair<std::uint64_t, std::uint32_t>>{{2, 1}});
+  CHECK(ids(s, 0) == std::vector<std::uint64_t>{3, 4});
 }
