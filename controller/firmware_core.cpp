@@ -37,10 +37,10 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   flash.register_nb_transport_bw(this, &FirmwareCore::flash_bw);
   SC_HAS_PROCESS(FirmwareCore);
   SC_METHOD(on_work);
-  sensitive << work_settled_ << flash_out_.get_event();
+  sensitive << work_settled_;
   dont_initialize();
   SC_METHOD(settle_work);
-  sensitive << work_.get_event();
+  sensitive << work_.get_event() << flash_out_.get_event();
   dont_initialize();
   SC_METHOD(resume_gc_at_start);  // no sensitivity: runs once, at initialization
   SC_METHOD(trace_core_idle);
@@ -134,11 +134,11 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   return tlm::TLM_UPDATED;
 }
 
-// A host command's core work that ends at time t is taken one delta cycle after t's
-// timed events: a flash completion at t (delivered in those events' delta) is always
-// handled first. In the same delta the kernel may run the two in either order (the
-// accel/ hooks change it), and the commands each builds would take their ids and pages
-// in a different order.
+// Core work that ends at time t (a host command's, or a release for t) is taken one
+// delta cycle after t's timed events: a flash completion at t (delivered in those events'
+// delta) is always handled first. In the same delta the kernel may run the two in either
+// order (the accel/ hooks change it), and the commands each builds would take their ids
+// and pages in a different order.
 void FirmwareCore::settle_work() { work_settled_.notify(sc_core::SC_ZERO_TIME); }
 
 void FirmwareCore::on_work() {

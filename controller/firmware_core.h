@@ -253,7 +253,7 @@ class FirmwareCore : public sc_core::sc_module {
   std::uint32_t work_backlog_ = 0;  // host commands waiting in work_ (keeps arrival order)
   std::uint64_t flash_seq_ = 0;     // ids of the flash commands this core issues
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> work_;       // host commands, core work done
-  sc_core::sc_event work_settled_;                               // work_'s items, a delta later
+  sc_core::sc_event work_settled_;                               // work_'s and flash_out_'s items, a delta later
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> flash_out_;  // flash commands, core work done
   FlashPayloadPool pool_;
   class WriteOwner final : public WritePath::Owner {
