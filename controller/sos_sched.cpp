@@ -64,9 +64,8 @@ void SosScheduler::hit(const FlashCommand& c, FlashOutlet& out) {
   const auto e = std::find_if(oq.begin(), oq.end(), [old](const Entry& x) { return x.c == old; });
   if (e == oq.end()) return;  // being moved by QSL this instant (c came during the move): it goes on
   // Out of its queue before the cancel, which completes host work (and so may bring new
-  // commands here at once).
-  // Its command may be reused by the cancel (a payload back to the pool, a stalled write
-  // built in it at once): everything needed afterwards is taken now.
+  // commands here at once); its command may be reused meanwhile (a payload back to the
+  // pool, a stalled write built in it), so everything needed afterwards is taken now.
   const Entry kept = *e;
   const std::uint64_t lpn = old->lpn;
   const std::size_t at = static_cast<std::size_t>(e - oq.begin());
@@ -93,9 +92,11 @@ void SosScheduler::release(std::uint32_t chip, FlashOutlet& out) {
   std::deque<Entry>& q = queues_[chip];
   const Entry e = q.front();
   q.pop_front();
-  if (movable(*e.c)) --programs_[chip];
+  if (movable(*e.c)) {
+    --programs_[chip];
+    unqueued(e.c->lpn, e.seq);
+  }
   forget(*e.c);
-  if (movable(*e.c)) unqueued(e.c->lpn, e.seq);
   ++decisions_;
   out.release(*e.c, std::max(e.ready, out.charge(cfg_.cycles_per_decision)));
 }

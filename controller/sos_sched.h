@@ -13,11 +13,12 @@
 // queued host program moves to it from the longest queue holding more than one host
 // program (ties: the lowest chip), the last such program of that queue (it delays no
 // command queued before it) that is the oldest queued program of its logical page (so
-// no program overtakes an older one of its page: without WHM two can be queued), to the plane of the idle chip with the fewest programs
-// waiting for a page (ties: the lowest); it is released at once. It runs when a chip
-// goes idle with its queue empty, and when a queue gets its second host program while
-// a chip is idle with its queue empty (the lowest such chip). The mapping follows,
-// because the program gets its page when released (late binding). One move per idle
+// no program overtakes an older one of its page: without WHM two can be queued), to the
+// plane of the idle chip with the fewest programs waiting for a page (ties: the lowest);
+// it is released at once. It runs when a chip goes idle with its queue empty, and when
+// a queue gets its second host program while a chip is idle with its queue empty (the
+// lowest such chip). The mapping follows, because the program gets its page when it
+// leaves for the scheduler block (late binding). One move per idle
 // chip and trigger; a GC program never moves (its data must stay in its plane).
 //
 // WHM, the write hit manager (whm): a host program of a logical page for which a
