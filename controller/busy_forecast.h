@@ -34,24 +34,39 @@ class BusyForecast {
     cost_[static_cast<unsigned>(FlashOp::Erase)] = {n.bus_ticks(n.erase_cmd_cycles), 0, us_to_ticks(n.t_erase_us)};
   }
 
-  // Command `c` was issued at `now` (its address inside the geometry).
-  void issued(const FlashCommand& c, Tick now) {
+  // Command `c` was issued at `now` (its address inside the geometry). Returns its
+  // predicted wait, from now to the forecast start of its work (Chen et al. Eq. 9:
+  // delay = predicted end - arrival - its own time), which the caller keeps with the
+  // command and gives back at its completion.
+  Tick issued(const FlashCommand& c, Tick now) {
     const Cost& k = cost_[static_cast<unsigned>(c.op)];
     const unsigned planes = plane_count(c.plane_mask);
     const Tick bus = c.op == FlashOp::Erase ? k.cmd * planes : k.cmd + planes * k.page;
     Resource& d = die_[die_index(c)];
-    d.end = std::max(d.end, now) + bus + k.array;
+    const Tick start = std::max(d.end, now);
+    d.end = start + bus + k.array;
     ++d.outstanding;
     Resource& ch = channel_[c.channel];
     ch.end = std::max(ch.end, now) + bus;
     ++ch.outstanding;
+    ch.waits += start - now;
+    return start - now;
   }
-  // Command `c`, issued before, completed at `now`.
-  void completed(const FlashCommand& c, Tick now) {
+  // Command `c`, issued before with predicted wait `predicted`, completed at `now`.
+  void completed(const FlashCommand& c, Tick now, Tick predicted = 0) {
     Resource& d = die_[die_index(c)];
     if (--d.outstanding == 0) d.end = now;
     Resource& ch = channel_[c.channel];
     if (--ch.outstanding == 0) ch.end = now;
+    ch.waits -= predicted;
+  }
+  // Commands issued to a die as parts of one n-plane command (`planes` of them, after
+  // being issued one by one): their array time is paid once, not `planes` times.
+  void combined(const FlashCommand& whole, unsigned planes) {
+    if (planes < 2) return;
+    Resource& d = die_[die_index(whole)];
+    const Tick saved = (planes - 1) * cost_[static_cast<unsigned>(whole.op)].array;
+    d.end = d.end > saved ? d.end - saved : 0;
   }
 
   // When the work issued to each part is forecast to end (a time already past: idle,
@@ -67,11 +82,15 @@ class BusyForecast {
     return die_[chip * dies_per_chip_ + die].outstanding;
   }
   std::uint32_t channel_outstanding(std::uint32_t channel) const { return channel_[channel].outstanding; }
+  // Chen et al.'s queueTotalDelay (Eq. 8): the predicted waits of the commands
+  // outstanding on the channel, summed.
+  Tick channel_delay(std::uint32_t channel) const { return channel_[channel].waits; }
 
  private:
   struct Resource {
     Tick end = 0;
     std::uint32_t outstanding = 0;
+    Tick waits = 0;  // a channel: the predicted waits of its outstanding commands
   };
   struct Cost {
     Tick cmd = 0, page = 0, array = 0;  // command and address cycles, a plane's data, array time

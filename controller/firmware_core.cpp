@@ -6,6 +6,7 @@
 #include "tlm/illegal_phase.h"
 #include "tlm/sim_now.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ssd::ctrl {
@@ -31,6 +32,15 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   stalled_.resize(ftl_.planes());
   unbound_.resize(std::size_t{ftl_.planes()} * 2);
   chip_outstanding_.assign(ftl.nand.chips(), 0);
+  const std::uint32_t dies = static_cast<std::uint32_t>(ftl.nand.chips() * ftl.nand.dies_per_chip);
+  load_.assign(dies, {});
+  if (fw.batch_depth && ftl.nand.multiplane && ftl.nand.planes_per_die > 1)
+    batcher_ = DieBatcher(dies, ftl.nand.planes_per_die, fw.batch_depth, fw.batch_order);
+  die_dirty_.assign(dies, 0);
+  placement_.predicted_wait_ps.assign(ftl.nand.channels, 0);
+  placement_.actual_wait_ps.assign(ftl.nand.channels, 0);
+  placement_.predicted_commands.assign(ftl.nand.channels, 0);
+  placement_.batch_sizes.assign(ftl.nand.planes_per_die + 1, 0);
   set_write_allocator(make_write_allocator(fw.write_policy, ftl_));
   fw_sched_ = make_firmware_scheduler(fw.firmware_sched, fw.sos);
   host.register_nb_transport_fw(this, &FirmwareCore::host_fw);
@@ -143,20 +153,85 @@ void FirmwareCore::settle_work() { work_settled_.notify(sc_core::SC_ZERO_TIME); 
 
 void FirmwareCore::on_work() {
   count_activation(kActFirmware);
+  in_work_ = true;
   while (tlm::tlm_generic_payload* gp = work_.get_next_transaction()) {
     --work_backlog_;
     trace_counts();
     process(*gp);
   }
-  while (tlm::tlm_generic_payload* gp = flash_out_.get_next_transaction()) {
-    // A program takes its page when it leaves for the block, not when it was released:
-    // one released later for an earlier time must not pass it with a later page.
-    FlashCommand& f = flash_cmd(*gp);
-    if (!f.issuer.bound) bind(f);
-    tlm::tlm_phase ph = tlm::BEGIN_REQ;
-    sc_time d = SC_ZERO_TIME;
-    flash->nb_transport_fw(*gp, ph, d);
+  // Commands released for now: a program takes its page when it leaves for the block,
+  // not when it was released (one released later for an earlier time must not pass it
+  // with a later page).
+  while (tlm::tlm_generic_payload* gp = flash_out_.get_next_transaction()) to_block(flash_cmd(*gp));
+  in_work_ = false;
+  drain_batches();
+}
+
+void FirmwareCore::to_block(FlashCommand& f) {
+  if (!batched(f)) {
+    send_to_block(f);
+    return;
   }
+  const std::uint32_t plane = ftl_.plane_of_ppa(f.issuer.ppa);
+  const std::uint32_t die = die_of_plane(plane);
+  batcher_.push(die, plane % ftl_.config().nand.planes_per_die, f);
+  if (!die_dirty_[die]) {
+    die_dirty_[die] = 1;
+    dirty_dies_.push_back(die);
+  }
+  // The instant's commands are batched together: by on_work at its end, or a delta later.
+  if (!in_work_) work_settled_.notify(SC_ZERO_TIME);
+}
+
+void FirmwareCore::send_to_block(FlashCommand& f) {
+  if (!f.issuer.bound) bind(f);
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_time d = SC_ZERO_TIME;
+  flash->nb_transport_fw(*static_cast<tlm::tlm_generic_payload*>(f.exec.owner), ph, d);
+}
+
+void FirmwareCore::drain_batches() {
+  if (dirty_dies_.empty()) return;
+  std::vector<std::uint32_t> dies;
+  dies.swap(dirty_dies_);
+  std::sort(dies.begin(), dies.end());  // the same order whatever order the events came in
+  const auto offset = [this](const FlashCommand& c) -> std::uint32_t {
+    if (c.issuer.bound) return c.page;
+    const std::deque<std::uint32_t>& q =
+        unbound_of(ftl_.plane_of_ppa(c.issuer.ppa), c.origin == FlashOrigin::GcProgram);
+    return ftl_.decode(q.front()).page;
+  };
+  for (const std::uint32_t die : dies) {
+    die_dirty_[die] = 0;
+    FlashCommand* parts[kMaxPlanes];
+    while (const unsigned n = batcher_.take(die, parts, offset)) {
+      for (unsigned i = 0; i < n; ++i)
+        if (!parts[i]->issuer.bound) bind(*parts[i]);
+      FlashCommand* c = parts[0];
+      if (n > 1) {
+        tlm::tlm_generic_payload& gp = new_payload(parts[0]->op, n);
+        FlashCommand& w = flash_cmd(gp);
+        begin_combined(w, *parts[0]);
+        for (unsigned i = 0; i < n; ++i) join(w, *parts[i]);
+        w.issuer.released = true;
+        w.issuer.gathered = true;
+        ++counters_.combined_commands;
+        placement_.multiplane_pages += n;
+        if (keep_forecast_) forecast_.combined(w, n);
+        c = &w;
+      }
+      ++placement_.batches;
+      ++placement_.batch_sizes[n];
+      batcher_.sent(die, *c);
+      send_to_block(*c);
+    }
+  }
+}
+
+void FirmwareCore::load_add(std::uint32_t plane, FlashOp op, int delta) {
+  AllocationView::DieLoad& l = load_[die_of_plane(plane)];
+  std::uint32_t& v = op == FlashOp::Read ? l.reads : op == FlashOp::Program ? l.programs : l.erases;
+  v += delta;
 }
 
 FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin origin) {
@@ -175,6 +250,7 @@ FlashCommand& FirmwareCore::new_flash(FlashOp op, std::uint32_t ppa, FlashOrigin
   f.issuer.t_built = sim_now();
   const bool gc = origin == FlashOrigin::GcRead || origin == FlashOrigin::GcProgram || origin == FlashOrigin::GcErase;
   if (gc) f.priority = gc_.issue_class(origin, ftl_.plane_of_ppa(ppa));
+  load_add(ftl_.plane_of_ppa(ppa), op, +1);
   if (op == FlashOp::Program) {  // its page held, bound at release
     f.issuer.bound = false;
     unbound_of(ftl_.plane_of_ppa(ppa), origin == FlashOrigin::GcProgram).push_back(ppa);
@@ -198,7 +274,8 @@ void FirmwareCore::bind(FlashCommand& c) {
 
 void FirmwareCore::issued(FlashCommand& c) {
   chip_activity(chip_of(c), +1);
-  if (keep_forecast_) forecast_.issued(c, sim_now());
+  c.issuer.t_released = sim_now();
+  if (keep_forecast_) c.issuer.predicted_wait = forecast_.issued(c, sim_now());
   if (!listener_ || c.op != FlashOp::Program) return;
   const auto told = [this](const FlashCommand& p) {
     listener_->program_issued(p.lpn, p.origin == FlashOrigin::GcProgram ? p.copy_from : writes_.op(p.issuer.write_op).replaces);
@@ -254,6 +331,8 @@ bool FirmwareCore::retarget(FlashCommand& c, std::uint32_t plane) {
   if (ppa == kUnmapped) return false;
   const Token t = c.token[ftl_.decode(c.issuer.ppa).plane];
   give_back(from, false);
+  load_add(from, FlashOp::Program, -1);
+  load_add(plane, FlashOp::Program, +1);
   const PhysAddr a = ftl_.decode(ppa);
   c.channel = a.channel;
   c.chip = a.chip;
@@ -275,6 +354,7 @@ bool FirmwareCore::cancel(FlashCommand& c) {
   if (c.issuer.bound || c.issuer.released || c.origin != FlashOrigin::HostProgram || !sched_view_.superseded(c)) return false;
   const std::uint32_t plane = ftl_.plane_of_ppa(c.issuer.ppa);
   give_back(plane, false);
+  load_add(plane, FlashOp::Program, -1);
   ++counters_.cancelled_programs;
   const std::uint32_t op = c.issuer.write_op;
   trace_command(c.issuer.ppa, -1);
@@ -297,10 +377,7 @@ void FirmwareCore::release_flash(FlashCommand& f, Tick at) {
   auto* gp = static_cast<tlm::tlm_generic_payload*>(f.exec.owner);
   const Tick now = sim_now();
   if (at <= now) {
-    if (!f.issuer.bound) bind(f);
-    tlm::tlm_phase ph = tlm::BEGIN_REQ;
-    sc_time d = SC_ZERO_TIME;
-    flash->nb_transport_fw(*gp, ph, d);
+    to_block(f);
   } else {
     flash_out_.notify(*gp, sc_delay(at - now));
   }
@@ -432,6 +509,7 @@ void FirmwareCore::program(std::uint32_t op) {
     gc_.maybe_start(plane);
     return;
   }
+  if (plane != ftl_.plane_of_lpn(w.lpn)) ++placement_.placed_off_static;
   FlashCommand& f = new_flash(FlashOp::Program, ppa, FlashOrigin::HostProgram);
   f.token[ftl_.decode(ppa).plane] = w.token;
   f.issuer.write_op = op;
@@ -526,12 +604,22 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     FlashCommand* p = pages[k];
     if (!p) continue;
     if (combined) hand_out(f, *p);
+    part_ended(*p, f.issuer.gathered ? *p : f);
     fw_sched_->completed(*p, outlet_);
     command_ended(*p);
   }
   // Outstanding until its completion has been handled (the allocations it led to above
-  // still saw it), in the forecast as in the count per chip.
-  if (keep_forecast_) forecast_.completed(f, sim_now());
+  // still saw it), in the forecast as in the count per chip: a batch's parts one by
+  // one, as they were released.
+  const bool gathered = f.issuer.gathered;
+  if (keep_forecast_) {
+    if (!gathered) forecast_.completed(f, sim_now(), f.issuer.predicted_wait);
+    else
+      for (unsigned k = 0; k < slots; ++k)
+        if (pages[k]) forecast_.completed(*pages[k], sim_now(), pages[k]->issuer.predicted_wait);
+  }
+  const unsigned counted = gathered ? f.plane_count() : 1;
+  const std::uint32_t die = die_of(f);
   std::array<std::uint32_t, kMaxPlanes> ppas;
   unsigned n = 0;
   for (unsigned k = 0; k < slots; ++k) {
@@ -540,10 +628,33 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     ppas[n++] = p->issuer.ppa;
     if (combined) static_cast<tlm::tlm_generic_payload*>(p->exec.owner)->release();
   }
+  if (batched(f)) {  // the die has room again: its held commands go on, a delta later
+    batcher_.completed(die, f);
+    if (batcher_.holds(die) && !die_dirty_[die]) {
+      die_dirty_[die] = 1;
+      dirty_dies_.push_back(die);
+      work_settled_.notify(SC_ZERO_TIME);
+    }
+  }
   gp.release();
-  chip_activity(chip, -1);
+  for (unsigned i = 0; i < counted; ++i) chip_activity(chip, -1);
   for (unsigned i = 0; i < n; ++i) trace_command(ppas[i], -1);
   return tlm::TLM_COMPLETED;
+}
+
+void FirmwareCore::part_ended(FlashCommand& p, const FlashCommand& released) {
+  load_add(ftl_.plane_of_ppa(p.issuer.ppa), p.op, -1);
+  // The forecast's error, over the host's commands (the placement policy's concern; GC's
+  // background work waits for the host's as long as the host keeps the die busy).
+  if (!keep_forecast_ || (p.origin != FlashOrigin::HostRead && p.origin != FlashOrigin::RmwRead &&
+                          p.origin != FlashOrigin::HostProgram))
+    return;
+  const Tick predicted = released.issuer.predicted_wait;
+  const Tick actual = p.t_start > released.issuer.t_released ? p.t_start - released.issuer.t_released : 0;
+  placement_.predicted_wait_ps[p.channel] += predicted;
+  placement_.actual_wait_ps[p.channel] += actual;
+  ++placement_.predicted_commands[p.channel];
+  placement_.abs_error_ps += actual > predicted ? actual - predicted : predicted - actual;
 }
 
 void FirmwareCore::command_ended(FlashCommand& f) {

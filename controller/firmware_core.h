@@ -28,6 +28,7 @@
 #include <tlm_utils/peq_with_get.h>
 
 #include "controller/combined_command.h"
+#include "controller/die_batcher.h"
 #include "controller/firmware_counters.h"
 #include "controller/ftl.h"
 #include "controller/timeline.h"
@@ -72,6 +73,11 @@ struct FirmwareConfig {
   // controller/policies.h.
   std::string firmware_sched = "in_order";
   std::string write_policy = "static";
+  // Batching into n-plane commands (controller/die_batcher.h), on when the NAND takes
+  // multi-plane commands and a die has more than one plane: the scheduler block holds at
+  // most this many commands of a die, the firmware the rest, batched. 0: off.
+  std::uint32_t batch_depth = 2;
+  DieBatcher::Order batch_order;  // the scheduler block's order (full_ssd sets it from its policy)
   SosConfig sos;  // firmware_sched = sos: its techniques and decision costs
 };
 
@@ -99,6 +105,10 @@ class FirmwareCore : public sc_core::sc_module {
   Ftl& ftl() { return ftl_; }
   const Ftl& ftl() const { return ftl_; }
   const FirmwareCounters& counters() const { return counters_; }
+  const PlacementCounters& placement() const { return placement_; }
+  const FirmwareConfig& config() const { return cfg_; }
+  // Whether commands are batched into n-plane commands (FirmwareConfig::batch_depth).
+  bool batching() const { return batcher_.on(); }
   // Core busy time up to `now` (work reserved past it not counted).
   Tick core_busy(Tick now) const { return core_.busy(now); }
   FlashPayloadPool& pool() { return pool_; }
@@ -225,6 +235,23 @@ class FirmwareCore : public sc_core::sc_module {
   // which releases it to the block (release_flash).
   void send_flash(FlashCommand& c, Tick at) { fw_sched_->submit(c, at, outlet_); }
   void release_flash(FlashCommand& c, Tick at);
+  // A released command leaves for the scheduler block: at once, or through the batching.
+  void to_block(FlashCommand& c);
+  void send_to_block(FlashCommand& c);  // bound, on its way
+  void drain_batches();                 // each die with room takes its next batches
+  // Whether a command goes through the batching: the host's work (GC's goes on at once:
+  // the scheduler block orders it against the host's by its class, gc_priority).
+  bool batched(const FlashCommand& c) const {
+    return batcher_.on() && (c.origin == FlashOrigin::HostRead || c.origin == FlashOrigin::RmwRead ||
+                             c.origin == FlashOrigin::HostProgram);
+  }
+  std::uint32_t die_of_plane(std::uint32_t plane) const { return plane / ftl_.config().nand.planes_per_die; }
+  std::uint32_t die_of(const FlashCommand& c) const { return chip_of(c) * ftl_.config().nand.dies_per_chip + c.die; }
+  // The die's commands built and not completed, by operation (AllocationView::die_load).
+  void load_add(std::uint32_t plane, FlashOp op, int delta);
+  // A part's (or a single command's) end, counted; `released` is the command the
+  // firmware released and forecast (the part, or the whole of a release_together).
+  void part_ended(FlashCommand& p, const FlashCommand& released);
   // writes (the write buffer: controller/write_path.h)
   void program(std::uint32_t op);  // its data known: allocated a plane, its program built
   void read_answered(tlm::tlm_generic_payload& host, std::uint32_t page, Token t);  // from the buffer
@@ -275,6 +302,12 @@ class FirmwareCore : public sc_core::sc_module {
   std::vector<std::deque<std::uint32_t>> stalled_;            // per plane: page writes waiting for space
   std::vector<std::uint32_t> chip_outstanding_;
   FirmwareCounters counters_;
+  PlacementCounters placement_;
+  DieBatcher batcher_;
+  std::vector<std::uint32_t> dirty_dies_;  // dies that may send a batch, this instant
+  std::vector<char> die_dirty_;
+  bool in_work_ = false;                   // on_work runs: it sends the batches at its end
+  std::vector<AllocationView::DieLoad> load_;
   FirmwareListener* listener_ = nullptr;
   LifeListener* life_ = nullptr;
   // Tracing (null: off). The core's busy signal falls when its reserved work ends: a
@@ -303,6 +336,11 @@ class FirmwareCore : public sc_core::sc_module {
     std::uint32_t unbound_programs(std::uint32_t plane) const override { return fw_.sched_view_.unbound_programs(plane); }
     const BusyForecast& forecast() const override { return fw_.forecast_; }
     Tick now() const override;
+    bool can_place(std::uint32_t plane) const override {
+      return fw_.stalled_[plane].empty() && !fw_.ftl_.writes_blocked(plane);
+    }
+    std::uint32_t next_offset(std::uint32_t plane) const override { return fw_.ftl_.next_offset(plane, false); }
+    DieLoad die_load(std::uint32_t die) const override { return fw_.load_[die]; }
 
    private:
     const FirmwareCore& fw_;

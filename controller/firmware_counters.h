@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace ssd::ctrl {
 
@@ -18,6 +19,22 @@ struct FirmwareCounters {
   std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;
   std::uint64_t gc_skipped_copies = 0;  // a victim's page invalidated before its copy was issued
   std::uint64_t gc_urgent_commands = 0;  // GC commands issued in the foreground (urgent class)
+};
+
+// Where host pages went and how commands were batched (stats.json "placement" and
+// "batching").
+struct PlacementCounters {
+  std::uint64_t placed_off_static = 0;  // host pages programmed off their static plane (ftl.allocation)
+  // Per channel, over the host commands completed that the forecast predicted (a policy that
+  // weighs it: WriteAllocator::uses_forecast): the predicted and the actual wait from
+  // release to the first bus cycle, summed, and the commands.
+  std::vector<std::uint64_t> predicted_wait_ps, actual_wait_ps, predicted_commands;
+  std::uint64_t abs_error_ps = 0;  // |actual - predicted|, summed over those commands
+  // Batching (controller/die_batcher.h): commands sent to the scheduler block through it,
+  // batches by their pages (index n: n pages), pages sent in n-plane commands.
+  std::uint64_t batches = 0;
+  std::vector<std::uint64_t> batch_sizes;
+  std::uint64_t multiplane_pages = 0;
 };
 
 }  // namespace ssd::ctrl

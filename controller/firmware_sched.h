@@ -40,8 +40,9 @@ class FirmwareView {
   virtual std::uint32_t chips() const = 0;
   virtual std::uint32_t planes() const = 0;
   // Commands released to the scheduler block on the chip whose completion the firmware
-  // has not yet seen (in the block or at the NAND); the chip is busy while any is. A
-  // command of several pages (release_together) counts once.
+  // has not yet seen (held by its batching, in the block or at the NAND); the chip is
+  // busy while any is. A command of several pages counts once if the policy made it
+  // (release_together), once per page if the firmware's batching did.
   virtual std::uint32_t held_by_block(std::uint32_t chip) const = 0;
   bool busy(std::uint32_t chip) const { return held_by_block(chip) != 0; }
   // Programs built for the plane and not yet released (no page yet).

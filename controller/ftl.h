@@ -152,6 +152,12 @@ class Ftl {
   // Pages go back in the reverse order of their allocation, across up to kOpenedKept
   // blocks. Throws std::logic_error for any other page.
   void unallocate(std::uint32_t ppa, bool gc_stream);
+  // The page offset allocate(plane, gc_stream) would give next (0 when the stream must
+  // open a block).
+  std::uint32_t next_offset(std::uint32_t plane, bool gc_stream) const {
+    const std::uint32_t open = planes_v_[plane].open[gc_stream ? 1 : 0];
+    return open == kUnmapped ? 0 : blocks_[open].write_ptr;
+  }
   // A multi-plane allocation: the next page of the stream on each plane of `plane_mask`
   // (bit p: plane p) of die `die` (numbered (channel * chips_per_channel + chip) *
   // dies_per_chip + die), all at one page offset, as an n-plane command needs (nand/: one

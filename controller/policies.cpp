@@ -1,5 +1,7 @@
 #include "controller/policies.h"
 
+#include "controller/write_policies.h"
+
 #include <stdexcept>
 
 namespace ssd::ctrl {
@@ -67,12 +69,30 @@ std::unique_ptr<FirmwareScheduler> make_firmware_scheduler(const std::string& na
 const std::vector<PolicyName>& write_policies() {
   static const std::vector<PolicyName> names = {
       {"static", "a logical page always on one plane, by ftl.allocation"},
+      {"rr", "Chen et al.'s round-robin baseline: channels in turn, then the channel's earliest-free die"},
+      {"weight", "Chen et al.'s weight-based dispatch: the channel with the least weight of queued commands "
+                 "(read 1, program or erase 2), then its earliest-free die"},
+      {"delay", "Chen et al.'s delay-based dispatch: the channel with the least total predicted wait "
+                "(queueTotalDelay, Eqs. 1-9), then its earliest-free die"},
+      {"sqf", "Park et al.'s shortest-queue-first: the die with the fewest queued commands"},
+      {"setf", "Park et al.'s shortest-estimated-time-first: the die whose forecast work ends first"},
+      {"stripe", "Park et al.'s multi-level stripe: write i to channel i mod C, then package, die, plane"},
   };
   return names;
 }
 
 std::unique_ptr<WriteAllocator> make_write_allocator(const std::string& name, const Ftl& ftl) {
-  if (name == "static") return std::make_unique<StaticAllocator>(ftl.static_allocation());
+  const StaticAllocator& st = ftl.static_allocation();
+  const nand::NandConfig& n = ftl.config().nand;
+  using C = ChannelFirstAllocator::Rule;
+  using D = DieFirstAllocator::Rule;
+  if (name == "static") return std::make_unique<StaticAllocator>(st);
+  if (name == "rr") return std::make_unique<ChannelFirstAllocator>(n, st, C::RoundRobin);
+  if (name == "weight") return std::make_unique<ChannelFirstAllocator>(n, st, C::Weight);
+  if (name == "delay") return std::make_unique<ChannelFirstAllocator>(n, st, C::Delay);
+  if (name == "sqf") return std::make_unique<DieFirstAllocator>(n, st, D::ShortestQueue);
+  if (name == "setf") return std::make_unique<DieFirstAllocator>(n, st, D::ShortestEstimatedTime);
+  if (name == "stripe") return std::make_unique<StripeAllocator>(n, st);
   unknown("ftl.write_policy", name, write_policies());
 }
 

@@ -1,13 +1,13 @@
 // Write allocation: which plane a page write goes to. The seam for allocation policies
-// (static orders today; dynamic allocation by queue lengths, forecast completion or free
-// space later): the firmware asks its WriteAllocator for each host page it programs,
-// giving it a read-only view of the device. Plain C++.
+// (ftl.write_policy; the dynamic ones are in controller/write_policies.h): the firmware
+// asks its WriteAllocator for each host page it programs, giving it a read-only view of
+// the device. Plain C++.
 //
-// StaticAllocator is today's policy (ftl.allocation): a logical page always goes to the
-// same plane, by an order of the four dimensions (channel, chip, die, plane), fastest
+// StaticAllocator is the default policy (ftl.allocation): a logical page always goes to
+// the same plane, by an order of the four dimensions (channel, chip, die, plane), fastest
 // varying first. The FTL lays the preconditioned device out by it, and GC and wear
 // leveling keep data in its plane, so with it a page lives on plane_of(lpn) for the
-// whole run (the host's location vectors rely on that: host/io_scheduler.h).
+// whole run (the host's location vectors predict from it: host/io_scheduler.h).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +40,21 @@ class AllocationView {
   // allocator that weighs it (WriteAllocator::uses_forecast); otherwise it stays empty.
   virtual const BusyForecast& forecast() const = 0;
   virtual Tick now() const = 0;
+  // Whether a host page written now can have a page of the plane: no host write waits
+  // for space in it and its host stream can allocate (an open block with a page left,
+  // or a free block above GC's reserve). A dynamic policy places only there.
+  virtual bool can_place(std::uint32_t plane) const = 0;
+  // The page offset the plane's host stream allocates next (0 when it must open a
+  // block): programs of a die's planes at one offset can run as one n-plane command.
+  virtual std::uint32_t next_offset(std::uint32_t plane) const = 0;
+  // The firmware's commands for a die, numbered chip * dies_per_chip + die (chip as
+  // above), built and not yet completed (held by the firmware, in the block or at the
+  // NAND), by operation: its queue as the firmware knows it.
+  struct DieLoad {
+    std::uint32_t reads = 0, programs = 0, erases = 0;
+    std::uint32_t total() const { return reads + programs + erases; }
+  };
+  virtual DieLoad die_load(std::uint32_t die) const = 0;
 };
 
 class WriteAllocator {

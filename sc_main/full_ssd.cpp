@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "sc_main/nand_backdoor.h"
+#include "controller/policies.h"
 #include "controller/read_unit.h"
 #include "sc_main/run_outputs.h"
 #include "sc_main/sim_config.h"
@@ -41,6 +42,13 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     sc.clock_mhz = cfg.get_double("controller.clock_mhz");
     sc.read_first = cfg.get_bool("controller.read_first");
     sc.by_priority = fw.gc_yields;
+    fw.batch_depth = static_cast<std::uint32_t>(cfg.get_int("ftl.batch_depth"));
+    {
+      const ctrl::SchedPolicy::RtlForm form =
+          ctrl::make_sched_policy(sc.policy, fcfg.nand, sc.read_first, sc.by_priority)->rtl_form();
+      fw.batch_order.by_priority = form.by_priority;
+      fw.batch_order.read_first = form.read_first;
+    }
 
     nand = std::make_unique<nand::NandDevice>("nand", fcfg.nand, vcd);
     firmware = std::make_unique<ctrl::FirmwareCore>("firmware", fcfg, fw);

@@ -42,6 +42,12 @@ json::Value array(const std::vector<double>& xs) {
   for (double x : xs) v.items.push_back(num(x));
   return v;
 }
+json::Value boolean(bool b) {
+  json::Value v;
+  v.kind = json::Value::Kind::Bool;
+  v.b = b;
+  return v;
+}
 void put(json::Value& o, const std::string& k, json::Value v) { o.members.emplace_back(k, std::move(v)); }
 
 json::Value op_stats(const LatencyHistogram& h, std::uint64_t bytes, double sim_s) {
@@ -232,6 +238,40 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   for (const ctrl::FirmwareScheduler::Stat& s : f.firmware.firmware_scheduler().stats())
     put(fw, s.key, s.integer ? integer(static_cast<std::uint64_t>(s.value)) : num(s.value));
   put(root, "firmware", fw);
+
+  // Where host pages went, and the forecast's waits against the waits that happened
+  // (whole run; predicted only under a policy that weighs the forecast).
+  const ctrl::PlacementCounters& pc = f.firmware.placement();
+  json::Value pl = obj();
+  put(pl, "write_policy", text(f.firmware.config().write_policy));
+  put(pl, "placed_off_static", integer(pc.placed_off_static));
+  std::vector<double> predicted, actual;
+  std::uint64_t predicted_n = 0;
+  for (std::size_t ch = 0; ch < pc.predicted_commands.size(); ++ch) {
+    const double n = static_cast<double>(pc.predicted_commands[ch]);
+    predicted_n += pc.predicted_commands[ch];
+    predicted.push_back(n ? static_cast<double>(pc.predicted_wait_ps[ch]) / n / 1e6 : 0.0);
+    actual.push_back(n ? static_cast<double>(pc.actual_wait_ps[ch]) / n / 1e6 : 0.0);
+  }
+  put(pl, "predicted_commands", integer(predicted_n));
+  put(pl, "predicted_wait_us", array(predicted));
+  put(pl, "actual_wait_us", array(actual));
+  put(pl, "prediction_error_us",
+      num(predicted_n ? static_cast<double>(pc.abs_error_ps) / static_cast<double>(predicted_n) / 1e6 : 0.0));
+  put(root, "placement", pl);
+
+  // Batching into n-plane commands (whole run).
+  json::Value bt = obj();
+  put(bt, "enabled", boolean(f.firmware.batching()));
+  put(bt, "batches", integer(pc.batches));
+  std::vector<double> sizes;
+  for (std::size_t n = 1; n < pc.batch_sizes.size(); ++n) sizes.push_back(static_cast<double>(pc.batch_sizes[n]));
+  put(bt, "batch_sizes", array(sizes));
+  put(bt, "multiplane_commands", integer(fc.combined_commands));
+  put(bt, "multiplane_pages", integer(pc.multiplane_pages));
+  const std::uint64_t sent = f.sched.issued();
+  put(bt, "multiplane_share", num(sent ? static_cast<double>(fc.combined_commands) / static_cast<double>(sent) : 0.0));
+  put(root, "batching", bt);
 
   json::Value ct = obj();
   put(ct, "ncq_backpressure", integer(f.iface.backpressure_events()));

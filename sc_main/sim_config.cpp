@@ -92,6 +92,10 @@ Config make_config() {
   c.add_double("ftl.overprovisioning", ftl.overprovisioning, 0, 0.89, "fraction of the physical pages hidden from the host");
   c.add_enum("ftl.write_policy", fw.write_policy, ctrl::names_of(ctrl::write_policies()),
              "where a host page write goes (controller/write_allocator.h): " + ctrl::described(ctrl::write_policies()));
+  c.add_int("ftl.batch_depth", fw.batch_depth, 0, 65535,
+            "with nand.multiplane and two or more planes per die: the scheduler block holds at most this many "
+            "commands of a die (of a class and the more urgent ones), the firmware batches the rest into n-plane "
+            "commands (docs/scheduler.md, Batching); 0: no batching");
   c.add_string("ftl.allocation", ftl.allocation, "static allocation order, fastest first: C channel, W chip, D die, P plane");
   c.add_double("ftl.gc_threshold", ftl.gc_threshold, 0.001, 0.49, "GC a plane when its free blocks fall below this fraction");
   c.add_int("ftl.gc_copies_in_flight", fw.gc_copies_in_flight, 0, 65535,
@@ -226,8 +230,8 @@ const std::vector<Preset>& presets() {
         {"host.scheduler", "piq"}}},
       {"delay",
        "Chen et al. (delay-based): 16 ch x 8 chips x 2 dies x 2 planes, 2048 blocks of 128 "
-       "4 KiB pages, 38 MB/s bus, tR 20 us, tPROG 200 us (its other setting: 50 MB/s, 30/400 us). Its "
-       "delay-based dispatch is not in the model yet. Left open, chosen: tBERS 1.5 ms, over-provisioning 7 %, "
+       "4 KiB pages, 38 MB/s bus, tR 20 us, tPROG 200 us (its other setting: 50 MB/s, 30/400 us); its "
+       "delay-based dispatch is ftl.write_policy=delay (rr and weight its baselines). Left open, chosen: tBERS 1.5 ms, over-provisioning 7 %, "
        "GC threshold 5 %, host queue and link (none), NCQ 32",
        {{"nand.channels", "16"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "2"},
         {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"},
@@ -236,7 +240,8 @@ const std::vector<Preset>& presets() {
       {"park",
        "Park et al.: 16 ch x 2 packages x 4 dies x 4 planes, 64-page blocks of 2 KiB, "
        "120 GB, 25 ns/byte bus, tR 25 us, tPROG 250 us, tBERS 1.5 ms, SATA II link (300 MB/s), queue depth "
-       "32, GC at 5 % free. Its rescheduling and dynamic mapping are not in the model yet. Left open, chosen: "
+       "32, GC at 5 % free. Its dynamic write mappings are ftl.write_policy=sqf, setf and stripe; its "
+       "rescheduling is not in the model yet. Left open, chosen: "
        "over-provisioning 7 %, cache and multi-plane commands on",
        {{"nand.channels", "16"}, {"nand.chips_per_channel", "2"}, {"nand.dies_per_chip", "4"},
         {"nand.planes_per_die", "4"}, {"nand.blocks_per_plane", "1788"},
@@ -249,12 +254,13 @@ const std::vector<Preset>& presets() {
        "2048 blocks of 64 2 KiB pages); datasheet typical tR 25 us, tPROG 200 us, "
        "tBERS 0.7 ms, 40 MT/s; firmware core at 400 MHz. The device scheduler is HOS; SOS is "
        "controller.firmware_sched=sos with controller.scheduler=pass. Left open, chosen: over-provisioning 7 %, "
-       "GC threshold 5 %, host link (none), NCQ 32, the default firmware cycles (firmware.cycles_per_*)",
+       "GC threshold 5 %, host link (none), NCQ 32, the default firmware cycles (firmware.cycles_per_*), no "
+       "multi-plane commands (the paper's controllers issue none)",
        {{"nand.channels", "4"}, {"nand.chips_per_channel", "4"}, {"nand.dies_per_chip", "1"},
         {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"},
         {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
         {"nand.t_read_us", "25"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "700"},
-        {"firmware.clock_mhz", "400"}}},
+        {"firmware.clock_mhz", "400"}, {"nand.multiplane", "false"}}},
   };
   return all;
 }

@@ -138,6 +138,11 @@ struct FlashCommand {
     // plane's stream held for it, not necessarily the one it will get.
     bool bound = true;
     bool released = false;  // passed to the scheduler block (alone or as a part)
+    // A command of several pages the firmware's batching made (controller/die_batcher.h):
+    // its parts were released, counted and forecast one by one, and are so at its end.
+    bool gathered = false;
+    Tick t_released = 0;      // released by the firmware's scheduling policy
+    Tick predicted_wait = 0;  // the firmware's forecast of its wait from then to its start
     // A command of several pages (controller/combined_command.h): per plane in
     // plane_mask, the single-page command the firmware built for that page, which takes
     // the command's result at its end; all null for a command of one page.

@@ -111,14 +111,16 @@ struct Bench : sc_module {
     return f;
   }
   // The timelines here are the NAND's and the protocol's: the firmware's work is free.
-  static FirmwareConfig free_firmware() {
+  // `batch_depth`: the firmware's batching into n-plane commands (FirmwareConfig).
+  static FirmwareConfig free_firmware(std::uint32_t batch_depth = FirmwareConfig{}.batch_depth) {
     FirmwareConfig fw;
     fw.cycles_per_command = fw.cycles_per_page = fw.cycles_per_gc_page = 0;
     fw.sos.cycles_per_decision = fw.sos.cycles_per_qsl_move = fw.sos.cycles_per_whm_lookup = 0;
+    fw.batch_depth = batch_depth;
     return fw;
   }
-  Bench(sc_module_name n, unsigned ncq)
-      : sc_module(n), host("host"), iface("hif", ncq, 0), fw("fw", ftl_cfg(), free_firmware()),
+  Bench(sc_module_name n, unsigned ncq, std::uint32_t batch_depth = FirmwareConfig{}.batch_depth)
+      : sc_module(n), host("host"), iface("hif", ncq, 0), fw("fw", ftl_cfg(), free_firmware(batch_depth)),
         nand("nand", ftl_cfg().nand), sched("sched", SchedConfig{}, ftl_cfg().nand) {
     host.socket.bind(iface.host);
     iface.firmware.bind(fw.host);
@@ -292,9 +294,10 @@ struct PairRun {
 
 // Writes logical pages 0 and 4 (with CWDP on 2 x 2 x 1 x 2 planes: planes 0 and 1 of
 // ch0.chip0.die0, both at page 0 of their plane's first open block), then reads both at
-// once, and page 1's plane (another channel) with page 0.
-PairRun pair_run(bool pair, const std::vector<std::uint64_t>& reads) {
-  Bench b("b", 32);
+// once, and page 1's plane (another channel) with page 0. Without the firmware's own
+// batching unless `batch_depth` says.
+PairRun pair_run(bool pair, const std::vector<std::uint64_t>& reads, std::uint32_t batch_depth = 0) {
+  Bench b("b", 32, batch_depth);
   auto policy = std::make_unique<PairReads>();
   PairReads* p = policy.get();
   if (pair) b.fw.set_firmware_scheduler(std::move(policy));
@@ -350,6 +353,22 @@ TEST_CASE("controller: the same two reads released in order run one after the ot
   CHECK(r.combined == 0);
   CHECK(r.nand.reads == 2);
   CHECK(reads_took_us(r) >= kAloneUs);
+}
+
+TEST_CASE("controller: the firmware's batching sends the two reads of one instant as one two-plane read",
+          "[controller][batching][multiplane]") {
+  // Released in order, the two reads reach the batching at one instant, on the two
+  // planes of one die at one offset: one command, as release_together made it above. The
+  // two writes before them went as one two-plane program too.
+  const PairRun r = pair_run(false, {0, 4}, 2);
+  CHECK(r.tokens[3] == std::vector<Token>{A});
+  CHECK(r.tokens[4] == std::vector<Token>{B});
+  CHECK(r.combined == 2);
+  CHECK(r.nand.reads == 1);
+  CHECK(r.nand.read_pages == 2);
+  CHECK(r.done[3] == r.done[4]);
+  CHECK(reads_took_us(r) >= kPairUs);
+  CHECK(reads_took_us(r) < kPairUs + 1);
 }
 
 TEST_CASE("controller: reads of two channels cannot be released together: each goes alone",
@@ -442,6 +461,9 @@ struct FakeView final : ctrl::AllocationView {
   std::uint32_t unbound_programs(std::uint32_t) const override { return 0; }
   const ctrl::BusyForecast& forecast() const override { return forecast_; }
   Tick now() const override { return 0; }
+  bool can_place(std::uint32_t) const override { return true; }
+  std::uint32_t next_offset(std::uint32_t p) const override { return p; }
+  DieLoad die_load(std::uint32_t die) const override { return {die, die, 0}; }
   nand::NandConfig n_;
   ctrl::BusyForecast forecast_;
 };

@@ -58,7 +58,8 @@ TEST_CASE("policies: the firmware scheduler and the write allocator are built by
   for (const PolicyName& p : firmware_schedulers()) CHECK(make_firmware_scheduler(p.name) != nullptr);
   for (const PolicyName& p : write_policies()) CHECK(make_write_allocator(p.name, ftl) != nullptr);
   CHECK(refusal([] { make_firmware_scheduler("later"); }) == "controller.firmware_sched = later: not one of in_order | sos");
-  CHECK(refusal([&] { make_write_allocator("rr", ftl); }) == "ftl.write_policy = rr: not one of static");
+  CHECK(refusal([&] { make_write_allocator("rrr", ftl); }) ==
+        "ftl.write_policy = rrr: not one of static | rr | weight | delay | sqf | setf | stripe");
   // static follows ftl.allocation: plane fastest (PCWD), so pages 0 and 1 go to the two
   // planes of one die, page 2 to the next channel.
   auto a = make_write_allocator("static", ftl);
@@ -71,6 +72,9 @@ TEST_CASE("policies: the firmware scheduler and the write allocator are built by
     std::uint32_t unbound_programs(std::uint32_t) const override { return 0; }
     const BusyForecast& forecast() const override { throw std::logic_error("not read"); }
     Tick now() const override { return 0; }
+    bool can_place(std::uint32_t) const override { return true; }
+    std::uint32_t next_offset(std::uint32_t) const override { return 0; }
+    DieLoad die_load(std::uint32_t) const override { return {}; }
   } view;
   CHECK(a->plane_for(0, view) == 0);
   CHECK(a->plane_for(1, view) == 1);

@@ -1,0 +1,130 @@
+// Batching into n-plane commands (nand.multiplane on, ftl.batch_depth > 0): the firmware
+// holds the commands it has released for a die while the scheduler block already has
+// `depth` of the die's commands (a command of several planes counts once), and when the
+// die has room it sends the next batch: the command at the head and, from each of the
+// die's other planes, the first command held for that plane if it is of the same
+// operation and priority class at the same page offset (an erase: any block), as one
+// n-plane command. (One class: the block orders a plane's programs only within a class,
+// docs/scheduler.md; a batch of two classes would take the more urgent one and could
+// pass a program of its plane queued in the other.) The
+// head is the command the block would take first among those held (its classes by
+// priority, then reads first, as the block is configured; ties: the oldest). Within a
+// class (and kind, with read-first) a plane's commands leave in the order they came, as
+// in the block; a batch never passes such a command. The depth counts a class's
+// commands and the more urgent ones only, so background work in the block never holds
+// back the host's. A command never waits for a partner
+// (a die with room takes what is held at once). The commands held at one instant are
+// batched together: the firmware sends a die's batches once the instant's work is done.
+// Plain C++; docs/scheduler.md ("Batching") states the rule.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "tlm/flash_command.h"
+
+namespace ssd::ctrl {
+
+class DieBatcher {
+ public:
+  // The scheduler block's order, which the batching keeps (docs/scheduler.md): classes
+  // by priority (FlashCommand::priority, most urgent first), and within a class reads
+  // before the other operations.
+  struct Order {
+    bool by_priority = false;
+    bool read_first = false;
+  };
+  DieBatcher() = default;
+  // `depth` 0: off (every command goes on at once, unbatched).
+  DieBatcher(std::uint32_t dies, std::uint32_t planes_per_die, std::uint32_t depth, Order order)
+      : planes_(planes_per_die),
+        depth_(depth),
+        order_(order),
+        held_(std::size_t{dies} * planes_per_die * kLanes),
+        in_block_(std::size_t{dies} * kPriorityClasses, 0) {}
+  bool on() const { return depth_ != 0; }
+  std::uint32_t depth() const { return depth_; }
+
+  void push(std::uint32_t die, unsigned plane, FlashCommand& c) {
+    held_[(die * planes_ + plane) * kLanes + lane(c)].push_back({++seq_, &c});
+  }
+  bool holds(std::uint32_t die) const {
+    for (std::size_t i = std::size_t{die} * planes_ * kLanes, e = i + planes_ * kLanes; i < e; ++i)
+      if (!held_[i].empty()) return true;
+    return false;
+  }
+  // A batch of command c's class was sent to the block, or completed there.
+  void sent(std::uint32_t die, const FlashCommand& c) { ++in_block_[die * kPriorityClasses + cls(c)]; }
+  void completed(std::uint32_t die, const FlashCommand& c) { --in_block_[die * kPriorityClasses + cls(c)]; }
+
+  // Takes die `die`'s next batch into out[0..n), the head first, and returns n; 0 when
+  // it holds nothing or the head has no room (the block holds `depth` of the die's
+  // commands of its class or a more urgent one). offset(c): the page offset command c
+  // would run at (a program not yet bound: its plane stream's next page).
+  template <typename Offset>
+  unsigned take(std::uint32_t die, FlashCommand** out, Offset&& offset) {
+    int head = -1;
+    std::uint64_t head_seq = 0;
+    for (unsigned p = 0; p < planes_; ++p)
+      for (unsigned l = 0; l < kLanes; ++l) {
+        const auto& q = held_[(die * planes_ + p) * kLanes + l];
+        if (q.empty()) continue;
+        // Lanes are numbered in the block's order: the first non-empty lane wins, the
+        // oldest within it.
+        const int key = static_cast<int>(l);
+        if (head < 0 || key < head % static_cast<int>(kLanes) ||
+            (key == head % static_cast<int>(kLanes) && q.front().seq < head_seq)) {
+          head = static_cast<int>(p * kLanes + l);
+          head_seq = q.front().seq;
+        }
+        break;  // a plane's later lanes come after its first non-empty one
+      }
+    if (head < 0) return 0;
+    const unsigned head_plane = static_cast<unsigned>(head) / kLanes, head_lane = static_cast<unsigned>(head) % kLanes;
+    auto& hq = held_[(die * planes_ + head_plane) * kLanes + head_lane];
+    FlashCommand& h = *hq.front().cmd;
+    if (!has_room(die, cls(h))) return 0;
+    unsigned n = 0;
+    out[n++] = &h;
+    hq.pop_front();
+    if (h.plane_count() != 1) return n;  // already several planes (release_together)
+    const std::uint32_t at = h.op == FlashOp::Erase ? 0 : offset(h);
+    for (unsigned p = 0; p < planes_; ++p) {
+      if (p == head_plane) continue;
+      auto& q = held_[(die * planes_ + p) * kLanes + head_lane];
+      if (q.empty()) continue;
+      FlashCommand& c = *q.front().cmd;
+      if (c.op != h.op || c.priority != h.priority || c.plane_count() != 1) continue;
+      if (h.op != FlashOp::Erase && offset(c) != at) continue;
+      out[n++] = &c;
+      q.pop_front();
+    }
+    return n;
+  }
+
+ private:
+  static constexpr unsigned kLanes = kPriorityClasses * 2;  // class, then reads / the rest
+  unsigned cls(const FlashCommand& c) const { return order_.by_priority ? static_cast<unsigned>(c.priority) : 0; }
+  unsigned lane(const FlashCommand& c) const {
+    return cls(c) * 2 + (order_.read_first && c.op != FlashOp::Read ? 1 : 0);
+  }
+  bool has_room(std::uint32_t die, unsigned c) const {
+    std::uint32_t n = 0;
+    const unsigned last = order_.by_priority ? c : kPriorityClasses - 1;
+    for (unsigned k = 0; k <= last; ++k) n += in_block_[die * kPriorityClasses + k];
+    return n < depth_;
+  }
+  struct Slot {
+    std::uint64_t seq;
+    FlashCommand* cmd;
+  };
+  unsigned planes_ = 1;
+  std::uint32_t depth_ = 0;
+  Order order_;
+  std::uint64_t seq_ = 0;
+  std::vector<std::deque<Slot>> held_;   // per die, plane and lane, in arrival order
+  std::vector<std::uint32_t> in_block_;  // per die and class: commands sent, not completed
+};
+
+}  // namespace ssd::ctrl

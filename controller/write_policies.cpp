@@ -1,0 +1,124 @@
+#include "controller/write_policies.h"
+
+#include <algorithm>
+
+namespace ssd::ctrl {
+
+DynamicAllocator::DynamicAllocator(const nand::NandConfig& n, const StaticAllocator& fallback)
+    : channels_(n.channels),
+      chips_per_channel_(n.chips_per_channel),
+      dies_per_chip_(n.dies_per_chip),
+      planes_per_die_(n.planes_per_die),
+      dies_(n.channels * n.chips_per_channel * n.dies_per_chip),
+      fallback_(fallback),
+      die_turn_(n.channels, 0) {}
+
+std::uint32_t DynamicAllocator::plane_in_die(std::uint32_t die, const AllocationView& v) const {
+  std::uint32_t best = kNone, best_offset = 0;
+  for (std::uint32_t p = 0; p < planes_per_die_; ++p) {
+    const std::uint32_t plane = die * planes_per_die_ + p;
+    if (!v.can_place(plane)) continue;
+    const std::uint32_t off = v.next_offset(plane);
+    if (best == kNone || off < best_offset) {
+      best = plane;
+      best_offset = off;
+    }
+  }
+  return best;
+}
+
+std::uint32_t DynamicAllocator::earliest_free_die(std::uint32_t channel, const AllocationView& v) {
+  const std::uint32_t per = dies_per_channel(), first = channel * per;
+  const Tick now = v.now();
+  const BusyForecast& f = v.forecast();
+  // Key: the forecast end of the die's work (now if idle), then its queued commands.
+  const std::uint32_t k = least(per, die_turn_[channel], [&](std::uint32_t i) -> std::uint64_t {
+    const std::uint32_t die = first + i;
+    if (!die_can_place(die, v)) return kNoKey;
+    const Tick end = std::max(now, f.die_end(die / dies_per_chip_, die % dies_per_chip_));
+    return (static_cast<std::uint64_t>(end - now) << 12) | std::min<std::uint32_t>(v.die_load(die).total(), 4095);
+  });
+  if (k == kNone) return kNone;
+  die_turn_[channel] = (k + 1) % per;
+  return first + k;
+}
+
+std::uint64_t ChannelFirstAllocator::weight(std::uint32_t channel, std::uint32_t dies_per_channel,
+                                            const AllocationView& v) {
+  std::uint64_t w = 0;
+  for (std::uint32_t i = 0; i < dies_per_channel; ++i) {
+    const AllocationView::DieLoad l = v.die_load(channel * dies_per_channel + i);
+    w += l.reads + 2ull * (l.programs + l.erases);
+  }
+  return w;
+}
+
+std::uint32_t ChannelFirstAllocator::plane_for(std::uint64_t lpn, const AllocationView& v) {
+  const std::uint32_t per = dies_per_channel();
+  // The batch of this instant goes on while it has fewer than k x p pages and its next
+  // die can place.
+  if (batch_.pages != 0 && batch_.at == v.now() && batch_.pages < dies_per_chip_ * planes_per_die_) {
+    const std::uint32_t die = batch_.first_die + (batch_.start + batch_.pages / planes_per_die_) % dies_per_chip_;
+    const std::uint32_t plane = plane_in_die(die, v);
+    if (plane != kNone) {
+      ++batch_.pages;
+      return plane;
+    }
+  }
+  const auto placeable = [&](std::uint32_t ch) {
+    for (std::uint32_t i = 0; i < per; ++i)
+      if (die_can_place(ch * per + i, v)) return true;
+    return false;
+  };
+  std::uint32_t ch = kNone;
+  switch (rule_) {
+    case Rule::RoundRobin:
+      ch = least(channels_, turn_, [&](std::uint32_t c) -> std::uint64_t { return placeable(c) ? 0 : kNoKey; });
+      break;
+    case Rule::Weight:
+      ch = least(channels_, turn_,
+                 [&](std::uint32_t c) -> std::uint64_t { return placeable(c) ? weight(c, per, v) : kNoKey; });
+      break;
+    case Rule::Delay:
+      ch = least(channels_, turn_, [&](std::uint32_t c) -> std::uint64_t {
+        return placeable(c) ? static_cast<std::uint64_t>(v.forecast().channel_delay(c)) : kNoKey;
+      });
+      break;
+  }
+  if (ch == kNone) return fallback(lpn);
+  turn_ = (ch + 1) % channels_;
+  const std::uint32_t die = earliest_free_die(ch, v);
+  batch_ = {die - die % dies_per_chip_, die % dies_per_chip_, 1, v.now()};
+  return plane_in_die(die, v);
+}
+
+std::uint32_t DieFirstAllocator::plane_for(std::uint64_t lpn, const AllocationView& v) {
+  const Tick now = v.now();
+  // Candidates by rank in the stripe's order (channel fastest, then chip, then die), so
+  // that ties spread over the channels first.
+  const std::uint32_t per_chip_rank = channels_ * chips_per_channel_;
+  const auto die_of_rank = [&](std::uint32_t r) {
+    const std::uint32_t ch = r % channels_, chip = r / channels_ % chips_per_channel_, die = r / per_chip_rank;
+    return (ch * chips_per_channel_ + chip) * dies_per_chip_ + die;
+  };
+  const std::uint32_t rank = least(dies_, turn_, [&](std::uint32_t r) -> std::uint64_t {
+    const std::uint32_t d = die_of_rank(r);
+    if (!die_can_place(d, v)) return kNoKey;
+    if (rule_ == Rule::ShortestQueue) return v.die_load(d).total();
+    return static_cast<std::uint64_t>(std::max(now, v.forecast().die_end(d / dies_per_chip_, d % dies_per_chip_)) - now);
+  });
+  if (rank == kNone) return fallback(lpn);
+  turn_ = (rank + 1) % dies_;
+  return plane_in_die(die_of_rank(rank), v);
+}
+
+std::uint32_t StripeAllocator::plane_for(std::uint64_t lpn, const AllocationView& v) {
+  const std::uint32_t planes = dies_ * planes_per_die_;
+  for (std::uint32_t k = 0; k < planes; ++k) {
+    const std::uint32_t plane = stripe_.plane_of(seq_++);
+    if (v.can_place(plane)) return plane;
+  }
+  return fallback(lpn);
+}
+
+}  // namespace ssd::ctrl

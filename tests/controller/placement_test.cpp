@@ -1,0 +1,353 @@
+// Write placement (controller/write_policies.h) and batching into n-plane commands
+// (controller/die_batcher.h), on hand-made device states; Chen et al.'s bus equations
+// against the configured timing, and the NAND's own timeline of a k x p write batch.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <vector>
+
+#include "controller/die_batcher.h"
+#include "controller/policies.h"
+#include "controller/write_policies.h"
+#include "tests/nand_harness.h"
+
+using namespace ssd;
+using namespace ssd::ctrl;
+
+namespace {
+
+// A device state made by hand: what each plane can take, its host stream's next offset,
+// each die's queued commands, and the forecast (driven by issuing commands to it).
+struct FakeView final : AllocationView {
+  nand::NandConfig n;
+  std::vector<char> placeable;
+  std::vector<std::uint32_t> offsets;
+  std::vector<DieLoad> loads;
+  BusyForecast fc;
+  Tick t = 0;
+  explicit FakeView(const nand::NandConfig& c)
+      : n(c),
+        placeable(planes(), 1),
+        offsets(planes(), 0),
+        loads(c.chips() * c.dies_per_chip),
+        fc(c) {}
+  const nand::NandConfig& nand() const override { return n; }
+  std::uint32_t planes() const override {
+    return static_cast<std::uint32_t>(n.chips() * n.dies_per_chip * n.planes_per_die);
+  }
+  std::uint32_t chip_of_plane(std::uint32_t plane) const override { return plane / (n.dies_per_chip * n.planes_per_die); }
+  std::uint32_t free_blocks(std::uint32_t) const override { return 10; }
+  std::uint32_t commands_outstanding(std::uint32_t) const override { return 0; }
+  std::uint32_t unbound_programs(std::uint32_t) const override { return 0; }
+  const BusyForecast& forecast() const override { return fc; }
+  Tick now() const override { return t; }
+  bool can_place(std::uint32_t plane) const override { return placeable[plane] != 0; }
+  std::uint32_t next_offset(std::uint32_t plane) const override { return offsets[plane]; }
+  DieLoad die_load(std::uint32_t die) const override { return loads[die]; }
+  // Issues a one-plane command of `op` to die (chip * dies + die) into the forecast and
+  // the die's queue.
+  void issue(FlashOp op, std::uint32_t die) {
+    FlashCommand c;
+    c.op = op;
+    const std::uint32_t chip = die / n.dies_per_chip;
+    c.channel = static_cast<std::uint16_t>(chip / n.chips_per_channel);
+    c.chip = static_cast<std::uint16_t>(chip % n.chips_per_channel);
+    c.die = static_cast<std::uint16_t>(die % n.dies_per_chip);
+    c.plane_mask = 1;
+    fc.issued(c, t);
+    (op == FlashOp::Read ? loads[die].reads : op == FlashOp::Program ? loads[die].programs : loads[die].erases)++;
+  }
+};
+
+// 2 channels x 2 chips x 2 dies x 2 planes: 8 dies, 16 planes.
+nand::NandConfig small() {
+  nand::NandConfig n;
+  n.channels = 2;
+  n.chips_per_channel = 2;
+  n.dies_per_chip = 2;
+  n.planes_per_die = 2;
+  n.blocks_per_plane = 16;
+  n.pages_per_block = 8;
+  n.page_bytes = 4096;
+  n.bus_mts = 38;
+  n.t_read_us = 20;
+  n.t_prog_us = 200;
+  return n;
+}
+
+FtlConfig ftl_of(const nand::NandConfig& n) {
+  FtlConfig f;
+  f.nand = n;
+  f.overprovisioning = 0.25;
+  return f;
+}
+
+std::uint32_t die_of_plane(const nand::NandConfig& n, std::uint32_t plane) { return plane / n.planes_per_die; }
+std::uint32_t channel_of_plane(const nand::NandConfig& n, std::uint32_t plane) {
+  return plane / (n.chips_per_channel * n.dies_per_chip * n.planes_per_die);
+}
+
+}  // namespace
+
+TEST_CASE("placement: Chen's bus equations at 38 MB/s, 4 KiB pages, 7 cycles", "[placement][chen]") {
+  nand::NandConfig n = small();
+  const double C = ticks_to_us(n.bus_ticks(n.cmd_addr_cycles));  // Eq. 2
+  const double D = ticks_to_us(n.bus_ticks(n.page_bytes));       // Eq. 3
+  CHECK(C == Approx(0.184).margin(0.0005));
+  CHECK(D == Approx(107.8).margin(0.05));
+  // Eq. 1: a write batch of k x p = 4 pages on the channel; Eq. 6 with tPROG 200 us;
+  // Eq. 7: a two-plane read batch with tR 20 us (the paper prints 235.9, truncated).
+  CHECK(4 * (C + D) == Approx(431.9).margin(0.05));
+  CHECK(4 * (C + D) + n.t_prog_us == Approx(631.9).margin(0.05));
+  CHECK(2 * (C + D) + n.t_read_us == Approx(235.95).margin(0.05));
+  // The firmware's forecast (what `delay` weighs) charges each command C + D of bus per
+  // page: a batch of k x p = 4 single pages on one channel ends its bus time at Eq. 1.
+  BusyForecast f(n);
+  for (unsigned i = 0; i < 4; ++i) {
+    FlashCommand c;
+    c.op = FlashOp::Program;
+    c.die = static_cast<std::uint16_t>(i / 2);
+    c.plane_mask = static_cast<std::uint8_t>(1u << (i % 2));
+    f.issued(c, 0);
+  }
+  CHECK(ticks_to_us(f.channel_end(0)) == Approx(4 * (C + D)).margin(0.001));
+}
+
+TEST_CASE("placement: the NAND's timeline of a write batch of 1..k x p pages is Chen's Eq. 6", "[placement][chen]") {
+  // k = 2 dies x p = 2 planes of one chip: the batch's pages go to die 0's planes, then
+  // die 1's, as n-plane programs; the last ends at N (C + D) + tPROG.
+  nand::NandConfig n = small();
+  n.channels = 1;
+  n.chips_per_channel = 1;
+  n.cache_program = false;
+  const double C = ticks_to_us(n.bus_ticks(n.cmd_addr_cycles)), D = ticks_to_us(n.bus_ticks(n.page_bytes));
+  for (unsigned pages = 1; pages <= 4; ++pages) {
+    nand::test::Harness h(n);
+    const unsigned on0 = std::min(pages, 2u), on1 = pages - on0;
+    FlashCommand& a = h.submit(FlashOp::Program, 0, 0, static_cast<std::uint8_t>((1u << on0) - 1), 1, 0);
+    FlashCommand* b = on1 ? &h.submit(FlashOp::Program, 0, 1, static_cast<std::uint8_t>((1u << on1) - 1), 1, 0) : nullptr;
+    h.run();
+    REQUIRE(a.status == FlashStatus::Ok);
+    const Tick end = b ? std::max(a.t_done, b->t_done) : a.t_done;
+    INFO("batch of " << pages << " pages");
+    CHECK(ticks_to_us(end) == Approx(pages * (C + D) + n.t_prog_us).margin(0.001));
+  }
+}
+
+TEST_CASE("placement: the multi-level stripe, Park's formula on Park's geometry", "[placement][park]") {
+  nand::NandConfig n;  // 16 channels x 2 packages x 4 dies x 4 planes
+  n.channels = 16;
+  n.chips_per_channel = 2;
+  n.dies_per_chip = 4;
+  n.planes_per_die = 4;
+  StripeAllocator s(n, StaticAllocator(n, "CWDP"));
+  // Request i = 37: channel 37 mod 16 = 5, package (37 / 16) mod 2 = 0, die (37 / 32)
+  // mod 4 = 1, plane (37 / 128) mod 4 = 0.
+  const std::uint32_t plane = s.plane_of_write(37);
+  const std::uint32_t ppd = 4, dpc = 4, cpc = 2;
+  CHECK(plane % ppd == 0);
+  CHECK(plane / ppd % dpc == 1);
+  CHECK(plane / (ppd * dpc) % cpc == 0);
+  CHECK(plane / (ppd * dpc * cpc) == 5);
+  // And it places writes in that order, whatever their logical pages.
+  FakeView v(n);
+  for (std::uint64_t i = 0; i < 300; ++i) CHECK(s.plane_for(1000 - i, v) == s.plane_of_write(i));
+}
+
+TEST_CASE("placement: SQF takes the die with the fewest queued commands, SETF the earliest-ending", "[placement][park]") {
+  const nand::NandConfig n = small();
+  const Ftl ftl(ftl_of(n));
+  FakeView v(n);
+  // Every die but 5 has a queued program; die 2 has two reads only (ends soonest of the
+  // busy ones), die 5 has three programs.
+  for (std::uint32_t d = 0; d < 8; ++d)
+    if (d != 5 && d != 2) v.issue(FlashOp::Program, d);
+  v.issue(FlashOp::Read, 2);
+  v.issue(FlashOp::Read, 2);
+  for (int i = 0; i < 3; ++i) v.issue(FlashOp::Program, 5);
+  auto sqf = make_write_allocator("sqf", ftl);
+  auto setf = make_write_allocator("setf", ftl);
+  // SQF: one queued command on every die but 2 (two) and 5 (three): a tie among 0, 1, 3,
+  // 4, 6, 7, to the first in the rotation, which starts at die 0 and goes channel first
+  // (die 0 is channel 0's chip 0, die 4 channel 1's chip 0).
+  CHECK(die_of_plane(n, sqf->plane_for(0, v)) == 0);
+  CHECK(die_of_plane(n, sqf->plane_for(0, v)) == 4);
+  // SETF: die 2's two reads end at 2 (C + D) + 2 tR, before any program: die 2.
+  CHECK(die_of_plane(n, setf->plane_for(0, v)) == 2);
+  // A die whose planes cannot place is never chosen.
+  v.placeable[2 * 2] = v.placeable[2 * 2 + 1] = 0;
+  CHECK(die_of_plane(n, setf->plane_for(0, v)) != 2);
+}
+
+TEST_CASE("placement: weight and delay choose the channel, then its earliest-free die", "[placement][chen]") {
+  const nand::NandConfig n = small();
+  const Ftl ftl(ftl_of(n));
+  FakeView v(n);
+  // Channel 0 (dies 0-3): three reads, weight 3. Channel 1 (dies 4-7): two programs,
+  // weight 4, on dies 4 and 5.
+  v.issue(FlashOp::Read, 0);
+  v.issue(FlashOp::Read, 0);
+  v.issue(FlashOp::Read, 1);
+  v.issue(FlashOp::Program, 4);
+  v.issue(FlashOp::Program, 5);
+  auto weight = make_write_allocator("weight", ftl);
+  const std::uint32_t w = weight->plane_for(0, v);
+  CHECK(channel_of_plane(n, w) == 0);
+  CHECK(die_of_plane(n, w) == 2);  // dies 2 and 3 idle: the first
+  // Delay: the predicted waits. Channel 0's second read on die 0 waits for the first
+  // (C + D + tR); channel 1's programs wait for nothing: channel 1 has less total delay.
+  auto delay = make_write_allocator("delay", ftl);
+  CHECK(v.fc.channel_delay(0) > 0);
+  CHECK(v.fc.channel_delay(1) == 0);
+  const std::uint32_t d = delay->plane_for(0, v);
+  CHECK(channel_of_plane(n, d) == 1);
+  CHECK(die_of_plane(n, d) == 6);  // dies 6 and 7 idle: the first
+  // Round robin, one write per instant: channel 0, then 1, then 0.
+  auto rr = make_write_allocator("rr", ftl);
+  for (unsigned want : {0u, 1u, 0u}) {
+    ++v.t;
+    CHECK(channel_of_plane(n, rr->plane_for(0, v)) == want);
+  }
+}
+
+TEST_CASE("placement: Chen's write batch, k x p pages of one instant on one chip", "[placement][chen]") {
+  const nand::NandConfig n = small();  // k = 2 dies, p = 2 planes
+  const Ftl ftl(ftl_of(n));
+  FakeView v(n);
+  v.issue(FlashOp::Program, 0);  // die 0 busy: channel 0's earliest-free die is 1
+  // rr and delay (no wait predicted yet) take channel 0, weight channel 1 (channel 0
+  // weighs 2): there the first die, 4.
+  for (const char* name : {"rr", "weight", "delay"}) {
+    INFO(name);
+    const std::uint32_t base = std::string(name) == "weight" ? 8 : 0;
+    auto a = make_write_allocator(name, ftl);
+    std::vector<std::uint32_t> got;
+    for (int i = 0; i < 6; ++i) {
+      got.push_back(a->plane_for(0, v));
+      if (i < 4) v.offsets[got.back()]++;  // the plane's stream moves on
+    }
+    // A die's two planes, then the chip's other die's, then a new batch elsewhere. rr and
+    // delay: die 1 (die 0 busy), then die 0; weight: die 4, then die 5.
+    const std::uint32_t want[4] = {base ? 8u : 2u, base ? 9u : 3u, base ? 10u : 0u, base ? 11u : 1u};
+    for (int i = 0; i < 4; ++i) CHECK(got[i] == want[i]);
+    // The fifth page begins a new batch: for rr on the next channel.
+    if (std::string(name) == "rr") CHECK(channel_of_plane(n, got[4]) == 1);
+    for (std::uint32_t& o : v.offsets) o = 0;
+    ++v.t;
+  }
+}
+
+TEST_CASE("placement: inside a die, the plane whose host stream is furthest behind", "[placement]") {
+  const nand::NandConfig n = small();
+  const Ftl ftl(ftl_of(n));
+  FakeView v(n);
+  for (std::uint32_t p = 0; p < v.planes(); ++p) v.offsets[p] = 5;
+  v.offsets[1] = 4;  // die 0: plane 1 behind
+  auto sqf = make_write_allocator("sqf", ftl);
+  CHECK(sqf->plane_for(0, v) == 1);
+}
+
+TEST_CASE("placement: no policy places a page on a plane that cannot take one", "[placement]") {
+  const nand::NandConfig n = small();
+  const Ftl ftl(ftl_of(n));
+  for (const PolicyName& p : write_policies()) {
+    if (std::string(p.name) == "static") continue;
+    FakeView v(n);
+    std::fill(v.placeable.begin(), v.placeable.end(), 0);
+    v.placeable[13] = 1;  // one plane left
+    auto a = make_write_allocator(p.name, ftl);
+    INFO(p.name);
+    for (int i = 0; i < 40; ++i) CHECK(a->plane_for(static_cast<std::uint64_t>(i), v) == 13);
+    // None left: the static plane, where the write waits for space.
+    v.placeable[13] = 0;
+    CHECK(a->plane_for(7, v) == ftl.plane_of_lpn(7));
+  }
+}
+
+namespace {
+
+FlashCommand cmd(FlashOp op, unsigned plane, std::uint32_t page, FlashPriority pr = FlashPriority::Host) {
+  FlashCommand c;
+  c.op = op;
+  c.plane_mask = static_cast<std::uint8_t>(1u << plane);
+  c.page = page;
+  c.priority = pr;
+  return c;
+}
+const auto page_of = [](const FlashCommand& c) { return c.page; };
+
+}  // namespace
+
+TEST_CASE("batching: a die's planes at one offset and one operation go as one command", "[batching]") {
+  DieBatcher b(1, 2, 1, {true, true});
+  std::array<FlashCommand, 4> c = {cmd(FlashOp::Program, 0, 7), cmd(FlashOp::Program, 0, 8),
+                                   cmd(FlashOp::Program, 1, 7), cmd(FlashOp::Read, 1, 3)};
+  b.push(0, 0, c[0]);
+  b.push(0, 0, c[1]);
+  b.push(0, 1, c[2]);
+  b.push(0, 1, c[3]);
+  FlashCommand* out[kMaxPlanes];
+  // Read-first: plane 1's read is the head; plane 0's first (a program) cannot join.
+  REQUIRE(b.take(0, out, page_of) == 1);
+  CHECK(out[0] == &c[3]);
+  b.sent(0, c[3]);
+  // The die has one command in the block: no room at depth 1.
+  CHECK(b.take(0, out, page_of) == 0);
+  b.completed(0, c[3]);
+  // The oldest program (plane 0, page 7) with plane 1's page 7; then plane 0's page 8.
+  REQUIRE(b.take(0, out, page_of) == 2);
+  CHECK(out[0] == &c[0]);
+  CHECK(out[1] == &c[2]);
+  b.sent(0, c[0]);
+  b.completed(0, c[0]);
+  REQUIRE(b.take(0, out, page_of) == 1);
+  CHECK(out[0] == &c[1]);
+  b.sent(0, c[1]);
+  b.completed(0, c[1]);
+  CHECK_FALSE(b.holds(0));
+}
+
+TEST_CASE("batching: no partner at another offset, of another class, or past its plane's order", "[batching]") {
+  DieBatcher b(1, 2, 4, {true, false});
+  std::array<FlashCommand, 4> c = {cmd(FlashOp::Program, 0, 7), cmd(FlashOp::Program, 1, 6),
+                                   cmd(FlashOp::Program, 1, 7), cmd(FlashOp::Program, 0, 2, FlashPriority::BackgroundGc)};
+  for (FlashCommand& x : c) b.push(0, x.first_plane(), x);
+  FlashCommand* out[kMaxPlanes];
+  // Plane 1's first is page 6: plane 0's page 7 goes alone (page 7 of plane 1 may not
+  // pass page 6 of its plane).
+  REQUIRE(b.take(0, out, page_of) == 1);
+  CHECK(out[0] == &c[0]);
+  b.sent(0, c[0]);
+  REQUIRE(b.take(0, out, page_of) == 1);
+  CHECK(out[0] == &c[1]);
+  b.sent(0, c[1]);
+  // Plane 1's page 7 (host) and plane 0's background GC program at another class.
+  REQUIRE(b.take(0, out, page_of) == 1);
+  CHECK(out[0] == &c[2]);
+  b.sent(0, c[2]);
+  REQUIRE(b.take(0, out, page_of) == 1);
+  CHECK(out[0] == &c[3]);
+}
+
+TEST_CASE("batching: the depth counts a class and the more urgent ones only", "[batching]") {
+  DieBatcher b(1, 2, 1, {true, false});
+  FlashCommand gc = cmd(FlashOp::Program, 0, 1, FlashPriority::BackgroundGc);
+  FlashCommand host = cmd(FlashOp::Read, 1, 3);
+  FlashCommand gc2 = cmd(FlashOp::Program, 0, 2, FlashPriority::BackgroundGc);
+  FlashCommand* out[kMaxPlanes];
+  b.push(0, 0, gc);
+  REQUIRE(b.take(0, out, page_of) == 1);
+  b.sent(0, gc);
+  // Background GC in the block does not hold back the host's read; it holds back more GC.
+  b.push(0, 1, host);
+  b.push(0, 0, gc2);
+  REQUIRE(b.take(0, out, page_of) == 1);
+  CHECK(out[0] == &host);
+  b.sent(0, host);
+  CHECK(b.take(0, out, page_of) == 0);
+  b.completed(0, host);
+  CHECK(b.take(0, out, page_of) == 0);  // the GC program still in the block
+  b.completed(0, gc);
+  REQUIRE(b.take(0, out, page_of) == 1);
+  CHECK(out[0] == &gc2);
+}
