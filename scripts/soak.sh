@@ -11,6 +11,10 @@
 #     SOS (WHM), SOS, on the tiny device and on the `sos` preset's, hot pages (Zipf 0.9) so
 #     that WHM cancels and QSL moves under GC, at the default firmware costs: at least
 #     10^6 checked reads per run, checked)
+#   SOAK_SET=placement bash scripts/soak.sh  (every ftl.write_policy, with batching into
+#     n-plane commands, on the tiny device and on the `delay` and `park` presets' devices,
+#     scaled down to 64 blocks per plane and 90 % full: at least 10^6 checked reads per
+#     run, checked)
 # Runs as many at once as the machine has cores. Exit 1 if any run failed or any
 # mismatch was found.
 set -euo pipefail
@@ -39,6 +43,13 @@ large=(--set ftl.precondition=0.9 --set workload.size_bytes=4096 --set workload.
 sos_tiny=("${tiny[@]}" --set workload.requests="$(requests 450000)" --set workload.zipf_theta=0.9)
 sos_dev=(--preset sos --set ftl.precondition=0.9 --set workload.size_bytes=512 --set workload.size_max_bytes=32768
          --set workload.align_bytes=512 --set workload.zipf_theta=0.9 --set workload.requests="$(requests 300000)")
+# The placement set: the tiny device's requests raised; Chen's and Park's devices with
+# fewer blocks (GC must run within the run).
+place_tiny=("${tiny[@]}" --set workload.requests="$(requests 450000)")
+place_delay=(--preset delay --set nand.blocks_per_plane=64 --set ftl.precondition=0.9 --set workload.size_bytes=512
+             --set workload.size_max_bytes=32768 --set workload.align_bytes=512 --set workload.requests="$(requests 300000)")
+place_park=(--preset park --set nand.blocks_per_plane=64 --set ftl.precondition=0.9 --set workload.size_bytes=512
+            --set workload.size_max_bytes=32768 --set workload.align_bytes=512 --set workload.requests="$(requests 300000)")
 set_name="${SOAK_SET:-schedulers}"
 min_reads=0
 jobs=()
@@ -54,7 +65,12 @@ case "$set_name" in
     for geo in sos_tiny sos_dev; do
       for dev in ios hos sos_qsl sos_whm sos; do jobs+=("$geo $dev noop"); done
     done ;;
-  *) echo "scripts/soak.sh: SOAK_SET is schedulers or sos, not '$set_name'" >&2; exit 2 ;;
+  placement)
+    min_reads=$(requests 1000000)
+    for geo in place_tiny place_delay place_park; do
+      for wp in static rr weight delay sqf setf stripe; do jobs+=("$geo wp_$wp noop"); done
+    done ;;
+  *) echo "scripts/soak.sh: SOAK_SET is schedulers, sos or placement, not '$set_name'" >&2; exit 2 ;;
 esac
 
 run_one() {  # run_one GEO DEV HS
@@ -63,6 +79,9 @@ run_one() {  # run_one GEO DEV HS
     tiny) args=("${tiny[@]}") ;;
     large) args=("${large[@]}") ;;
     sos_tiny) args=("${sos_tiny[@]}") ;;
+    place_tiny) args=("${place_tiny[@]}") ;;
+    place_delay) args=("${place_delay[@]}") ;;
+    place_park) args=("${place_park[@]}") ;;
     *) args=("${sos_dev[@]}") ;;
   esac
   local sos=(--set controller.scheduler=pass --set controller.firmware_sched=sos)
@@ -71,6 +90,7 @@ run_one() {  # run_one GEO DEV HS
     sos_qsl) args+=("${sos[@]}" --set controller.sos_qsl=true --set controller.sos_whm=false) ;;
     sos_whm) args+=("${sos[@]}" --set controller.sos_qsl=false --set controller.sos_whm=true) ;;
     sos) args+=("${sos[@]}" --set controller.sos_qsl=true --set controller.sos_whm=true) ;;
+    wp_*) args+=(--set ftl.write_policy="${dev#wp_}") ;;
     *) args+=(--set controller.scheduler="$dev") ;;
   esac
   # One core per run: the lookahead thread would take the other runs' cores.
@@ -82,19 +102,21 @@ run_one() {  # run_one GEO DEV HS
 export -f run_one requests
 export ssdsim out scale
 export tiny_s="${tiny[*]}" large_s="${large[*]}" sos_tiny_s="${sos_tiny[*]}" sos_dev_s="${sos_dev[*]}"
+export place_tiny_s="${place_tiny[*]}" place_delay_s="${place_delay[*]}" place_park_s="${place_park[*]}"
 cores="$(nproc)"
 running=0
 for j in "${jobs[@]}"; do
   # shellcheck disable=SC2086
-  ( tiny=($tiny_s); large=($large_s); sos_tiny=($sos_tiny_s); sos_dev=($sos_dev_s); run_one $j ) &
+  ( tiny=($tiny_s); large=($large_s); sos_tiny=($sos_tiny_s); sos_dev=($sos_dev_s); place_tiny=($place_tiny_s)
+    place_delay=($place_delay_s); place_park=($place_park_s); run_one $j ) &
   running=$((running + 1))
   if [ "$running" -ge "$cores" ]; then wait -n || true; running=$((running - 1)); fi
 done
 wait || true
 
 field() { sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1; }
-printf '%-8s %-15s %-6s %9s %12s %10s %12s %10s %6s %9s %10s\n' geom device host requests reads_checked mismatches \
-  audited_pages audit_bad gc_erases qsl_moves write_hits
+printf '%-11s %-15s %-6s %9s %12s %10s %12s %10s %6s %9s %10s %9s\n' geom device host requests reads_checked \
+  mismatches audited_pages audit_bad gc_erases qsl_moves write_hits mp_pages
 total_reads=0; total_bad=0; failed=0
 for j in "${jobs[@]}"; do
   set -- $j
@@ -106,9 +128,9 @@ for j in "${jobs[@]}"; do
   s="$dir/stats.json"
   r=$(field "$s" reads_checked); m=$(field "$s" mismatches); a=$(field "$s" audited_pages)
   am=$(field "$s" audit_mismatches); e=$(field "$s" gc_erases); n=$(field "$s" requests)
-  q=$(field "$s" qsl_moves); w=$(field "$s" write_hits)
-  printf '%-8s %-15s %-6s %9s %12s %10s %12s %10s %6s %9s %10s\n' "$1" "$2" "$3" "$n" "$r" "$m" "$a" "$am" "$e" \
-    "${q:--}" "${w:--}"
+  q=$(field "$s" qsl_moves); w=$(field "$s" write_hits); mp=$(field "$s" multiplane_pages)
+  printf '%-11s %-15s %-6s %9s %12s %10s %12s %10s %6s %9s %10s %9s\n' "$1" "$2" "$3" "$n" "$r" "$m" "$a" "$am" "$e" \
+    "${q:--}" "${w:--}" "${mp:--}"
   if [ "$r" -lt "$min_reads" ]; then
     echo "$1 $2 $3: only $r page reads checked, fewer than $min_reads"; failed=$((failed + 1))
   fi
