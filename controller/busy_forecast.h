@@ -1,11 +1,13 @@
 // The firmware's forecast of when the flash work it has issued will end, per channel,
 // chip and die: what a dynamic write allocation weighs (AllocationView). The firmware
 // sees no NAND state; it knows what it has issued and not yet seen complete, and the
-// NAND's nominal timing. Each command issued adds its nominal time after the later of
-// now and the forecast end of what it occupies:
+// NAND's nominal timing. Each command issued starts at the latest of now, its die's
+// forecast end and its channel's (Chen et al.: a channel moves one command's bytes at a
+// time, Eq. 1), and adds its nominal time:
 //   its die:     bus time + array time (a read's tR then its data out, a program's data
 //                in then tPROG, an erase's command then tBERS);
-//   its channel: bus time (command and address cycles, and the page's bytes per plane).
+//   its channel: bus time (per plane: command and address cycles, and the page's bytes),
+//                all of it at the start (a read's data out, in truth after tR, included).
 // A die (a channel) with nothing outstanding any more is idle from the completion that
 // emptied it: the forecast is corrected there, not at each completion. It ignores how
 // the scheduler block interleaves the dies on the bus and the cache registers: an
@@ -41,13 +43,13 @@ class BusyForecast {
   Tick issued(const FlashCommand& c, Tick now) {
     const Cost& k = cost_[static_cast<unsigned>(c.op)];
     const unsigned planes = plane_count(c.plane_mask);
-    const Tick bus = c.op == FlashOp::Erase ? k.cmd * planes : k.cmd + planes * k.page;
+    const Tick bus = planes * (k.cmd + k.page);  // an erase moves no page (page 0)
     Resource& d = die_[die_index(c)];
-    const Tick start = std::max(d.end, now);
+    Resource& ch = channel_[c.channel];
+    const Tick start = std::max({d.end, ch.end, now});
     d.end = start + bus + k.array;
     ++d.outstanding;
-    Resource& ch = channel_[c.channel];
-    ch.end = std::max(ch.end, now) + bus;
+    ch.end = start + bus;
     ++ch.outstanding;
     ch.waits += start - now;
     return start - now;

@@ -101,16 +101,18 @@ TEST_CASE("placement: Chen's bus equations at 38 MB/s, 4 KiB pages, 7 cycles", "
   CHECK(4 * (C + D) + n.t_prog_us == Approx(631.9).margin(0.05));
   CHECK(2 * (C + D) + n.t_read_us == Approx(235.95).margin(0.05));
   // The firmware's forecast (what `delay` weighs) charges each command C + D of bus per
-  // page: a batch of k x p = 4 single pages on one channel ends its bus time at Eq. 1.
+  // page, the channel's one command at a time: a batch of k x p = 4 pages as two-plane
+  // programs on the chip's two dies ends its bus time at Eq. 1 and its last die at Eq. 6.
   BusyForecast f(n);
-  for (unsigned i = 0; i < 4; ++i) {
+  for (std::uint16_t die = 0; die < 2; ++die) {
     FlashCommand c;
     c.op = FlashOp::Program;
-    c.die = static_cast<std::uint16_t>(i / 2);
-    c.plane_mask = static_cast<std::uint8_t>(1u << (i % 2));
+    c.die = die;
+    c.plane_mask = 0b11;
     f.issued(c, 0);
   }
   CHECK(ticks_to_us(f.channel_end(0)) == Approx(4 * (C + D)).margin(0.001));
+  CHECK(ticks_to_us(f.die_end(0, 1)) == Approx(4 * (C + D) + n.t_prog_us).margin(0.001));
 }
 
 TEST_CASE("placement: the NAND's timeline of a write batch of 1..k x p pages is Chen's Eq. 6", "[placement][chen]") {
@@ -172,11 +174,16 @@ TEST_CASE("placement: SQF takes the die with the fewest queued commands, SETF th
   // (die 0 is channel 0's chip 0, die 4 channel 1's chip 0).
   CHECK(die_of_plane(n, sqf->plane_for(0, v)) == 0);
   CHECK(die_of_plane(n, sqf->plane_for(0, v)) == 4);
-  // SETF: die 2's two reads end at 2 (C + D) + 2 tR, before any program: die 2.
-  CHECK(die_of_plane(n, setf->plane_for(0, v)) == 2);
-  // A die whose planes cannot place is never chosen.
-  v.placeable[2 * 2] = v.placeable[2 * 2 + 1] = 0;
-  CHECK(die_of_plane(n, setf->plane_for(0, v)) != 2);
+  // SETF, with B = C + D: a channel moves one command at a time, so on channel 0 die 0's
+  // program ends at B + tPROG (308 us), die 1's at 2B + tPROG, die 3's at 3B + tPROG and
+  // die 2's reads at 5B + 2 tR; on channel 1 dies 4, 6, 7 alike, die 5 last. Dies 0 and
+  // 4 tie: the rotation's first, die 0.
+  CHECK(die_of_plane(n, setf->plane_for(0, v)) == 0);
+  // A die whose planes cannot place is never chosen: without dies 0 and 4, dies 6 and 1
+  // tie at 2B + tPROG, and the rotation (channel first, from after die 0) meets die 6
+  // first.
+  for (std::uint32_t die : {0u, 4u}) v.placeable[die * 2] = v.placeable[die * 2 + 1] = 0;
+  CHECK(die_of_plane(n, setf->plane_for(0, v)) == 6);
 }
 
 TEST_CASE("placement: weight and delay choose the channel, then its earliest-free die", "[placement][chen]") {
@@ -194,11 +201,13 @@ TEST_CASE("placement: weight and delay choose the channel, then its earliest-fre
   const std::uint32_t w = weight->plane_for(0, v);
   CHECK(channel_of_plane(n, w) == 0);
   CHECK(die_of_plane(n, w) == 2);  // dies 2 and 3 idle: the first
-  // Delay: the predicted waits. Channel 0's second read on die 0 waits for the first
-  // (C + D + tR); channel 1's programs wait for nothing: channel 1 has less total delay.
+  // Delay: the predicted waits (B = C + D). On channel 0 the second read of die 0 waits
+  // for the first (B + tR), die 1's read for the channel (2B + tR); on channel 1 die 5's
+  // program waits for die 4's bus time (B): channel 1 has the less total delay.
   auto delay = make_write_allocator("delay", ftl);
-  CHECK(v.fc.channel_delay(0) > 0);
-  CHECK(v.fc.channel_delay(1) == 0);
+  const Tick B = n.bus_ticks(n.cmd_addr_cycles) + n.bus_ticks(n.page_bytes), tR = us_to_ticks(n.t_read_us);
+  CHECK(v.fc.channel_delay(0) == (B + tR) + (2 * B + tR));
+  CHECK(v.fc.channel_delay(1) == B);
   const std::uint32_t d = delay->plane_for(0, v);
   CHECK(channel_of_plane(n, d) == 1);
   CHECK(die_of_plane(n, d) == 6);  // dies 6 and 7 idle: the first
