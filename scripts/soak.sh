@@ -13,7 +13,7 @@
 #     10^6 checked reads per run, checked)
 #   SOAK_SET=placement bash scripts/soak.sh  (every ftl.write_policy, with batching into
 #     n-plane commands, on the tiny device and on the `delay` and `park` presets' devices,
-#     scaled down to 64 blocks per plane and 90 % full: at least 10^6 checked reads per
+#     scaled down to 64 blocks per plane (15 % over-provisioning, 90 % full): at least 10^6 checked reads per
 #     run, checked)
 # Runs as many at once as the machine has cores. Exit 1 if any run failed or any
 # mismatch was found.
@@ -46,9 +46,9 @@ sos_dev=(--preset sos --set ftl.precondition=0.9 --set workload.size_bytes=512 -
 # The placement set: the tiny device's requests raised; Chen's and Park's devices with
 # fewer blocks (GC must run within the run).
 place_tiny=("${tiny[@]}" --set workload.requests="$(requests 450000)")
-place_delay=(--preset delay --set nand.blocks_per_plane=64 --set ftl.precondition=0.9 --set workload.size_bytes=512
-             --set workload.size_max_bytes=32768 --set workload.align_bytes=512 --set workload.requests="$(requests 300000)")
-place_park=(--preset park --set nand.blocks_per_plane=64 --set ftl.precondition=0.9 --set workload.size_bytes=512
+place_delay=(--preset delay --set nand.blocks_per_plane=64 --set ftl.overprovisioning=0.15 --set ftl.precondition=0.9 --set workload.size_bytes=512
+             --set workload.size_max_bytes=32768 --set workload.align_bytes=512 --set workload.requests="$(requests 450000)")
+place_park=(--preset park --set nand.blocks_per_plane=64 --set ftl.overprovisioning=0.15 --set ftl.precondition=0.9 --set workload.size_bytes=512
             --set workload.size_max_bytes=32768 --set workload.align_bytes=512 --set workload.requests="$(requests 300000)")
 set_name="${SOAK_SET:-schedulers}"
 min_reads=0
