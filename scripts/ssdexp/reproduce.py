@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from . import paper_piq, paper_sos
+from . import paper_chen, paper_park, paper_piq, paper_sos
 from .report import Report, TracesMissing
 from .spec import SpecError
 
@@ -34,25 +34,8 @@ def main(argv=None):
     papers = {
         "piq": paper_piq.reproduce,
         "sos": paper_sos.reproduce,
-        "chen": lambda out, quick, jobs: placeholder("chen", "Chen et al., delay-based I/O request scheduling", [
-            ("Figs. 4-5: throughput (IOPS) and latency of round-robin, weight-based and delay-based write dispatch "
-             "on Financial1, Financial2, WebSearch1 and WebSearch3, bus 38 MB/s, tR 20 us, tPROG 200 us",
-             "the dispatch policies (issue 36: ftl.write_policy rr, weight, delay), the UMass traces' reader"),
-            ("Figs. 6-7: the same at bus 38 and 50 MB/s", "as above (preset delay sets the bus)"),
-            ("Figs. 8-9: the same at tR 20/30 us and tPROG 200/400 us", "as above"),
-        ], out, quick, jobs, notes=[
-            "For Financial1 at 38 MB/s, tR 20 us and tPROG 200 us, Sec. 5.2.1 gives delay-based dispatch 8.4 % more "
-            "IOPS than weight-based, while Secs. 5.2.2 and 5.2.3 give 9.3 % for the same setting."]),
-        "park": lambda out, quick, jobs: placeholder("park", "Park et al., exploiting internal parallelism", [
-            ("Fig. 4(a): response-time improvement of multi-plane and pipeline rescheduling against the read "
-             "ratio (two- and four-plane); Fig. 4(b): against the request size",
-             "the rescheduling in the scheduler block (issue 37) on the controller's multi-plane path (issue 36)"),
-            ("Table 3: n-plane commands, cache registers, rescheduling, and the dynamic write mappings "
-             "(shortest-queue-first, shortest-estimated-time-first, multi-level stripe) on iozone, openmail, "
-             "sysmark and web", "the above and those WriteAllocator policies (issue 36); the workloads' traces"),
-            ("Fig. 5: response time with rescheduling and multi-level stripe mapping together, normalised",
-             "all of the above (preset park sets the Table 1 device)"),
-        ], out, quick, jobs),
+        "chen": paper_chen.reproduce,
+        "park": paper_park.reproduce,
     }
     ap = argparse.ArgumentParser(prog="scripts/reproduce", description=__doc__.split("\n\n")[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
