@@ -1,13 +1,15 @@
 // The firmware's forecast of when the flash work it has issued will end, per channel,
 // chip and die: what a dynamic write allocation weighs (AllocationView). The firmware
 // sees no NAND state; it knows what it has issued and not yet seen complete, and the
-// NAND's nominal timing. Each command issued starts at the latest of now, its die's
-// forecast end and its channel's (Chen et al.: a channel moves one command's bytes at a
-// time, Eq. 1), and adds its nominal time:
+// NAND's nominal timing. The channel is a queue of bus work (Chen et al.: a channel moves
+// one command's bytes at a time, Eq. 1): each command issued takes the channel's next
+// bus time after the bus work before it, and starts at the later of that and its die's
+// forecast end; it adds its nominal time:
 //   its die:     bus time + array time (a read's tR then its data out, a program's data
 //                in then tPROG, an erase's command then tBERS);
 //   its channel: bus time (per plane: command and address cycles, and the page's bytes),
-//                all of it at the start (a read's data out, in truth after tR, included).
+//                packed after the channel's earlier bus work (a wait of its die's does
+//                not hold the bus: another die's work fills it).
 // A die (a channel) with nothing outstanding any more is idle from the completion that
 // emptied it: the forecast is corrected there, not at each completion. It ignores how
 // the scheduler block interleaves the dies on the bus and the cache registers: an
@@ -46,10 +48,11 @@ class BusyForecast {
     const Tick bus = planes * (k.cmd + k.page);  // an erase moves no page (page 0)
     Resource& d = die_[die_index(c)];
     Resource& ch = channel_[c.channel];
-    const Tick start = std::max({d.end, ch.end, now});
+    const Tick bus_at = std::max(ch.end, now);
+    const Tick start = std::max(d.end, bus_at);
     d.end = start + bus + k.array;
     ++d.outstanding;
-    ch.end = start + bus;
+    ch.end = bus_at + bus;
     ++ch.outstanding;
     ch.waits += start - now;
     return start - now;

@@ -62,28 +62,23 @@ class DieBatcher {
   // it holds nothing or the head has no room (the block holds `depth` of the die's
   // commands of its class or a more urgent one). offset(c): the page offset command c
   // would run at (a program not yet bound: its plane stream's next page).
+  // The arrival number of the head take() would send now (kNothing: none, or no room):
+  // the firmware sends the dies' batches oldest head first, in the order the commands
+  // came, as the block's queues would have received them.
+  static constexpr std::uint64_t kNothing = ~std::uint64_t{0};
+  std::uint64_t next(std::uint32_t die) const {
+    unsigned plane, lane;
+    const Slot* h = head(die, plane, lane);
+    return h && has_room(die, cls(*h->cmd)) ? h->seq : kNothing;
+  }
+
   template <typename Offset>
   unsigned take(std::uint32_t die, FlashCommand** out, Offset&& offset) {
-    int head = -1;
-    std::uint64_t head_seq = 0;
-    for (unsigned p = 0; p < planes_; ++p)
-      for (unsigned l = 0; l < kLanes; ++l) {
-        const auto& q = held_[(die * planes_ + p) * kLanes + l];
-        if (q.empty()) continue;
-        // Lanes are numbered in the block's order: the first non-empty lane wins, the
-        // oldest within it.
-        const int key = static_cast<int>(l);
-        if (head < 0 || key < head % static_cast<int>(kLanes) ||
-            (key == head % static_cast<int>(kLanes) && q.front().seq < head_seq)) {
-          head = static_cast<int>(p * kLanes + l);
-          head_seq = q.front().seq;
-        }
-        break;  // a plane's later lanes come after its first non-empty one
-      }
-    if (head < 0) return 0;
-    const unsigned head_plane = static_cast<unsigned>(head) / kLanes, head_lane = static_cast<unsigned>(head) % kLanes;
+    unsigned head_plane, head_lane;
+    const Slot* hs = head(die, head_plane, head_lane);
+    if (!hs) return 0;
     auto& hq = held_[(die * planes_ + head_plane) * kLanes + head_lane];
-    FlashCommand& h = *hq.front().cmd;
+    FlashCommand& h = *hs->cmd;
     if (!has_room(die, cls(h))) return 0;
     unsigned n = 0;
     out[n++] = &h;
@@ -105,6 +100,27 @@ class DieBatcher {
 
  private:
   static constexpr unsigned kLanes = kPriorityClasses * 2;  // class, then reads / the rest
+  struct Slot {
+    std::uint64_t seq;
+    FlashCommand* cmd;
+  };
+  // The die's head: the first command of the most urgent lane held on any plane (lanes
+  // are numbered in the block's order), the oldest among the planes; null if none.
+  const Slot* head(std::uint32_t die, unsigned& plane, unsigned& lane) const {
+    const Slot* best = nullptr;
+    for (unsigned p = 0; p < planes_; ++p)
+      for (unsigned l = 0; l < kLanes; ++l) {
+        const auto& q = held_[(die * planes_ + p) * kLanes + l];
+        if (q.empty()) continue;
+        if (!best || l < lane || (l == lane && q.front().seq < best->seq)) {
+          best = &q.front();
+          plane = p;
+          lane = l;
+        }
+        break;  // a plane's later lanes come after its first non-empty one
+      }
+    return best;
+  }
   unsigned cls(const FlashCommand& c) const { return order_.by_priority ? static_cast<unsigned>(c.priority) : 0; }
   unsigned lane(const FlashCommand& c) const {
     return cls(c) * 2 + (order_.read_first && c.op != FlashOp::Read ? 1 : 0);
@@ -115,10 +131,6 @@ class DieBatcher {
     for (unsigned k = 0; k <= last; ++k) n += in_block_[die * kPriorityClasses + k];
     return n < depth_;
   }
-  struct Slot {
-    std::uint64_t seq;
-    FlashCommand* cmd;
-  };
   unsigned planes_ = 1;
   std::uint32_t depth_ = 0;
   Order order_;

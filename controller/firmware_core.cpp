@@ -194,37 +194,45 @@ void FirmwareCore::drain_batches() {
   if (dirty_dies_.empty()) return;
   std::vector<std::uint32_t> dies;
   dies.swap(dirty_dies_);
-  std::sort(dies.begin(), dies.end());  // the same order whatever order the events came in
   const auto offset = [this](const FlashCommand& c) -> std::uint32_t {
     if (c.issuer.bound) return c.page;
     const std::deque<std::uint32_t>& q =
         unbound_of(ftl_.plane_of_ppa(c.issuer.ppa), c.origin == FlashOrigin::GcProgram);
     return ftl_.decode(q.front()).page;
   };
-  for (const std::uint32_t die : dies) {
-    die_dirty_[die] = 0;
-    FlashCommand* parts[kMaxPlanes];
-    while (const unsigned n = batcher_.take(die, parts, offset)) {
-      for (unsigned i = 0; i < n; ++i)
-        if (!parts[i]->issuer.bound) bind(*parts[i]);
-      FlashCommand* c = parts[0];
-      if (n > 1) {
-        tlm::tlm_generic_payload& gp = new_payload(parts[0]->op, n);
-        FlashCommand& w = flash_cmd(gp);
-        begin_combined(w, *parts[0]);
-        for (unsigned i = 0; i < n; ++i) join(w, *parts[i]);
-        w.issuer.released = true;
-        w.issuer.gathered = true;
-        ++counters_.combined_commands;
-        placement_.multiplane_pages += n;
-        if (keep_forecast_) forecast_.combined(w, n);
-        c = &w;
+  for (const std::uint32_t die : dies) die_dirty_[die] = 0;
+  // The dies' batches in the order their heads came (oldest first), as the block's queues
+  // would have received the commands without batching.
+  for (;;) {
+    std::uint32_t die = 0;
+    std::uint64_t oldest = DieBatcher::kNothing;
+    for (const std::uint32_t d : dies)
+      if (const std::uint64_t seq = batcher_.next(d); seq < oldest) {
+        oldest = seq;
+        die = d;
       }
-      ++placement_.batches;
-      ++placement_.batch_sizes[n];
-      batcher_.sent(die, *c);
-      send_to_block(*c);
+    if (oldest == DieBatcher::kNothing) break;
+    FlashCommand* parts[kMaxPlanes];
+    const unsigned n = batcher_.take(die, parts, offset);
+    for (unsigned i = 0; i < n; ++i)
+      if (!parts[i]->issuer.bound) bind(*parts[i]);
+    FlashCommand* c = parts[0];
+    if (n > 1) {
+      tlm::tlm_generic_payload& gp = new_payload(parts[0]->op, n);
+      FlashCommand& w = flash_cmd(gp);
+      begin_combined(w, *parts[0]);
+      for (unsigned i = 0; i < n; ++i) join(w, *parts[i]);
+      w.issuer.released = true;
+      w.issuer.gathered = true;
+      ++counters_.combined_commands;
+      placement_.multiplane_pages += n;
+      if (keep_forecast_) forecast_.combined(w, n);
+      c = &w;
     }
+    ++placement_.batches;
+    ++placement_.batch_sizes[n];
+    batcher_.sent(die, *c);
+    send_to_block(*c);
   }
 }
 

@@ -45,7 +45,8 @@ class FirmwareView {
   // (release_together), once per page if the firmware's batching did.
   virtual std::uint32_t held_by_block(std::uint32_t chip) const = 0;
   bool busy(std::uint32_t chip) const { return held_by_block(chip) != 0; }
-  // Programs built for the plane and not yet released (no page yet).
+  // Programs built for the plane and not yet bound (no page yet): not released, or held
+  // by the firmware's batching until they leave for the block.
   virtual std::uint32_t unbound_programs(std::uint32_t plane) const = 0;
   // The plane and chip a command is for.
   virtual std::uint32_t plane_of(const FlashCommand& c) const = 0;

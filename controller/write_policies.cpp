@@ -36,7 +36,9 @@ std::uint32_t DynamicAllocator::earliest_free_die(std::uint32_t channel, const A
     const std::uint32_t die = first + i;
     if (!die_can_place(die, v)) return kNoKey;
     const Tick end = std::max(now, f.die_end(die / dies_per_chip_, die % dies_per_chip_));
-    return (static_cast<std::uint64_t>(end - now) << 12) | std::min<std::uint32_t>(v.die_load(die).total(), 4095);
+    // The wait saturates at 2^51 ps (about 37 minutes) so that the shift cannot wrap.
+    const std::uint64_t wait = std::min<std::uint64_t>(end - now, std::uint64_t{1} << 51);
+    return (wait << 12) | std::min<std::uint32_t>(v.die_load(die).total(), 4095);
   });
   if (k == kNone) return kNone;
   die_turn_[channel] = (k + 1) % per;

@@ -37,7 +37,7 @@ FlashCommand command(FlashOp op, std::uint8_t channel, std::uint8_t chip, std::u
 }
 }  // namespace
 
-TEST_CASE("busy forecast: each command starts when its die and its channel are free, and adds its nominal time",
+TEST_CASE("busy forecast: each command's bus work queues on its channel, it starts when its die is free too",
           "[forecast][allocation]") {
   BusyForecast f(device());
   const FlashCommand read = command(FlashOp::Read, 0, 1, 0, 0b01);
@@ -49,16 +49,17 @@ TEST_CASE("busy forecast: each command starts when its die and its channel are f
   CHECK(f.die_end(1, 0) == 91030 * kNs);
   CHECK(f.channel_end(0) == 41030 * kNs);
   // A program of the same die at 10 us: after the read (its die busy to 91,030 ns),
-  // 70 ns + 40,960 ns of data in and 500 us of tPROG; its bus time from then.
+  // 70 ns + 40,960 ns of data in and 500 us of tPROG; its bus time queued after the
+  // read's on the channel.
   CHECK(f.issued(program, 10000 * kNs) == (91030 - 10000) * kNs);  // its predicted wait
   CHECK(f.die_end(1, 0) == (91030 + 41030 + 500000) * kNs);
-  CHECK(f.channel_end(0) == (91030 + 41030) * kNs);
-  // A two-plane erase of die 1 at 20 us: its die is idle, its channel busy to 132,060 ns;
-  // then 2 x 50 ns of commands, and tBERS.
-  CHECK(f.issued(erase, 20000 * kNs) == (132060 - 20000) * kNs);
-  CHECK(f.die_end(1, 1) == (132060 + 100 + 3000000) * kNs);
-  CHECK(f.channel_end(0) == (132060 + 100) * kNs);
-  CHECK(f.channel_delay(0) == ((91030 - 10000) + (132060 - 20000)) * kNs);  // Eq. 8
+  CHECK(f.channel_end(0) == (41030 + 41030) * kNs);
+  // A two-plane erase of die 1 at 20 us: its die is idle, the channel's bus work queued
+  // to 82,060 ns; then 2 x 50 ns of commands, and tBERS.
+  CHECK(f.issued(erase, 20000 * kNs) == (82060 - 20000) * kNs);
+  CHECK(f.die_end(1, 1) == (82060 + 100 + 3000000) * kNs);
+  CHECK(f.channel_end(0) == (82060 + 100) * kNs);
+  CHECK(f.channel_delay(0) == ((91030 - 10000) + (82060 - 20000)) * kNs);  // Eq. 8
   CHECK(f.chip_end(1) == f.die_end(1, 1));
   CHECK(f.die_outstanding(1, 0) == 2);
   CHECK(f.channel_outstanding(0) == 3);
@@ -73,8 +74,8 @@ TEST_CASE("busy forecast: each command starts when its die and its channel are f
   CHECK(f.die_outstanding(1, 0) == 1);
   f.completed(program, 600000 * kNs, (91030 - 10000) * kNs);
   CHECK(f.die_end(1, 0) == 600000 * kNs);
-  CHECK(f.channel_end(0) == 132160 * kNs);  // the erase still outstanding on the channel
-  CHECK(f.channel_delay(0) == (132060 - 20000) * kNs);
+  CHECK(f.channel_end(0) == 82160 * kNs);  // the erase still outstanding on the channel
+  CHECK(f.channel_delay(0) == (82060 - 20000) * kNs);
   f.completed(erase, 3100000 * kNs);
   CHECK(f.die_end(1, 1) == 3100000 * kNs);
   CHECK(f.channel_end(0) == 3100000 * kNs);

@@ -174,10 +174,10 @@ TEST_CASE("placement: SQF takes the die with the fewest queued commands, SETF th
   // (die 0 is channel 0's chip 0, die 4 channel 1's chip 0).
   CHECK(die_of_plane(n, sqf->plane_for(0, v)) == 0);
   CHECK(die_of_plane(n, sqf->plane_for(0, v)) == 4);
-  // SETF, with B = C + D: a channel moves one command at a time, so on channel 0 die 0's
-  // program ends at B + tPROG (308 us), die 1's at 2B + tPROG, die 3's at 3B + tPROG and
-  // die 2's reads at 5B + 2 tR; on channel 1 dies 4, 6, 7 alike, die 5 last. Dies 0 and
-  // 4 tie: the rotation's first, die 0.
+  // SETF, with B = C + D: a channel moves one command's bytes at a time, so on channel 0
+  // die 0's program ends at B + tPROG (308 us), die 1's at 2B + tPROG, die 3's at
+  // 3B + tPROG and die 2's reads at 5B + 2 tR; on channel 1 dies 4, 6, 7 alike, die 5
+  // last. Dies 0 and 4 tie: the rotation's first, die 0.
   CHECK(die_of_plane(n, setf->plane_for(0, v)) == 0);
   // A die whose planes cannot place is never chosen: without dies 0 and 4, dies 6 and 1
   // tie at 2B + tPROG, and the rotation (channel first, from after die 0) meets die 6
@@ -202,11 +202,11 @@ TEST_CASE("placement: weight and delay choose the channel, then its earliest-fre
   CHECK(channel_of_plane(n, w) == 0);
   CHECK(die_of_plane(n, w) == 2);  // dies 2 and 3 idle: the first
   // Delay: the predicted waits (B = C + D). On channel 0 the second read of die 0 waits
-  // for the first (B + tR), die 1's read for the channel (2B + tR); on channel 1 die 5's
-  // program waits for die 4's bus time (B): channel 1 has the less total delay.
+  // for the first (B + tR), die 1's read for the two reads' bus time (2B); on channel 1
+  // die 5's program waits for die 4's bus time (B): channel 1 has the less total delay.
   auto delay = make_write_allocator("delay", ftl);
   const Tick B = n.bus_ticks(n.cmd_addr_cycles) + n.bus_ticks(n.page_bytes), tR = us_to_ticks(n.t_read_us);
-  CHECK(v.fc.channel_delay(0) == (B + tR) + (2 * B + tR));
+  CHECK(v.fc.channel_delay(0) == (B + tR) + 2 * B);
   CHECK(v.fc.channel_delay(1) == B);
   const std::uint32_t d = delay->plane_for(0, v);
   CHECK(channel_of_plane(n, d) == 1);
