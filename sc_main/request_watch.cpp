@@ -139,18 +139,29 @@ void RequestWatch::page_answered(Tick t, std::uint64_t id, std::uint32_t page) {
 }
 
 void RequestWatch::command_at(Tick t, const FlashCommand& c, Stage s) {
-  Watched* w = find(c.request);
+  // A command of several pages may serve several requests (the firmware's batching): each
+  // part's request sees the command's stages.
+  if (c.issuer.combined()) {
+    for (const FlashCommand* p : c.issuer.part)
+      if (p && p->request) command_for(t, c, p->request, p->host_page, s);
+    return;
+  }
+  command_for(t, c, c.request, c.host_page, s);
+}
+
+void RequestWatch::command_for(Tick t, const FlashCommand& c, std::uint64_t request, std::uint32_t page, Stage s) {
+  Watched* w = find(request);
   if (!w || !w->seen) return;
   auto f = std::find_if(w->inflight.begin(), w->inflight.end(), [&c](const InFlight& x) { return x.cmd == c.id; });
   if (s == Stage::Done) {
     if (f != w->inflight.end()) w->inflight.erase(f);
   } else if (f == w->inflight.end()) {
-    w->inflight.push_back(InFlight{c.id, c.host_page, s});
+    w->inflight.push_back(InFlight{c.id, page, s});
   } else {
     if (f->stage == s) return;  // another bus segment of the same phase
     f->stage = s;
   }
-  page_row(*w, t, c.host_page, c.id, c.origin, where_of(c), s);
+  page_row(*w, t, page, c.id, c.origin, where_of(c), s);
   update(*w, t, true);
 }
 

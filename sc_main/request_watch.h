@@ -58,6 +58,8 @@ class RequestWatch final : public LifeListener {
   unsigned page_slots() const { return slots_; }
 
  private:
+  // command_at for one request and page of the command.
+  void command_for(Tick t, const FlashCommand& c, std::uint64_t request, std::uint32_t page, Stage s);
   struct Row {
     Tick t;
     Stage request;       // the request's stage after this row
