@@ -215,6 +215,15 @@ def slower_spread(iso: dict, ref: str, policies: list) -> str:
             "evens out when many requests are outstanding.")
 
 
+def spread_line(iso: dict, ref: str, policies: list) -> str:
+    """The report's bullet on the isolated-write check: chips busy and time per policy, and
+    what they say (slower_spread)."""
+    return ("* **How one request is spread.** One 64 KiB write at a time (section above): static keeps "
+            f"{iso[ref][1]:.1f} chips busy and takes {iso[ref][0]:.0f} us; "
+            + ", ".join(f"{NAMES[p]} {iso[p][1]:.1f} chips and {iso[p][0]:.0f} us" for p in policies)
+            + ". " + slower_spread(iso, ref, policies))
+
+
 # --- the runs ---------------------------------------------------------------------------
 
 def _shape_set(workload: str, shape: str, n: int) -> dict:
@@ -679,18 +688,9 @@ def _why(r: Report, df, workloads, iso=None):
             f"* **Delay's forecast.** Delay ranks the channels by their queueTotalDelay, the sum of the forecast "
             f"waits of their outstanding commands. On Financial1 the forecast wait of a host command averages "
             f"{dl['predicted_wait_us'].mean():.1f} us against {dl['actual_wait_us'].mean():.1f} us met (mean absolute "
-            f"error {dl['placement.prediction_error_us'].astype(float).mean():.1f} us)"
-            + (": the forecast (controller/busy_forecast.h) starts a command when its die is forecast free and "
-               "leaves out the wait for the channel's bus, which at 38 MB/s is the bottleneck, so the channel with "
-               "the least forecast delay need not be the one whose commands start first. Weight counts the queued "
-               "commands per channel instead, a count that follows the bus backlog."
-               if dl["predicted_wait_us"].mean() < 0.5 * dl["actual_wait_us"].mean() else "."))
+            f"error {dl['placement.prediction_error_us'].astype(float).mean():.1f} us).")
     if iso and all(p in iso for p in [REFERENCE] + POLICIES):
-        lines.append(
-            "* **How one request is spread.** One 64 KiB write at a time (section above): static keeps "
-            f"{iso[REFERENCE][1]:.1f} chips busy and takes {iso[REFERENCE][0]:.0f} us; "
-            + ", ".join(f"{NAMES[p]} {iso[p][1]:.1f} chips and {iso[p][0]:.0f} us" for p in POLICIES)
-            + ". " + slower_spread(iso, REFERENCE, POLICIES))
+        lines.append(spread_line(iso, REFERENCE, POLICIES))
     lines.append(
         "* **Partial pages.** Requests of 0.5-8 KiB (UMass shape) and 0.5-3 KiB (Table 2 shape) rarely cover whole "
         "4 KiB pages; a partial write reads the rest of its page first (read-modify-write), wherever the policy puts "

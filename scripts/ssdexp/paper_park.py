@@ -31,7 +31,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from .paper_chen import (NAMES, add_derived, as_list, changes, col, isolated, num, save, short,  # noqa: E402
-                         slower_spread, spread_pct)
+                         spread_line, spread_pct)
 from .report import (EFFECT_HEADER, NOISE_PP, TOLERANCE_PP, TOLERANCE_REL, Effect, Report, fmt_pct,  # noqa: E402
                      label_rows, run)
 
@@ -429,11 +429,7 @@ def _why(r: Report, df, names, ages, quick, iso=None):
             + "; read / write response time " + ", ".join(f"{NAMES[p]} {rd[p]:.0f} / {wr[p]:.0f} us" for p in pol)
             + ".")
     if iso and all(p in iso for p in [STATIC] + POLICIES):
-        lines.append(
-            "* **How one request is spread.** One 64 KiB write at a time (section above): static keeps "
-            f"{iso[STATIC][1]:.1f} chips busy and takes {iso[STATIC][0]:.0f} us; "
-            + ", ".join(f"{NAMES[p]} {iso[p][1]:.1f} chips and {iso[p][0]:.0f} us" for p in POLICIES)
-            + ". " + slower_spread(iso, STATIC, POLICIES))
+        lines.append(spread_line(iso, STATIC, POLICIES))
     lines.append(
         "* **What a mapping can change.** The static mapping spreads uniformly random logical pages evenly over the "
         "dies on average: what is left for a dynamic mapping is the momentary imbalance of the queues, and the hot "
