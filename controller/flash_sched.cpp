@@ -16,6 +16,17 @@ using namespace sc_core;
 FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, const nand::NandConfig& n)
     : sc_module(name), target("target"), cfg_(cfg) {
   policy_ = make_sched_policy(cfg.policy, n, cfg.read_first, cfg.by_priority);
+  if (cfg.reschedule.on()) {
+    auto* hos = dynamic_cast<HosPolicy*>(policy_.get());
+    if (cfg.policy != "hos" || !hos)
+      throw std::invalid_argument("controller.reschedule = " + std::string(cfg.reschedule.name()) +
+                                  " needs controller.scheduler = hos (it is " + cfg.policy + ")");
+    if (cfg.reschedule.multiplane && (!n.multiplane || n.planes_per_die < 2))
+      throw std::invalid_argument("controller.reschedule = " + std::string(cfg.reschedule.name()) +
+                                  " needs n-plane commands: nand.multiplane = true and nand.planes_per_die >= 2");
+    if (cfg.reschedule.window == 0) throw std::invalid_argument("controller.reschedule_window must be at least 1");
+    hos->set_reschedule(cfg.reschedule, n.dies_per_chip);
+  }
   period_ = static_cast<Tick>(std::llround(1e6 / cfg.clock_mhz));
   if (period_ == 0) period_ = 1;
   target.register_nb_transport_fw(this, &FlashSched::fw);
@@ -73,7 +84,8 @@ void FlashSched::trace_issue(Tick now) {
     vcd_->change(tv_grant_[c->channel], now, c->id);
     traced_granted_.push_back(c->channel);
     const unsigned i = c->channel * chips_per_channel_ + c->chip;
-    vcd_->change(tv_queued_[i], now, --traced_queued_[i]);
+    for (const FlashCommand* p = c; p; p = p->join_next) --traced_queued_[i];
+    vcd_->change(tv_queued_[i], now, traced_queued_[i]);
   }
 }
 
@@ -122,10 +134,43 @@ tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
     illegal_phase("scheduler block, from a NAND channel", ph);
     return tlm::TLM_COMPLETED;
   }
-  // Pass the completion up to the firmware; it completes it at once.
+  // Pass the completion up to the firmware; it completes it at once. A command the block
+  // merged goes back to its own page first, and each partner takes the result for its
+  // plane, as if it had run alone (the head's completion may free its payload, so the
+  // partners are listed before).
+  FlashCommand& c = flash_cmd(gp);
+  FlashCommand* parts[kMaxPlanes];
+  unsigned n = 0;
+  if (c.join_next) {
+    for (FlashCommand* p = c.join_next; p; p = p->join_next) {
+      const unsigned pl = p->first_plane();
+      p->status = c.status;
+      p->error = c.error;
+      p->t_submit = c.t_submit;
+      p->t_start = c.t_start;
+      p->t_array_start = c.t_array_start;
+      p->t_array_end = c.t_array_end;
+      p->t_done = c.t_done;
+      p->t_bus_end = c.t_bus_end;
+      p->t_out_ready = c.t_out_ready;
+      p->t_out_start = c.t_out_start;
+      p->bus_cmd_ticks = c.bus_cmd_ticks;
+      if (c.op == FlashOp::Read) p->token[pl] = c.token[pl];
+      parts[n++] = p;
+    }
+    for (unsigned i = 0; i < n; ++i) parts[i]->join_next = nullptr;
+    c.join_next = nullptr;
+    c.plane_mask = c.own_mask;
+    c.out_bytes = c.own_out_bytes;
+  }
   tlm::tlm_phase up = tlm::BEGIN_RESP;
   sc_time delay = SC_ZERO_TIME;
   target->nb_transport_bw(gp, up, delay);
+  for (unsigned i = 0; i < n; ++i) {
+    up = tlm::BEGIN_RESP;
+    delay = SC_ZERO_TIME;
+    target->nb_transport_bw(*static_cast<tlm::tlm_generic_payload*>(parts[i]->exec.owner), up, delay);
+  }
   return tlm::TLM_COMPLETED;
 }
 
@@ -253,9 +298,40 @@ void FlashSched::twin_decision(Tick now) {
   }
 }
 
+// Multi-plane rescheduling: the head granted with partners (FlashCommand::join_next)
+// carries their planes, blocks and data as one n-plane command; each partner's wait in
+// the block ends now, and its request's waveform follows the head's id from now.
+void FlashSched::merge(FlashCommand& h, Tick now) {
+  h.own_mask = h.plane_mask;
+  h.own_out_bytes = h.out_bytes;
+  for (FlashCommand* p = h.join_next; p; p = p->join_next) {
+    const unsigned pl = p->first_plane();
+    h.plane_mask = static_cast<std::uint8_t>(h.plane_mask | p->plane_mask);
+    h.block[pl] = p->block[pl];
+    h.token[pl] = p->token[pl];
+    h.expected[pl] = p->expected[pl];
+    if (p->out_bytes != h.out_bytes) h.out_bytes = 0;
+    if (p->metered) {
+      const nand::WaitMeter::Ticks at = nand_[p->channel].wait_meter(*p, now);
+      for (unsigned k = 0; k < kWaitKinds; ++k) p->waited[k] = at[k] - p->waited[k];
+    }
+    if (life_ && p->request) life_->command_joined(now, *p, h);
+  }
+}
+
 void FlashSched::issue(Tick now) {
   if (vcd_) trace_issue(now);
   for (FlashCommand* c : out_) {
+    if (cfg_.reschedule.on()) {
+      for (const FlashCommand* p = c; p; p = p->join_next) {
+        const Tick w = now - p->t_queued;
+        ++waits_.granted;
+        waits_.sum += w;
+        waits_.max = std::max(waits_.max, w);
+        if (p != c && log_on_) log_.push_back({now / period_, p->id, p->channel, p->chip});
+      }
+      if (c->join_next) merge(*c, now);
+    }
     ++issued_;
     if (log_on_) log_.push_back({now / period_, c->id, c->channel, c->chip});
     if (decision_listener_) decision_listener_->command_issued(*c);

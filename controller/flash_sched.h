@@ -30,6 +30,15 @@ struct SchedConfig {
   double clock_mhz = 1000.0;
   bool read_first = false;     // hos: the oldest read of a chip queue before its oldest command
   bool by_priority = true;     // hos: a chip serves urgent GC, then host, then background GC work
+  RescheduleConfig reschedule;  // hos: Park et al.'s rescheduling (controller/reschedule.h)
+};
+
+// The wait of the commands the block granted, from the block taking each to its grant
+// (kept with rescheduling on: stats.json `reschedule`).
+struct BlockWaits {
+  std::uint64_t granted = 0;
+  Tick sum = 0;
+  Tick max = 0;
 };
 
 class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listener {
@@ -44,8 +53,11 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   // device's schedule (the block decides after the NAND's changes of an edge's time).
   void attach(nand::NandDevice& device);
 
-  std::uint64_t issued() const { return issued_; }
+  std::uint64_t issued() const { return issued_; }  // commands sent to the NAND (a merged one once)
+  // With rescheduling on (SchedConfig::reschedule): the waits of the commands granted.
+  const BlockWaits& waits() const { return waits_; }
   const SchedPolicy& policy() const { return *policy_; }
+  const SchedConfig& config() const { return cfg_; }
   std::uint64_t decisions() const { return decisions_; }
   // When a decision is computed. The block asks for the decision of an edge whenever a
   // command is queued or a channel changes; by default it wakes at that edge. A helper
@@ -145,6 +157,8 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   std::vector<std::uint64_t> twin_granted_;
   std::uint64_t compared_ = 0;
   LifeListener* life_ = nullptr;
+  BlockWaits waits_;
+  void merge(FlashCommand& head, Tick now);  // a head and its partners become one n-plane command
   VcdWriter* vcd_ = nullptr;
   unsigned chips_per_channel_ = 0, dies_per_chip_ = 0;
   std::vector<int> tv_queued_, tv_grant_;  // per chip, per channel

@@ -16,10 +16,12 @@
 //    pointer of every channel at its last chip, so chip 0 is scanned first.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <vector>
 
+#include "controller/reschedule.h"
 #include "nand/channel_status.h"
 #include "tlm/flash_command.h"
 
@@ -77,6 +79,8 @@ class SchedPolicy {
     bool by_priority;
   };
   virtual RtlForm rtl_form() const = 0;
+  // What its rescheduling did (controller.reschedule); null when it has none.
+  virtual const RescheduleCounters* reschedule_counters() const { return nullptr; }
 
  protected:
   struct ReadyFn {
@@ -135,15 +139,25 @@ class HosPolicy final : public SchedPolicy {
   HosPolicy(unsigned channels, unsigned chips_per_channel, bool read_first, bool by_priority = false)
       : channels_(channels), chips_(chips_per_channel), read_first_(read_first), by_priority_(by_priority),
         queues_(channels * chips_per_channel), rr_(channels, chips_per_channel - 1), per_channel_(channels, 0) {}
+  // Park et al.'s rescheduling (controller/reschedule.h), set before the first push; the
+  // NAND's dies per chip (the die a command's last operation is kept for).
+  void set_reschedule(const RescheduleConfig& r, unsigned dies_per_chip) {
+    resched_ = r;
+    dies_ = dies_per_chip;
+    last_op_.assign(std::size_t{channels_} * chips_ * dies_per_chip, kNoOp);
+  }
+  const RescheduleCounters* reschedule_counters() const override { return resched_.on() ? &counters_ : nullptr; }
   void push(FlashCommand* c) override {
     ChipQueue& q = queues_[c->channel * chips_ + c->chip];
     c->queue_next = nullptr;
+    c->join_next = nullptr;
     c->queue_seq = ++seq_;
     q.list(class_of(*c), c->op == FlashOp::Read).push(c);
     ++q.size;
     ++total_;
     ++per_channel_[c->channel];
-    q.refresh(read_first_);
+    if (resched_.on()) keys_.add(*c);
+    refresh(q);
   }
   std::size_t queued_on_channel(unsigned channel) const override { return per_channel_[channel]; }
   std::size_t queued() const override { return total_; }
@@ -165,7 +179,12 @@ class HosPolicy final : public SchedPolicy {
     for (unsigned ch : changed) {
       if (!per_channel_[ch] || !open(ch)) continue;
       const auto& o = offer(ch);
-      decide_channel(ch, [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); }, out);
+      decide_channel(
+          ch, [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); },
+          [&o](const FlashCommand& c, std::uint8_t mask) {
+            return (need_of(c, mask) & ~o.accept_word(c.chip, c.die)) == 0;
+          },
+          out);
     }
   }
   // Whether decide_on_offers() would issue on `ch` now (the channel open).
@@ -196,9 +215,18 @@ class HosPolicy final : public SchedPolicy {
                    const std::vector<unsigned>* changed) override {
     if (total_ == 0) return;
     const auto chip_ready = [&ready](unsigned, const ChipQueue& q) { return ready(*q.cand); };
+    // A merged command's readiness: the head asked with the planes it would have.
+    const auto fits = [&ready](const FlashCommand& c, std::uint8_t mask) {
+      FlashCommand& h = const_cast<FlashCommand&>(c);
+      const std::uint8_t own = h.plane_mask;
+      h.plane_mask = mask;
+      const bool ok = ready(h);
+      h.plane_mask = own;
+      return ok;
+    };
     for (unsigned k = 0, n = changed ? static_cast<unsigned>(changed->size()) : channels_; k < n; ++k) {
       const unsigned ch = changed ? (*changed)[k] : k;
-      if (per_channel_[ch] && ready.channel_open(ch)) decide_channel(ch, chip_ready, out);
+      if (per_channel_[ch] && ready.channel_open(ch)) decide_channel(ch, chip_ready, fits, out);
     }
   }
   bool any_ready_impl(unsigned ch, const ReadyFn& ready) const override {
@@ -207,6 +235,7 @@ class HosPolicy final : public SchedPolicy {
   }
 
  private:
+  static constexpr std::uint8_t kNoOp = 0xFF;
   // A list of commands, oldest first, linked through FlashCommand::queue_next.
   struct List {
     FlashCommand* head = nullptr;
@@ -222,40 +251,74 @@ class HosPolicy final : public SchedPolicy {
       if (!head) tail = nullptr;
       c->queue_next = nullptr;
     }
+    // Removes `c`, which follows `prev` (null: c is the head).
+    void unlink(FlashCommand* prev, FlashCommand* c) {
+      if (!prev) {
+        pop();
+        return;
+      }
+      prev->queue_next = c->queue_next;
+      if (tail == c) tail = prev;
+      c->queue_next = nullptr;
+    }
   };
   // A chip's queue: per priority class, its reads and its other commands, each oldest
   // first. The candidate (what the chip offers) is kept up to date at every push and
-  // take, so a decision reads it in O(1): the first class with a command; in it, the
-  // oldest command, or with read_first its oldest read (else its oldest command).
+  // take, so a decision reads it in O(1) (refresh() has the rule).
   struct ChipQueue {
     List lists[kPriorityClasses][2];  // [class][0: reads, 1: others]
     FlashCommand* cand = nullptr;
     std::uint32_t size = 0;
     std::uint32_t need = 0;  // cand->start_need(), 0 when empty
     std::uint16_t die = 0;   // cand->die
+    bool moved = false;      // pipeline: cand goes ahead of an older command of the other list
+    std::uint32_t passes = 0;  // pipeline: grants in a row that were `moved`
     List& list(unsigned cls, bool read) { return lists[cls][read ? 0 : 1]; }
-    void refresh(bool read_first) {
-      cand = nullptr;
-      // A host read goes before urgent GC: it takes no free space, so holding it back
-      // cannot bring the plane's GC sooner to its end; only the host's writes wait.
-      const unsigned urgent = static_cast<unsigned>(FlashPriority::UrgentGc);
-      const unsigned host = static_cast<unsigned>(FlashPriority::Host);
-      if (lists[urgent][0].head || lists[urgent][1].head) {
-        if (FlashCommand* r = lists[host][0].head) cand = r;
-      }
-      for (unsigned k = 0; k < kPriorityClasses && !cand; ++k) {
-        FlashCommand* r = lists[k][0].head;
-        FlashCommand* o = lists[k][1].head;
-        if (!r) cand = o;
-        else if (!o || read_first) cand = r;
-        else cand = r->queue_seq < o->queue_seq ? r : o;
-      }
-      need = cand ? cand->start_need() : 0;
-      die = cand ? cand->die : 0;
-    }
   };
+  // The candidate: while urgent GC waits, the host's oldest read (it takes no free space,
+  // so holding it back cannot bring the plane's GC sooner to its end; only the host's
+  // writes wait); else the first class with a command: its oldest command, or with
+  // read_first its oldest read (else its oldest command). With pipeline rescheduling the
+  // other list's head of that class goes instead when it continues its die's last
+  // operation and the one chosen does not, it is not pinned, and the queue has not
+  // passed an older command `window` times in a row.
+  void refresh(ChipQueue& q) {
+    q.cand = nullptr;
+    q.moved = false;
+    const unsigned urgent = static_cast<unsigned>(FlashPriority::UrgentGc);
+    const unsigned host = static_cast<unsigned>(FlashPriority::Host);
+    if (q.lists[urgent][0].head || q.lists[urgent][1].head) {
+      if (FlashCommand* r = q.lists[host][0].head) q.cand = r;
+    }
+    for (unsigned k = 0; k < kPriorityClasses && !q.cand; ++k) {
+      FlashCommand* r = q.lists[k][0].head;
+      FlashCommand* o = q.lists[k][1].head;
+      if (!r) q.cand = o;
+      else if (!o || read_first_) q.cand = r;
+      else q.cand = r->queue_seq < o->queue_seq ? r : o;
+      if (resched_.pipeline && r && o && q.passes < resched_.window) {
+        FlashCommand* alt = q.cand == r ? o : r;
+        if (continues(*alt) && !continues(*q.cand)) {
+          if (keys_.pinned(*alt)) {
+            ++counters_.held_by_dependency;
+          } else {
+            q.cand = alt;
+            q.moved = true;
+          }
+        }
+      }
+    }
+    q.need = q.cand ? q.cand->start_need() : 0;
+    q.die = q.cand ? q.cand->die : 0;
+  }
+  std::size_t die_index(const FlashCommand& c) const { return (std::size_t{c.channel} * chips_ + c.chip) * dies_ + c.die; }
+  // Whether `c` is of the operation its die was last granted.
+  bool continues(const FlashCommand& c) const { return last_op_[die_index(c)] == static_cast<std::uint8_t>(c.op); }
   unsigned class_of(const FlashCommand& c) const {
     return by_priority_ ? static_cast<unsigned>(c.priority) : static_cast<unsigned>(FlashPriority::Host);
+  }
+  static std::uint32_t need_of(const FlashCommand& c, std::uint8_t mask) {
+    return (std::uint32_t{mask} | (1u << kMaxPlanes)) << (kStartBits * static_cast<unsigned>(c.op));
   }
   template <typename Offers>
   static bool offered(const Offers& o, unsigned chip, const ChipQueue& q) {
@@ -263,15 +326,16 @@ class HosPolicy final : public SchedPolicy {
   }
   // The rule, once: on channel `ch`, scanning its chips round-robin from the one after
   // the chip last granted, the first whose queue has a candidate that
-  // `ready(chip, queue)` finds ready is granted it.
-  template <typename ChipReady>
-  void decide_channel(unsigned ch, ChipReady&& ready, std::vector<FlashCommand*>& out) {
+  // `ready(chip, queue)` finds ready is granted it; `fits(c, mask)`: whether c's die
+  // could start c with the planes `mask` (multi-plane rescheduling).
+  template <typename ChipReady, typename Fits>
+  void decide_channel(unsigned ch, ChipReady&& ready, Fits&& fits, std::vector<FlashCommand*>& out) {
     unsigned chip = rr_[ch];
     for (unsigned k = 0; k < chips_; ++k) {
       if (++chip == chips_) chip = 0;
       ChipQueue& q = queues_[ch * chips_ + chip];
       if (!q.cand || !ready(chip, q)) continue;
-      take(ch, chip, q, out);
+      take(ch, chip, q, fits, out);
       return;
     }
   }
@@ -283,16 +347,92 @@ class HosPolicy final : public SchedPolicy {
     }
     return false;
   }
-  // Issues a chip queue's candidate (always the head of its list).
-  void take(unsigned ch, unsigned chip, ChipQueue& q, std::vector<FlashCommand*>& out) {
+  // Issues a chip queue's candidate (always the head of its list), with its partners
+  // under multi-plane rescheduling.
+  template <typename Fits>
+  void take(unsigned ch, unsigned chip, ChipQueue& q, Fits&& fits, std::vector<FlashCommand*>& out) {
     FlashCommand* c = q.cand;
     out.push_back(c);
-    q.list(class_of(*c), c->op == FlashOp::Read).pop();
+    List& l = q.list(class_of(*c), c->op == FlashOp::Read);
+    l.pop();
     --q.size;
     --total_;
     --per_channel_[ch];
     rr_[ch] = chip;
-    q.refresh(read_first_);
+    if (resched_.on()) {
+      keys_.remove(*c);
+      if (resched_.multiplane && c->plane_count() == 1) join_partners(ch, q, l, *c, fits);
+      account(q, *c);
+    }
+    refresh(q);
+  }
+  // Multi-plane rescheduling: the first `window` commands of the head's list, in order;
+  // the first command met of each other plane of the head's die joins it if it is a
+  // single-page command of the same operation at the same page offset (an erase: any
+  // block), not pinned, and the die can start them all.
+  template <typename Fits>
+  void join_partners(unsigned ch, ChipQueue& q, List& l, FlashCommand& h, Fits&& fits) {
+    std::uint8_t seen = h.plane_mask;  // planes whose first command was met
+    FlashCommand* tail = &h;
+    FlashCommand* prev = nullptr;
+    unsigned joined = 0;
+    FlashCommand* e = l.head;
+    for (std::uint32_t k = 0; e && k < resched_.window; ++k) {
+      FlashCommand* next = e->queue_next;
+      const bool here = e->die == h.die;
+      const bool first = here && !(seen & e->plane_mask);
+      if (here) seen = static_cast<std::uint8_t>(seen | e->plane_mask);
+      const std::uint8_t mask = static_cast<std::uint8_t>(h.plane_mask | e->plane_mask);
+      bool join = first && e->op == h.op && e->plane_count() == 1 && (h.op == FlashOp::Erase || e->page == h.page);
+      if (join && keys_.pinned(*e)) {
+        ++counters_.held_by_dependency;
+        join = false;
+      }
+      if (join && fits(h, mask)) {
+        l.unlink(prev, e);
+        --q.size;
+        --total_;
+        --per_channel_[ch];
+        keys_.remove(*e);
+        h.plane_mask = mask;  // for the next partner's fit; FlashSched merges them
+        tail->join_next = e;
+        tail = e;
+        ++joined;
+      } else {
+        prev = e;
+      }
+      e = next;
+    }
+    if (!joined) return;
+    // The head keeps its own plane mask until the block merges the command.
+    for (FlashCommand* p = h.join_next; p; p = p->join_next) h.plane_mask = static_cast<std::uint8_t>(h.plane_mask & ~p->plane_mask);
+    ++counters_.merged_commands;
+    counters_.merged_parts += joined;
+    ++counters_.merged_sizes[std::min<unsigned>(joined + 1, kMaxPlanes)];
+  }
+  // The counters of a grant: its type switch and its (and its partners') reordering
+  // distance, the older commands of the chip queue left waiting.
+  void account(ChipQueue& q, FlashCommand& c) {
+    std::uint8_t& last = last_op_[die_index(c)];
+    if (last != kNoOp && last != static_cast<std::uint8_t>(c.op)) ++counters_.type_switches;
+    last = static_cast<std::uint8_t>(c.op);
+    if (q.moved) {
+      ++counters_.switches_avoided;
+      ++q.passes;
+    } else {
+      q.passes = 0;
+    }
+    for (FlashCommand* p = &c; p; p = p->join_next) {
+      ++counters_.granted;
+      std::uint64_t older = 0;
+      for (auto& cls : q.lists)
+        for (List& l : cls)
+          for (const FlashCommand* e = l.head; e && e->queue_seq < p->queue_seq; e = e->queue_next) ++older;
+      if (!older) continue;
+      ++counters_.reordered;
+      counters_.distance_sum += older;
+      counters_.distance_max = std::max(counters_.distance_max, older);
+    }
   }
 
   unsigned channels_, chips_;
@@ -302,6 +442,11 @@ class HosPolicy final : public SchedPolicy {
   std::vector<std::uint32_t> per_channel_;
   std::size_t total_ = 0;
   std::uint64_t seq_ = 0;  // arrival numbers
+  RescheduleConfig resched_;
+  unsigned dies_ = 1;
+  std::vector<std::uint8_t> last_op_;  // per die: the operation last granted (kNoOp: none yet)
+  HeldKeys keys_;
+  RescheduleCounters counters_;
 };
 
 template <typename Ready>

@@ -43,6 +43,20 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     sc.read_first = cfg.get_bool("controller.read_first");
     sc.by_priority = fw.gc_yields;
     fw.batch_depth = static_cast<std::uint32_t>(cfg.get_int("ftl.batch_depth"));
+    sc.reschedule = ctrl::parse_reschedule(cfg.get_string("controller.reschedule"),
+                                           static_cast<std::uint32_t>(cfg.get_int("controller.reschedule_window")));
+    if (sc.reschedule.on()) {
+      const std::string r = "controller.reschedule = " + std::string(sc.reschedule.name());
+      if (sc.policy != "hos") throw ConfigError(cfg.locate(r + " needs controller.scheduler = hos (it is " + sc.policy + ")"));
+      if (sc.reschedule.multiplane && (!fcfg.nand.multiplane || fcfg.nand.planes_per_die < 2))
+        throw ConfigError(cfg.locate(r + " needs n-plane commands: nand.multiplane = true and nand.planes_per_die >= 2"));
+      // The block holds the whole queue and finds the n-plane commands itself.
+      if (!cfg.is_default("ftl.batch_depth") && fw.batch_depth != 0)
+        throw ConfigError(cfg.locate(r + " replaces the firmware's batching: leave ftl.batch_depth unset or 0"));
+      fw.batch_depth = 0;
+      if (cfg.get_string("controller.rtl") != "off")
+        throw ConfigError(cfg.locate(r + ": the Verilog block (controller.rtl) does not reschedule yet"));
+    }
     {
       const ctrl::SchedPolicy::RtlForm form =
           ctrl::make_sched_policy(sc.policy, fcfg.nand, sc.read_first, sc.by_priority)->rtl_form();

@@ -273,6 +273,30 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(bt, "multiplane_share", num(sent ? static_cast<double>(fc.combined_commands) / static_cast<double>(sent) : 0.0));
   put(root, "batching", bt);
 
+  // The scheduler block's rescheduling (controller.reschedule; whole run), when on.
+  if (const ctrl::RescheduleCounters* rc = f.sched.policy().reschedule_counters()) {
+    json::Value rs = obj();
+    const ctrl::BlockWaits& bw = f.sched.waits();
+    put(rs, "setting", text(f.sched.config().reschedule.name()));
+    put(rs, "window", integer(f.sched.config().reschedule.window));
+    put(rs, "granted", integer(rc->granted));
+    put(rs, "merged_commands", integer(rc->merged_commands));
+    put(rs, "merged_parts", integer(rc->merged_parts));
+    std::vector<double> msizes;
+    for (std::size_t n = 2; n < rc->merged_sizes.size(); ++n) msizes.push_back(static_cast<double>(rc->merged_sizes[n]));
+    put(rs, "merged_sizes", array(msizes));
+    put(rs, "type_switches", integer(rc->type_switches));
+    put(rs, "switches_avoided", integer(rc->switches_avoided));
+    put(rs, "held_by_dependency", integer(rc->held_by_dependency));
+    put(rs, "reordered", integer(rc->reordered));
+    put(rs, "reorder_distance_mean",
+        num(rc->granted ? static_cast<double>(rc->distance_sum) / static_cast<double>(rc->granted) : 0.0));
+    put(rs, "reorder_distance_max", integer(rc->distance_max));
+    put(rs, "block_wait_mean_us", num(bw.granted ? ticks_to_us(bw.sum) / static_cast<double>(bw.granted) : 0.0));
+    put(rs, "block_wait_max_us", num(ticks_to_us(bw.max)));
+    put(root, "reschedule", rs);
+  }
+
   json::Value ct = obj();
   put(ct, "ncq_backpressure", integer(f.iface.backpressure_events()));
   put(ct, "scheduler_decisions", integer(f.sched.decisions()));

@@ -144,15 +144,26 @@ void RequestWatch::command_at(Tick t, const FlashCommand& c, Stage s) {
   if (c.issuer.combined()) {
     for (const FlashCommand* p : c.issuer.part)
       if (p && p->request) command_for(t, c, p->request, p->host_page, s);
-    return;
+  } else {
+    command_for(t, c, c.request, c.host_page, s);
   }
-  command_for(t, c, c.request, c.host_page, s);
+  // The partners the scheduler block merged into it (multi-plane rescheduling).
+  for (const FlashCommand* p = c.join_next; p; p = p->join_next)
+    if (p->request) command_for(t, c, p->request, p->host_page, s);
+}
+
+void RequestWatch::command_joined(Tick, const FlashCommand& part, const FlashCommand& whole) {
+  // The part's row in the block queue now belongs to the command that carries it.
+  Watched* w = find(part.request);
+  if (!w || !w->seen) return;
+  for (InFlight& f : w->inflight)
+    if (f.cmd == part.id && f.page == part.host_page) f.cmd = whole.id;
 }
 
 void RequestWatch::command_for(Tick t, const FlashCommand& c, std::uint64_t request, std::uint32_t page, Stage s) {
   Watched* w = find(request);
   if (!w || !w->seen) return;
-  auto f = std::find_if(w->inflight.begin(), w->inflight.end(), [&c](const InFlight& x) { return x.cmd == c.id; });
+  auto f = std::find_if(w->inflight.begin(), w->inflight.end(), [&c, page](const InFlight& x) { return x.cmd == c.id && x.page == page; });
   if (s == Stage::Done) {
     if (f != w->inflight.end()) w->inflight.erase(f);
   } else if (f == w->inflight.end()) {

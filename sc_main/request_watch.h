@@ -39,6 +39,7 @@ class RequestWatch final : public LifeListener {
   void request_at(Tick t, std::uint64_t id, Stage s) override;
   void page_answered(Tick t, std::uint64_t id, std::uint32_t page) override;
   void command_at(Tick t, const FlashCommand& c, Stage s) override;
+  void command_joined(Tick t, const FlashCommand& part, const FlashCommand& whole) override;
   void request_parts(Tick t, std::uint64_t id, const PartTicks& parts) override;
 
   // The report.request_timeline tables, one per request, in the order given, each followed

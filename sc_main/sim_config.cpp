@@ -61,6 +61,16 @@ Config make_config() {
   c.add_bool("controller.sos_whm", fw.sos.whm,
              "controller.firmware_sched = sos: the write hit manager cancels a queued host program that a newer "
              "write of its logical page supersedes");
+  c.add_enum("controller.reschedule", sched.reschedule.name(), {"none", "multiplane", "pipeline", "both"},
+             "hos: Park et al.'s request rescheduling in the scheduler block (docs/scheduler.md, Rescheduling): "
+             "multiplane = a granted command takes the first queued command of each other plane of its die with "
+             "the same operation and page offset as one n-plane command (needs nand.multiplane); pipeline = a "
+             "command of its die's last operation goes ahead of an older one of the other list, for cache "
+             "pipelining; both; commands sharing a page, an erased block or a logical page keep their order. "
+             "The firmware's batching (ftl.batch_depth) is off with it");
+  c.add_int("controller.reschedule_window", sched.reschedule.window, 1, 64,
+            "controller.reschedule: commands of a list searched for multi-plane partners, and grants in a row "
+            "a chip queue may pass an older command for pipelining (the bound on reordering)");
   c.add_bool("controller.read_first", sched.read_first, "hos: take the oldest read of a chip queue (of its first class) before its oldest command");
   c.add_enum("controller.gc_priority", fw.gc_yields ? "host_first" : "fifo", {"host_first", "fifo"},
              "hos: host_first = a chip serves host commands before GC's, unless the GC's plane is at its last "

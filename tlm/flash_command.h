@@ -158,6 +158,12 @@ struct FlashCommand {
   // protocol): the next command of the same queue, and its arrival number ----
   FlashCommand* queue_next = nullptr;
   std::uint64_t queue_seq = 0;
+  // A command the block granted with partners (controller.reschedule = multiplane): the
+  // partners, chained, which it carries as one n-plane command, and its own plane mask
+  // and data-out bytes, given back at its end (controller/flash_sched.cpp).
+  FlashCommand* join_next = nullptr;
+  std::uint32_t own_out_bytes = 0;
+  std::uint8_t own_mask = 0;
 
   // ---- scratch of the executing channel (not part of the protocol) ----
   struct Scratch {

@@ -91,6 +91,9 @@ void FlashCommand::reset() {
   priority = FlashPriority::Host;
   queue_next = nullptr;
   queue_seq = 0;
+  join_next = nullptr;
+  own_out_bytes = 0;
+  own_mask = 0;
   exec = Scratch{};
 }
 

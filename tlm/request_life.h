@@ -42,6 +42,9 @@ class LifeListener {
   virtual void page_answered(Tick t, std::uint64_t id, std::uint32_t page) = 0;
   // A flash command serving a request (c.request != 0) reached stage s.
   virtual void command_at(Tick t, const FlashCommand& c, Stage s) = 0;
+  // Command `part` (serving a request) joined command `whole` at `t` (the scheduler
+  // block's multi-plane rescheduling): its request follows whole's stages from now.
+  virtual void command_joined(Tick /*t*/, const FlashCommand& /*part*/, const FlashCommand& /*whole*/) {}
   // Request `id` completed at `t` with these latency parts (tlm/latency_parts.h), told
   // just before request_at(t, id, Done).
   virtual void request_parts(Tick /*t*/, std::uint64_t /*id*/, const PartTicks& /*parts*/) {}
