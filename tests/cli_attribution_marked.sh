@@ -68,8 +68,13 @@ for i in ids:
     cmds = [x for x in rows_i if x[1] is not None and x[2] != "-"]
     if not cmds:  # answered without flash: nothing more the timeline bounds
         continue
-    crit = [x for x in cmds if x[3] == "done"][-1][2]  # the command that ended last
-    c = [(t, s) for t, p, cmd, s in cmds if cmd == crit]
+    # The page whose command ended last, from its last entry to the block queue: a command
+    # the block merged into another (controller.reschedule) shows the carrying command's
+    # id from its grant, so the page's rows, not one id, are its life.
+    crit_page = [x for x in cmds if x[3] == "done"][-1][1]
+    mine = [x for x in cmds if x[1] == crit_page]
+    first = max(k for k, x in enumerate(mine) if x[3] == "block queue")
+    c = [(t, s) for t, p, cmd, s in mine[first:]]
     t_q = c[0][0]
     stages = [s for _, s in c]
     t_start = next(t for t, s in c if s == "bus")
@@ -92,7 +97,7 @@ for i in ids:
         expect("array", P(r, "array"), t_done - t_as)
     expect("completion + host_link_out", P(r, "completion", "host_link_out"), done - t_done)
     # The VCD: the critical page's stage signal changes at the command's rows' times.
-    page = next(p for t, p, cmd, s in cmds if cmd == crit)
+    page = crit_page
     v = changes.get(f"ssd.request.r{i}.p{page}.stage")
     if v is None:
         bad.append(f"request {i}: no VCD signal ssd.request.r{i}.p{page}.stage")
