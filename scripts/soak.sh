@@ -11,6 +11,10 @@
 #     SOS (WHM), SOS, on the tiny device and on the `sos` preset's, hot pages (Zipf 0.9) so
 #     that WHM cancels and QSL moves under GC, at the default firmware costs: at least
 #     10^6 checked reads per run, checked)
+#   SOAK_SET=reschedule bash scripts/soak.sh  (controller.reschedule = multiplane, pipeline
+#     and both, on the tiny device and on the `park` preset's, scaled as for placement, and
+#     both with read-first on the tiny device: at least 10^6 checked reads per run, checked)
+#   SSDSIM=path/to/ssdsim ...            (soak that binary; nothing is built)
 #   SOAK_SET=placement bash scripts/soak.sh  (every ftl.write_policy, with batching into
 #     n-plane commands, on the tiny device and on the `delay` and `park` presets' devices,
 #     scaled down to 64 blocks per plane (15 % over-provisioning, 90 % full): at least 10^6 checked reads per
@@ -23,8 +27,13 @@ scale="${SOAK_SCALE:-1}"
 if ! [[ "$scale" =~ ^[0-9]*\.?[0-9]+$ ]] || awk -v s="$scale" 'BEGIN { exit !(s <= 0) }'; then
   echo "scripts/soak.sh: SOAK_SCALE must be a number > 0, not '$scale'" >&2; exit 2
 fi
-bash "$root/scripts/build.sh"
-ssdsim="${BUILD_DIR:-$root/build}/ssdsim"
+# SSDSIM: a built ssdsim to soak (nothing built); else the project's build, brought up to date.
+if [ -n "${SSDSIM:-}" ]; then
+  ssdsim="$SSDSIM"
+else
+  bash "$root/scripts/build.sh"
+  ssdsim="${BUILD_DIR:-$root/build}/ssdsim"
+fi
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
@@ -70,7 +79,13 @@ case "$set_name" in
     for geo in place_tiny place_delay place_park; do
       for wp in static rr weight delay sqf setf stripe; do jobs+=("$geo wp_$wp noop"); done
     done ;;
-  *) echo "scripts/soak.sh: SOAK_SET is schedulers, sos or placement, not '$set_name'" >&2; exit 2 ;;
+  reschedule)
+    min_reads=$(requests 1000000)
+    for geo in place_tiny place_park; do
+      for rs in multiplane pipeline both; do jobs+=("$geo rs_$rs noop"); done
+    done
+    jobs+=("place_tiny rs_both_read_first noop") ;;
+  *) echo "scripts/soak.sh: SOAK_SET is schedulers, sos, placement or reschedule, not '$set_name'" >&2; exit 2 ;;
 esac
 
 run_one() {  # run_one GEO DEV HS
@@ -91,6 +106,8 @@ run_one() {  # run_one GEO DEV HS
     sos_whm) args+=("${sos[@]}" --set controller.sos_qsl=false --set controller.sos_whm=true) ;;
     sos) args+=("${sos[@]}" --set controller.sos_qsl=true --set controller.sos_whm=true) ;;
     wp_*) args+=(--set ftl.write_policy="${dev#wp_}") ;;
+    rs_both_read_first) args+=(--set controller.reschedule=both --set controller.read_first=true) ;;
+    rs_*) args+=(--set controller.reschedule="${dev#rs_}") ;;
     *) args+=(--set controller.scheduler="$dev") ;;
   esac
   # One core per run: the lookahead thread would take the other runs' cores.
@@ -115,8 +132,8 @@ done
 wait || true
 
 field() { sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1; }
-printf '%-11s %-15s %-6s %9s %12s %10s %12s %10s %6s %9s %10s %9s\n' geom device host requests reads_checked \
-  mismatches audited_pages audit_bad gc_erases qsl_moves write_hits mp_pages
+printf '%-11s %-18s %-6s %9s %12s %10s %12s %10s %6s %9s %10s %9s %9s\n' geom device host requests reads_checked \
+  mismatches audited_pages audit_bad gc_erases qsl_moves write_hits mp_pages rs_merged
 total_reads=0; total_bad=0; failed=0
 for j in "${jobs[@]}"; do
   set -- $j
@@ -129,8 +146,9 @@ for j in "${jobs[@]}"; do
   r=$(field "$s" reads_checked); m=$(field "$s" mismatches); a=$(field "$s" audited_pages)
   am=$(field "$s" audit_mismatches); e=$(field "$s" gc_erases); n=$(field "$s" requests)
   q=$(field "$s" qsl_moves); w=$(field "$s" write_hits); mp=$(field "$s" multiplane_pages)
-  printf '%-11s %-15s %-6s %9s %12s %10s %12s %10s %6s %9s %10s %9s\n' "$1" "$2" "$3" "$n" "$r" "$m" "$a" "$am" "$e" \
-    "${q:--}" "${w:--}" "${mp:--}"
+  rm_=$(field "$s" merged_parts)
+  printf '%-11s %-18s %-6s %9s %12s %10s %12s %10s %6s %9s %10s %9s %9s\n' "$1" "$2" "$3" "$n" "$r" "$m" "$a" "$am" "$e" \
+    "${q:--}" "${w:--}" "${mp:--}" "${rm_:--}"
   if [ "$r" -lt "$min_reads" ]; then
     echo "$1 $2 $3: only $r page reads checked, fewer than $min_reads"; failed=$((failed + 1))
   fi
