@@ -28,7 +28,9 @@ class DecisionModel {
   // (brought up to now).
   virtual bool would_grant(unsigned channel, const nand::ChannelStatus& st) = 0;
   // The decision edge at `now`, every channel's state `nand` brought up to now: per
-  // channel the id of the command granted, 0 for none (ids start at 1).
+  // channel kMaxPlanes slots, granted[ch * kMaxPlanes + k]: slot 0 the id of the command
+  // granted, 0 for none (ids start at 1); then the partners granted with it as one
+  // n-plane command (multi-plane rescheduling), in the order they joined, 0 after the last.
   virtual void decide(Tick now, const std::vector<nand::ChannelStatus>& nand, std::vector<std::uint64_t>& granted) = 0;
   // Declares its waveforms in `vcd` under the dotted `scope` (before the run; the model
   // then writes them at its edges).

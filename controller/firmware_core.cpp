@@ -185,6 +185,10 @@ void FirmwareCore::to_block(FlashCommand& f) {
 
 void FirmwareCore::send_to_block(FlashCommand& f) {
   if (!f.issuer.bound) bind(f);
+  if (cfg_.mark_hazards) {
+    f.keep_order = hazards_.conflicts(f);
+    hazards_.add(f);
+  }
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_time d = SC_ZERO_TIME;
   flash->nb_transport_fw(*static_cast<tlm::tlm_generic_payload*>(f.exec.owner), ph, d);
@@ -602,6 +606,7 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     return tlm::TLM_COMPLETED;
   }
   FlashCommand& f = flash_cmd(gp);
+  if (cfg_.mark_hazards) hazards_.remove(f);
   const std::uint32_t chip = chip_of(f);
   // Each page as if it had run alone: a combined command's parts, or the command.
   const bool combined = f.issuer.combined();

@@ -29,6 +29,7 @@
 
 #include "controller/combined_command.h"
 #include "controller/die_batcher.h"
+#include "controller/reschedule.h"
 #include "controller/firmware_counters.h"
 #include "controller/ftl.h"
 #include "controller/timeline.h"
@@ -77,6 +78,10 @@ struct FirmwareConfig {
   // multi-plane commands and a die has more than one plane: the scheduler block holds at
   // most this many commands of a die, the firmware the rest, batched. 0: off.
   std::uint32_t batch_depth = 2;
+  // Mark each command sent to the scheduler block that conflicts with one sent before and
+  // not yet complete (FlashCommand::keep_order: the block's rescheduling must not move
+  // it; controller/reschedule.h, HazardKeys). On with controller.reschedule.
+  bool mark_hazards = false;
   DieBatcher::Order batch_order;  // the scheduler block's order (full_ssd sets it from its policy)
   SosConfig sos;  // firmware_sched = sos: its techniques and decision costs
 };
@@ -304,6 +309,7 @@ class FirmwareCore : public sc_core::sc_module {
   FirmwareCounters counters_;
   PlacementCounters placement_;
   DieBatcher batcher_;
+  HazardKeys hazards_;  // the commands in the block and the NAND (FirmwareConfig::mark_hazards)
   std::vector<std::uint32_t> dirty_dies_;  // dies that may send a batch, this instant
   std::vector<char> die_dirty_;
   bool in_work_ = false;                   // on_work runs: it sends the batches at its end

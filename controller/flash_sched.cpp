@@ -266,35 +266,50 @@ void FlashSched::twin_decision(Tick now) {
   for (nand::ChannelStatus& ch : nand_) ch.at(now);
   twin_->decide(now, nand_, twin_granted_);
   const std::uint64_t cycle = now / period_;
+  const auto slot = [this](unsigned ch, unsigned k) { return twin_granted_[std::size_t{ch} * kMaxPlanes + k]; };
+  const unsigned channels = static_cast<unsigned>(twin_granted_.size() / kMaxPlanes);
   if (twin_decides()) {
     out_.clear();
-    for (unsigned ch = 0; ch < twin_granted_.size(); ++ch) {
-      if (!twin_granted_[ch]) continue;
-      const auto it = twin_held_.find(twin_granted_[ch]);
-      if (it == twin_held_.end() || it->second->channel != ch) {
-        twin_failed("cycle " + std::to_string(cycle) + ": the RTL block granted command " +
-                     std::to_string(twin_granted_[ch]) + " on channel " + std::to_string(ch) +
-                     ", which it does not hold there");
-        continue;
+    for (unsigned ch = 0; ch < channels; ++ch) {
+      FlashCommand* tail = nullptr;
+      // The command granted, then its partners (multi-plane rescheduling), chained.
+      for (unsigned k = 0; k < kMaxPlanes && slot(ch, k); ++k) {
+        const auto it = twin_held_.find(slot(ch, k));
+        if (it == twin_held_.end() || it->second->channel != ch) {
+          twin_failed("cycle " + std::to_string(cycle) + ": the RTL block granted command " +
+                      std::to_string(slot(ch, k)) + " on channel " + std::to_string(ch) + ", which it does not hold there");
+          break;
+        }
+        FlashCommand* c = it->second;
+        twin_held_.erase(it);
+        --twin_on_channel_[ch];
+        c->join_next = nullptr;
+        if (!tail) out_.push_back(c);
+        else tail->join_next = c;
+        tail = c;
       }
-      out_.push_back(it->second);
-      twin_held_.erase(it);
-      --twin_on_channel_[ch];
     }
     return;
   }
-  // check: the C++ block's grants (out_, at most one per channel) against the model's.
+  // check: the C++ block's grants (out_, at most one per channel, with its partners)
+  // against the model's, slot by slot.
   ++compared_;
-  std::vector<const FlashCommand*> cpp(twin_granted_.size(), nullptr);
+  std::vector<const FlashCommand*> cpp(channels, nullptr);
   for (const FlashCommand* c : out_) cpp[c->channel] = c;
-  for (unsigned ch = 0; ch < twin_granted_.size(); ++ch) {
-    const std::uint64_t want = cpp[ch] ? cpp[ch]->id : 0;
-    if (want == twin_granted_[ch]) continue;
-    const auto name = [](std::uint64_t id) { return id ? "command " + std::to_string(id) : std::string("nothing"); };
-    twin_failed("check: cycle " + std::to_string(cycle) + ", channel " + std::to_string(ch) + ": the C++ block granted " +
-                name(want) + (cpp[ch] ? " (chip " + std::to_string(cpp[ch]->chip) + ")" : "") +
-                ", the RTL block " + name(twin_granted_[ch]));
-    return;
+  const auto name = [](std::uint64_t id) { return id ? "command " + std::to_string(id) : std::string("nothing"); };
+  for (unsigned ch = 0; ch < channels; ++ch) {
+    const FlashCommand* p = cpp[ch];
+    for (unsigned k = 0; k < kMaxPlanes; ++k, p = p ? p->join_next : nullptr) {
+      const std::uint64_t want = p ? p->id : 0;
+      if (want == slot(ch, k)) {
+        if (!want) break;
+        continue;
+      }
+      twin_failed("check: cycle " + std::to_string(cycle) + ", channel " + std::to_string(ch) + ": the C++ block granted " +
+                  (k ? "as partner " + std::to_string(k) + " of command " + std::to_string(cpp[ch]->id) + " " : "") +
+                  name(want) + (p ? " (chip " + std::to_string(p->chip) + ")" : "") + ", the RTL block " + name(slot(ch, k)));
+      return;
+    }
   }
 }
 

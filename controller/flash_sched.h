@@ -58,6 +58,11 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   const BlockWaits& waits() const { return waits_; }
   const SchedPolicy& policy() const { return *policy_; }
   const SchedConfig& config() const { return cfg_; }
+  // What the C++ block's rescheduling did; null without rescheduling, and with
+  // controller.rtl = on (the Verilog block decides, and keeps no such counts).
+  const RescheduleCounters* reschedule_counters() const {
+    return twin_ && twin_mode_ == Twin::On ? nullptr : policy_->reschedule_counters();
+  }
   std::uint64_t decisions() const { return decisions_; }
   // When a decision is computed. The block asks for the decision of an edge whenever a
   // command is queued or a channel changes; by default it wakes at that edge. A helper

@@ -10,8 +10,9 @@
 //    the one its die ran last, and the other list of the class has at its head a command
 //    of its own die's last operation, that one goes first (it keeps its die's cache
 //    register pipeline), at most `window` times in a row per chip queue.
-//  - neither moves a command that conflicts with another the block holds on its chip: the
-//    same page of a block, the block of an erase, or the same logical page.
+//  - neither moves a command its issuer marked keep_order: the firmware marks a command
+//    that conflicts with one it sent before and has not seen complete (HazardKeys): the
+//    same page of a block, the block of an erase, or the same logical page on its chip.
 #pragma once
 
 #include <array>
@@ -59,7 +60,7 @@ struct RescheduleCounters {
   std::array<std::uint64_t, kMaxPlanes + 1> merged_sizes{};  // [n]: merged commands of n pages
   std::uint64_t type_switches = 0;     // grants of an operation other than the die's last
   std::uint64_t switches_avoided = 0;  // pipeline: grants that kept the die's operation over an older command
-  std::uint64_t held_by_dependency = 0;  // moves refused: the command conflicted with another held
+  std::uint64_t held_by_dependency = 0;  // moves refused: the command was marked keep_order
   // Reordering distance: for each command granted, the older commands of its chip queue
   // it left waiting.
   std::uint64_t reordered = 0;  // commands granted ahead of at least one older
@@ -67,27 +68,23 @@ struct RescheduleCounters {
   std::uint64_t distance_max = 0;
 };
 
-// The commands the block holds, counted by what they touch on one chip, to tell whether a
-// command conflicts with another held one (`pinned`): then no rescheduling moves it.
-// A command made of several pages by the firmware (combined_command.h) carries the
-// logical page of its first part only.
-class HeldKeys {
+// The commands the firmware has sent to the scheduler block and not seen complete,
+// counted by what they touch on one chip, to tell whether a command it sends conflicts
+// with one of them (`conflicts`): the same page of a block, the block of an erase, or the
+// same logical page. The firmware then marks it FlashCommand::keep_order, and the block's
+// rescheduling never moves it (docs/scheduler.md, Rescheduling). A command of several
+// pages the firmware made is counted part by part.
+class HazardKeys {
  public:
-  void add(const FlashCommand& c) { count(c, +1); }
-  void remove(const FlashCommand& c) { count(c, -1); }
-  bool pinned(const FlashCommand& c) const {
-    if (c.lpn != kNoLpn && get(lpns_, Key{chip_of(c), 0, 0, c.lpn}) > 1) return true;
-    for (unsigned p = 0; p < kMaxPlanes; ++p) {
-      if (!(c.plane_mask >> p & 1u)) continue;
-      const Key blk{where(c, p), c.block[p], kWholeBlock, 0};
-      if (c.op == FlashOp::Erase) {
-        if (get(blocks_, blk) > 1) return true;
-      } else if (get(erases_, blk) > 0 || get(pages_, Key{where(c, p), c.block[p], c.page, 0}) > 1) {
-        return true;
-      }
-    }
-    return false;
+  void add(const FlashCommand& c) { each_part(c, [this](const FlashCommand& p) { count(p, +1); }); }
+  void remove(const FlashCommand& c) { each_part(c, [this](const FlashCommand& p) { count(p, -1); }); }
+  // Whether `c` (not yet added) touches what a held command touches.
+  bool conflicts(const FlashCommand& c) const {
+    bool any = false;
+    each_part(c, [this, &any](const FlashCommand& p) { any = any || conflicts_one(p); });
+    return any;
   }
+  bool empty() const { return blocks_.empty() && lpns_.empty(); }
 
  private:
   static constexpr std::uint32_t kWholeBlock = ~std::uint32_t{0};
@@ -108,6 +105,28 @@ class HeldKeys {
     }
   };
   using Map = std::unordered_map<Key, std::uint32_t, Hash>;
+  template <typename Fn>
+  static void each_part(const FlashCommand& c, Fn&& fn) {
+    if (!c.issuer.combined()) {
+      fn(c);
+      return;
+    }
+    for (const FlashCommand* p : c.issuer.part)
+      if (p) fn(*p);
+  }
+  bool conflicts_one(const FlashCommand& c) const {
+    if (c.lpn != kNoLpn && get(lpns_, Key{chip_of(c), 0, 0, c.lpn}) > 0) return true;
+    for (unsigned p = 0; p < kMaxPlanes; ++p) {
+      if (!(c.plane_mask >> p & 1u)) continue;
+      const Key blk{where(c, p), c.block[p], kWholeBlock, 0};
+      if (c.op == FlashOp::Erase) {
+        if (get(blocks_, blk) > 0) return true;
+      } else if (get(erases_, blk) > 0 || get(pages_, Key{where(c, p), c.block[p], c.page, 0}) > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
   static std::uint64_t where(const FlashCommand& c, unsigned plane) {
     return std::uint64_t{c.channel} << 40 | std::uint64_t{c.chip} << 24 | std::uint64_t{c.die} << 8 | plane;
   }

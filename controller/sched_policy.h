@@ -156,7 +156,6 @@ class HosPolicy final : public SchedPolicy {
     ++q.size;
     ++total_;
     ++per_channel_[c->channel];
-    if (resched_.on()) keys_.add(*c);
     refresh(q);
   }
   std::size_t queued_on_channel(unsigned channel) const override { return per_channel_[channel]; }
@@ -280,7 +279,7 @@ class HosPolicy final : public SchedPolicy {
   // writes wait); else the first class with a command: its oldest command, or with
   // read_first its oldest read (else its oldest command). With pipeline rescheduling the
   // other list's head of that class goes instead when it continues its die's last
-  // operation and the one chosen does not, it is not pinned, and the queue has not
+  // operation and the one chosen does not, it is not marked keep_order, and the queue has not
   // passed an older command `window` times in a row.
   void refresh(ChipQueue& q) {
     q.cand = nullptr;
@@ -299,7 +298,7 @@ class HosPolicy final : public SchedPolicy {
       if (resched_.pipeline && r && o && q.passes < resched_.window) {
         FlashCommand* alt = q.cand == r ? o : r;
         if (continues(*alt) && !continues(*q.cand)) {
-          if (keys_.pinned(*alt)) {
+          if (alt->keep_order) {
             ++counters_.held_by_dependency;
           } else {
             q.cand = alt;
@@ -360,7 +359,6 @@ class HosPolicy final : public SchedPolicy {
     --per_channel_[ch];
     rr_[ch] = chip;
     if (resched_.on()) {
-      keys_.remove(*c);
       if (resched_.multiplane && c->plane_count() == 1) join_partners(ch, q, l, *c, fits);
       account(q, *c);
     }
@@ -369,7 +367,7 @@ class HosPolicy final : public SchedPolicy {
   // Multi-plane rescheduling: the first `window` commands of the head's list, in order;
   // the first command met of each other plane of the head's die joins it if it is a
   // single-page command of the same operation at the same page offset (an erase: any
-  // block), not pinned, and the die can start them all.
+  // block), not marked keep_order, and the die can start them all.
   template <typename Fits>
   void join_partners(unsigned ch, ChipQueue& q, List& l, FlashCommand& h, Fits&& fits) {
     std::uint8_t seen = h.plane_mask;  // planes whose first command was met
@@ -384,7 +382,7 @@ class HosPolicy final : public SchedPolicy {
       if (here) seen = static_cast<std::uint8_t>(seen | e->plane_mask);
       const std::uint8_t mask = static_cast<std::uint8_t>(h.plane_mask | e->plane_mask);
       bool join = first && e->op == h.op && e->plane_count() == 1 && (h.op == FlashOp::Erase || e->page == h.page);
-      if (join && keys_.pinned(*e)) {
+      if (join && e->keep_order) {
         ++counters_.held_by_dependency;
         join = false;
       }
@@ -393,7 +391,6 @@ class HosPolicy final : public SchedPolicy {
         --q.size;
         --total_;
         --per_channel_[ch];
-        keys_.remove(*e);
         h.plane_mask = mask;  // for the next partner's fit; FlashSched merges them
         tail->join_next = e;
         tail = e;
@@ -445,7 +442,6 @@ class HosPolicy final : public SchedPolicy {
   RescheduleConfig resched_;
   unsigned dies_ = 1;
   std::vector<std::uint8_t> last_op_;  // per die: the operation last granted (kNoOp: none yet)
-  HeldKeys keys_;
   RescheduleCounters counters_;
 };
 

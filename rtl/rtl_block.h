@@ -4,6 +4,7 @@
 // `Shape` says which (the parameters it was verilated with).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
@@ -11,6 +12,7 @@
 
 #include <verilated.h>
 
+#include "controller/reschedule.h"
 #include "rtl/rtl_model.h"
 #include "tlm/flash_command.h"
 
@@ -47,13 +49,16 @@ template <typename Model>
 class RtlBlock {
  public:
   static constexpr unsigned kAcceptBits = 3 * kStartBits;
+  static constexpr unsigned kParts = kMaxPlanes - 1;  // partners of a grant, at most
   struct Grant {
     bool valid = false;
     std::uint64_t id = 0;
     unsigned chip = 0;
+    unsigned parts = 0;                             // multi-plane rescheduling: its partners
+    std::array<std::uint64_t, kParts> part_id{};   // in the order they joined
   };
 
-  RtlBlock(const Shape& s, bool read_first, bool by_priority)
+  RtlBlock(const Shape& s, bool read_first, bool by_priority, const ctrl::RescheduleConfig& r = {})
       : s_(s),
         cpw_(bits_for(s.chips)),
         accept_(std::size_t{s.channels} * s.chips * s.dies, 0),
@@ -61,6 +66,9 @@ class RtlBlock {
         model_(std::make_unique<Model>(&context_)) {
     model_->read_first = read_first;
     model_->by_priority = by_priority;
+    model_->resched_mp = r.multiplane;
+    model_->resched_pipe = r.pipeline;
+    model_->window = r.window;
     model_->rst = 1;
     model_->push = 0;
     model_->decide = 0;
@@ -79,6 +87,8 @@ class RtlBlock {
     model_->push_op = static_cast<unsigned>(c.op);
     model_->push_planes = c.plane_mask;
     model_->push_class = static_cast<unsigned>(c.priority);
+    model_->push_page = c.page;
+    model_->push_keep = c.keep_order;
     tick();
     model_->push = 0;
   }
@@ -113,6 +123,10 @@ class RtlBlock {
       out[ch].valid = true;
       out[ch].id = get_bits(model_->grant_id, ch * 32, 32);
       out[ch].chip = get_bits(model_->grant_chip, ch * cpw_, cpw_);
+      for (unsigned k = 0; k < kParts; ++k) {
+        if (!get_bits(model_->grant_part, ch * kParts + k, 1)) break;  // slots fill in order
+        out[ch].part_id[out[ch].parts++] = get_bits(model_->grant_part_id, (ch * kParts + k) * 32, 32);
+      }
     }
   }
   bool overflow() const { return model_->overflow; }

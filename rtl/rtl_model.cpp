@@ -29,7 +29,8 @@ static_assert(verilated_as<Vsched_hos_8x8x2>(kHos8x8x2), "rtl/CMakeLists.txt and
 static_assert(verilated_as<Vsched_hos_16x8x4>(kHos16x8x4), "rtl/CMakeLists.txt and rtl_model.cpp disagree");
 static_assert(verilated_as<Vsched_ios_16x8x4>(kIos16x8x4), "rtl/CMakeLists.txt and rtl_model.cpp disagree");
 
-using Factory = std::unique_ptr<ctrl::DecisionModel> (*)(const Shape&, const nand::NandConfig&, bool, bool);
+using Factory = std::unique_ptr<ctrl::DecisionModel> (*)(const Shape&, const nand::NandConfig&, bool, bool,
+                                                          const ctrl::RescheduleConfig&);
 struct Verilated {
   Shape shape;
   Factory make;
@@ -43,11 +44,12 @@ const Verilated kBlocks[] = {
 }  // namespace
 
 std::unique_ptr<ctrl::DecisionModel> make_decision_model(const nand::NandConfig& n, bool ios, bool read_first,
-                                                         bool by_priority, std::string& why) {
+                                                         bool by_priority, const ctrl::RescheduleConfig& r,
+                                                         std::string& why) {
   for (const Verilated& b : kBlocks) {
     const Shape& s = b.shape;
     if (s.ios == ios && n.channels <= s.channels && n.chips_per_channel <= s.chips && n.dies_per_chip <= s.dies)
-      return b.make(s, n, read_first, by_priority);
+      return b.make(s, n, read_first, by_priority, r);
   }
   const Shape& largest = ios ? kIos16x8x4 : kHos16x8x4;
   why = "the RTL block is verilated for at most " + std::to_string(largest.channels) + " channels x " +

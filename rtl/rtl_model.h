@@ -9,6 +9,7 @@
 #include <string>
 
 #include "controller/decision_model.h"
+#include "controller/reschedule.h"
 #include "nand/nand_config.h"
 
 namespace ssd::rtl {
@@ -21,7 +22,9 @@ struct Shape {
 
 // The block for a device of geometry `n` (IOS or HOS, read_first and classes as
 // configured); null, with the reason in `why`, when no block holds the geometry.
+// With rescheduling `r` (controller.reschedule; its window at most the block's WMAX, 16).
 std::unique_ptr<ctrl::DecisionModel> make_decision_model(const nand::NandConfig& n, bool ios, bool read_first,
-                                                         bool by_priority, std::string& why);
+                                                         bool by_priority, const ctrl::RescheduleConfig& r,
+                                                         std::string& why);
 
 }  // namespace ssd::rtl

@@ -35,6 +35,18 @@
 // channel (HOS) shared by the channel's chips: an edge changes at most one queue of a
 // channel (a push one queue, a decision one per channel).
 //
+// RESCHEDULING (HOS, docs/scheduler.md "Rescheduling"; resched_mp, resched_pipe and
+// window are configuration inputs, static during a run). Per die of the group's chips the
+// operation granted last (lop), per queue the passes in a row (passes) and whether its
+// candidate was moved by the pipeline rule (c_moved). Pipeline: in the candidate's class,
+// the other list's head goes instead when it continues its die's last operation, the
+// chosen one does not, it is not keep_order and passes < window. Multi-plane: at a
+// decision edge the granted candidate's list is walked, `window` entries after it, and
+// the first entry met of each other plane of its die joins it when it is a single-page
+// command of its operation, at its page (an erase: any), not keep_order, and the die's
+// accept word offers the planes so far; joined entries are unlinked (m_next of the entry
+// before them rewritten), freed with the candidate, and granted as grant_part_id.
+//
 // FAULT (for the test that the co-simulation's check catches a difference): 0 none;
 // 1 each channel scans its chips from chip 0 at every edge, ignoring rr.
 module sched_block #(
@@ -44,12 +56,17 @@ module sched_block #(
     parameter integer POOL = 64,        // commands held at once, all chips together
     parameter integer MODE = 0,         // 0 HOS, 1 IOS
     parameter integer IDW = 32,         // command id bits
+    parameter integer WMAX = 16,        // the largest rescheduling window
+    parameter integer RESCHED = 1,      // 0: no rescheduling hardware (the inputs are ignored)
     parameter integer FAULT = 0
 ) (
     input  wire                              clk,
     input  wire                              rst,
     input  wire                              read_first,   // HOS: static during a run
     input  wire                              by_priority,  // HOS: static during a run
+    input  wire                              resched_mp,   // HOS: multi-plane rescheduling, static
+    input  wire                              resched_pipe, // HOS: pipeline rescheduling, static
+    input  wire [WW-1:0]                     window,       // 1 .. WMAX, static
     input  wire                              push,
     input  wire [IDW-1:0]                    push_id,
     input  wire [CHW-1:0]                    push_channel,
@@ -58,12 +75,18 @@ module sched_block #(
     input  wire [1:0]                        push_op,      // 0 read, 1 program, 2 erase
     input  wire [PLANES_MAX-1:0]             push_planes,
     input  wire [1:0]                        push_class,   // 0 urgent GC, 1 host, 2 background GC
+    input  wire [31:0]                       push_page,    // its page offset
+    input  wire                              push_keep,    // keep_order: never moved by rescheduling
     input  wire                              decide,
     input  wire [CHANNELS-1:0]               open,
     input  wire [CHANNELS*CHIPS*DIES*AW-1:0] accept,       // per die (channel, chip, die order)
     output reg  [CHANNELS-1:0]               grant,
     output reg  [CHANNELS*IDW-1:0]           grant_id,
     output reg  [CHANNELS*CPW-1:0]           grant_chip,
+    // Multi-plane rescheduling: per channel, the commands granted with grant_id as one
+    // n-plane command (slot k valid, id), in the order they joined.
+    output reg  [CHANNELS*NP-1:0]            grant_part,
+    output reg  [CHANNELS*NP*IDW-1:0]        grant_part_id,
     output reg  [CHANNELS-1:0]               ready_any,    // per channel: a decision now would grant
     output reg                               overflow,
     // Status, for the waveforms (no logic of their own): per queue (HOS a chip, channel
@@ -73,6 +96,8 @@ module sched_block #(
     output wire [NQ-1:0]                     queue_ready
 );
   localparam integer PLANES_MAX = 8;                // kMaxPlanes
+  localparam integer NP = PLANES_MAX - 1;           // partners of a granted command, at most
+  localparam integer WW = $clog2(WMAX + 1);         // a window's (and a pass count's) bits
   localparam integer SB = PLANES_MAX + 1;           // kStartBits
   localparam integer AW = 3 * SB;                   // an accept word
   localparam integer CHW = CHANNELS > 1 ? $clog2(CHANNELS) : 1;
@@ -102,6 +127,10 @@ module sched_block #(
   (* ram_block *) reg [AW-1:0]  m_need [0:POOL-1];
   (* ram_block *) reg [31:0]    m_seq  [0:POOL-1];  // arrival number
   (* ram_block *) reg [PW-1:0]  m_next [0:POOL-1];  // the next entry of its list (or of the free list)
+  (* ram_block *) reg [1:0]     m_op   [0:POOL-1];  // rescheduling: operation, planes, page, keep_order
+  (* ram_block *) reg [PLANES_MAX-1:0] m_planes [0:POOL-1];
+  (* ram_block *) reg [31:0]    m_page [0:POOL-1];
+  (* ram_block *) reg           m_keep [0:POOL-1];
   reg [PW-1:0]         free_head;             // the free list
   reg [PW:0]           free_count;
   reg [PW:0]           fresh;                 // entries fresh .. POOL - 1 were never used
@@ -205,6 +234,111 @@ module sched_block #(
         assign t_chip = c_chip[0];
       end
 
+      // Rescheduling state (HOS): per die of the group's chips the operation last granted
+      // ({valid, op}), per queue the passes in a row and whether its candidate was moved.
+      reg [2:0]    lop    [0:GQ*DIES-1];
+      reg [WW-1:0] passes [0:GQ-1];
+      reg [GQ-1:0] c_moved;
+      wire         resched = MODE == 0 && RESCHED != 0 && (resched_mp || resched_pipe);
+
+      // The granted candidate's list after the grant (its head, tail, non-empty), and with
+      // multi-plane rescheduling its partners: the list walked from the entry after the
+      // candidate, `window` entries at most, one stage per entry (docs/scheduler.md).
+      // Only at a decision edge (no push then: the memory is as the last edge left it).
+      wire [PW-1:0]  h_entry = t_entry;
+      wire [2:0]     h_list = c_list[t_q];
+      wire [NK*PW-1:0] h_heads = head[t_q];
+      wire [NK*PW-1:0] h_tails = tail[t_q];
+      wire [PW-1:0]  h_tail = h_tails[h_list * PW +: PW];
+      wire [1:0]     h_op = m_op[h_entry];
+      wire [PLANES_MAX-1:0] h_planes = m_planes[h_entry];
+      wire [31:0]    h_page = m_page[h_entry];
+      wire [DW-1:0]  h_die = c_die[t_q];
+      reg  [AW-1:0]  h_offer;  // the accept word of the candidate's die
+      always @* begin : offer_of
+        integer d;
+        h_offer = {AW{1'b0}};
+        for (d = 0; d < GQ * DIES; d = d + 1)
+          if (d == {{(32 - QW){1'b0}}, t_q} * DIES + {{(32 - DW){1'b0}}, h_die})
+            h_offer = accept[((gg * CHIPS) * DIES + d) * AW +: AW];
+      end
+      wire walk = MODE == 0 && RESCHED != 0 && decide && t_any && resched_mp && h_planes != {PLANES_MAX{1'b0}} &&
+                  (h_planes & (h_planes - 1'b1)) == {PLANES_MAX{1'b0}};
+      // Stage k's state before its entry (from stage k - 1): the entry, whether the walk
+      // ended, the planes met and joined, the last entry kept in the list (prev), the
+      // list's head, tail and non-empty after the changes so far, and the joins so far.
+      wire [WMAX-1:0]     j_step;   // stage k's entry joins
+      wire [WMAX-1:0]     u_step;   // ... and the entry before it is relinked
+      wire [WMAX*PW-1:0]  e_step, nx_step, prev_step;
+      wire [WMAX*IDW-1:0] id_step;
+      wire [WMAX*4-1:0]   cnt_step;  // joins before stage k
+      genvar gw;
+      for (gw = 0; gw < WMAX; gw = gw + 1) begin : stage
+        wire [PW-1:0] e, prev, head_in, tail_in;
+        wire ended, pv, ne_in;
+        wire [PLANES_MAX-1:0] seen, mask;
+        wire [3:0] cnt;
+        if (gw == 0) begin : first
+          assign e = m_next[h_entry];
+          assign ended = h_heads[h_list * PW +: PW] == h_tail;  // the candidate was alone in its list
+          assign seen = h_planes;
+          assign mask = h_planes;
+          assign prev = {PW{1'b0}};
+          assign pv = 1'b0;
+          assign head_in = m_next[h_entry];
+          assign tail_in = h_tail;
+          assign ne_in = !ended;
+          assign cnt = 4'd0;
+        end else begin : later
+          assign e = stage[gw - 1].nx;
+          assign ended = stage[gw - 1].ended || (stage[gw - 1].act && stage[gw - 1].last);
+          assign seen = stage[gw - 1].act && stage[gw - 1].here ? stage[gw - 1].seen | stage[gw - 1].ep : stage[gw - 1].seen;
+          assign mask = stage[gw - 1].joins ? stage[gw - 1].mask | stage[gw - 1].ep : stage[gw - 1].mask;
+          assign pv = stage[gw - 1].act && !stage[gw - 1].joins ? 1'b1 : stage[gw - 1].pv;
+          assign prev = stage[gw - 1].act && !stage[gw - 1].joins ? stage[gw - 1].e : stage[gw - 1].prev;
+          assign head_in = stage[gw - 1].head_out;
+          assign tail_in = stage[gw - 1].tail_out;
+          assign ne_in = stage[gw - 1].ne_out;
+          assign cnt = stage[gw - 1].cnt + {3'd0, stage[gw - 1].joins};
+        end
+        wire act = walk && !ended && gw < window;
+        wire [PW-1:0] nx = m_next[e];
+        wire [PLANES_MAX-1:0] ep = m_planes[e];
+        wire here = m_die[e] == h_die;
+        wire last = e == h_tail;
+        wire joins = act && here && (seen & ep) == {PLANES_MAX{1'b0}} && m_op[e] == h_op &&
+                     ep != {PLANES_MAX{1'b0}} && (ep & (ep - 1'b1)) == {PLANES_MAX{1'b0}} && (h_op == 2'd2 || m_page[e] == h_page) && !m_keep[e] &&
+                     (need_of(h_op, mask | ep) & ~h_offer) == {AW{1'b0}};
+        wire [PW-1:0] head_out = joins && !pv ? nx : head_in;
+        wire          ne_out = joins && !pv && last ? 1'b0 : ne_in;
+        wire [PW-1:0] tail_out = joins && pv && last ? prev : tail_in;
+        assign j_step[gw] = joins;
+        assign u_step[gw] = joins && pv;
+        assign e_step[gw * PW +: PW] = e;
+        assign nx_step[gw * PW +: PW] = nx;
+        assign prev_step[gw * PW +: PW] = prev;
+        assign id_step[gw * IDW +: IDW] = m_id[e];
+        assign cnt_step[gw * 4 +: 4] = cnt;
+      end
+      wire [PW-1:0] g_head = stage[WMAX - 1].head_out;
+      wire [PW-1:0] g_tail = stage[WMAX - 1].tail_out;
+      wire          g_ne = stage[WMAX - 1].ne_out;
+      // The partners in the order they joined (slot s: the stage whose join was the s-th).
+      reg [NP-1:0]     j_valid;
+      reg [NP*IDW-1:0] j_id;
+      always @* begin : slots
+        integer k, n;
+        j_valid = {NP{1'b0}};
+        j_id = {NP * IDW{1'b0}};
+        for (k = 0; k < WMAX; k = k + 1) begin
+          n = {28'd0, cnt_step[k * 4 +: 4]};
+          if (j_step[k] && n < NP) begin
+            j_valid[n] = 1'b1;
+            j_id[n * IDW +: IDW] = id_step[k * IDW +: IDW];
+          end
+        end
+      end
+
       // A push to the group: its queue, and the tail of the list it joins (the memory
       // links the new entry after it), chained through the groups as `link*`.
       wire          p_here = put && (MODE != 0 || push_channel == gg[CHW-1:0]);
@@ -233,22 +367,45 @@ module sched_block #(
         reg [PW-1:0]    r, o, h;
         reg             found;
         reg [31:0]      r_seq, o_seq;
+        reg [2:0]       n_lop [0:GQ*DIES-1];
+        reg [WW-1:0]    n_passes;
+        reg [PW-1:0]    alt;
+        reg [2:0]       alt_cl;
+        reg [DW-1:0]    b_die, a_die;
+        reg [1:0]       b_op, a_op;
+        reg             a_keep, moved;
         if (rst) begin
-          for (k = 0; k < GQ; k = k + 1) ne[k] <= {NK{1'b0}};
+          for (k = 0; k < GQ; k = k + 1) begin
+            ne[k] <= {NK{1'b0}};
+            passes[k] <= {WW{1'b0}};
+          end
+          for (k = 0; k < GQ * DIES; k = k + 1) lop[k] <= 3'd0;
           c_valid <= {GQ{1'b0}};
+          c_moved <= {GQ{1'b0}};
           rr <= LAST_CHIP[CPW-1:0];
         end else if (t_any || p_here) begin
           u = t_any ? t_q : p_q;
           n_head = head[u];
           n_tail = tail[u];
           n_ne = ne[u];
-          // The candidate leaves the head of its list.
+          for (k = 0; k < GQ * DIES; k = k + 1) n_lop[k] = lop[k];
+          n_passes = passes[u];
+          // The candidate leaves the head of its list (with its partners, from the list).
           if (t_any) begin
             cl = c_list[u];
-            if (n_head[cl * PW +: PW] == n_tail[cl * PW +: PW]) n_ne[cl] = 1'b0;
-            else n_head[cl * PW +: PW] = m_next[c_entry[u]];
+            n_head[cl * PW +: PW] = g_head;
+            n_tail[cl * PW +: PW] = g_tail;
+            n_ne[cl] = g_ne;
             if (MODE == 0) rr <= t_chip;
+            // The die's last operation and the queue's passes, with rescheduling.
+            if (resched) begin
+              n_lop[{{(32 - QW){1'b0}}, u} * DIES + {{(32 - DW){1'b0}}, c_die[u]}] = {1'b1, m_op[c_entry[u]]};
+              n_passes = c_moved[u] ? passes[u] + 1'b1 : {WW{1'b0}};
+            end
           end
+          for (k = 0; k < GQ * DIES; k = k + 1) lop[k] <= n_lop[k];
+          passes[u] <= n_passes;
+          moved = 1'b0;
           // A push goes to the tail of its list (the memory links it).
           if (p_here) begin
             if (!n_ne[push_list]) n_head[push_list * PW +: PW] = alloc;
@@ -288,8 +445,26 @@ module sched_block #(
                   h = r;
                   cl = 3'd2 * k[2:0];
                 end
+                // Pipeline: the other list's head, if it continues its die's last
+                // operation and h does not (fields from the push if just taken).
+                if (RESCHED != 0 && resched_pipe && n_ne[2 * k] && n_ne[2 * k + 1] && n_passes < window) begin
+                  alt = h == r ? o : r;
+                  alt_cl = h == r ? 3'd2 * k[2:0] + 3'd1 : 3'd2 * k[2:0];
+                  b_die = p_here && h == alloc ? push_die : m_die[h];
+                  b_op = p_here && h == alloc ? push_op : m_op[h];
+                  a_die = p_here && alt == alloc ? push_die : m_die[alt];
+                  a_op = p_here && alt == alloc ? push_op : m_op[alt];
+                  a_keep = p_here && alt == alloc ? push_keep : m_keep[alt];
+                  if (n_lop[{{(32 - QW){1'b0}}, u} * DIES + {{(32 - DW){1'b0}}, a_die}] == {1'b1, a_op} &&
+                      n_lop[{{(32 - QW){1'b0}}, u} * DIES + {{(32 - DW){1'b0}}, b_die}] != {1'b1, b_op} && !a_keep) begin
+                    h = alt;
+                    cl = alt_cl;
+                    moved = 1'b1;
+                  end
+                end
               end
           end
+          c_moved[u] <= moved;
           c_list[u] <= cl;
           c_valid[u] <= found;
           c_entry[u] <= h;
@@ -318,6 +493,14 @@ module sched_block #(
   wire [CHANNELS*IDW-1:0] next_id;
   wire [CHANNELS*CPW-1:0] next_chip;
   wire [CHANNELS*PW-1:0]  next_entry;  // the entry each grant frees
+  // Multi-plane rescheduling, per channel and partner slot: the partner granted (its
+  // entry freed too) and the unlink its removal writes.
+  wire [CHANNELS*NP-1:0]       next_part;
+  wire [CHANNELS*NP*IDW-1:0]   next_part_id;
+  wire [CHANNELS*WMAX-1:0]     next_step;        // per walk stage: its entry joined (freed)
+  wire [CHANNELS*WMAX*PW-1:0]  next_step_entry;
+  wire [CHANNELS*WMAX-1:0]     next_unlink;      // ... and the entry before it relinked
+  wire [CHANNELS*WMAX*PW-1:0]  next_unlink_prev, next_unlink_next;
   genvar ga;
   generate
     for (ga = 0; ga < CHANNELS; ga = ga + 1) begin : channel
@@ -327,6 +510,13 @@ module sched_block #(
       assign next_id[ga * IDW +: IDW] = here ? group[G].t_id : grant_id[ga * IDW +: IDW];
       assign next_chip[ga * CPW +: CPW] = here ? group[G].t_chip : grant_chip[ga * CPW +: CPW];
       assign next_entry[ga * PW +: PW] = here ? group[G].t_entry : {PW{1'b0}};
+      assign next_part[ga * NP +: NP] = here ? group[G].j_valid : {NP{1'b0}};
+      assign next_part_id[ga * NP * IDW +: NP * IDW] = here ? group[G].j_id : {NP * IDW{1'b0}};
+      assign next_step[ga * WMAX +: WMAX] = here ? group[G].j_step : {WMAX{1'b0}};
+      assign next_step_entry[ga * WMAX * PW +: WMAX * PW] = group[G].e_step;
+      assign next_unlink[ga * WMAX +: WMAX] = here ? group[G].u_step : {WMAX{1'b0}};
+      assign next_unlink_prev[ga * WMAX * PW +: WMAX * PW] = group[G].prev_step;
+      assign next_unlink_next[ga * WMAX * PW +: WMAX * PW] = group[G].nx_step;
     end
   endgenerate
 
@@ -334,7 +524,7 @@ module sched_block #(
   wire [PW-1:0] push_tail = group[NG - 1].link_at;
   wire          push_linked = group[NG - 1].linked;
   always @(posedge clk) begin : memory
-    integer q;
+    integer q, k;
     reg [PW-1:0] first, e;
     reg [PW:0] n;
     if (rst) begin
@@ -349,6 +539,10 @@ module sched_block #(
         m_die[alloc] <= push_die;
         m_need[alloc] <= need_of(push_op, push_planes);
         m_seq[alloc] <= seq;
+        m_op[alloc] <= push_op;
+        m_planes[alloc] <= push_planes;
+        m_page[alloc] <= push_page;
+        m_keep[alloc] <= push_keep;
         if (push_linked) m_next[push_tail] <= alloc;
         if (free_count != 0) begin
           free_head <= m_next[free_head];
@@ -358,17 +552,29 @@ module sched_block #(
         end
         seq <= seq + 32'd1;
       end
-      // The granted entries go to the front of the free list.
+      // The granted entries (and their partners) go to the front of the free list; a
+      // partner's removal from its list rewrites the link of the entry before it.
       if (decide) begin
         first = free_head;
         n = free_count;
-        for (q = 0; q < CHANNELS; q = q + 1)
+        for (q = 0; q < CHANNELS; q = q + 1) begin
+          for (k = 0; k < WMAX; k = k + 1)
+            if (next_unlink[q * WMAX + k])
+              m_next[next_unlink_prev[(q * WMAX + k) * PW +: PW]] <= next_unlink_next[(q * WMAX + k) * PW +: PW];
           if (next_grant[q]) begin
             e = next_entry[q * PW +: PW];
             m_next[e] <= first;
             first = e;
             n = n + 1'b1;
           end
+          for (k = 0; k < WMAX; k = k + 1)
+            if (next_step[q * WMAX + k]) begin
+              e = next_step_entry[(q * WMAX + k) * PW +: PW];
+              m_next[e] <= first;
+              first = e;
+              n = n + 1'b1;
+            end
+        end
         free_head <= first;
         free_count <= n;
       end
@@ -396,12 +602,16 @@ module sched_block #(
       grant <= {CHANNELS{1'b0}};
       grant_id <= {CHANNELS * IDW{1'b0}};
       grant_chip <= {CHANNELS * CPW{1'b0}};
+      grant_part <= {CHANNELS * NP{1'b0}};
+      grant_part_id <= {CHANNELS * NP * IDW{1'b0}};
       overflow <= 1'b0;
     end else begin
       if (decide) begin
         grant <= next_grant;
         grant_id <= next_id;
         grant_chip <= next_chip;
+        grant_part <= next_part;
+        grant_part_id <= next_part_id;
       end
       if (push && (decide || full)) overflow <= 1'b1;
     end

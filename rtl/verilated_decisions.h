@@ -17,8 +17,9 @@ namespace ssd::rtl {
 template <typename Model>
 class VerilatedDecisions final : public ctrl::DecisionModel {
  public:
-  VerilatedDecisions(const Shape& s, const nand::NandConfig& n, bool read_first, bool by_priority)
-      : block_(s, read_first, by_priority),
+  VerilatedDecisions(const Shape& s, const nand::NandConfig& n, bool read_first, bool by_priority,
+                     const ctrl::RescheduleConfig& r)
+      : block_(s, read_first, by_priority, r),
         n_(n),
         held_(std::size_t{n.channels} * n.chips_per_channel, 0) {}
   void push(const FlashCommand& c, Tick now) override {
@@ -41,11 +42,13 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
     for (unsigned ch = 0; ch < n_.channels; ++ch) sample(ch, nand[ch]);
     if (vcd_) trace_sampled(now);
     block_.decide(grants_);
-    granted.assign(n_.channels, 0);
+    granted.assign(std::size_t{n_.channels} * kMaxPlanes, 0);
     for (unsigned ch = 0; ch < n_.channels; ++ch) {
-      if (!grants_[ch].valid) continue;
-      granted[ch] = grants_[ch].id;
-      --held_[std::size_t{ch} * n_.chips_per_channel + grants_[ch].chip];
+      const auto& g = grants_[ch];
+      if (!g.valid) continue;
+      granted[ch * kMaxPlanes] = g.id;
+      for (unsigned k = 0; k < g.parts; ++k) granted[ch * kMaxPlanes + 1 + k] = g.part_id[k];
+      held_[std::size_t{ch} * n_.chips_per_channel + g.chip] -= 1 + g.parts;
     }
     if (vcd_) trace_decided(now);
   }
@@ -217,8 +220,9 @@ void VerilatedDecisions<Model>::trace_decided(Tick now) {
 
 template <typename Model>
 std::unique_ptr<ctrl::DecisionModel> make_decision_model_of(const Shape& s, const nand::NandConfig& n,
-                                                            bool read_first, bool by_priority) {
-  return std::make_unique<VerilatedDecisions<Model>>(s, n, read_first, by_priority);
+                                                            bool read_first, bool by_priority,
+                                                            const ctrl::RescheduleConfig& r = {}) {
+  return std::make_unique<VerilatedDecisions<Model>>(s, n, read_first, by_priority, r);
 }
 
 }  // namespace ssd::rtl

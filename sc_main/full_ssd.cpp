@@ -54,8 +54,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       if (!cfg.is_default("ftl.batch_depth") && fw.batch_depth != 0)
         throw ConfigError(cfg.locate(r + " replaces the firmware's batching: leave ftl.batch_depth unset or 0"));
       fw.batch_depth = 0;
-      if (cfg.get_string("controller.rtl") != "off")
-        throw ConfigError(cfg.locate(r + ": the Verilog block (controller.rtl) does not reschedule yet"));
+      fw.mark_hazards = true;
     }
     {
       const ctrl::SchedPolicy::RtlForm form =
@@ -89,7 +88,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
 #if SSD_RTL
       std::string why;
       const ctrl::SchedPolicy::RtlForm form = sched->policy().rtl_form();
-      auto model = rtl::make_decision_model(fcfg.nand, form.ios, form.read_first, form.by_priority, why);
+      auto model = rtl::make_decision_model(fcfg.nand, form.ios, form.read_first, form.by_priority, sc.reschedule, why);
       if (!model) throw ConfigError(cfg.locate("controller.rtl = " + rtl + ": " + why));
       if (vcd) model->trace(*vcd, std::string(sched->name()) + ".rtl");
       sched->set_decision_model(std::move(model), rtl == "on" ? ctrl::FlashSched::Twin::On : ctrl::FlashSched::Twin::Check);

@@ -273,8 +273,9 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(bt, "multiplane_share", num(sent ? static_cast<double>(fc.combined_commands) / static_cast<double>(sent) : 0.0));
   put(root, "batching", bt);
 
-  // The scheduler block's rescheduling (controller.reschedule; whole run), when on.
-  if (const ctrl::RescheduleCounters* rc = f.sched.policy().reschedule_counters()) {
+  // The scheduler block's rescheduling (controller.reschedule; whole run), when on and the
+  // C++ block decides.
+  if (const ctrl::RescheduleCounters* rc = f.sched.reschedule_counters()) {
     json::Value rs = obj();
     const ctrl::BlockWaits& bw = f.sched.waits();
     put(rs, "setting", text(f.sched.config().reschedule.name()));

@@ -68,9 +68,10 @@ Config make_config() {
              "command of its die's last operation goes ahead of an older one of the other list, for cache "
              "pipelining; both; commands sharing a page, an erased block or a logical page keep their order. "
              "The firmware's batching (ftl.batch_depth) is off with it");
-  c.add_int("controller.reschedule_window", sched.reschedule.window, 1, 64,
+  c.add_int("controller.reschedule_window", sched.reschedule.window, 1, 16,
             "controller.reschedule: commands of a list searched for multi-plane partners, and grants in a row "
-            "a chip queue may pass an older command for pipelining (the bound on reordering)");
+            "a chip queue may pass an older command for pipelining (the bound on reordering; at most 16, the "
+            "Verilog block's WMAX)");
   c.add_bool("controller.read_first", sched.read_first, "hos: take the oldest read of a chip queue (of its first class) before its oldest command");
   c.add_enum("controller.gc_priority", fw.gc_yields ? "host_first" : "fifo", {"host_first", "fifo"},
              "hos: host_first = a chip serves host commands before GC's, unless the GC's plane is at its last "

@@ -91,6 +91,9 @@ struct FlashCommand {
   std::uint32_t out_bytes = 0;
   std::uint64_t id = 0;           // the issuer's tag, for logs
   FlashPriority priority = FlashPriority::Host;  // the scheduler block's class
+  // The scheduler block must not reorder it ahead of the commands it already holds (its
+  // issuer found a data dependency on one: docs/scheduler.md, Rescheduling).
+  bool keep_order = false;
 
   // ---- result, filled by the NAND ----
   FlashStatus status = FlashStatus::Pending;

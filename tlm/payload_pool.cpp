@@ -89,6 +89,7 @@ void FlashCommand::reset() {
   host = nullptr;
   issuer = Issuer{};
   priority = FlashPriority::Host;
+  keep_order = false;
   queue_next = nullptr;
   queue_seq = 0;
   join_next = nullptr;

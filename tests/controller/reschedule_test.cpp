@@ -30,6 +30,14 @@ struct Cmds {
   }
 };
 
+// Pushes `c` as the firmware sends it: marked keep_order when it conflicts with a command
+// sent before and not completed (`sent`).
+void send(HosPolicy& h, HazardKeys& sent, FlashCommand* c) {
+  c->keep_order = sent.conflicts(*c);
+  sent.add(*c);
+  h.push(c);
+}
+
 HosPolicy make(const char* setting, std::uint32_t window = 8, bool read_first = false, unsigned dies = 2) {
   HosPolicy h(1, 1, read_first, false);
   h.set_reschedule(parse_reschedule(setting, window), dies);
@@ -192,18 +200,20 @@ TEST_CASE("reschedule: a read of a page keeps its order behind the program that 
     INFO(setting);
     Cmds k;
     HosPolicy h = make(setting);
-    h.push(k.make(FlashOp::Read, 0, 0, 10, 0));     // 1: the die reads
-    h.push(k.make(FlashOp::Program, 0, 0, 20, 4));  // 2: writes block 20 page 4
-    h.push(k.make(FlashOp::Read, 0, 0, 20, 4));     // 3: reads it: must not pass 2
+    HazardKeys hz;
+    send(h, hz, k.make(FlashOp::Read, 0, 0, 10, 0));     // 1: the die reads
+    send(h, hz, k.make(FlashOp::Program, 0, 0, 20, 4));  // 2: writes block 20 page 4
+    send(h, hz, k.make(FlashOp::Read, 0, 0, 20, 4));     // 3: reads it: must not pass 2
     CHECK(drain(h) == std::vector<std::uint64_t>{1, 2, 3});
     CHECK(h.reschedule_counters()->held_by_dependency > 0);
   }
   // The same with a read of another page: it passes.
   Cmds k;
   HosPolicy h = make("pipeline");
-  h.push(k.make(FlashOp::Read, 0, 0, 10, 0));
-  h.push(k.make(FlashOp::Program, 0, 0, 20, 4));
-  h.push(k.make(FlashOp::Read, 0, 0, 20, 3));
+  HazardKeys hz;
+  send(h, hz, k.make(FlashOp::Read, 0, 0, 10, 0));
+  send(h, hz, k.make(FlashOp::Program, 0, 0, 20, 4));
+  send(h, hz, k.make(FlashOp::Read, 0, 0, 20, 3));
   CHECK(drain(h) == std::vector<std::uint64_t>{1, 3, 2});
 }
 
@@ -212,18 +222,20 @@ TEST_CASE("reschedule: an erase keeps its order behind the reads of its block", 
   // the dependency, multi-plane rescheduling would join the two erases and pass the reads.
   Cmds k;
   HosPolicy h = make("both", 8, false, 1);
-  h.push(k.make(FlashOp::Erase, 0, 0, 3, 0));  // 1
-  h.push(k.make(FlashOp::Read, 0, 1, 7, 0));   // 2: a read of block 7
-  h.push(k.make(FlashOp::Read, 0, 1, 7, 1));   // 3
-  h.push(k.make(FlashOp::Erase, 0, 1, 7, 0));  // 4: block 7's erase
+  HazardKeys hz;
+  send(h, hz, k.make(FlashOp::Erase, 0, 0, 3, 0));  // 1
+  send(h, hz, k.make(FlashOp::Read, 0, 1, 7, 0));   // 2: a read of block 7
+  send(h, hz, k.make(FlashOp::Read, 0, 1, 7, 1));   // 3
+  send(h, hz, k.make(FlashOp::Erase, 0, 1, 7, 0));  // 4: block 7's erase
   CHECK(grant(h) == std::vector<std::uint64_t>{1});
   CHECK(drain(h) == std::vector<std::uint64_t>{2, 3, 4});
   // Another block's erase joins.
   Cmds m;
   HosPolicy g = make("both", 8, false, 1);
-  g.push(m.make(FlashOp::Erase, 0, 0, 3, 0));
-  g.push(m.make(FlashOp::Read, 0, 1, 7, 0));
-  g.push(m.make(FlashOp::Erase, 0, 1, 8, 0));
+  HazardKeys gz;
+  send(g, gz, m.make(FlashOp::Erase, 0, 0, 3, 0));
+  send(g, gz, m.make(FlashOp::Read, 0, 1, 7, 0));
+  send(g, gz, m.make(FlashOp::Erase, 0, 1, 8, 0));
   CHECK(grant(g) == std::vector<std::uint64_t>{1, 3});
 }
 
@@ -232,18 +244,44 @@ TEST_CASE("reschedule: commands of one logical page keep their order", "[sched][
   // another block): the read may not join the head's two-plane read ahead of 2.
   Cmds k;
   HosPolicy h = make("both", 8, false, 1);
-  h.push(k.make(FlashOp::Read, 0, 0, 10, 5));           // 1
-  h.push(k.make(FlashOp::Program, 0, 1, 20, 0, 42));    // 2: lpn 42
-  h.push(k.make(FlashOp::Read, 0, 1, 30, 5, 42));       // 3: lpn 42 too
+  HazardKeys hz;
+  send(h, hz, k.make(FlashOp::Read, 0, 0, 10, 5));           // 1
+  send(h, hz, k.make(FlashOp::Program, 0, 1, 20, 0, 42));    // 2: lpn 42
+  send(h, hz, k.make(FlashOp::Read, 0, 1, 30, 5, 42));       // 3: lpn 42 too
   CHECK(grant(h) == std::vector<std::uint64_t>{1});
   CHECK(drain(h) == std::vector<std::uint64_t>{2, 3});
   // Another logical page joins.
   Cmds m;
   HosPolicy g = make("both", 8, false, 1);
-  g.push(m.make(FlashOp::Read, 0, 0, 10, 5));
-  g.push(m.make(FlashOp::Program, 0, 1, 20, 0, 42));
-  g.push(m.make(FlashOp::Read, 0, 1, 30, 5, 43));
+  HazardKeys gz;
+  send(g, gz, m.make(FlashOp::Read, 0, 0, 10, 5));
+  send(g, gz, m.make(FlashOp::Program, 0, 1, 20, 0, 42));
+  send(g, gz, m.make(FlashOp::Read, 0, 1, 30, 5, 43));
   CHECK(grant(g) == std::vector<std::uint64_t>{1, 3});
+}
+
+TEST_CASE("reschedule: the firmware's hazard keys: page, erased block, logical page, until completion",
+          "[sched][reschedule][dependency]") {
+  Cmds k;
+  HazardKeys hz;
+  FlashCommand* prog = k.make(FlashOp::Program, 0, 1, 20, 4, 42);
+  CHECK_FALSE(hz.conflicts(*prog));
+  hz.add(*prog);
+  CHECK(hz.conflicts(*k.make(FlashOp::Read, 0, 1, 20, 4)));         // the page it writes
+  CHECK_FALSE(hz.conflicts(*k.make(FlashOp::Read, 0, 1, 20, 3)));   // another page of its block
+  CHECK_FALSE(hz.conflicts(*k.make(FlashOp::Read, 0, 0, 20, 4)));   // the same page of another plane
+  CHECK(hz.conflicts(*k.make(FlashOp::Read, 0, 0, 30, 1, 42)));     // its logical page, anywhere on its chip
+  CHECK(hz.conflicts(*k.make(FlashOp::Erase, 0, 1, 20, 0)));        // an erase of its block
+  FlashCommand* other_chip = k.make(FlashOp::Read, 0, 0, 30, 1, 42);
+  other_chip->chip = 1;
+  CHECK_FALSE(hz.conflicts(*other_chip));  // the block reorders nothing across chips
+  FlashCommand* erase = k.make(FlashOp::Erase, 1, 0, 7, 0);
+  hz.add(*erase);
+  CHECK(hz.conflicts(*k.make(FlashOp::Read, 1, 0, 7, 5)));  // any page of an erased block
+  hz.remove(*prog);
+  hz.remove(*erase);
+  CHECK(hz.empty());
+  CHECK_FALSE(hz.conflicts(*k.make(FlashOp::Read, 0, 1, 20, 4)));
 }
 
 TEST_CASE("reschedule: with the setting none the block decides as HOS, on random streams",

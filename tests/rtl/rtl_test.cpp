@@ -28,19 +28,21 @@ namespace {
 
 // The first difference between the two blocks' decisions, or "" if none.
 struct Outcome {
-  std::uint64_t decisions = 0, pushes = 0, grants = 0;
+  std::uint64_t decisions = 0, pushes = 0, grants = 0, merged = 0;
   std::string divergence;
 };
 
 template <typename Model>
-Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t decisions, std::uint64_t seed) {
-  RtlBlock<Model> rtl(g, read_first, by_priority);
+Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t decisions, std::uint64_t seed,
+                const ctrl::RescheduleConfig& rs = {}) {
+  RtlBlock<Model> rtl(g, read_first, by_priority, rs);
   std::unique_ptr<ctrl::SchedPolicy> cpp;
   ctrl::HosPolicy* hos = nullptr;
   if (g.ios) {
     cpp = std::make_unique<ctrl::IosPolicy>(g.channels, g.chips);
   } else {
     auto h = std::make_unique<ctrl::HosPolicy>(g.channels, g.chips, read_first, by_priority);
+    if (rs.on()) h->set_reschedule(rs, g.dies);
     hos = h.get();
     cpp = std::move(h);
   }
@@ -76,6 +78,8 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
       c.op = r < 50 ? FlashOp::Read : r < 85 ? FlashOp::Program : FlashOp::Erase;
       c.plane_mask = static_cast<std::uint8_t>(1 + rnd(3));  // two planes per die
       c.priority = static_cast<FlashPriority>(rnd(3));
+      c.page = static_cast<std::uint32_t>(rnd(3));  // offsets that often match: partners
+      c.keep_order = rnd(8) == 0;
       const std::size_t room = g.depth - cpp->queued();  // the block's command memory
       if (room == 0) continue;
       commands.push_back(c);
@@ -134,17 +138,26 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
         o.divergence = "decision " + std::to_string(step) + ", channel " + std::to_string(ch) +
                        ": the RTL block said it would " + (would >> ch & 1u ? "" : "not ") + "grant";
     for (unsigned ch = 0; ch < g.channels; ++ch) {
-      const bool same = got[ch].valid == (want[ch] != nullptr) &&
-                        (!want[ch] || (got[ch].id == want[ch]->id && got[ch].chip == want[ch]->chip));
+      // The command and its partners (multi-plane rescheduling), in order.
+      std::vector<std::uint64_t> want_ids, got_ids;
+      for (const FlashCommand* p = want[ch]; p; p = p->join_next) want_ids.push_back(p->id);
+      if (got[ch].valid) got_ids.push_back(got[ch].id);
+      for (unsigned k = 0; got[ch].valid && k < got[ch].parts; ++k) got_ids.push_back(got[ch].part_id[k]);
+      const bool same = want_ids == got_ids && (!want[ch] || got[ch].chip == want[ch]->chip);
       if (same) {
-        o.grants += got[ch].valid;
+        o.grants += got_ids.size();
+        o.merged += got_ids.size() > 1;
         continue;
       }
+      const auto show = [](const std::vector<std::uint64_t>& v) {
+        std::string t = v.empty() ? "nothing" : "command";
+        for (std::uint64_t i : v) t += " " + std::to_string(i);
+        return t;
+      };
       std::ostringstream m;
-      m << "decision " << step << ", channel " << ch << ": RTL "
-        << (got[ch].valid ? "command " + std::to_string(got[ch].id) + " chip " + std::to_string(got[ch].chip) : "nothing")
-        << ", C++ "
-        << (want[ch] ? "command " + std::to_string(want[ch]->id) + " chip " + std::to_string(want[ch]->chip) : "nothing");
+      m << "decision " << step << ", channel " << ch << ": RTL " << show(got_ids)
+        << (got[ch].valid ? " chip " + std::to_string(got[ch].chip) : "") << ", C++ " << show(want_ids)
+        << (want[ch] ? " chip " + std::to_string(want[ch]->chip) : "");
       o.divergence = m.str();
       break;
     }
@@ -194,6 +207,34 @@ TEST_CASE("rtl block: HOS, 4 x 4 chips x 2 dies, decides as the C++ block", "[rt
 
 TEST_CASE("rtl block: IOS, 2 x 4 chips x 2 dies, decides as the C++ block", "[rtl]") {
   check_equal<Vrtl_ios_2x4>({2, 4, 2, 64, true}, 60000);
+}
+
+// With rescheduling: four seeds, windows 3 to 6, read_first and classes as above.
+template <typename Model>
+void check_rescheduling(const Shape& g, const char* setting, std::uint64_t decisions) {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const bool read_first = seed & 1u, by_priority = seed & 2u;
+    const ctrl::RescheduleConfig rs = ctrl::parse_reschedule(setting, static_cast<std::uint32_t>(2 + seed));
+    const Outcome o = compare<Model>(g, read_first, by_priority, decisions, seed, rs);
+    INFO(setting << ", window " << rs.window << ", seed " << seed << (read_first ? ", read first" : "")
+                 << (by_priority ? ", classes" : "") << ": " << o.decisions << " decisions, " << o.pushes
+                 << " commands queued, " << o.grants << " granted, " << o.merged << " merged commands");
+    REQUIRE(o.divergence == "");
+    CHECK(o.grants * 10 > o.pushes * 9);
+    if (rs.multiplane) CHECK(o.merged > o.decisions / 1000);  // partners are found, and agreed on
+  }
+}
+
+TEST_CASE("rtl block: HOS 3 x 3 x 2 with multi-plane rescheduling decides as the C++ block", "[rtl][reschedule]") {
+  check_rescheduling<Vrtl_hos_3x3>({3, 3, 2, 32, false}, "multiplane", 60000);
+}
+
+TEST_CASE("rtl block: HOS 3 x 3 x 2 with pipeline rescheduling decides as the C++ block", "[rtl][reschedule]") {
+  check_rescheduling<Vrtl_hos_3x3>({3, 3, 2, 32, false}, "pipeline", 60000);
+}
+
+TEST_CASE("rtl block: HOS 4 x 4 x 2 with both reschedulings decides as the C++ block", "[rtl][reschedule]") {
+  check_rescheduling<Vrtl_hos_4x4>({4, 4, 2, 64, false}, "both", 60000);
 }
 
 TEST_CASE("rtl block: a block whose round robin is broken is caught within a few decisions", "[rtl]") {
