@@ -4,8 +4,12 @@
 # chip and a command memory of 32 commands per chip, for each geometry given, and prints
 # per geometry: logic gates (Yosys' simple gate cells), flip-flops, the command memory (kept as RAM: its bits and
 # ports, `ram_block`), and the longest combinational path in gate levels (Yosys ltp,
-# flip-flops excluded; an estimate of the critical path before placement).
+# flip-flops excluded; an estimate of the critical path before placement). Each geometry
+# in three forms: HOS alone (RESCHED=0), and with the rescheduling hardware
+# (controller.reschedule: docs/scheduler.md) for windows of up to 4 and up to 16 commands
+# (WMAX; the walk for multi-plane partners has a stage per command of the window).
 #   bash rtl/cost.sh [CHANNELSxCHIPS ...]     (default: 4x4 8x8 16x8)
+#   RTL_COST_FORMS="hos" bash rtl/cost.sh 4x4   (only some forms: hos, resched4, resched16)
 # Debian's `yosys`; takes minutes per geometry (scripts/deps.sh installs it).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,12 +23,22 @@ for g in "${geometries[@]}"; do
 done
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-printf '%-9s %6s %9s %10s %9s %11s %13s\n' geometry memory gates "flip-flops" "RAM bits" "RAM ports" "path (levels)"
+forms=(${RTL_COST_FORMS:-hos resched4 resched16})
+for f in "${forms[@]}"; do
+  case "$f" in hos|resched4|resched16) ;; *) echo "rtl/cost.sh: a form is hos, resched4 or resched16, not '$f'" >&2; exit 2 ;; esac
+done
+printf '%-9s %-10s %6s %9s %10s %9s %11s %13s\n' geometry form memory gates "flip-flops" "RAM bits" "RAM ports" "path (levels)"
 for g in "${geometries[@]}"; do
+ for f in "${forms[@]}"; do
   ch=${g%x*} chips=${g#*x} pool=$((${g%x*} * ${g#*x} * 32))
+  case "$f" in
+    hos) extra="-set RESCHED 0" ;;
+    resched4) extra="-set RESCHED 1 -set WMAX 4" ;;
+    resched16) extra="-set RESCHED 1 -set WMAX 16" ;;
+  esac
   yosys -q -l "$work/$g.log" -p "
     read_verilog $here/sched_block.v
-    chparam -set CHANNELS $ch -set CHIPS $chips -set DIES 2 -set POOL $pool -set MODE 0 sched_block
+    chparam -set CHANNELS $ch -set CHIPS $chips -set DIES 2 -set POOL $pool -set MODE 0 $extra sched_block
     synth -top sched_block -flatten -run begin:fine
     opt -fast -full
     memory_map -attr !ram_block
@@ -46,5 +60,6 @@ for g in "${geometries[@]}"; do
     /^ *end$/ && w {bits += w * s; rd += r; wr += x; w = 0}
     END {printf "%d %dR/%dW\n", bits, rd, wr}' "$work/$g.mem")
   levels=$(sed -n 's/.*Longest topological path in sched_block (length=\([0-9]*\)).*/\1/p' "$work/$g.ltp")
-  printf '%-9s %6s %9s %10s %9s %11s %13s\n' "$g" "$pool" "$gates" "$ffs" "$bits" "$ports" "$levels"
+  printf '%-9s %-10s %6s %9s %10s %9s %11s %13s\n' "$g" "$f" "$pool" "$gates" "$ffs" "$bits" "$ports" "$levels"
+ done
 done

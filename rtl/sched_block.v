@@ -127,9 +127,7 @@ module sched_block #(
   (* ram_block *) reg [AW-1:0]  m_need [0:POOL-1];
   (* ram_block *) reg [31:0]    m_seq  [0:POOL-1];  // arrival number
   (* ram_block *) reg [PW-1:0]  m_next [0:POOL-1];  // the next entry of its list (or of the free list)
-  (* ram_block *) reg [1:0]     m_op   [0:POOL-1];  // rescheduling: operation, planes, page, keep_order
-  (* ram_block *) reg [PLANES_MAX-1:0] m_planes [0:POOL-1];
-  (* ram_block *) reg [31:0]    m_page [0:POOL-1];
+  (* ram_block *) reg [1:0]     m_op   [0:POOL-1];  // rescheduling: operation, keep_order
   (* ram_block *) reg           m_keep [0:POOL-1];
   reg [PW-1:0]         free_head;             // the free list
   reg [PW:0]           free_count;
@@ -145,6 +143,23 @@ module sched_block #(
                          {(by_priority ? push_class : 2'd1), 1'b0} + {2'b00, push_op != 2'd0};
   wire       put = push && !decide && !full && !rst;
 
+  // Multi-plane rescheduling's fields of a command: its planes and page (rmem.m_planes,
+  // rmem.m_page), only in a block with the hardware.
+  generate
+    if (MODE == 0 && RESCHED != 0) begin : rmem
+      (* ram_block *) reg [PLANES_MAX-1:0] m_planes [0:POOL-1];
+      (* ram_block *) reg [31:0]           m_page   [0:POOL-1];
+      always @(posedge clk) begin : write
+        if (put) begin
+          m_planes[alloc] <= push_planes;
+          m_page[alloc] <= push_page;
+        end
+      end
+    end else begin : no_rmem
+      wire unused_page = &{1'b0, push_page};  // a block without rescheduling ignores it
+    end
+  endgenerate
+
   // The queues are kept in groups: HOS a channel's chips, IOS the one queue. A group
   // holds its queues' lists and candidates, decides which of its candidates a decision
   // edge takes, and has one unit that refreshes a queue's lists and candidate: the queue
@@ -158,7 +173,7 @@ module sched_block #(
   wire [NQ-1:0] q_ready;  // per queue: its candidate could start now
   assign queue_ready = q_ready;
 
-  genvar gg, gb;
+  genvar gg, gb, gw;
   generate
     for (gg = 0; gg < NG; gg = gg + 1) begin : group
       // Per queue of the group: its lists (head, tail, non-empty) and its candidate,
@@ -250,93 +265,115 @@ module sched_block #(
       wire [NK*PW-1:0] h_heads = head[t_q];
       wire [NK*PW-1:0] h_tails = tail[t_q];
       wire [PW-1:0]  h_tail = h_tails[h_list * PW +: PW];
-      wire [1:0]     h_op = m_op[h_entry];
-      wire [PLANES_MAX-1:0] h_planes = m_planes[h_entry];
-      wire [31:0]    h_page = m_page[h_entry];
-      wire [DW-1:0]  h_die = c_die[t_q];
-      reg  [AW-1:0]  h_offer;  // the accept word of the candidate's die
-      always @* begin : offer_of
-        integer d;
-        h_offer = {AW{1'b0}};
-        for (d = 0; d < GQ * DIES; d = d + 1)
-          if (d == {{(32 - QW){1'b0}}, t_q} * DIES + {{(32 - DW){1'b0}}, h_die})
-            h_offer = accept[((gg * CHIPS) * DIES + d) * AW +: AW];
-      end
-      wire walk = MODE == 0 && RESCHED != 0 && decide && t_any && resched_mp && h_planes != {PLANES_MAX{1'b0}} &&
-                  (h_planes & (h_planes - 1'b1)) == {PLANES_MAX{1'b0}};
-      // Stage k's state before its entry (from stage k - 1): the entry, whether the walk
-      // ended, the planes met and joined, the last entry kept in the list (prev), the
-      // list's head, tail and non-empty after the changes so far, and the joins so far.
+      // What the walk gives: per stage, whether its entry joins (and is freed), whether
+      // the entry before it is relinked, the entries, links and ids involved; the list
+      // after the grant; the partners in slot order.
       wire [WMAX-1:0]     j_step;   // stage k's entry joins
       wire [WMAX-1:0]     u_step;   // ... and the entry before it is relinked
       wire [WMAX*PW-1:0]  e_step, nx_step, prev_step;
-      wire [WMAX*IDW-1:0] id_step;
-      wire [WMAX*4-1:0]   cnt_step;  // joins before stage k
-      genvar gw;
-      for (gw = 0; gw < WMAX; gw = gw + 1) begin : stage
-        wire [PW-1:0] e, prev, head_in, tail_in;
-        wire ended, pv, ne_in;
-        wire [PLANES_MAX-1:0] seen, mask;
-        wire [3:0] cnt;
-        if (gw == 0) begin : first
-          assign e = m_next[h_entry];
-          assign ended = h_heads[h_list * PW +: PW] == h_tail;  // the candidate was alone in its list
-          assign seen = h_planes;
-          assign mask = h_planes;
-          assign prev = {PW{1'b0}};
-          assign pv = 1'b0;
-          assign head_in = m_next[h_entry];
-          assign tail_in = h_tail;
-          assign ne_in = !ended;
-          assign cnt = 4'd0;
-        end else begin : later
-          assign e = stage[gw - 1].nx;
-          assign ended = stage[gw - 1].ended || (stage[gw - 1].act && stage[gw - 1].last);
-          assign seen = stage[gw - 1].act && stage[gw - 1].here ? stage[gw - 1].seen | stage[gw - 1].ep : stage[gw - 1].seen;
-          assign mask = stage[gw - 1].joins ? stage[gw - 1].mask | stage[gw - 1].ep : stage[gw - 1].mask;
-          assign pv = stage[gw - 1].act && !stage[gw - 1].joins ? 1'b1 : stage[gw - 1].pv;
-          assign prev = stage[gw - 1].act && !stage[gw - 1].joins ? stage[gw - 1].e : stage[gw - 1].prev;
-          assign head_in = stage[gw - 1].head_out;
-          assign tail_in = stage[gw - 1].tail_out;
-          assign ne_in = stage[gw - 1].ne_out;
-          assign cnt = stage[gw - 1].cnt + {3'd0, stage[gw - 1].joins};
+      wire [PW-1:0]       g_head, g_tail;
+      wire                g_ne;
+      wire [NP-1:0]       j_valid;
+      wire [NP*IDW-1:0]   j_id;
+      if (MODE == 0 && RESCHED != 0) begin : rs
+        wire [1:0]     h_op = m_op[h_entry];
+        wire [PLANES_MAX-1:0] h_planes = rmem.m_planes[h_entry];
+        wire [31:0]    h_page = rmem.m_page[h_entry];
+        wire [DW-1:0]  h_die = c_die[t_q];
+        reg  [AW-1:0]  h_offer;  // the accept word of the candidate's die
+        always @* begin : offer_of
+          integer d;
+          h_offer = {AW{1'b0}};
+          for (d = 0; d < GQ * DIES; d = d + 1)
+            if (d == {{(32 - QW){1'b0}}, t_q} * DIES + {{(32 - DW){1'b0}}, h_die})
+              h_offer = accept[((gg * CHIPS) * DIES + d) * AW +: AW];
         end
-        wire act = walk && !ended && gw < window;
-        wire [PW-1:0] nx = m_next[e];
-        wire [PLANES_MAX-1:0] ep = m_planes[e];
-        wire here = m_die[e] == h_die;
-        wire last = e == h_tail;
-        wire joins = act && here && (seen & ep) == {PLANES_MAX{1'b0}} && m_op[e] == h_op &&
-                     ep != {PLANES_MAX{1'b0}} && (ep & (ep - 1'b1)) == {PLANES_MAX{1'b0}} && (h_op == 2'd2 || m_page[e] == h_page) && !m_keep[e] &&
-                     (need_of(h_op, mask | ep) & ~h_offer) == {AW{1'b0}};
-        wire [PW-1:0] head_out = joins && !pv ? nx : head_in;
-        wire          ne_out = joins && !pv && last ? 1'b0 : ne_in;
-        wire [PW-1:0] tail_out = joins && pv && last ? prev : tail_in;
-        assign j_step[gw] = joins;
-        assign u_step[gw] = joins && pv;
-        assign e_step[gw * PW +: PW] = e;
-        assign nx_step[gw * PW +: PW] = nx;
-        assign prev_step[gw * PW +: PW] = prev;
-        assign id_step[gw * IDW +: IDW] = m_id[e];
-        assign cnt_step[gw * 4 +: 4] = cnt;
-      end
-      wire [PW-1:0] g_head = stage[WMAX - 1].head_out;
-      wire [PW-1:0] g_tail = stage[WMAX - 1].tail_out;
-      wire          g_ne = stage[WMAX - 1].ne_out;
-      // The partners in the order they joined (slot s: the stage whose join was the s-th).
-      reg [NP-1:0]     j_valid;
-      reg [NP*IDW-1:0] j_id;
-      always @* begin : slots
-        integer k, n;
-        j_valid = {NP{1'b0}};
-        j_id = {NP * IDW{1'b0}};
-        for (k = 0; k < WMAX; k = k + 1) begin
-          n = {28'd0, cnt_step[k * 4 +: 4]};
-          if (j_step[k] && n < NP) begin
-            j_valid[n] = 1'b1;
-            j_id[n * IDW +: IDW] = id_step[k * IDW +: IDW];
+        wire walk = decide && t_any && resched_mp && h_planes != {PLANES_MAX{1'b0}} &&
+                    (h_planes & (h_planes - 1'b1)) == {PLANES_MAX{1'b0}};
+        // Stage k's state before its entry (from stage k - 1): the entry, whether the walk
+        // ended, the planes met and joined, the last entry kept in the list (prev), the
+        // list's head, tail and non-empty after the changes so far, and the joins so far.
+        wire [WMAX*IDW-1:0] id_step;
+        wire [WMAX*4-1:0]   cnt_step;  // joins before stage k
+        for (gw = 0; gw < WMAX; gw = gw + 1) begin : stage
+          wire [PW-1:0] e, prev, head_in, tail_in;
+          wire ended, pv, ne_in;
+          wire [PLANES_MAX-1:0] seen, mask;
+          wire [3:0] cnt;
+          if (gw == 0) begin : first
+            assign e = m_next[h_entry];
+            assign ended = h_heads[h_list * PW +: PW] == h_tail;  // the candidate was alone in its list
+            assign seen = h_planes;
+            assign mask = h_planes;
+            assign prev = {PW{1'b0}};
+            assign pv = 1'b0;
+            assign head_in = m_next[h_entry];
+            assign tail_in = h_tail;
+            assign ne_in = !ended;
+            assign cnt = 4'd0;
+          end else begin : later
+            assign e = stage[gw - 1].nx;
+            assign ended = stage[gw - 1].ended || (stage[gw - 1].act && stage[gw - 1].last);
+            assign seen = stage[gw - 1].act && stage[gw - 1].here ? stage[gw - 1].seen | stage[gw - 1].ep : stage[gw - 1].seen;
+            assign mask = stage[gw - 1].joins ? stage[gw - 1].mask | stage[gw - 1].ep : stage[gw - 1].mask;
+            assign pv = stage[gw - 1].act && !stage[gw - 1].joins ? 1'b1 : stage[gw - 1].pv;
+            assign prev = stage[gw - 1].act && !stage[gw - 1].joins ? stage[gw - 1].e : stage[gw - 1].prev;
+            assign head_in = stage[gw - 1].head_out;
+            assign tail_in = stage[gw - 1].tail_out;
+            assign ne_in = stage[gw - 1].ne_out;
+            assign cnt = stage[gw - 1].cnt + {3'd0, stage[gw - 1].joins};
+          end
+          wire act = walk && !ended && gw < window;
+          wire [PW-1:0] nx = m_next[e];
+          wire [PLANES_MAX-1:0] ep = rmem.m_planes[e];
+          wire here = m_die[e] == h_die;
+          wire last = e == h_tail;
+          wire joins = act && here && (seen & ep) == {PLANES_MAX{1'b0}} && m_op[e] == h_op &&
+                       ep != {PLANES_MAX{1'b0}} && (ep & (ep - 1'b1)) == {PLANES_MAX{1'b0}} && (h_op == 2'd2 || rmem.m_page[e] == h_page) && !m_keep[e] &&
+                       (need_of(h_op, mask | ep) & ~h_offer) == {AW{1'b0}};
+          wire [PW-1:0] head_out = joins && !pv ? nx : head_in;
+          wire          ne_out = joins && !pv && last ? 1'b0 : ne_in;
+          wire [PW-1:0] tail_out = joins && pv && last ? prev : tail_in;
+          assign j_step[gw] = joins;
+          assign u_step[gw] = joins && pv;
+          assign e_step[gw * PW +: PW] = e;
+          assign nx_step[gw * PW +: PW] = nx;
+          assign prev_step[gw * PW +: PW] = prev;
+          assign id_step[gw * IDW +: IDW] = m_id[e];
+          assign cnt_step[gw * 4 +: 4] = cnt;
+        end
+        assign g_head = stage[WMAX - 1].head_out;
+        assign g_tail = stage[WMAX - 1].tail_out;
+        assign g_ne = stage[WMAX - 1].ne_out;
+        // The partners in the order they joined (slot s: the stage whose join was the s-th).
+        reg [NP-1:0]     jv;
+        reg [NP*IDW-1:0] ji;
+        always @* begin : slots
+          integer k, n;
+          jv = {NP{1'b0}};
+          ji = {NP * IDW{1'b0}};
+          for (k = 0; k < WMAX; k = k + 1) begin
+            n = {28'd0, cnt_step[k * 4 +: 4]};
+            if (j_step[k] && n < NP) begin
+              jv[n] = 1'b1;
+              ji[n * IDW +: IDW] = id_step[k * IDW +: IDW];
+            end
           end
         end
+        assign j_valid = jv;
+        assign j_id = ji;
+      end else begin : plain
+        // No rescheduling hardware: the candidate leaves the head of its list, alone.
+        assign j_step = {WMAX{1'b0}};
+        assign u_step = {WMAX{1'b0}};
+        assign e_step = {WMAX * PW{1'b0}};
+        assign nx_step = {WMAX * PW{1'b0}};
+        assign prev_step = {WMAX * PW{1'b0}};
+        assign g_head = m_next[h_entry];
+        assign g_tail = h_tail;
+        assign g_ne = h_heads[h_list * PW +: PW] != h_tail;
+        assign j_valid = {NP{1'b0}};
+        assign j_id = {NP * IDW{1'b0}};
       end
 
       // A push to the group: its queue, and the tail of the list it joins (the memory
@@ -403,8 +440,10 @@ module sched_block #(
               n_passes = c_moved[u] ? passes[u] + 1'b1 : {WW{1'b0}};
             end
           end
-          for (k = 0; k < GQ * DIES; k = k + 1) lop[k] <= n_lop[k];
-          passes[u] <= n_passes;
+          if (RESCHED != 0) begin
+            for (k = 0; k < GQ * DIES; k = k + 1) lop[k] <= n_lop[k];
+            passes[u] <= n_passes;
+          end
           moved = 1'b0;
           // A push goes to the tail of its list (the memory links it).
           if (p_here) begin
@@ -540,8 +579,6 @@ module sched_block #(
         m_need[alloc] <= need_of(push_op, push_planes);
         m_seq[alloc] <= seq;
         m_op[alloc] <= push_op;
-        m_planes[alloc] <= push_planes;
-        m_page[alloc] <= push_page;
         m_keep[alloc] <= push_keep;
         if (push_linked) m_next[push_tail] <= alloc;
         if (free_count != 0) begin
