@@ -14,6 +14,10 @@
 #   SOAK_SET=reschedule bash scripts/soak.sh  (controller.reschedule = multiplane, pipeline
 #     and both, on the tiny device and on the `park` preset's, scaled as for placement, and
 #     both with read-first on the tiny device: at least 10^6 checked reads per run, checked)
+#   SOAK_SET=rtl bash scripts/soak.sh    (controller.rtl = check with each
+#     controller.reschedule setting on the tiny device and the scaled park device: the
+#     Verilog block beside the C++ block at every decision edge, at least 10^6 decisions
+#     compared per run, and every read checked)
 #   SSDSIM=path/to/ssdsim ...            (soak that binary; nothing is built)
 #   SOAK_SET=placement bash scripts/soak.sh  (every ftl.write_policy, with batching into
 #     n-plane commands, on the tiny device and on the `delay` and `park` presets' devices,
@@ -59,8 +63,10 @@ place_delay=(--preset delay --set nand.blocks_per_plane=64 --set ftl.overprovisi
              --set workload.size_max_bytes=32768 --set workload.align_bytes=512 --set workload.requests="$(requests 450000)")
 place_park=(--preset park --set nand.blocks_per_plane=64 --set ftl.overprovisioning=0.15 --set ftl.precondition=0.9 --set workload.size_bytes=512
             --set workload.size_max_bytes=32768 --set workload.align_bytes=512 --set workload.requests="$(requests 300000)")
+rtl_park=("${place_park[@]}" --set workload.requests="$(requests 800000)")
 set_name="${SOAK_SET:-schedulers}"
 min_reads=0
+min_compared=0
 jobs=()
 case "$set_name" in
   schedulers)
@@ -85,7 +91,12 @@ case "$set_name" in
       for rs in multiplane pipeline both; do jobs+=("$geo rs_$rs noop"); done
     done
     jobs+=("place_tiny rs_both_read_first noop") ;;
-  *) echo "scripts/soak.sh: SOAK_SET is schedulers, sos, placement or reschedule, not '$set_name'" >&2; exit 2 ;;
+  rtl)
+    min_compared=$(requests 1000000)
+    for geo in place_tiny rtl_park; do
+      for rs in multiplane pipeline both; do jobs+=("$geo rtl_$rs noop"); done
+    done ;;
+  *) echo "scripts/soak.sh: SOAK_SET is schedulers, sos, placement, reschedule or rtl, not '$set_name'" >&2; exit 2 ;;
 esac
 
 run_one() {  # run_one GEO DEV HS
@@ -97,6 +108,7 @@ run_one() {  # run_one GEO DEV HS
     place_tiny) args=("${place_tiny[@]}") ;;
     place_delay) args=("${place_delay[@]}") ;;
     place_park) args=("${place_park[@]}") ;;
+    rtl_park) args=("${rtl_park[@]}") ;;
     *) args=("${sos_dev[@]}") ;;
   esac
   local sos=(--set controller.scheduler=pass --set controller.firmware_sched=sos)
@@ -108,6 +120,7 @@ run_one() {  # run_one GEO DEV HS
     wp_*) args+=(--set ftl.write_policy="${dev#wp_}") ;;
     rs_both_read_first) args+=(--set controller.reschedule=both --set controller.read_first=true) ;;
     rs_*) args+=(--set controller.reschedule="${dev#rs_}") ;;
+    rtl_*) args+=(--set controller.reschedule="${dev#rtl_}" --set controller.rtl=check) ;;
     *) args+=(--set controller.scheduler="$dev") ;;
   esac
   # One core per run: the lookahead thread would take the other runs' cores.
@@ -120,20 +133,21 @@ export -f run_one requests
 export ssdsim out scale
 export tiny_s="${tiny[*]}" large_s="${large[*]}" sos_tiny_s="${sos_tiny[*]}" sos_dev_s="${sos_dev[*]}"
 export place_tiny_s="${place_tiny[*]}" place_delay_s="${place_delay[*]}" place_park_s="${place_park[*]}"
+export rtl_park_s="${rtl_park[*]}"
 cores="$(nproc)"
 running=0
 for j in "${jobs[@]}"; do
   # shellcheck disable=SC2086
   ( tiny=($tiny_s); large=($large_s); sos_tiny=($sos_tiny_s); sos_dev=($sos_dev_s); place_tiny=($place_tiny_s)
-    place_delay=($place_delay_s); place_park=($place_park_s); run_one $j ) &
+    place_delay=($place_delay_s); place_park=($place_park_s); rtl_park=($rtl_park_s); run_one $j ) &
   running=$((running + 1))
   if [ "$running" -ge "$cores" ]; then wait -n || true; running=$((running - 1)); fi
 done
 wait || true
 
 field() { sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1; }
-printf '%-11s %-18s %-6s %9s %12s %10s %12s %10s %6s %9s %10s %9s %9s\n' geom device host requests reads_checked \
-  mismatches audited_pages audit_bad gc_erases qsl_moves write_hits mp_pages rs_merged
+printf '%-11s %-18s %-6s %9s %12s %10s %12s %10s %6s %9s %10s %9s %9s %12s\n' geom device host requests reads_checked \
+  mismatches audited_pages audit_bad gc_erases qsl_moves write_hits mp_pages rs_merged rtl_compared
 total_reads=0; total_bad=0; failed=0
 for j in "${jobs[@]}"; do
   set -- $j
@@ -146,11 +160,14 @@ for j in "${jobs[@]}"; do
   r=$(field "$s" reads_checked); m=$(field "$s" mismatches); a=$(field "$s" audited_pages)
   am=$(field "$s" audit_mismatches); e=$(field "$s" gc_erases); n=$(field "$s" requests)
   q=$(field "$s" qsl_moves); w=$(field "$s" write_hits); mp=$(field "$s" multiplane_pages)
-  rm_=$(field "$s" merged_parts)
-  printf '%-11s %-18s %-6s %9s %12s %10s %12s %10s %6s %9s %10s %9s %9s\n' "$1" "$2" "$3" "$n" "$r" "$m" "$a" "$am" "$e" \
-    "${q:--}" "${w:--}" "${mp:--}" "${rm_:--}"
+  rm_=$(field "$s" merged_parts); rc_=$(field "$s" rtl_decisions_compared)
+  printf '%-11s %-18s %-6s %9s %12s %10s %12s %10s %6s %9s %10s %9s %9s %12s\n' "$1" "$2" "$3" "$n" "$r" "$m" "$a" "$am" \
+    "$e" "${q:--}" "${w:--}" "${mp:--}" "${rm_:--}" "${rc_:--}"
   if [ "$r" -lt "$min_reads" ]; then
     echo "$1 $2 $3: only $r page reads checked, fewer than $min_reads"; failed=$((failed + 1))
+  fi
+  if [ "${rc_:-0}" -lt "$min_compared" ]; then
+    echo "$1 $2 $3: only ${rc_:-0} decisions compared with the Verilog block, fewer than $min_compared"; failed=$((failed + 1))
   fi
   total_reads=$((total_reads + r)); total_bad=$((total_bad + m + am))
 done
