@@ -337,18 +337,19 @@ void FlashSched::merge(FlashCommand& h, Tick now) {
 void FlashSched::issue(Tick now) {
   if (vcd_) trace_issue(now);
   for (FlashCommand* c : out_) {
+    // The log: the command granted, then its partners (multi-plane rescheduling).
+    if (log_on_)
+      for (const FlashCommand* p = c; p; p = p->join_next) log_.push_back({now / period_, p->id, p->channel, p->chip});
     if (cfg_.reschedule.on()) {
       for (const FlashCommand* p = c; p; p = p->join_next) {
         const Tick w = now - p->t_queued;
         ++waits_.granted;
         waits_.sum += w;
         waits_.max = std::max(waits_.max, w);
-        if (p != c && log_on_) log_.push_back({now / period_, p->id, p->channel, p->chip});
       }
       if (c->join_next) merge(*c, now);
     }
     ++issued_;
-    if (log_on_) log_.push_back({now / period_, c->id, c->channel, c->chip});
     if (decision_listener_) decision_listener_->command_issued(*c);
     auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
     tlm::tlm_phase ph = tlm::BEGIN_REQ;

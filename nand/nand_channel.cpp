@@ -30,8 +30,8 @@ void NandChannel::Watch::on_bus(Tick t, BusPhase phase, const FlashCommand* c) {
   if (tracer) tracer->on_bus(t, phase, c);
   if (!life) return;
   if (c) {
-    if (c->request) life->command_at(t, *c, Stage::Bus);
-  } else if (bus_ && bus_->request) {
+    if (c->followed()) life->command_at(t, *c, Stage::Bus);
+  } else if (bus_ && bus_->followed()) {
     // Off the bus: a read's data is out (done); a program's data waits in the cache
     // register for the array (its array start, at this time, comes next otherwise).
     const bool out = bus_->op == FlashOp::Read && bus_->t_array_end != 0 && bus_->t_array_end <= t;
@@ -42,7 +42,7 @@ void NandChannel::Watch::on_bus(Tick t, BusPhase phase, const FlashCommand* c) {
 
 void NandChannel::Watch::on_array(Tick t, const FlashCommand& c, ArrayState s) {
   if (tracer) tracer->on_array(t, c, s);
-  if (!life || !c.request) return;
+  if (!life || !c.followed()) return;
   if (s != ArrayState::Idle) life->command_at(t, c, Stage::Array);
   else life->command_at(t, c, c.op == FlashOp::Read ? Stage::Register : Stage::Done);
 }

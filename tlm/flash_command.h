@@ -167,6 +167,9 @@ struct FlashCommand {
   FlashCommand* join_next = nullptr;
   std::uint32_t own_out_bytes = 0;
   std::uint8_t own_mask = 0;
+  // Whether a request's life follows this command's stages (tlm/request_life.h): it serves
+  // a request, or carries partners the block merged into it, which may.
+  bool followed() const { return request != 0 || join_next != nullptr; }
 
   // ---- scratch of the executing channel (not part of the protocol) ----
   struct Scratch {
