@@ -6,6 +6,7 @@
 #include <deque>
 #include <vector>
 
+#include "controller/combined_command.h"
 #include "controller/sched_policy.h"
 
 using namespace ssd;
@@ -284,36 +285,23 @@ TEST_CASE("reschedule: the firmware's hazard keys: page, erased block, logical p
   CHECK_FALSE(hz.conflicts(*k.make(FlashOp::Read, 0, 1, 20, 4)));
 }
 
-TEST_CASE("reschedule: with the setting none the block decides as HOS, on random streams",
-          "[sched][reschedule]") {
-  // set_reschedule(none) changes nothing: the same grants as a HosPolicy never told.
-  Cmds ka, kb;
-  HosPolicy a(2, 3, false, true), b(2, 3, false, true);
-  b.set_reschedule(parse_reschedule("none", 8), 2);
-  std::uint64_t x = 12345;
-  auto rnd = [&x]() { return x = x * 6364136223846793005ull + 1442695040888963407ull, x >> 33; };
-  std::size_t issued = 0;
-  for (int edge = 0; edge < 5000; ++edge) {
-    for (int n = static_cast<int>(rnd() % 3); n > 0; --n) {
-      const unsigned ch = rnd() % 2, chip = rnd() % 3, die = rnd() % 2, plane = rnd() % 2;
-      const auto op = static_cast<FlashOp>(rnd() % 3);
-      const auto prio = static_cast<FlashPriority>(rnd() % 3);
-      for (auto [k, pol] : {std::pair<Cmds*, HosPolicy*>{&ka, &a}, {&kb, &b}}) {
-        FlashCommand* c = k->make(op, die, plane, 1, 0);
-        c->channel = static_cast<std::uint16_t>(ch);
-        c->chip = static_cast<std::uint16_t>(chip);
-        c->priority = prio;
-        pol->push(c);
-      }
-    }
-    const unsigned busy = rnd() % 6;
-    auto ready = [busy](const FlashCommand& c) { return c.channel * 3u + c.chip != busy; };
-    std::vector<FlashCommand*> oa, ob;
-    a.decide(ready, oa);
-    b.decide(ready, ob);
-    REQUIRE(oa.size() == ob.size());
-    for (std::size_t i = 0; i < oa.size(); ++i) REQUIRE(oa[i]->id == ob[i]->id);
-    issued += oa.size();
-  }
-  CHECK(issued > 1000);
+TEST_CASE("reschedule: the hazard keys count a command the firmware combined part by part",
+          "[sched][reschedule][dependency]") {
+  // A two-plane read made of two parts (controller/combined_command.h): each part's page
+  // and logical page is held, and both leave with the command.
+  Cmds k;
+  FlashCommand* a = k.make(FlashOp::Read, 0, 0, 10, 3, 7);
+  FlashCommand* b = k.make(FlashOp::Read, 0, 1, 11, 3, 8);
+  FlashCommand& whole = k.all.emplace_back();
+  begin_combined(whole, *a);
+  join(whole, *a);
+  join(whole, *b);
+  HazardKeys hz;
+  hz.add(whole);
+  CHECK(hz.conflicts(*k.make(FlashOp::Program, 0, 1, 11, 3)));      // part b's page
+  CHECK(hz.conflicts(*k.make(FlashOp::Read, 0, 0, 40, 0, 8)));      // part b's logical page
+  CHECK(hz.conflicts(*k.make(FlashOp::Erase, 0, 0, 10, 0)));        // part a's block
+  CHECK_FALSE(hz.conflicts(*k.make(FlashOp::Read, 0, 1, 10, 3)));   // a's block number on b's plane
+  hz.remove(whole);
+  CHECK(hz.empty());
 }

@@ -7,6 +7,7 @@
 // is its own verilated model (tests/CMakeLists.txt). Without the SystemC kernel.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <sstream>
 #include <string>
@@ -28,7 +29,8 @@ namespace {
 
 // The first difference between the two blocks' decisions, or "" if none.
 struct Outcome {
-  std::uint64_t decisions = 0, pushes = 0, grants = 0, merged = 0;
+  std::uint64_t decisions = 0, pushes = 0, grants = 0, merged = 0, most_parts = 0;
+  std::uint64_t avoided = 0, held = 0;  // the C++ block's pipeline passes and refused moves
   std::string divergence;
 };
 
@@ -76,7 +78,9 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
       c.die = static_cast<std::uint8_t>(rnd(g.dies));
       const std::uint64_t r = rnd(100);
       c.op = r < 50 ? FlashOp::Read : r < 85 ? FlashOp::Program : FlashOp::Erase;
-      c.plane_mask = static_cast<std::uint8_t>(1 + rnd(3));  // two planes per die
+      // Two planes per die; with rescheduling four, mostly single-page commands (several
+      // partners to a grant).
+      c.plane_mask = static_cast<std::uint8_t>(!rs.on() ? 1 + rnd(3) : rnd(8) == 0 ? 1 + rnd(15) : 1u << rnd(4));
       c.priority = static_cast<FlashPriority>(rnd(3));
       c.page = static_cast<std::uint32_t>(rnd(3));  // offsets that often match: partners
       c.keep_order = rnd(8) == 0;
@@ -147,6 +151,7 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
       if (same) {
         o.grants += got_ids.size();
         o.merged += got_ids.size() > 1;
+        o.most_parts = std::max<std::uint64_t>(o.most_parts, got_ids.size());
         continue;
       }
       const auto show = [](const std::vector<std::uint64_t>& v) {
@@ -170,6 +175,10 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
                        (held ? "low" : "high");
     }
     if (rtl.overflow()) o.divergence = "the RTL block's queue overflowed at decision " + std::to_string(step);
+  }
+  if (hos && hos->reschedule_counters()) {
+    o.avoided = hos->reschedule_counters()->switches_avoided;
+    o.held = hos->reschedule_counters()->held_by_dependency;
   }
   return o;
 }
@@ -218,10 +227,18 @@ void check_rescheduling(const Shape& g, const char* setting, std::uint64_t decis
     const Outcome o = compare<Model>(g, read_first, by_priority, decisions, seed, rs);
     INFO(setting << ", window " << rs.window << ", seed " << seed << (read_first ? ", read first" : "")
                  << (by_priority ? ", classes" : "") << ": " << o.decisions << " decisions, " << o.pushes
-                 << " commands queued, " << o.grants << " granted, " << o.merged << " merged commands");
+                 << " commands queued, " << o.grants << " granted, " << o.merged << " merged commands (at most "
+                 << o.most_parts << " pages), " << o.avoided << " pipeline passes, " << o.held << " moves held");
     REQUIRE(o.divergence == "");
     CHECK(o.grants * 10 > o.pushes * 9);
-    if (rs.multiplane) CHECK(o.merged > o.decisions / 1000);  // partners are found, and agreed on
+    // The rules fired, and the blocks agreed on them: partners (up to three at once), the
+    // pipeline's passes, and moves refused for keep_order.
+    if (rs.multiplane) {
+      CHECK(o.merged > o.decisions / 1000);
+      CHECK(o.most_parts >= 3);
+    }
+    if (rs.pipeline) CHECK(o.avoided > o.decisions / 100);
+    CHECK(o.held > 0);
   }
 }
 
