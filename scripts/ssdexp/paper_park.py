@@ -1033,6 +1033,19 @@ def _rtl(r: Report):
         "partner search is a chain of one stage per command of the largest window (`WMAX`), each reading its "
         "command's link and fields from the command memory in the decision edge, so its read ports and its longest "
         "path grow with the window.")
+    cost = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "rtl", "cost_measured.txt")
+    if os.path.exists(cost):
+        lines = open(cost).read().splitlines()
+        rows = [ln.split() for ln in lines[2:] if ln.strip()]
+        base = next((x for x in rows if x[1] == "hos"), None)
+        table = []
+        for x in rows:
+            def rel(i):
+                return f"{int(x[i]):,}" + (f" (x{int(x[i]) / int(base[i]):.2f})" if base and x is not base else "")
+            table.append([x[0], x[1], rel(3), rel(4), x[6], rel(7)])
+        r.p(f"The last measurement, `rtl/cost_measured.txt` ({lines[0].lstrip('# ')}):")
+        r.table(["geometry", "form", "gates", "flip-flops", "RAM ports (read/write)", "longest path (gate levels)"],
+                table)
 
 
 def _inconsistencies(r: Report):
