@@ -88,9 +88,9 @@ inline void join(FlashCommand& whole, FlashCommand& part) {
   part.issuer.released = true;
 }
 
-// The end of `whole`, for its part on plane `p`: the outcome, the times (and the block's
-// measurement of its wait) and, for a read, the plane's data.
-inline void hand_out(const FlashCommand& whole, FlashCommand& part) {
+// The NAND's result of `whole` for its part on plane `p`: the outcome, the times and, for
+// a read, the plane's data (the part keeps its own wait in the scheduler block).
+inline void take_result(const FlashCommand& whole, FlashCommand& part) {
   const unsigned p = part.first_plane();
   part.status = whole.status;
   part.error = whole.error;
@@ -103,10 +103,16 @@ inline void hand_out(const FlashCommand& whole, FlashCommand& part) {
   part.t_out_ready = whole.t_out_ready;
   part.t_out_start = whole.t_out_start;
   part.bus_cmd_ticks = whole.bus_cmd_ticks;
+  if (whole.op == FlashOp::Read) part.token[p] = whole.token[p];
+}
+
+// The end of `whole`, for its part on plane `p`: its result, and the block's measurement
+// of its wait (every part of a command the firmware combined waited as the whole did).
+inline void hand_out(const FlashCommand& whole, FlashCommand& part) {
+  take_result(whole, part);
   part.t_queued = whole.t_queued;
   part.waited = whole.waited;
   part.metered = whole.metered;
-  if (whole.op == FlashOp::Read) part.token[p] = whole.token[p];
 }
 
 }  // namespace ssd::ctrl

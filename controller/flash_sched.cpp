@@ -1,5 +1,6 @@
 #include "controller/flash_sched.h"
 
+#include "controller/combined_command.h"
 #include "controller/policies.h"
 
 #include "common/activations.h"
@@ -143,19 +144,7 @@ tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
   unsigned n = 0;
   if (c.join_next) {
     for (FlashCommand* p = c.join_next; p; p = p->join_next) {
-      const unsigned pl = p->first_plane();
-      p->status = c.status;
-      p->error = c.error;
-      p->t_submit = c.t_submit;
-      p->t_start = c.t_start;
-      p->t_array_start = c.t_array_start;
-      p->t_array_end = c.t_array_end;
-      p->t_done = c.t_done;
-      p->t_bus_end = c.t_bus_end;
-      p->t_out_ready = c.t_out_ready;
-      p->t_out_start = c.t_out_start;
-      p->bus_cmd_ticks = c.bus_cmd_ticks;
-      if (c.op == FlashOp::Read) p->token[pl] = c.token[pl];
+      take_result(c, *p);  // its own wait in the block stays (merge())
       parts[n++] = p;
     }
     for (unsigned i = 0; i < n; ++i) parts[i]->join_next = nullptr;

@@ -181,7 +181,7 @@ class HosPolicy final : public SchedPolicy {
       decide_channel(
           ch, [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); },
           [&o](const FlashCommand& c, std::uint8_t mask) {
-            return (need_of(c, mask) & ~o.accept_word(c.chip, c.die)) == 0;
+            return (c.start_need(mask) & ~o.accept_word(c.chip, c.die)) == 0;
           },
           out);
     }
@@ -315,9 +315,6 @@ class HosPolicy final : public SchedPolicy {
   bool continues(const FlashCommand& c) const { return last_op_[die_index(c)] == static_cast<std::uint8_t>(c.op); }
   unsigned class_of(const FlashCommand& c) const {
     return by_priority_ ? static_cast<unsigned>(c.priority) : static_cast<unsigned>(FlashPriority::Host);
-  }
-  static std::uint32_t need_of(const FlashCommand& c, std::uint8_t mask) {
-    return (std::uint32_t{mask} | (1u << kMaxPlanes)) << (kStartBits * static_cast<unsigned>(c.op));
   }
   template <typename Offers>
   static bool offered(const Offers& o, unsigned chip, const ChipQueue& q) {

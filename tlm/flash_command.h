@@ -194,8 +194,10 @@ struct FlashCommand {
   }
   // What the command needs of its die to start: it could start iff
   // (start_need() & ~offer) == 0, where `offer` is the die's word (ChannelEngine::accept_word).
-  std::uint32_t start_need() const {
-    return (std::uint32_t{plane_mask} | (1u << kMaxPlanes)) << (kStartBits * static_cast<unsigned>(op));
+  std::uint32_t start_need() const { return start_need(plane_mask); }
+  // The same with the planes `mask` (a command the block would merge: controller/reschedule.h).
+  std::uint32_t start_need(std::uint8_t mask) const {
+    return (std::uint32_t{mask} | (1u << kMaxPlanes)) << (kStartBits * static_cast<unsigned>(op));
   }
   void reset();  // back to a fresh command, without reallocating `error`
   std::string describe() const;  // "READ ch0.chip1.die0 planes{0,1} blk 12 pg 3"
