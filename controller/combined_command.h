@@ -21,6 +21,7 @@ inline std::string why_not_joined(const FlashCommand& whole, const FlashCommand&
   if (part.op != whole.op) return "another operation";
   if (part.channel != whole.channel || part.chip != whole.chip || part.die != whole.die) return "another die";
   if (part.op != FlashOp::Erase && part.page != whole.page) return "another page offset";
+  if (part.read_level != whole.read_level) return "another read level";
   if (whole.plane_mask & part.plane_mask) return "a plane the command has already";
   return {};
 }
@@ -37,6 +38,7 @@ inline void begin_combined(FlashCommand& whole, FlashCommand& first) {
   whole.page = first.page;
   whole.plane_mask = 0;
   whole.out_bytes = first.out_bytes;
+  whole.read_level = first.read_level;
   whole.priority = first.priority;
   whole.origin = first.origin;
   whole.lpn = first.lpn;
@@ -88,11 +90,22 @@ inline void join(FlashCommand& whole, FlashCommand& part) {
   part.issuer.released = true;
 }
 
+// The status of `whole` for its planes `mask`: a program or erase failed on some plane
+// failed for the parts on those planes only (ONFI reports FAIL per plane).
+inline FlashStatus part_status(const FlashCommand& whole, std::uint8_t mask) {
+  if ((whole.status == FlashStatus::ProgramFailed || whole.status == FlashStatus::EraseFailed) &&
+      !(whole.failed_planes & mask))
+    return FlashStatus::Ok;
+  return whole.status;
+}
+
 // The NAND's result of `whole` for its part on plane `p`: the outcome, the times and, for
 // a read, the plane's data (the part keeps its own wait in the scheduler block).
 inline void take_result(const FlashCommand& whole, FlashCommand& part) {
   const unsigned p = part.first_plane();
-  part.status = whole.status;
+  part.status = part_status(whole, part.plane_mask);
+  part.failed_planes = static_cast<std::uint8_t>(whole.failed_planes & part.plane_mask);
+  part.bit_errors[p] = whole.bit_errors[p];
   part.error = whole.error;
   part.t_submit = whole.t_submit;
   part.t_start = whole.t_start;

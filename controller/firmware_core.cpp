@@ -22,6 +22,8 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
       work_("work"),
       flash_out_("flash_out"),
       pool_("firmware flash commands"),
+      ecc_(fw.ecc),
+      decode_("decode"),
       forecast_(ftl.nand),
       gc_(ftl_, fw.gc_yields, fw.gc_copies_in_flight, gc_port_, counters_) {
   spp_ = ftl.nand.page_bytes / 512;
@@ -52,6 +54,10 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   SC_METHOD(settle_work);
   sensitive << work_.get_event() << flash_out_.get_event();
   dont_initialize();
+  SC_METHOD(on_decoded);
+  sensitive << decode_.get_event();
+  dont_initialize();
+  faults_.retries.assign(ecc_.soft_level() + 1, 0);
   SC_METHOD(resume_gc_at_start);  // no sensitivity: runs once, at initialization
   SC_METHOD(trace_core_idle);
   sensitive << idle_event_;
@@ -415,6 +421,13 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
     return;
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (read_only() && (c.op == HostOp::Write || c.op == HostOp::Trim)) {  // refused: nothing of it done
+    ++(c.op == HostOp::Write ? faults_.refused_writes : faults_.refused_trims);
+    c.status = HostStatus::WriteProtected;
+    c.exec.pages_left = 0;
+    complete_host(gp);
+    return;
+  }
   c.exec.pages_left = static_cast<std::uint32_t>(pages);
   switch (c.op) {
     case HostOp::Read:
@@ -426,6 +439,12 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
         const WritePath::Read r = writes_.read(lpn, &gp, i, t);
         if (r == WritePath::Read::Answered) read_answered(gp, i, t);
         if (r != WritePath::Read::Miss) continue;
+        if (poisoned(lpn)) {  // its data is known lost: a media error, without flash
+          page_unrecovered(gp, i);
+          if (life_) life_->page_answered(now, c.id, i);
+          page_done(gp);
+          continue;
+        }
         const std::uint32_t ppa = ftl_.lookup(lpn);
         if (ppa == kUnmapped) {
           ++counters_.unwritten_reads;
@@ -455,6 +474,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
       ++writes_executing_;
       for (std::uint32_t i = 0; i < pages; ++i) {
         const std::uint64_t lpn = first + i;
+        if (!written_in_part(c.lba, c.sectors, lpn)) unpoison(lpn);  // new data for all of it
         std::uint32_t op;
         if (writes_.write(lpn, &gp, c.tokens[i], written_in_part(c.lba, c.sectors, lpn), now, op) !=
             WritePath::Start::NeedsOldData)
@@ -481,6 +501,7 @@ void FirmwareCore::process(tlm::tlm_generic_payload& gp) {
         if (covers_part(c.lba, c.sectors, lpn, spp_)) continue;  // partial: kept
         writes_.trim(lpn);  // an in-flight write of it becomes superseded
         ftl_.trim(lpn);
+        unpoison(lpn);
         ++counters_.trimmed_pages;
       }
       c.exec.pages_left = 0;
@@ -507,7 +528,7 @@ void FirmwareCore::read_answered(tlm::tlm_generic_payload& host, std::uint32_t p
   page_done(host);
 }
 
-void FirmwareCore::program(std::uint32_t op) {
+void FirmwareCore::program(std::uint32_t op, bool again) {
   const WritePath::Op& w = writes_.op(op);
   const std::uint32_t plane = allocator_->plane_for(w.lpn, view_);
   if (!stalled_[plane].empty()) {  // keep the order of writes to a plane
@@ -529,7 +550,7 @@ void FirmwareCore::program(std::uint32_t op) {
   const HostCommand& hc = host_cmd(host_of(op));
   f.request = hc.id;
   f.host_page = static_cast<std::uint32_t>(f.lpn - hc.lba / spp_);
-  ftl_.count_host_page();
+  if (!again) ftl_.count_host_page();
   send_flash(f, sim_now());
   gc_.maybe_start(plane);
 }
@@ -571,6 +592,10 @@ void FirmwareCore::critical_path(HostCommand& c, const FlashCommand* f, Tick kno
     at(p, Part::WriteStall) = f->issuer.t_built - t;
     t = f->issuer.t_built;
   }
+  if (f->issuer.t_first_built) {  // read again at further levels: the earlier attempts, whole
+    at(p, Part::ReadRetry) = f->issuer.t_built - t;
+    t = f->issuer.t_built;
+  }
   flash_path_parts(*f, t, now, p);
 }
 
@@ -606,6 +631,24 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     return tlm::TLM_COMPLETED;
   }
   FlashCommand& f = flash_cmd(gp);
+  if (ecc_.on() && f.op == FlashOp::Read && !f.issuer.decoded) {
+    // The controller's decoder takes the data as it comes out: handled once decoded.
+    f.issuer.decoded = true;
+    f.issuer.ecc_ticks = ecc_.decode_ticks(f.read_level);
+    decode_.notify(gp, sc_delay(f.issuer.ecc_ticks));
+    return tlm::TLM_COMPLETED;
+  }
+  handle_end(gp);
+  return tlm::TLM_COMPLETED;
+}
+
+void FirmwareCore::on_decoded() {
+  while (tlm::tlm_generic_payload* gp = decode_.get_next_transaction()) handle_end(*gp);
+}
+
+// A flash command's end, each of its pages handled as if it had run alone.
+void FirmwareCore::handle_end(tlm::tlm_generic_payload& gp) {
+  FlashCommand& f = flash_cmd(gp);
   if (cfg_.mark_hazards) hazards_.remove(f);
   const std::uint32_t chip = chip_of(f);
   // Each page as if it had run alone: a combined command's parts, or the command.
@@ -616,7 +659,10 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   for (unsigned k = 0; k < slots; ++k) {
     FlashCommand* p = pages[k];
     if (!p) continue;
-    if (combined) hand_out(f, *p);
+    if (combined) {
+      hand_out(f, *p);
+      p->issuer.ecc_ticks = f.issuer.ecc_ticks;
+    }
     part_ended(*p, f.issuer.gathered ? *p : f);
     fw_sched_->completed(*p, outlet_);
     command_ended(*p);
@@ -652,7 +698,6 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   gp.release();
   for (unsigned i = 0; i < counted; ++i) chip_activity(chip, -1);
   for (unsigned i = 0; i < n; ++i) trace_command(ppas[i], -1);
-  return tlm::TLM_COMPLETED;
 }
 
 void FirmwareCore::part_ended(FlashCommand& p, const FlashCommand& released) {
@@ -671,6 +716,7 @@ void FirmwareCore::part_ended(FlashCommand& p, const FlashCommand& released) {
 }
 
 void FirmwareCore::command_ended(FlashCommand& f) {
+  if (f.op == FlashOp::Read && ecc_.on() && f.status == FlashStatus::Ok && !decoded(f)) return;
   // One handler per origin; each says what it does with every outcome.
   switch (f.origin) {
     case FlashOrigin::HostRead: host_read_ended(f); break;
@@ -685,48 +731,147 @@ void FirmwareCore::command_ended(FlashCommand& f) {
   }
 }
 
-// A failure no handler recovers from yet (the NAND-fault model brings recovery): an
-// error naming the command, what failed, and what the firmware would have to do.
-void FirmwareCore::unrecovered(const FlashCommand& f, const char* recovery) {
+// A failure the firmware does not recover from: a protocol error, or an outcome a handler
+// does not expect of its operation. An error naming the command and what failed.
+void FirmwareCore::unrecovered(const FlashCommand& f, const char* what) {
   SC_REPORT_ERROR("/ssd/controller/firmware",
                   ("flash command failed (" + std::string(to_string(f.status)) + "): " + f.describe() +
-                   (f.error.empty() ? std::string() : ": " + f.error) + "; " + recovery + " is not modelled")
+                   (f.error.empty() ? std::string() : ": " + f.error) + "; " + what)
                       .c_str());
 }
 
-// Reads: Ok and ReadRetried deliver the data (a retried read only took longer).
-// Uncorrectable: the data is lost to this read (recovery, e.g. from a RAID-like parity,
-// is not modelled): an error. ProtocolError: an error. A read never reports a program or
-// erase failure: an error if it does.
-bool FirmwareCore::read_data_good(const FlashCommand& f) {
-  if (f.status == FlashStatus::Ok || f.status == FlashStatus::ReadRetried) return true;
-  unrecovered(f, f.status == FlashStatus::Uncorrectable ? "rebuilding the page's data" : "going on after it");
-  return false;
+// The decoder's verdict on a read's worst codeword, as its status: Ok (decoded at the
+// default level), ReadRetried (decoded at a further level), Uncorrectable (beyond the
+// soft decode); or the page read again at the next level (false).
+bool FirmwareCore::decoded(FlashCommand& f) {
+  const unsigned level = f.read_level;
+  switch (ecc_.verdict(f.bit_errors[f.first_plane()], level)) {
+    case EccDecoder::Verdict::Decoded:
+      ++faults_.tier_reads[ecc_.tier(level)];
+      ++faults_.retries[level];
+      if (level) f.status = FlashStatus::ReadRetried;
+      return true;
+    case EccDecoder::Verdict::Retry:
+      retry_read(f);
+      return false;
+    case EccDecoder::Verdict::Uncorrectable:
+      ++faults_.uncorrectable_reads;
+      ++faults_.retries[level];
+      f.status = FlashStatus::Uncorrectable;
+      return true;
+  }
+  return true;
 }
 
+// The page read again at the next level (a read-retry step, then the soft-decision read),
+// for the same purpose: its reads in flight stay counted (Ftl::add_pending_read) until
+// the last attempt's end.
+void FirmwareCore::retry_read(const FlashCommand& f) {
+  ++faults_.retry_reads;
+  FlashCommand& r = new_flash(FlashOp::Read, f.issuer.ppa, f.origin);
+  r.read_level = static_cast<std::uint8_t>(f.read_level + 1);
+  r.host = f.host;
+  r.host_page = f.host_page;
+  r.request = f.request;
+  r.lpn = f.lpn;
+  r.out_bytes = f.out_bytes;
+  r.expected = f.expected;
+  r.issuer.write_op = f.issuer.write_op;
+  r.issuer.plane = f.issuer.plane;
+  r.issuer.t_first_built = f.issuer.t_first_built ? f.issuer.t_first_built : f.issuer.t_built;
+  send_flash(r, reserve_core(cfg_.cycles_per_page));
+}
+
+void FirmwareCore::block_failed(std::uint32_t plane) {
+  if (read_only() || ftl_.keeps_spare(plane)) return;
+  read_only_at_ = sim_now();
+  const PhysAddr a = ftl_.decode(static_cast<std::uint32_t>(std::uint64_t{plane} * ftl_.config().nand.blocks_per_plane *
+                                                            ftl_.config().nand.pages_per_block));
+  read_only_reason_ = "plane ch" + std::to_string(a.channel) + ".chip" + std::to_string(a.chip) + ".die" +
+                      std::to_string(a.die) + ".plane" + std::to_string(a.plane) + " keeps " +
+                      std::to_string(ftl_.usable_blocks(plane)) + " usable blocks of " +
+                      std::to_string(ftl_.config().nand.blocks_per_plane) + ", needs " +
+                      std::to_string(ftl_.blocks_needed()) +
+                      " (its share of the logical space, the GC low mark and an open block)";
+  SC_REPORT_WARNING("/ssd/controller/firmware",
+                    ("the device is read-only from " + std::to_string(ticks_to_us(read_only_at_)) + " us: " +
+                     read_only_reason_ + "; host writes and trims are refused from now on")
+                        .c_str());
+}
+
+void FirmwareCore::poison(std::uint64_t lpn) {
+  if (lpn == kNoLpn || !poisoned_.insert(lpn).second) return;
+  ++faults_.lost_pages;
+}
+
+void FirmwareCore::unpoison(std::uint64_t lpn) {
+  if (!poisoned_.empty() && poisoned_.erase(lpn)) --faults_.lost_pages;
+}
+
+void FirmwareCore::page_unrecovered(tlm::tlm_generic_payload& host, std::uint32_t page) {
+  HostCommand& c = host_cmd(host);
+  c.tokens[page] = kUnrecoveredToken;
+  c.status = HostStatus::MediaError;
+  ++faults_.host_pages_unrecovered;
+}
+
+// Reads: Ok and ReadRetried deliver the data (a retried read only took longer).
+// Uncorrectable: the page's data is lost (no parity across pages is modelled): the host
+// page is answered with a media error, never with the data, and the logical page is
+// poisoned. ProtocolError, or a program or erase outcome: an error.
 void FirmwareCore::host_read_ended(FlashCommand& f) {
   read_done(f.issuer.ppa);
-  if (!read_data_good(f)) return;
   auto& host_gp = *static_cast<tlm::tlm_generic_payload*>(f.host);
-  host_cmd(host_gp).tokens[f.host_page] = f.token[f.first_plane()];
+  if (f.status == FlashStatus::Uncorrectable) {
+    poison(f.lpn);
+    page_unrecovered(host_gp, f.host_page);
+  } else if (f.status == FlashStatus::Ok || f.status == FlashStatus::ReadRetried) {
+    host_cmd(host_gp).tokens[f.host_page] = f.token[f.first_plane()];
+  } else {
+    unrecovered(f, "a read cannot end so");
+    return;
+  }
   page_done(host_gp, &f);
 }
 
+// Read-modify-write: the old data uncorrectable, the page written is part new, part lost:
+// the write goes on (with what the cells held, as the model knows it) and the logical page
+// is poisoned until a write of all of it.
 void FirmwareCore::rmw_read_ended(FlashCommand& f) {
   read_done(f.issuer.ppa);
-  if (!read_data_good(f)) return;
+  if (f.status == FlashStatus::Uncorrectable) poison(f.lpn);
+  else if (f.status != FlashStatus::Ok && f.status != FlashStatus::ReadRetried) {
+    unrecovered(f, "a read cannot end so");
+    return;
+  }
   writes_.old_data(f.issuer.write_op, f.token[f.first_plane()], sim_now());
 }
 
-// Programs: Ok. ProgramFailed: the page (and its block) is bad and the data must be
-// written again elsewhere: not modelled yet, an error. Anything else: an error.
+// Programs: Ok. ProgramFailed: the page holds nothing; its block is retired (GC moves its
+// valid pages first) and the data, still in the write buffer, is programmed again to
+// another page (of another block). Anything else: an error.
 void FirmwareCore::host_program_ended(FlashCommand& f) {
-  if (f.status != FlashStatus::Ok) {
-    unrecovered(f, f.status == FlashStatus::ProgramFailed ? "writing the page again elsewhere" : "going on after it");
-    return;
-  }
   const std::uint32_t ppa = f.issuer.ppa;
   const std::uint32_t op = f.issuer.write_op;
+  if (f.status == FlashStatus::ProgramFailed) {
+    ++faults_.program_failures;
+    ftl_.programmed(ppa);
+    ftl_.retire(ftl_.block_of_ppa(ppa));
+    block_failed(ftl_.plane_of_ppa(ppa));
+    if (writes_.newest(op)) {
+      ++faults_.reprogrammed_pages;
+      program(op, true);
+    } else {
+      ++counters_.superseded_programs;  // a newer write or a trim came meanwhile: nothing to write again
+      write_page_done(op, &f);
+    }
+    gc_.maybe_start(ftl_.plane_of_ppa(ppa));  // the block may be collected at once
+    return;
+  }
+  if (f.status != FlashStatus::Ok) {
+    unrecovered(f, "a program cannot end so");
+    return;
+  }
   ftl_.programmed(ppa);
   if (writes_.newest(op)) {
     ftl_.map(writes_.op(op).lpn, ppa);
@@ -738,27 +883,48 @@ void FirmwareCore::host_program_ended(FlashCommand& f) {
   gc_.maybe_start(ftl_.plane_of_ppa(ppa));  // its block may have become a GC candidate
 }
 
+// A copy's read uncorrectable: the copy goes on (the model knows what the cells held) and
+// the logical page is poisoned, so that no read returns it as good data.
 void FirmwareCore::gc_read_ended(FlashCommand& f) {
-  if (!read_data_good(f)) return;
+  if (f.status == FlashStatus::Uncorrectable) poison(ftl_.written_owner(f.issuer.ppa));
+  else if (f.status != FlashStatus::Ok && f.status != FlashStatus::ReadRetried) {
+    unrecovered(f, "a read cannot end so");
+    return;
+  }
   gc_.copy_read_ended(f.issuer.plane, f.issuer.ppa, f.token[f.first_plane()]);
 }
 
 void FirmwareCore::gc_program_ended(FlashCommand& f) {
+  if (f.status == FlashStatus::ProgramFailed) {
+    ++faults_.program_failures;
+    ++faults_.recopied_pages;
+    ftl_.retire(ftl_.block_of_ppa(f.issuer.ppa));
+    block_failed(f.issuer.plane);
+    gc_.copy_program_failed(f.issuer.plane, f.issuer.ppa, f.copy_from, f.lpn, f.token[f.first_plane()], f.priority);
+    return;
+  }
   if (f.status != FlashStatus::Ok) {
-    unrecovered(f, f.status == FlashStatus::ProgramFailed ? "copying the page again elsewhere" : "going on after it");
+    unrecovered(f, "a program cannot end so");
     return;
   }
   gc_.copy_program_ended(f.issuer.plane, f.issuer.ppa, f.copy_from, f.lpn, f.priority);
 }
 
-// Erases: Ok. EraseFailed: the block is bad and must be retired from the free pool: not
-// modelled yet, an error. Anything else: an error.
+// Erases: Ok. EraseFailed: the block is retired instead of joining the free pool, and GC
+// goes on with another victim if the plane still needs one. Anything else: an error.
 void FirmwareCore::gc_erase_ended(FlashCommand& f) {
-  if (f.status != FlashStatus::Ok) {
-    unrecovered(f, f.status == FlashStatus::EraseFailed ? "retiring the block" : "going on after it");
+  const std::uint32_t plane = f.issuer.plane;
+  if (f.status == FlashStatus::EraseFailed) {
+    ++faults_.erase_failures;
+    gc_.erase_failed(plane);
+    block_failed(plane);
+    gc_.maybe_start(plane);
     return;
   }
-  const std::uint32_t plane = f.issuer.plane;
+  if (f.status != FlashStatus::Ok) {
+    unrecovered(f, "an erase cannot end so");
+    return;
+  }
   gc_.erase_ended(plane);
   wake_stalled(plane);  // host writes that waited for the space
   gc_.maybe_start(plane);

@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <deque>
+#include <unordered_set>
 #include <memory>
 #include <vector>
 
@@ -29,6 +30,7 @@
 
 #include "controller/combined_command.h"
 #include "controller/die_batcher.h"
+#include "controller/ecc.h"
 #include "controller/reschedule.h"
 #include "controller/firmware_counters.h"
 #include "controller/ftl.h"
@@ -83,6 +85,7 @@ struct FirmwareConfig {
   // it; controller/reschedule.h, HazardKeys). On with controller.reschedule.
   bool mark_hazards = false;
   DieBatcher::Order batch_order;  // the scheduler block's order (full_ssd sets it from its policy)
+  EccConfig ecc;  // the decoder of reads' bit errors (on with a NAND that reports them)
   SosConfig sos;  // firmware_sched = sos: its techniques and decision costs
 };
 
@@ -110,6 +113,13 @@ class FirmwareCore : public sc_core::sc_module {
   Ftl& ftl() { return ftl_; }
   const Ftl& ftl() const { return ftl_; }
   const FirmwareCounters& counters() const { return counters_; }
+  const FaultCounters& fault_counters() const { return faults_; }
+  // Read-only (docs/controller.md, "Read-only"): a plane lost the blocks its share of the
+  // logical space and its GC need; from then on host writes and trims are refused
+  // (HostStatus::WriteProtected), reads served. When it happened (kNever: not), and why.
+  bool read_only() const { return read_only_at_ != kNever; }
+  Tick read_only_at() const { return read_only_at_; }
+  const std::string& read_only_reason() const { return read_only_reason_; }
   const PlacementCounters& placement() const { return placement_; }
   const FirmwareConfig& config() const { return cfg_; }
   // Whether commands are batched into n-plane commands (FirmwareConfig::batch_depth).
@@ -258,7 +268,9 @@ class FirmwareCore : public sc_core::sc_module {
   // firmware released and forecast (the part, or the whole of a release_together).
   void part_ended(FlashCommand& p, const FlashCommand& released);
   // writes (the write buffer: controller/write_path.h)
-  void program(std::uint32_t op);  // its data known: allocated a plane, its program built
+  // Its data known: allocated a plane, its program built. `again`: its earlier program
+  // failed (not counted as a host page again).
+  void program(std::uint32_t op, bool again = false);
   void read_answered(tlm::tlm_generic_payload& host, std::uint32_t page, Token t);  // from the buffer
   // gc (controller/gc_unit.h)
   void resume_gc_at_start() { gc_.resume_at_start(); }  // once, at time 0: the runs resume_gc() left under way
@@ -270,7 +282,23 @@ class FirmwareCore : public sc_core::sc_module {
   void gc_read_ended(FlashCommand& f);
   void gc_program_ended(FlashCommand& f);
   void gc_erase_ended(FlashCommand& f);
-  bool read_data_good(const FlashCommand& f);  // false: reported
+  // Faults and recovery (docs/controller.md, "Faults and recovery").
+  // A read's ECC verdict (EccDecoder), on its status: false if the firmware read the page
+  // again at the next level (the command's handler is then not called).
+  bool decoded(FlashCommand& f);
+  void retry_read(const FlashCommand& f);
+  void on_decoded();  // reads whose decode time has passed: handled as at their end
+  void handle_end(tlm::tlm_generic_payload& gp);
+  // Logical pages whose data the firmware knows lost (an uncorrectable read of them, or
+  // of the page they were merged with or copied from): their reads answer a media error
+  // until a write of the whole page.
+  void poison(std::uint64_t lpn);
+  void unpoison(std::uint64_t lpn);
+  bool poisoned(std::uint64_t lpn) const { return !poisoned_.empty() && poisoned_.count(lpn) != 0; }
+  void page_unrecovered(tlm::tlm_generic_payload& host, std::uint32_t page);
+  // A block of `plane` failed (retiring, or retired): the device goes read-only when the
+  // plane no longer keeps its spare (Ftl::keeps_spare).
+  void block_failed(std::uint32_t plane);
   void unrecovered(const FlashCommand& f, const char* recovery);
   // Whether the plane's free pool is at its last reserve: host writes to it blocked or
   // waiting. GC then runs in the foreground (urgent).
@@ -307,6 +335,12 @@ class FirmwareCore : public sc_core::sc_module {
   std::vector<std::deque<std::uint32_t>> stalled_;            // per plane: page writes waiting for space
   std::vector<std::uint32_t> chip_outstanding_;
   FirmwareCounters counters_;
+  FaultCounters faults_;
+  EccDecoder ecc_;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> decode_;  // reads being decoded (ECC on)
+  std::unordered_set<std::uint64_t> poisoned_;
+  Tick read_only_at_ = kNever;
+  std::string read_only_reason_;
   PlacementCounters placement_;
   DieBatcher batcher_;
   HazardKeys hazards_;  // the commands in the block and the NAND (FirmwareConfig::mark_hazards)
@@ -397,6 +431,7 @@ class FirmwareCore : public sc_core::sc_module {
    public:
     explicit GcPort(FirmwareCore& fw) : fw_(fw) {}
     bool at_last_reserve(std::uint32_t plane) const override { return fw_.at_last_reserve(plane); }
+    bool writes_waiting(std::uint32_t plane) const override { return !fw_.stalled_[plane].empty(); }
     std::uint32_t commands_outstanding(std::uint32_t chip) const override { return fw_.chip_outstanding_[chip]; }
     void copy_read(std::uint32_t plane, std::uint32_t from) override;
     void copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,

@@ -19,6 +19,29 @@ struct FirmwareCounters {
   std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;
   std::uint64_t gc_skipped_copies = 0;  // a victim's page invalidated before its copy was issued
   std::uint64_t gc_urgent_commands = 0;  // GC commands issued in the foreground (urgent class)
+  // Blocks a program failed in, emptied by GC and retired; the valid pages found in them.
+  std::uint64_t gc_retired = 0, gc_retire_copies = 0;
+  // Copies GC left in their victim for want of a free page (the plane lost blocks), the
+  // run ended without erasing it.
+  std::uint64_t gc_dropped_copies = 0;
+};
+
+// Failures and their recovery (stats.json "faults"; docs/controller.md, "Faults and
+// recovery").
+struct FaultCounters {
+  // Page reads by the decode tier that ended them (hard, read retry, soft; an
+  // uncorrectable read counts in none) and by the extra read levels each took (index n:
+  // n retries; the last index counts the uncorrectable ones too).
+  std::uint64_t tier_reads[3] = {0, 0, 0};
+  std::vector<std::uint64_t> retries;
+  std::uint64_t retry_reads = 0;            // read attempts the firmware issued again at a further level
+  std::uint64_t uncorrectable_reads = 0;    // page reads beyond the last tier, any origin
+  std::uint64_t host_pages_unrecovered = 0; // host read pages answered with a media error
+  std::uint64_t lost_pages = 0;             // logical pages whose data is known lost (poisoned), now
+  std::uint64_t program_failures = 0, erase_failures = 0;  // pages, blocks
+  std::uint64_t reprogrammed_pages = 0;     // host pages programmed again elsewhere after a failure
+  std::uint64_t recopied_pages = 0;         // GC copies programmed again elsewhere after a failure
+  std::uint64_t refused_writes = 0, refused_trims = 0;  // host commands refused, read-only
 };
 
 // Where host pages went and how commands were batched (stats.json "placement" and

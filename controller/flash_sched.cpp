@@ -149,6 +149,8 @@ tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
     }
     for (unsigned i = 0; i < n; ++i) parts[i]->join_next = nullptr;
     c.join_next = nullptr;
+    c.status = part_status(c, c.own_mask);
+    c.failed_planes = static_cast<std::uint8_t>(c.failed_planes & c.own_mask);
     c.plane_mask = c.own_mask;
     c.out_bytes = c.own_out_bytes;
   }

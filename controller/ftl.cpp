@@ -44,12 +44,42 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   if (!errs.empty()) throw std::invalid_argument(errs.front());
   const nand::NandConfig& n = cfg_.nand;
   planes_ = static_cast<std::uint32_t>(n.chips() * n.dies_per_chip * n.planes_per_die);
+  if (!cfg_.factory_bad.empty()) {
+    // The FTL numbers a plane's good blocks 0..good-1 and sees that many blocks per plane;
+    // decode() names the NAND's block.
+    const std::uint32_t B = n.blocks_per_plane;
+    if (cfg_.factory_bad.size() != planes_)
+      throw std::invalid_argument("FTL: factory bad blocks given for another number of planes");
+    const std::size_t bad = cfg_.factory_bad.front().size();
+    for (const auto& b : cfg_.factory_bad)
+      if (b.size() != bad) throw std::invalid_argument("FTL: factory bad blocks differ in count per plane");
+    if (bad + 4 > B)
+      throw std::invalid_argument("FTL: " + std::to_string(B - bad) + " good blocks per plane are too few");
+    const auto good = static_cast<std::uint32_t>(B - bad);
+    nand_block_.assign(std::size_t{planes_} * good, 0);
+    ftl_block_.assign(std::size_t{planes_} * B, kUnmapped);
+    for (std::uint32_t p = 0; p < planes_; ++p) {
+      std::uint32_t k = 0;
+      std::size_t next_bad = 0;
+      for (std::uint32_t b = 0; b < B; ++b) {
+        if (next_bad < bad && cfg_.factory_bad[p][next_bad] == b) {
+          ++next_bad;
+          continue;
+        }
+        nand_block_[std::size_t{p} * good + k] = b;
+        ftl_block_[std::size_t{p} * B + b] = k++;
+      }
+    }
+    nand_blocks_per_plane_ = B;
+    cfg_.nand.blocks_per_plane = good;
+  }
   pages_per_plane_ = n.blocks_per_plane * n.pages_per_block;
   const std::uint64_t physical = n.total_pages();
   std::uint64_t logical = static_cast<std::uint64_t>(std::floor(physical * (1.0 - cfg_.overprovisioning)));
   logical_pages_ = logical / planes_ * planes_;  // every plane holds the same share
   gc_low_ = std::max<std::uint32_t>(2, static_cast<std::uint32_t>(std::ceil(cfg_.gc_threshold * n.blocks_per_plane)));
-  gc_reserve_ = 1;
+  gc_reserve_ = cfg_.failures ? 2 : 1;  // a GC run whose open block fails needs one more
+  gc_low_ = std::max(gc_low_, gc_reserve_ + 1);
   l2p_ = SparsePageTable(logical_pages_, true);
   p2l_ = Table(physical, true);
   valid_bits_ = BigArray<std::uint64_t>((physical + 63) / 64, true);
@@ -69,6 +99,7 @@ PhysAddr Ftl::decode(std::uint32_t ppa) const {
   a.page = ppa % n.pages_per_block;
   std::uint32_t r = ppa / n.pages_per_block;
   a.block = r % n.blocks_per_plane;
+  if (!nand_block_.empty()) a.block = nand_block_[std::size_t{r / n.blocks_per_plane} * n.blocks_per_plane + a.block];
   r /= n.blocks_per_plane;
   a.plane = static_cast<std::uint16_t>(r % n.planes_per_die);
   r /= n.planes_per_die;
@@ -84,7 +115,9 @@ std::uint32_t Ftl::encode(const PhysAddr& a) const {
   const std::uint32_t plane =
       ((std::uint32_t{a.channel} * n.chips_per_channel + a.chip) * n.dies_per_chip + a.die) *
           n.planes_per_die + a.plane;
-  return (plane * n.blocks_per_plane + a.block) * n.pages_per_block + a.page;
+  const std::uint32_t block =
+      nand_block_.empty() ? a.block : ftl_block_[std::size_t{plane} * nand_blocks_per_plane_ + a.block];
+  return (plane * n.blocks_per_plane + block) * n.pages_per_block + a.page;
 }
 
 std::uint32_t Ftl::chip_of_plane(std::uint32_t plane) const {
@@ -99,7 +132,10 @@ std::uint32_t Ftl::take_free_block(std::uint32_t plane) {
   return base + b;  // global block index
 }
 
-bool Ftl::gc_needed(std::uint32_t plane) const { return planes_v_[plane].free.size() < gc_low_; }
+bool Ftl::gc_needed(std::uint32_t plane) const {
+  const Plane& p = planes_v_[plane];
+  return p.free.size() < gc_low_ || (!p.retiring.empty() && retiring_victim(plane) != kUnmapped);
+}
 
 bool Ftl::may_open_block(const Plane& p, bool gc_stream) const {
   return !p.free.empty() && (gc_stream || p.free.size() > gc_reserve_);
@@ -171,6 +207,13 @@ void Ftl::unallocate(std::uint32_t ppa, bool gc_stream) {
     open = kUnmapped;
   }
   Block& b = blocks_[g];
+  if (b.retiring) {  // closed when a program to it failed: its last page comes back, the block stays closed
+    if (page + 1 != b.write_ptr || b.programming == 0)
+      throw std::logic_error("FTL: page " + std::to_string(ppa) + " given back is not its block's last allocated");
+    --b.write_ptr;
+    --b.programming;
+    return;
+  }
   const bool last = !h.empty() && h.back() == g && (open == g || open == kUnmapped);
   if (!last || page + 1 != b.write_ptr || b.programming == 0)
     throw std::logic_error("FTL: page " + std::to_string(ppa) + " given back is not its stream's last allocated");
@@ -263,6 +306,51 @@ void Ftl::erased(std::uint32_t block_global) {
   ++b.erases;
   ++gc_erases_;
   planes_v_[block_global / cfg_.nand.blocks_per_plane].free.push(b.erases, block_global % cfg_.nand.blocks_per_plane);
+}
+
+void Ftl::retire(std::uint32_t g) {
+  Block& b = blocks_[g];
+  if (b.retiring || b.state == BlockState::Retired) return;
+  if (b.state == BlockState::Free) throw std::logic_error("FTL: retiring free block " + std::to_string(g));
+  b.retiring = true;
+  Plane& p = planes_v_[g / cfg_.nand.blocks_per_plane];
+  for (std::uint32_t& open : p.open)
+    if (open == g) open = kUnmapped;  // closed where it is: its stream opens another
+  if (b.state == BlockState::Open) b.state = BlockState::Full;
+  p.retiring.push_back(g);
+}
+
+// Collected only while the plane has two free blocks: its copies (up to a block) and one
+// more failure fit; short of them, greedy GC frees space first.
+std::uint32_t Ftl::retiring_victim(std::uint32_t plane) const {
+  const Plane& p = planes_v_[plane];
+  if (p.free.size() < 2) return kUnmapped;
+  for (const std::uint32_t g : p.retiring)
+    if (gc_candidate(g)) return g;
+  return kUnmapped;
+}
+
+void Ftl::release_victim(std::uint32_t g) {
+  if (blocks_[g].state != BlockState::Victim)
+    throw std::logic_error("FTL: block " + std::to_string(g) + " released while not a GC victim");
+  blocks_[g].state = BlockState::Full;
+}
+
+bool Ftl::keeps_spare(std::uint32_t plane) const { return usable_blocks(plane) >= blocks_needed(); }
+
+void Ftl::retired(std::uint32_t g) {
+  Block& b = blocks_[g];
+  if (b.state != BlockState::Victim || b.valid || b.programming || pending_reads(g))
+    throw std::logic_error("FTL: block " + std::to_string(g) + " retired with " + std::to_string(b.valid) +
+                           " valid pages, " + std::to_string(b.programming) + " programs and " +
+                           std::to_string(pending_reads(g)) + " reads in flight" +
+                           (b.state != BlockState::Victim ? ", not a GC victim" : ""));
+  Plane& p = planes_v_[g / cfg_.nand.blocks_per_plane];
+  if (b.retiring) p.retiring.erase(std::find(p.retiring.begin(), p.retiring.end(), g));
+  b.retiring = false;
+  b.state = BlockState::Retired;
+  ++p.retired;
+  ++retired_total_;
 }
 
 void Ftl::instant_gc(std::uint32_t plane, FlashBackdoor& nand) {

@@ -41,6 +41,16 @@ struct FtlConfig {
   double overprovisioning = 0.07;  // fraction of physical pages hidden from the host
   std::string allocation = "CWDP";  // first letter varies fastest: channel, chip (Way), Die, Plane
   double gc_threshold = 0.05;       // GC a plane when its free blocks fall below this fraction
+  // Per plane, its factory bad blocks (nand/fault_model.h), ascending, the same count in
+  // every plane; empty: none. The FTL numbers the good blocks of a plane 0..good-1 and
+  // sees only them (config().nand.blocks_per_plane is their count; decode() gives the
+  // NAND's block), so the logical capacity comes from the good blocks, as a drive's
+  // capacity comes from its NAND's guaranteed valid blocks.
+  std::vector<std::vector<std::uint32_t>> factory_bad;
+  // The NAND's programs can fail (nand.fault.program_fail_*): the host may not take the
+  // last two free blocks of a plane instead of one (a GC run whose open block is retired
+  // mid-run needs another).
+  bool failures = false;
   // Problems naming the config keys; empty when valid.
   std::vector<std::string> validate() const;
 };
@@ -205,6 +215,41 @@ class Ftl {
   // The victim's erase completed: it joins the free pool. Throws std::logic_error if the
   // block still holds a valid page, a program or a read in flight (data would be lost).
   void erased(std::uint32_t block_global);
+
+  // ---- bad blocks (docs/controller.md, "Faults and recovery") ----
+  // A program to the block failed: no page of it is allocated again (its stream opens
+  // another), and GC collects it first once it is a candidate (retiring_victim); then
+  // it is retired (retired()) instead of erased. Nothing if it is retiring already.
+  void retire(std::uint32_t block_global);
+  bool retiring(std::uint32_t block_global) const { return blocks_[block_global].retiring; }
+  // A GC run ended without erasing its victim (it found no free page for a copy): the
+  // block is a full block again.
+  void release_victim(std::uint32_t block_global);
+  // Whether a plane keeps the blocks its share of the logical space needs, its GC low
+  // mark and an open block (docs/controller.md, "Read-only"): usable blocks (neither
+  // bad nor retiring) >= ceil(logical pages / planes / pages per block) + low mark + 1.
+  bool keeps_spare(std::uint32_t plane) const;
+  std::uint32_t usable_blocks(std::uint32_t plane) const {
+    const Plane& p = planes_v_[plane];
+    return cfg_.nand.blocks_per_plane - p.retired - static_cast<std::uint32_t>(p.retiring.size());
+  }
+  std::uint32_t blocks_needed() const {
+    const std::uint64_t per_plane = logical_pages_ / planes_, ppb = cfg_.nand.pages_per_block;
+    return static_cast<std::uint32_t>((per_plane + ppb - 1) / ppb) + gc_low_ + 1;
+  }
+  // The plane's retiring block that is a GC candidate, kUnmapped if none.
+  std::uint32_t retiring_victim(std::uint32_t plane) const;
+  // A victim's valid pages all moved (retiring), or its erase failed: it leaves use for
+  // good. Throws std::logic_error as erased() does.
+  void retired(std::uint32_t block_global);
+  std::uint32_t retired_blocks(std::uint32_t plane) const { return planes_v_[plane].retired; }
+  std::uint64_t retired_blocks() const { return retired_total_; }
+  std::uint64_t factory_bad_blocks() const {
+    std::uint64_t n = 0;
+    for (const auto& b : cfg_.factory_bad) n += b.size();
+    return n;
+  }
+  bool bad(std::uint32_t block_global) const { return blocks_[block_global].state == BlockState::Retired; }
   std::uint32_t erase_count(std::uint32_t block_global) const { return blocks_[block_global].erases; }
   // Reads in flight per block (a block with some is not erased). Kept in a small map of
   // the blocks that have any, not in the block table: a read would otherwise touch a
@@ -253,6 +298,7 @@ class Ftl {
   void precondition_image(std::uint64_t fill, double drive_writes, std::uint64_t seed,
                           FlashBackdoor& nand, SteadyImage::TokenOf token_of, std::uint32_t free_blocks = 0);
   std::uint32_t gc_low_mark() const { return gc_low_; }
+  std::uint32_t gc_reserve() const { return gc_reserve_; }  // free blocks only the GC stream may take
   // The image of the steady-state preconditioning, null without one.
   const SteadyImage* image() const { return image_.get(); }
   SteadyImage* image() { return image_.get(); }
@@ -278,7 +324,7 @@ class Ftl {
   std::uint64_t table_bytes() const;
 
  private:
-  enum class BlockState : std::uint8_t { Free, Open, Full, Victim };
+  enum class BlockState : std::uint8_t { Free, Open, Full, Victim, Retired };
   // A plane's free blocks as a min-heap on (erase count, block index): the block to open
   // is the least-erased, the lowest index among equals, in O(log n). (The erase count of
   // a free block does not change while it is free.)
@@ -313,6 +359,7 @@ class Ftl {
     // Its valid pages are still the image's, all of them: valid_bits_ are not written for
     // it until a page of it is first invalidated or programmed (take_image_bits).
     bool image_bits = false;
+    bool retiring = false;  // a program to it failed: collected, then retired
   };
   struct Plane {
     FreeBlocks free;  // the plane's free blocks
@@ -320,7 +367,14 @@ class Ftl {
     // Per stream, the blocks it opened, the last few (kOpenedKept), newest last: where
     // unallocate() walks back to.
     std::vector<std::uint32_t> opened[2];
+    std::vector<std::uint32_t> retiring;  // its retiring blocks (few)
+    std::uint32_t retired = 0;            // grown bad blocks retired
   };
+  std::uint64_t retired_total_ = 0;
+  // Factory bad blocks (FtlConfig::factory_bad): per plane, the NAND block of each FTL
+  // block, and the FTL block of each NAND block (kUnmapped: bad). Empty without any.
+  std::vector<std::uint32_t> nand_block_, ftl_block_;
+  std::uint32_t nand_blocks_per_plane_ = 0;
   std::uint32_t take_free_block(std::uint32_t plane);
   // Whether the stream may open a free block of the plane (the host stream may not take
   // the GC reserve).

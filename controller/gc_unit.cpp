@@ -12,7 +12,8 @@ GcUnit::GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, Firmware& 
       jobs_(ftl.planes()), background_programs_(ftl.planes(), 0), wanted_(ftl.config().nand.chips(), 0) {}
 
 void GcUnit::maybe_start(std::uint32_t plane) {
-  if (jobs_[plane].active || workload_ended_ || !ftl_.gc_needed(plane)) return;
+  // After the workload, only a plane whose host writes wait for space starts a run.
+  if (jobs_[plane].active || (workload_ended_ && !fw_.writes_waiting(plane)) || !ftl_.gc_needed(plane)) return;
   const std::uint32_t chip = ftl_.chip_of_plane(plane);
   if (fw_.at_last_reserve(plane)) {
     ++counters_.gc_foreground;
@@ -46,8 +47,23 @@ FlashPriority GcUnit::issue_class(FlashOrigin origin, std::uint32_t plane) {
 
 void GcUnit::copy_read_ended(std::uint32_t plane, std::uint32_t from, Token token) {
   const std::uint32_t to = ftl_.allocate(plane, true);
-  if (to == kUnmapped) throw std::logic_error("GC found no free page in its plane");
+  if (to == kUnmapped) {  // only after blocks were retired: docs/controller.md, "Faults and recovery"
+    drop_copy(plane);
+    return;
+  }
   fw_.copy_program(plane, to, from, ftl_.written_owner(from), token);
+}
+
+// No free page for a copy (the plane lost blocks to failures): the page stays where it is,
+// valid, and the run ends without erasing its victim, which stays a full block.
+void GcUnit::drop_copy(std::uint32_t plane) {
+  Job& job = jobs_[plane];
+  ++counters_.gc_dropped_copies;
+  job.stuck = true;
+  job.copies_left -= static_cast<std::uint32_t>(job.pages.size() - job.next) + 1;  // the rest is not issued
+  job.next = job.pages.size();
+  --job.in_flight;
+  maybe_erase(plane);
 }
 
 void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
@@ -66,6 +82,23 @@ void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint
 
 void GcUnit::erase_ended(std::uint32_t plane) {
   ftl_.erased(jobs_[plane].victim);
+  jobs_[plane] = Job{};
+}
+
+void GcUnit::copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
+                                 Token token, FlashPriority cls) {
+  ftl_.programmed(to);  // ended: the page holds nothing and is never mapped
+  if (cls == FlashPriority::BackgroundGc) --background_programs_[plane];
+  const std::uint32_t again = ftl_.allocate(plane, true);
+  if (again == kUnmapped) {
+    drop_copy(plane);
+    return;
+  }
+  fw_.copy_program(plane, again, from, lpn, token);
+}
+
+void GcUnit::erase_failed(std::uint32_t plane) {
+  ftl_.retired(jobs_[plane].victim);
   jobs_[plane] = Job{};
 }
 
@@ -124,6 +157,7 @@ bool GcUnit::open(std::uint32_t plane) {
   job.victim = victim;
   ftl_.valid_ppas(victim, job.pages);
   job.copies_left = static_cast<std::uint32_t>(job.pages.size());
+  if (ftl_.retiring(victim)) counters_.gc_retire_copies += job.copies_left;
   return true;
 }
 
@@ -155,6 +189,20 @@ void GcUnit::issue_copies(std::uint32_t plane) {
 void GcUnit::maybe_erase(std::uint32_t plane) {
   Job& job = jobs_[plane];
   if (!job.active || job.erase_issued || job.copies_left || ftl_.pending_reads(job.victim)) return;
+  if (job.stuck) {  // copies dropped: the victim keeps its pages
+    ftl_.release_victim(job.victim);
+    job.active = false;
+    job.victim = kUnmapped;
+    return;
+  }
+  if (ftl_.retiring(job.victim)) {  // a program to it failed: emptied, it leaves use instead of being erased
+    ftl_.retired(job.victim);
+    ++counters_.gc_retired;
+    job.active = false;
+    job.victim = kUnmapped;
+    maybe_start(plane);
+    return;
+  }
   job.erase_issued = true;
   fw_.erase(plane, job.victim);
 }

@@ -36,6 +36,8 @@ class GcUnit {
     virtual ~Firmware() = default;
     // Host writes to the plane are blocked or waiting for free space.
     virtual bool at_last_reserve(std::uint32_t plane) const = 0;
+    // Host writes to the plane wait for free space (they cannot complete without GC).
+    virtual bool writes_waiting(std::uint32_t) const { return false; }
     // Flash commands of the chip issued and not yet ended.
     virtual std::uint32_t commands_outstanding(std::uint32_t chip) const = 0;
     // Issue a copy's read of page `from` (its logical page comes with the data:
@@ -63,6 +65,12 @@ class GcUnit {
   void copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                           FlashPriority cls);
   void erase_ended(std::uint32_t plane);  // the plane's victim is free again
+  // Failures (docs/controller.md, "Faults and recovery"): a copy's program to `to` failed
+  // (its block retiring): the copy is programmed again to the GC stream's next page; the
+  // victim's erase failed: it is retired, and the plane's run is over.
+  void copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn, Token token,
+                           FlashPriority cls);
+  void erase_failed(std::uint32_t plane);
   void host_read_ended(std::uint32_t plane);
 
   // Preconditioning (FirmwareCore::resume_gc): each plane that needs GC starts in the
@@ -81,6 +89,7 @@ class GcUnit {
     std::uint32_t copies_left = 0;  // not yet ended (issued or not)
     std::uint32_t in_flight = 0;    // issued, not ended
     bool erase_issued = false;
+    bool stuck = false;  // a copy found no free page: the victim is not erased
     std::vector<std::uint32_t> pages;  // the victim's valid pages when chosen
     std::size_t next = 0;              // the first of them not yet issued
   };
@@ -91,6 +100,7 @@ class GcUnit {
   void start(std::uint32_t plane);
   void issue_copies(std::uint32_t plane);  // up to copies_in_flight
   void maybe_erase(std::uint32_t plane);
+  void drop_copy(std::uint32_t plane);
 
   Ftl& ftl_;
   bool yields_;

@@ -378,7 +378,8 @@ class HosPolicy final : public SchedPolicy {
       const bool first = here && !(seen & e->plane_mask);
       if (here) seen = static_cast<std::uint8_t>(seen | e->plane_mask);
       const std::uint8_t mask = static_cast<std::uint8_t>(h.plane_mask | e->plane_mask);
-      bool join = first && e->op == h.op && e->plane_count() == 1 && (h.op == FlashOp::Erase || e->page == h.page);
+      bool join = first && e->op == h.op && e->plane_count() == 1 &&
+                  (h.op == FlashOp::Erase || (e->page == h.page && e->read_level == h.read_level));
       if (join && e->keep_order) {
         ++counters_.held_by_dependency;
         join = false;

@@ -13,7 +13,10 @@ namespace ssd::ctrl {
 // Greedy: the GC candidate (Ftl::gc_candidate: full, no program to it and no read from it
 // in flight) with the fewest valid pages; ties: fewer erases, then lower index. kUnmapped
 // if there is none, or if the best holds only valid pages (collecting it frees nothing).
+// A retiring block (a program to it failed: Ftl::retire) that is a candidate comes first,
+// whatever its valid pages.
 inline std::uint32_t greedy_victim(const Ftl& ftl, std::uint32_t plane) {
+  if (const std::uint32_t r = ftl.retiring_victim(plane); r != kUnmapped) return r;
   const std::uint32_t per_plane = ftl.config().nand.blocks_per_plane;
   const std::uint32_t base = plane * per_plane;
   std::uint32_t best = kUnmapped, best_valid = 0, best_erases = 0;

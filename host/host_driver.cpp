@@ -123,9 +123,11 @@ void HostDriver::send(const IoScheduler::Entry& e) {
       const Token fresh = write_token(lpn, c.id);
       const bool partial = covers_part(e.lba, e.sectors, lpn, spp_);
       c.tokens.push_back(fresh);
+      c.expected.push_back(shadow_.raw(lpn));  // what it replaces, should the device refuse it
       shadow_.set(lpn, partial ? merge_tokens(shadow_.current(lpn), fresh) : fresh);
-    } else if (e.op == HostOp::Trim && !covers_part(e.lba, e.sectors, lpn, spp_)) {
-      shadow_.trim(lpn);  // a page trimmed in part keeps its data, as the firmware keeps it
+    } else if (e.op == HostOp::Trim) {
+      c.expected.push_back(shadow_.raw(lpn));
+      if (!covers_part(e.lba, e.sectors, lpn, spp_)) shadow_.trim(lpn);  // a page trimmed in part keeps its data
     }
   }
   // A trim carries its ranges, not data; a flush carries nothing.
@@ -207,10 +209,34 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
        << " sectors) failed: " << gp.get_response_string();
     errors_.push_back(os.str());
     sc_stop();
+  } else if (c.status == HostStatus::WriteProtected) {
+    // Refused (the device is read-only): nothing of it was done. The device refuses every
+    // write and trim from the first it refuses on, in the order they were sent: a page
+    // holds what it held before the first refused command to touch it, for good.
+    ++refused_;
+    const PageSpan span = page_span(c.lba, c.sectors, spp_);
+    for (std::uint64_t i = 0; i < c.expected.size() && i < span.count; ++i) {
+      const auto kept = restored_.emplace(span.first + i, c.expected[i]).first;
+      shadow_.set_raw(span.first + i, kept->second);
+    }
   } else if (c.op == HostOp::Read) {
+    if (c.status == HostStatus::MediaError) ++media_errors_;
     for (std::size_t i = 0; i < c.expected.size(); ++i) {
+      // A page the device reported it could not read: an error, not a mismatch (it never
+      // returned wrong data). Counted apart from the checked reads.
+      if (c.status == HostStatus::MediaError && c.tokens[i] == kUnrecoveredToken) {
+        ++unrecovered_pages_;
+        continue;
+      }
       ++reads_checked_;
       if (c.tokens[i] == c.expected[i]) continue;
+      // Sent after a write the device refused (not yet seen refused then): the page's
+      // data from before it.
+      if (!restored_.empty()) {
+        const std::uint64_t lpn = c.lba / spp_ + i;
+        const auto r = restored_.find(lpn);
+        if (r != restored_.end() && c.tokens[i] == shadow_.as_read(lpn, r->second)) continue;
+      }
       if (++mismatches_ <= 20) {
         std::ostringstream os;
         os << "DATA MISMATCH: read of logical page " << c.lba / spp_ + i << " (host command " << c.id

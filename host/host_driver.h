@@ -17,6 +17,7 @@
 #include <systemc>
 
 #include <deque>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "host/conflict_tracker.h"
@@ -131,6 +132,12 @@ class HostDriver : public sc_core::sc_module {
   std::size_t host_queue_length() const { return queue_.size() + sched_.waiting(); }
   std::uint64_t reads_checked() const { return reads_checked_; }
   std::uint64_t mismatches() const { return mismatches_; }
+  // Reads the device answered with a media error, and their pages it reported unrecovered
+  // (HostStatus::MediaError, kUnrecoveredToken): errors, not mismatches.
+  std::uint64_t media_errors() const { return media_errors_; }
+  std::uint64_t unrecovered_pages() const { return unrecovered_pages_; }
+  // Writes and trims the device refused (HostStatus::WriteProtected: read-only).
+  std::uint64_t refused() const { return refused_; }
   const std::vector<std::string>& errors() const { return errors_; }
   bool input_error() const { return input_error_; }  // the errors are the workload's fault
   Tick last_completion() const { return last_done_; }
@@ -212,6 +219,9 @@ class HostDriver : public sc_core::sc_module {
   LatencyAttribution attribution_;
   std::uint64_t bytes_[2] = {0, 0};
   std::uint64_t completed_ = 0, reads_checked_ = 0, mismatches_ = 0, id_ = 0;
+  std::uint64_t media_errors_ = 0, unrecovered_pages_ = 0, refused_ = 0;
+  // Pages a refused write or trim touched, and the shadow entry they keep for good.
+  std::unordered_map<std::uint64_t, Token> restored_;
   double progress_seconds_ = 0;
   std::chrono::steady_clock::time_point last_progress_ = std::chrono::steady_clock::now();
   std::vector<std::string> errors_;

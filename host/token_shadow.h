@@ -21,8 +21,9 @@ class TokenShadow {
       : preconditioned_(preconditioned), written_(logical_pages, false) {}
 
   // The token a read of `lpn` must return now.
-  Token current(std::uint64_t lpn) const {
-    const Token t = written_.get(lpn);
+  Token current(std::uint64_t lpn) const { return as_read(lpn, written_.get(lpn)); }
+  // What a read of `lpn` returns when its entry is `t` (raw()).
+  Token as_read(std::uint64_t lpn, Token t) const {
     if (t == kTrimmedMark) return kUnwrittenToken;
     return t != 0 ? t : lpn < preconditioned_ ? precondition_token(lpn) : kUnwrittenToken;
   }
@@ -32,6 +33,10 @@ class TokenShadow {
   void set(std::uint64_t lpn, Token t) { written_.set(lpn, t); }
   // The host trimmed the whole of `lpn`: it reads as unwritten until written again.
   void trim(std::uint64_t lpn) { written_.set(lpn, kTrimmedMark); }
+  // Its entry as kept (0: as preconditioned; the trimmed mark; a token), and back: a
+  // refused write or trim puts back what it replaced (host_driver.cpp).
+  Token raw(std::uint64_t lpn) const { return written_.get(lpn); }
+  void set_raw(std::uint64_t lpn, Token t) { written_.set(lpn, t); }
   bool dense() const { return written_.dense(); }
   std::uint64_t stored_bytes() const { return written_.bytes(); }
 

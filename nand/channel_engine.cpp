@@ -23,8 +23,14 @@ ArrayState array_state(FlashOp op) {
 }
 }  // namespace
 
-ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivity* activity)
-    : cfg_(cfg), channel_(channel), activity_(activity), meter_(cfg.chips_per_channel, cfg.dies_per_chip) {
+ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivity* activity, FaultModel* faults)
+    : cfg_(cfg), channel_(channel), activity_(activity), faults_(faults && faults->on() ? faults : nullptr),
+      meter_(cfg.chips_per_channel, cfg.dies_per_chip) {
+  if (faults_) {
+    t_retry_cmd_ = cfg_.bus_ticks(faults_->config().retry_cmd_cycles);
+    soft_level_ = faults_->config().soft_level();
+    soft_senses_ = faults_->config().soft_senses;
+  }
   t_cmd_ = cfg_.bus_ticks(cfg_.cmd_addr_cycles);
   t_erase_cmd_ = cfg_.bus_ticks(cfg_.erase_cmd_cycles);
   t_data_ = cfg_.bus_ticks(cfg_.page_bytes);
@@ -42,6 +48,7 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   tokens_ = BigArray<Token>(blocks * cfg_.pages_per_block, true);
   pages_.assign(blocks, BlockPages{});
   erase_count_.assign(blocks, 0);
+  if (faults_ && faults_->bad_blocks_per_plane()) image_block_.assign(blocks, 0);  // the FTL numbers the good blocks only
   first_block_ = std::size_t{channel} * blocks;
 }
 
@@ -101,10 +108,14 @@ void ChannelEngine::set_image(const PageImage* image) {
 }
 
 void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
-                                        std::uint32_t pages, std::uint32_t erases) {
+                                        std::uint32_t pages, std::uint32_t erases, std::uint32_t image_block) {
   if (!image_) throw std::logic_error("NAND backdoor: loading a block from an image without one");
   if (pages > cfg_.pages_per_block) throw std::logic_error("NAND backdoor: loading more pages than a block holds");
   const std::size_t bi = block_at(chip, die, plane, block);
+  if (!image_block_.empty()) {
+    if (image_block == ~0u) throw std::logic_error("NAND backdoor: a block loaded without its image numbering");
+    image_block_[bi] = image_block;
+  }
   pages_[bi].write_ptr = static_cast<std::uint16_t>(pages);
   erase_count_[bi] = erases;
   pages_[bi].image_pages = static_cast<std::uint16_t>(pages);
@@ -299,6 +310,7 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
         d.planes[p].data = c;
         segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
       });
+      if (c->read_level) segs_[0].duration += t_retry_cmd_;  // SET FEATURES: the read-retry level, once per die
       break;
     case FlashOp::Program:
       for_planes(c->plane_mask, [&](unsigned p) {
@@ -332,7 +344,8 @@ void ChannelEngine::bus_segments_started(FlashCommand* c, Tick now) {
     return;
   }
   const Tick n = c->plane_count();
-  const Tick cmd = n * (c->op == FlashOp::Erase ? t_erase_cmd_ : t_cmd_);
+  const Tick cmd = n * (c->op == FlashOp::Erase ? t_erase_cmd_ : t_cmd_) +
+                   (c->op == FlashOp::Read && c->read_level ? t_retry_cmd_ : 0);
   c->bus_cmd_ticks += cmd;
   c->t_bus_end = now + cmd + (c->op == FlashOp::Program ? n * t_data_ : 0);
 }
@@ -340,7 +353,8 @@ void ChannelEngine::bus_segments_started(FlashCommand* c, Tick now) {
 void ChannelEngine::start_bus_dataout(FlashCommand* c, Tick now) {
   c->exec.stage = BusOut;
   nseg_ = 0;
-  const Tick t = c->out_bytes ? cfg_.bus_ticks(c->out_bytes) : t_data_;  // a partial read moves its bytes only
+  Tick t = c->out_bytes ? cfg_.bus_ticks(c->out_bytes) : t_data_;  // a partial read moves its bytes only
+  if (soft(*c)) t *= soft_senses_;  // the hard page and its soft-information pages
   for_planes(c->plane_mask, [&](unsigned) { segs_[nseg_++] = {BusPhase::DataOut, t}; });
   bus_segments_started(c, now);
   start_bus(c, now);
@@ -352,7 +366,7 @@ void ChannelEngine::start_array(Die& d, FlashCommand* c, Tick now) {
   in_array_[i / 64] |= std::uint64_t{1} << (i % 64);
   c->exec.stage = Array;
   c->t_array_start = now;
-  d.array_end = now + (c->op == FlashOp::Read      ? t_read_
+  d.array_end = now + (c->op == FlashOp::Read      ? (soft(*c) ? soft_senses_ * t_read_ : t_read_)
                        : c->op == FlashOp::Program ? t_prog_
                                                    : t_erase_);
   next_array_end_ = std::min(next_array_end_, d.array_end);
@@ -400,6 +414,7 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& d
   const std::uint32_t i = die_index(d);
   in_array_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
   c->t_array_end = now;
+  if (faults_) array_faults(*c, now);
   if (observer_) observer_->on_array(now, *c, ArrayState::Idle);
   switch (c->op) {
     case FlashOp::Read:
@@ -426,6 +441,54 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& d
   }
   register_moves(d, now);
   refresh_accept(d);
+}
+
+// The fault model's verdict at a command's array end: a read's bit errors per plane, a
+// program's or erase's failed planes. A factory bad block fails every operation.
+void ChannelEngine::array_faults(FlashCommand& c, Tick now) {
+  const FaultConfig& fc = faults_->config();
+  switch (c.op) {
+    case FlashOp::Read: {
+      if (c.read_level) ++(soft(c) ? counters_.soft_reads : counters_.retry_reads);
+      const std::uint32_t bytes = c.out_bytes ? c.out_bytes : cfg_.page_bytes;
+      const std::uint32_t codewords = (bytes + fc.codeword_bytes - 1) / fc.codeword_bytes;
+      for_planes(c.plane_mask, [&](unsigned p) {
+        const std::size_t bi = block_index(c, p);
+        const std::uint32_t plane = plane_of_block(bi), block = c.block[p];
+        c.bit_errors[p] = faults_->factory_bad(plane, block)
+                              ? FaultModel::kBeyond
+                              : fc.bit_errors() ? faults_->read_errors(plane, block, c.page, erase_count_[bi],
+                                                                       c.read_level, codewords, now)
+                                                : 0;
+      });
+      break;
+    }
+    case FlashOp::Program:
+      for_planes(c.plane_mask, [&](unsigned p) {
+        const std::size_t bi = block_index(c, p);
+        const std::uint32_t plane = plane_of_block(bi), block = c.block[p];
+        if (!faults_->factory_bad(plane, block) &&
+            !faults_->program_fails(plane, block, c.page, erase_count_[bi], now))
+          return;
+        c.failed_planes = static_cast<std::uint8_t>(c.failed_planes | 1u << p);
+        tokens_[bi * cfg_.pages_per_block + c.page] = kFailedProgramToken;  // what the cells hold is no one's data
+        ++counters_.failed_programs;
+      });
+      if (c.failed_planes) c.status = FlashStatus::ProgramFailed;
+      break;
+    case FlashOp::Erase:
+      for_planes(c.plane_mask, [&](unsigned p) {
+        const std::size_t bi = block_index(c, p);
+        const std::uint32_t plane = plane_of_block(bi), block = c.block[p];
+        // The erase count went up when it started (erase_block): the cycles before it.
+        if (!faults_->factory_bad(plane, block) && !faults_->erase_fails(plane, block, erase_count_[bi] - 1, now))
+          return;
+        c.failed_planes = static_cast<std::uint8_t>(c.failed_planes | 1u << p);
+        ++counters_.failed_erases;
+      });
+      if (c.failed_planes) c.status = FlashStatus::EraseFailed;
+      break;
+  }
 }
 
 void ChannelEngine::register_moves(Die& d, Tick now) {
@@ -490,7 +553,7 @@ void ChannelEngine::complete(FlashCommand* c, Tick now, std::vector<FlashCommand
   chip_finished(c->chip, now);
   meter_.release(c->chip, c->die, c->exec.seq, now, bus_clock(now));
   c->exec.stage = Done;
-  c->status = FlashStatus::Ok;
+  if (c->status == FlashStatus::Pending) c->status = FlashStatus::Ok;  // else a failure array_faults() found
   c->t_done = now;
   --in_flight_;
   done.push_back(c);

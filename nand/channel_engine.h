@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "nand/chip_activity.h"
+#include "nand/fault_model.h"
 #include "nand/wait_meter.h"
 #include "nand/nand_config.h"
 #include "nand/page_image.h"
@@ -64,6 +65,9 @@ struct ChannelCounters {
   std::uint64_t reads = 0, programs = 0, erases = 0;  // completed commands
   std::uint64_t read_pages = 0, programmed_pages = 0, erased_blocks = 0;
   std::uint64_t protocol_errors = 0;
+  // The fault model's (nand/fault_model.h): pages whose program failed, blocks whose
+  // erase failed, page reads at a shifted level (read retry) and soft-decision reads.
+  std::uint64_t failed_programs = 0, failed_erases = 0, retry_reads = 0, soft_reads = 0;
   Tick bus_busy = 0;
 };
 
@@ -71,7 +75,10 @@ class ChannelEngine {
  public:
   // `activity` may be shared by all channels of a device (chip indices are global:
   // channel * chips_per_channel + chip); it may be null.
-  ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivity* activity = nullptr);
+  // `faults` (shared by the device's channels; null: a NAND that never fails) decides
+  // program and erase failures and a read's bit errors.
+  ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivity* activity = nullptr,
+                FaultModel* faults = nullptr);
 
   void set_observer(NandObserver* obs) { observer_ = obs; }
 
@@ -155,8 +162,11 @@ class ChannelEngine {
   // programmed next in order), it was erased `erases` times, and those pages read as
   // image.token(page address) until it is next erased. Nothing is stored per page.
   // Distinct blocks may be loaded concurrently.
+  // `image_block`: the block's index as the image numbers them (its first page's index /
+  // pages per block); the NAND's own device-wide block index unless the FTL numbers only
+  // the good blocks (factory bad blocks: FaultModel), when it differs.
   void backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
-                           std::uint32_t pages, std::uint32_t erases);
+                           std::uint32_t pages, std::uint32_t erases, std::uint32_t image_block = ~0u);
   Token backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                       std::uint32_t page) const;
   // What a scheduler block samples as "ready" for a command: no command waits for this
@@ -266,8 +276,19 @@ class ChannelEngine {
   NandConfig cfg_;
   unsigned channel_;
   ChipActivity* activity_;
+  FaultModel* faults_;
   NandObserver* observer_ = nullptr;
   Tick t_cmd_, t_erase_cmd_, t_data_, t_read_, t_prog_, t_erase_;
+  Tick t_retry_cmd_ = 0;      // a shifted read's SET FEATURES cycles
+  std::uint32_t soft_level_ = 0xFFFFFFFFu;  // read levels from here on are soft-decision reads
+  std::uint32_t soft_senses_ = 1;
+  bool soft(const FlashCommand& c) const { return c.read_level >= soft_level_; }
+  // The device-wide plane number of block index `bi` (the fault model's numbering).
+  std::uint32_t plane_of_block(std::size_t bi) const {
+    return static_cast<std::uint32_t>(std::size_t{channel_} * cfg_.chips_per_channel * cfg_.dies_per_chip *
+                                          cfg_.planes_per_die + bi / cfg_.blocks_per_plane);
+  }
+  void array_faults(FlashCommand& c, Tick now);  // a command's failures at its array end
 
   std::vector<Die> dies_;
   // Per die, the readiness rules as bits (accept_word()), refreshed at every change of the die's
@@ -287,8 +308,12 @@ class ChannelEngine {
   std::vector<BlockPages> pages_;
   // A page's device-wide index, as the image names it (nand/page_image.h).
   std::uint32_t image_page(std::size_t bi, std::uint32_t page) const {
-    return static_cast<std::uint32_t>((first_block_ + bi) * cfg_.pages_per_block + page);
+    const std::size_t b = image_block_.empty() ? first_block_ + bi : image_block_[bi];
+    return static_cast<std::uint32_t>(b * cfg_.pages_per_block + page);
   }
+  // Per block, its index in the image's numbering, when that is not the NAND's (a device
+  // with factory bad blocks); empty otherwise.
+  std::vector<std::uint32_t> image_block_;
   // A page's token: from the image or stored.
   Token page_token(std::size_t bi, std::uint32_t page) const {
     return page < pages_[bi].image_pages ? image_->token(image_page(bi, page)) : tokens_[bi * cfg_.pages_per_block + page];

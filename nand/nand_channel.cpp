@@ -9,8 +9,8 @@ namespace ssd::nand {
 using namespace sc_core;
 
 NandChannel::NandChannel(sc_module_name name, const NandConfig& cfg, unsigned channel, ChannelWaker& waker,
-                         ChipActivity* activity, VcdWriter* vcd)
-    : sc_module(name), socket("socket"), engine_(cfg, channel, activity), waker_(waker) {
+                         ChipActivity* activity, VcdWriter* vcd, FaultModel* faults)
+    : sc_module(name), socket("socket"), engine_(cfg, channel, activity, faults), waker_(waker) {
   // The engine counts picoseconds; SystemC's time values must be picoseconds too.
   sc_assert(sc_get_time_resolution() == sc_time(1, SC_PS));
   if (vcd) {
@@ -98,7 +98,7 @@ void NandChannel::accept(tlm::tlm_generic_payload& gp, Tick now) {
 void NandChannel::collect() {
   for (FlashCommand* c : done_) {
     auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
-    if (c->status == FlashStatus::Ok) {
+    if (c->status != FlashStatus::ProtocolError) {  // Ok, or a failure the NAND reports (its status)
       gp->set_response_status(tlm::TLM_OK_RESPONSE);
     } else {
       gp->set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);

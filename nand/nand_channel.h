@@ -33,7 +33,7 @@ class NandChannel : public sc_core::sc_module {
   FlashTargetSocket<NandChannel> socket;
 
   NandChannel(sc_core::sc_module_name name, const NandConfig& cfg, unsigned channel, ChannelWaker& waker,
-              ChipActivity* activity = nullptr, VcdWriter* vcd = nullptr);
+              ChipActivity* activity = nullptr, VcdWriter* vcd = nullptr, FaultModel* faults = nullptr);
   // Called by the waker at the time it was asked for (or later in the same time).
   void run(Tick now);
 

@@ -51,6 +51,7 @@ std::vector<std::string> NandConfig::validate() const {
           "nand.blocks_per_plane or nand.channels";
     errs.push_back(os.str());
   }
+  for (std::string& e : fault.validate()) errs.push_back(std::move(e));
   return errs;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "nand/fault_model.h"
 #include "tlm/flash_command.h"
 
 namespace ssd::nand {
@@ -29,6 +30,8 @@ struct NandConfig {
   bool cache_read = true;
   bool cache_program = true;
   bool multiplane = true;
+  // failures (nand.fault.*; all off by default: a NAND that never fails)
+  FaultConfig fault;
 
   // One bus cycle (one byte or one command/address cycle), in picoseconds, exact.
   double bus_cycle_ps() const { return 1e6 / bus_mts; }

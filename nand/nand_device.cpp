@@ -10,9 +10,13 @@ namespace ssd::nand {
 
 NandDevice::NandDevice(sc_core::sc_module_name name, const NandConfig& cfg, VcdWriter* vcd)
     : sc_module(name), cfg_(cfg), activity_(cfg.chips()) {
+  if (cfg.fault.on())
+    faults_ = std::make_unique<FaultModel>(cfg.fault, cfg.channels, cfg.chips_per_channel, cfg.dies_per_chip,
+                                           cfg.planes_per_die, cfg.blocks_per_plane, cfg.pages_per_block);
   for (unsigned c = 0; c < cfg.channels; ++c) {
     const std::string n = "ch" + std::to_string(c);
-    channels_.push_back(std::make_unique<NandChannel>(n.c_str(), cfg, c, static_cast<ChannelWaker&>(*this), &activity_, vcd));
+    channels_.push_back(std::make_unique<NandChannel>(n.c_str(), cfg, c, static_cast<ChannelWaker&>(*this), &activity_,
+                                                      vcd, faults_.get()));
   }
   due_.assign(cfg.channels, kNever);
   due_now_.assign((cfg.channels + 63) / 64, 0);
@@ -98,6 +102,10 @@ ChannelCounters NandDevice::totals() const {
     t.programmed_pages += c.programmed_pages;
     t.erased_blocks += c.erased_blocks;
     t.protocol_errors += c.protocol_errors;
+    t.failed_programs += c.failed_programs;
+    t.failed_erases += c.failed_erases;
+    t.retry_reads += c.retry_reads;
+    t.soft_reads += c.soft_reads;
     t.bus_busy += c.bus_busy;
   }
   return t;

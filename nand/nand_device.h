@@ -28,6 +28,8 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   unsigned channels() const { return static_cast<unsigned>(channels_.size()); }
   const ChipActivity& activity() const { return activity_; }
   const NandConfig& config() const { return cfg_; }
+  // The fault model (null: a NAND that never fails: nand.fault.* all off).
+  const FaultModel* faults() const { return faults_.get(); }
   // Sum of the channels' counters.
   ChannelCounters totals() const;
   // Whether the device's process is running (its channels' callbacks come from it).
@@ -50,6 +52,7 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   void arm(Tick now);  // the notification for the earliest due channel
 
   NandConfig cfg_;
+  std::unique_ptr<FaultModel> faults_;
   ChipActivity activity_;
   std::vector<std::unique_ptr<NandChannel>> channels_;
   std::vector<Tick> due_;  // per channel: when it next needs to run (kNever: not)

@@ -1,5 +1,7 @@
 #include "nand/nand_tracer.h"
 
+#include <algorithm>
+
 namespace ssd::nand {
 
 NandTracer::NandTracer(VcdWriter& vcd, const std::string& scope, const NandConfig& cfg)
@@ -14,6 +16,11 @@ NandTracer::NandTracer(VcdWriter& vcd, const std::string& scope, const NandConfi
       array_.push_back(vcd_.declare(die + ".array", 2));
       queue_.push_back(vcd_.declare(die + ".queued", 16));
       die_owner_.push_back(declare_owner(die + "."));
+      if (cfg.fault.on()) {
+        level_.push_back(vcd_.declare(die + ".read_level", 8));
+        bit_errors_.push_back(vcd_.declare(die + ".bit_errors", 16));
+        status_.push_back(vcd_.declare(die + ".status", 3));
+      }
       for (unsigned p = 0; p < cfg.planes_per_die; ++p) {
         const std::string plane = die + ".plane" + std::to_string(p);
         data_reg_.push_back(vcd_.declare(plane + ".data_reg", 2));
@@ -43,6 +50,17 @@ void NandTracer::on_array(Tick t, const FlashCommand& c, ArrayState s) {
   const unsigned i = c.chip * cfg_.dies_per_chip + c.die;
   vcd_.change(array_[i], t, static_cast<unsigned>(s));
   set_owner(die_owner_[i], t, s == ArrayState::Idle ? nullptr : &c);
+  if (level_.empty()) return;
+  vcd_.change(level_[i], t, s == ArrayState::Read ? c.read_level : 0u);
+  if (s != ArrayState::Idle) return;
+  // Its end: what the fault model decided (the engine completes a good one as Ok later).
+  const FlashStatus st = c.status == FlashStatus::Pending ? FlashStatus::Ok : c.status;
+  vcd_.change(status_[i], t, static_cast<unsigned>(st));
+  if (c.op == FlashOp::Read) {
+    unsigned worst = 0;
+    for_planes(c.plane_mask, [&](unsigned p) { worst = std::max<unsigned>(worst, c.bit_errors[p]); });
+    vcd_.change(bit_errors_[i], t, worst);
+  }
 }
 
 void NandTracer::on_registers(Tick t, unsigned chip, unsigned die, unsigned plane, RegState data,

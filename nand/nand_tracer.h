@@ -36,6 +36,10 @@ class NandTracer : public NandObserver {
   Owner bus_owner_;
   std::vector<int> array_, queue_, data_reg_, cache_reg_;
   std::vector<Owner> die_owner_;
+  // With a fault model (NandConfig::fault): per die, the read level of the operation in its
+  // array (0 otherwise), the most bit errors of a codeword of its last read, and the
+  // status of its last array operation (FlashStatus: a failed program or erase shows).
+  std::vector<int> level_, bit_errors_, status_;
 };
 
 }  // namespace ssd::nand

@@ -87,7 +87,9 @@ class RtlBlock {
     model_->push_op = static_cast<unsigned>(c.op);
     model_->push_planes = c.plane_mask;
     model_->push_class = static_cast<unsigned>(c.priority);
-    model_->push_page = c.page;
+    // Its page offset and, above it, its read level: partners share both (a die senses
+    // an n-plane read at one level: controller/reschedule.h).
+    model_->push_page = c.page | std::uint32_t{c.read_level} << 16;
     model_->push_keep = c.keep_order;
     tick();
     model_->push = 0;

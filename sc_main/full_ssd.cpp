@@ -17,7 +17,26 @@ namespace ssd {
 FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd, const std::string& out_dir,
                  bool check_only)
     : sc_module(name) {
-    const ctrl::FtlConfig fcfg = ftl_config(cfg);
+    ctrl::FtlConfig fcfg = ftl_config(cfg);
+    fcfg.failures = fcfg.nand.fault.failures();
+    if (fcfg.nand.fault.bad_block_fraction > 0) {  // the FTL reads the bad-block marks before time 0
+      const nand::NandConfig& n = fcfg.nand;
+      const nand::FaultModel marks(n.fault, n.channels, n.chips_per_channel, n.dies_per_chip, n.planes_per_die,
+                                   n.blocks_per_plane, n.pages_per_block);
+      if (marks.bad_blocks_per_plane() + 4 > n.blocks_per_plane)
+        throw ConfigError(cfg.locate("nand.fault.bad_block_fraction leaves " +
+                                     std::to_string(n.blocks_per_plane - marks.bad_blocks_per_plane()) +
+                                     " good blocks per plane: the FTL needs at least 4"));
+      ctrl::FtlConfig good = fcfg;  // the FTL sees the good blocks only
+      good.nand.blocks_per_plane -= marks.bad_blocks_per_plane();
+      const std::vector<std::string> errs = good.validate();
+      if (!errs.empty())
+        throw ConfigError(cfg.locate("nand.fault.bad_block_fraction leaves " +
+                                     std::to_string(good.nand.blocks_per_plane) + " good blocks per plane: " +
+                                     errs.front()));
+      for (std::uint32_t p = 0; p < n.chips() * n.dies_per_chip * n.planes_per_die; ++p)
+        fcfg.factory_bad.push_back(marks.bad_blocks(p));
+    }
     ctrl::FirmwareConfig fw;
     fw.clock_mhz = cfg.get_double("firmware.clock_mhz");
     fw.cycles_per_command = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_command"));
@@ -33,6 +52,12 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     fw.read_unit_bytes = static_cast<std::uint32_t>(cfg.get_int("controller.read_unit_bytes"));
     fw.firmware_sched = cfg.get_string("controller.firmware_sched");
     fw.write_policy = cfg.get_string("ftl.write_policy");
+    fw.ecc.on = fcfg.nand.fault.bit_errors();
+    fw.ecc.retry_steps = fcfg.nand.fault.retry_steps;
+    fw.ecc.hard_bits = static_cast<std::uint32_t>(cfg.get_int("controller.ecc_hard_bits"));
+    fw.ecc.soft_bits = static_cast<std::uint32_t>(cfg.get_int("controller.ecc_soft_bits"));
+    fw.ecc.hard_decode_us = cfg.get_double("controller.ecc_hard_decode_us");
+    fw.ecc.soft_decode_us = cfg.get_double("controller.ecc_soft_decode_us");
     if (!ctrl::read_unit_fits(fw.read_unit_bytes, fcfg.nand.page_bytes))
       throw ConfigError(cfg.locate("controller.read_unit_bytes = " + std::to_string(fw.read_unit_bytes) +
                                    " is not a multiple of 512 that divides nand.page_bytes = " +
@@ -70,7 +95,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     preconditioned = static_cast<std::uint64_t>(cfg.get_double("ftl.precondition") * static_cast<double>(ftl.logical_pages()));
     if (preconditioned) {
       const std::string mode = precondition_free_mode(cfg);
-      const std::uint32_t free_blocks = precondition_free_blocks(mode, ftl.gc_low_mark());
+      const std::uint32_t free_blocks = precondition_free_blocks(mode, ftl.gc_low_mark(), ftl.gc_reserve());
       if (!check_only) {
         ctrl::NandBackdoor backdoor(*nand);
         const double age = cfg.get_double("ftl.precondition_age");

@@ -69,6 +69,7 @@ class Writer {
     if (leaf == "bus_phase") return w("bus_phase.txt");
     if (leaf == "bus_chip" || leaf == "grant_chip" || (parent == "push" && leaf == "chip")) return w("bus_chip.txt");
     if (leaf == "array") return w("array_state.txt");
+    if (leaf == "status" && parts.size() > 1 && parts[1] == "nand") return w("flash_status.txt");
     if (leaf == "data_reg" || leaf == "cache_reg") return w("reg_state.txt");
     if (leaf == "origin" || leaf == "bus_origin") return w("origin.txt");
     if (leaf == "cmd" || leaf == "bus_cmd" || leaf == "request" || leaf == "bus_request" || leaf == "grant" ||

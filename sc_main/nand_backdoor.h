@@ -24,8 +24,9 @@ class NandBackdoor : public FlashBackdoor {
     for (unsigned c = 0; c < nand_.config().channels; ++c) nand_.engine(c).set_image(&image);
   }
   // The engine reads the block's pages from the image: nothing is stored per page.
-  void load_image_block(const PhysAddr& a, std::uint32_t, std::uint32_t pages, std::uint32_t erases) override {
-    nand_.engine(a.channel).backdoor_load_image(a.chip, a.die, a.plane, a.block, pages, erases);
+  void load_image_block(const PhysAddr& a, std::uint32_t first_ppa, std::uint32_t pages, std::uint32_t erases) override {
+    const std::uint32_t image_block = first_ppa / nand_.config().pages_per_block;
+    nand_.engine(a.channel).backdoor_load_image(a.chip, a.die, a.plane, a.block, pages, erases, image_block);
   }
   Token read(const PhysAddr& a) const override {
     return nand_.engine(a.channel).backdoor_read(a.chip, a.die, a.plane, a.block, a.page);

@@ -297,6 +297,51 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
     put(rs, "block_wait_max_us", num(ticks_to_us(bw.max)));
     put(root, "reschedule", rs);
   }
+  // Failures and their recovery (nand.fault.*; whole run), when the NAND can fail.
+  if (const nand::FaultModel* fm = f.nand.faults()) {
+    const ctrl::FaultCounters& fa = f.firmware.fault_counters();
+    const nand::ChannelCounters nt = f.nand.totals();
+    json::Value fj = obj();
+    put(fj, "factory_bad_blocks", integer(ftl.factory_bad_blocks()));
+    put(fj, "grown_bad_blocks", integer(ftl.retired_blocks()));
+    put(fj, "program_failures", integer(fa.program_failures));
+    put(fj, "erase_failures", integer(fa.erase_failures));
+    put(fj, "nand_failed_programs", integer(nt.failed_programs));
+    put(fj, "nand_failed_erases", integer(nt.failed_erases));
+    put(fj, "reprogrammed_pages", integer(fa.reprogrammed_pages));
+    put(fj, "recopied_pages", integer(fa.recopied_pages));
+    put(fj, "retired_by_gc", integer(fc.gc_retired));
+    put(fj, "retire_copies", integer(fc.gc_retire_copies));
+    // Pages programmed because of failures, per host page programmed.
+    const double host_pages = static_cast<double>(std::max<std::uint64_t>(1, ftl.host_pages_written()));
+    put(fj, "recovery_write_amplification",
+        num(static_cast<double>(fa.reprogrammed_pages + fa.recopied_pages + fc.gc_retire_copies) / host_pages));
+    json::Value tiers = obj();
+    put(tiers, "hard", integer(fa.tier_reads[0]));
+    put(tiers, "retry", integer(fa.tier_reads[1]));
+    put(tiers, "soft", integer(fa.tier_reads[2]));
+    put(tiers, "uncorrectable", integer(fa.uncorrectable_reads));
+    put(fj, "reads_by_tier", tiers);
+    json::Value hist;
+    hist.kind = json::Value::Kind::Array;
+    for (const std::uint64_t n : fa.retries) hist.items.push_back(integer(n));
+    put(fj, "retries_per_read", hist);
+    put(fj, "retry_reads", integer(fa.retry_reads));
+    put(fj, "nand_retry_reads", integer(nt.retry_reads));
+    put(fj, "nand_soft_reads", integer(nt.soft_reads));
+    put(fj, "uncorrectable_reads", integer(fa.uncorrectable_reads));
+    put(fj, "host_pages_unrecovered", integer(fa.host_pages_unrecovered));
+    put(fj, "host_media_errors", integer(f.host.media_errors()));
+    put(fj, "lost_pages", integer(fa.lost_pages));
+    put(fj, "wear_cycles", num(fm->config().wear_cycles));
+    put(fj, "gc_dropped_copies", integer(fc.gc_dropped_copies));
+    put(fj, "read_only", boolean(f.firmware.read_only()));
+    put(fj, "read_only_at_us", num(f.firmware.read_only() ? ticks_to_us(f.firmware.read_only_at()) : 0.0));
+    put(fj, "read_only_reason", text(f.firmware.read_only_reason()));
+    put(fj, "refused_writes", integer(fa.refused_writes));
+    put(fj, "refused_trims", integer(fa.refused_trims));
+    put(root, "faults", fj);
+  }
 
   json::Value ct = obj();
   put(ct, "ncq_backpressure", integer(f.iface.backpressure_events()));
@@ -325,6 +370,10 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(integ, "mismatches", integer(f.host.mismatches()));
   put(integ, "audited_pages", integer(run.audited_pages));
   put(integ, "audit_mismatches", integer(run.audit_mismatches));
+  if (f.nand.faults()) {  // reads the device reported it could not recover: errors, not mismatches
+    put(integ, "media_errors", integer(f.host.media_errors()));
+    put(integ, "unrecovered_pages", integer(f.host.unrecovered_pages()));
+  }
   put(root, "integrity", integ);
 
   json::Value rn = obj();
@@ -408,6 +457,18 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   os << "  firmware core       " << f.window.core_utilization << " busy\n";
   os << "  integrity           " << f.host.reads_checked() << " page reads checked, " << f.host.mismatches()
      << " mismatches\n";
+  if (f.nand.faults()) {
+    const ctrl::FaultCounters& fa = f.firmware.fault_counters();
+    os << "  faults              " << fa.program_failures << " program and " << fa.erase_failures
+       << " erase failures, " << f.firmware.ftl().retired_blocks() << " blocks retired, "
+       << f.firmware.ftl().factory_bad_blocks() << " factory bad; reads by tier: " << fa.tier_reads[0] << " hard, "
+       << fa.tier_reads[1] << " retry, " << fa.tier_reads[2] << " soft, " << fa.uncorrectable_reads
+       << " uncorrectable (" << f.host.unrecovered_pages() << " host pages reported as media errors)\n";
+    if (f.firmware.read_only())
+      os << "  read-only           from " << ticks_to_us(f.firmware.read_only_at()) << " us: "
+         << f.firmware.read_only_reason() << "; " << fa.refused_writes << " writes and " << fa.refused_trims
+         << " trims refused\n";
+  }
   if (run.audited)
     os << "  audit               " << run.audited_pages << " logical pages read back, " << run.audit_mismatches
        << " mismatches\n";

@@ -1,6 +1,8 @@
 #include "sc_main/sim_config.h"
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include "controller/firmware_core.h"
 #include "controller/flash_sched.h"
@@ -40,6 +42,47 @@ Config make_config() {
   c.add_bool("nand.cache_read", n.cache_read, "cache read: stream page n out while reading n+1");
   c.add_bool("nand.cache_program", n.cache_program, "cache program: data-in of the next page during tPROG");
   c.add_bool("nand.multiplane", n.multiplane, "multi-plane read/program/erase commands allowed");
+  // The fault model (nand/fault_model.h; docs/nand-timing.md, "Faults"): all off by default.
+  const nand::FaultConfig f;
+  const std::string wear = " (a power law in the block's P/E cycles from its value new to its value at "
+                           "nand.fault.rated_cycles: docs/nand-timing.md)";
+  c.add_int("nand.fault.seed", static_cast<std::int64_t>(f.seed), 0, 9007199254740992ll,
+            "the fault model's seed: the same config and seed give the same faults");
+  c.add_double("nand.fault.bad_block_fraction", f.bad_block_fraction, 0, 0.5,
+               "factory bad blocks: this fraction of every plane's blocks (rounded; the same count per plane, "
+               "places drawn from the seed), marked before time 0; the FTL never uses them and the logical "
+               "capacity comes from the good blocks");
+  c.add_double("nand.fault.rated_cycles", f.rated_cycles, 1, 1e9, "P/E cycles of rated endurance (end of life)");
+  c.add_double("nand.fault.wear_exponent", f.wear_exponent, 0.01, 100, "exponent of the wear power law");
+  c.add_double("nand.fault.wear_cycles", f.wear_cycles, 0, 1e9,
+               "P/E cycles added to every block's erase count: a device aged this far without running its history");
+  c.add_double("nand.fault.program_fail_new", f.program_fail_new, 0, 1, "probability that a page program fails, new block" + wear);
+  c.add_double("nand.fault.program_fail_eol", f.program_fail_eol, 0, 1, "the same at the rated cycles");
+  c.add_double("nand.fault.erase_fail_new", f.erase_fail_new, 0, 1, "probability that a block erase fails, new block" + wear);
+  c.add_double("nand.fault.erase_fail_eol", f.erase_fail_eol, 0, 1, "the same at the rated cycles");
+  c.add_double("nand.fault.rber_new", f.rber_new, 0, 0.5,
+               "raw bit error rate of a read at the default reference voltages, new block" + wear +
+                   "; errors are drawn per ECC codeword");
+  c.add_double("nand.fault.rber_eol", f.rber_eol, 0, 0.5, "the same at the rated cycles");
+  c.add_double("nand.fault.rber_sigma", f.rber_sigma, 0, 5,
+               "page-to-page variation: each page's raw bit error rate is the curve's times a log-normal factor of "
+               "this sigma (mean 1), drawn per page and erase cycle; 0: none");
+  c.add_double("nand.fault.retry_gain", f.retry_gain, 1e-6, 1,
+               "each read-retry step (shifted reference voltages) multiplies the raw bit error rate by this");
+  c.add_int("nand.fault.retry_steps", f.retry_steps, 0, 64, "entries of the read-retry table (read levels 1..n)");
+  c.add_int("nand.fault.soft_senses", f.soft_senses, 1, 16,
+            "a soft-decision read (the level after the last retry step): its sensings (each a tR) and the pages "
+            "of hard and soft data it moves out");
+  c.add_double("nand.fault.soft_gain", f.soft_gain, 1e-6, 1,
+               "a soft-decision read's raw bit error rate: the last retry step's times this");
+  c.add_int("nand.fault.retry_cmd_cycles", f.retry_cmd_cycles, 1, 1000,
+            "bus cycles of the SET FEATURES that sets a read-retry level before a shifted read");
+  c.add_int("nand.fault.codeword_bytes", f.codeword_bytes, 64, 1 << 20,
+            "ECC codeword data bytes: bit errors are drawn and corrected per codeword");
+  c.add_string("nand.fault.script", f.script,
+               "deterministic injections, one per line: program_fail ch chip die plane block page [at_us]; "
+               "erase_fail ch chip die plane block [at_us]; read_retry ch chip die plane block page steps [at_us] "
+               "(the page's reads below level `steps` are beyond every decoder); each once, from its time on");
 
   // The defaults of the controller's keys are its config structs' (one place each).
   const ctrl::SchedConfig sched;
@@ -85,6 +128,16 @@ Config make_config() {
             "partial-page reads: a host read moves out over the bus only the ECC codewords of this many bytes "
             "that hold its sectors (ONFI: the column is in the read's address; tR stays the whole page's); "
             "0: every read moves the whole page. A multiple of 512 that divides nand.page_bytes");
+  c.add_int("controller.ecc_hard_bits", fw.ecc.hard_bits, 0, 65534,
+            "ECC: bit errors per codeword (nand.fault.codeword_bytes) the hard-decision decode corrects, at the "
+            "default read level and each read-retry step (with bit errors modelled: nand.fault.rber_*)");
+  c.add_int("controller.ecc_soft_bits", fw.ecc.soft_bits, 0, 65534,
+            "ECC: bit errors per codeword the soft-decision decode corrects (the read after the last retry step); "
+            "beyond it a read is uncorrectable");
+  c.add_double("controller.ecc_hard_decode_us", fw.ecc.hard_decode_us, 0, 1e6,
+               "ECC: hard-decision decode time after a read's data is out, us (with bit errors modelled)");
+  c.add_double("controller.ecc_soft_decode_us", fw.ecc.soft_decode_us, 0, 1e6,
+               "ECC: soft-decision decode time after a soft read's data is out, us");
   c.add_double("firmware.clock_mhz", fw.clock_mhz, 1, 100000, "clock of the embedded core running the FTL, MHz");
   // Default costs: controller/firmware_core.h and docs/controller.md "Firmware cost".
   const std::string src = " (default scaled from Hahn et al.'s < 10 us per flash request at 400 MHz; 0: free)";
@@ -305,6 +358,40 @@ nand::NandConfig nand_config(const Config& cfg) {
   n.cache_read = cfg.get_bool("nand.cache_read");
   n.cache_program = cfg.get_bool("nand.cache_program");
   n.multiplane = cfg.get_bool("nand.multiplane");
+  nand::FaultConfig& f = n.fault;
+  f.seed = static_cast<std::uint64_t>(cfg.get_int("nand.fault.seed"));
+  f.bad_block_fraction = cfg.get_double("nand.fault.bad_block_fraction");
+  f.rated_cycles = cfg.get_double("nand.fault.rated_cycles");
+  f.wear_exponent = cfg.get_double("nand.fault.wear_exponent");
+  f.wear_cycles = cfg.get_double("nand.fault.wear_cycles");
+  f.program_fail_new = cfg.get_double("nand.fault.program_fail_new");
+  f.program_fail_eol = cfg.get_double("nand.fault.program_fail_eol");
+  f.erase_fail_new = cfg.get_double("nand.fault.erase_fail_new");
+  f.erase_fail_eol = cfg.get_double("nand.fault.erase_fail_eol");
+  f.rber_new = cfg.get_double("nand.fault.rber_new");
+  f.rber_eol = cfg.get_double("nand.fault.rber_eol");
+  f.rber_sigma = cfg.get_double("nand.fault.rber_sigma");
+  f.retry_gain = cfg.get_double("nand.fault.retry_gain");
+  f.retry_steps = static_cast<std::uint32_t>(cfg.get_int("nand.fault.retry_steps"));
+  f.soft_senses = static_cast<std::uint32_t>(cfg.get_int("nand.fault.soft_senses"));
+  f.soft_gain = cfg.get_double("nand.fault.soft_gain");
+  f.retry_cmd_cycles = static_cast<std::uint32_t>(cfg.get_int("nand.fault.retry_cmd_cycles"));
+  f.codeword_bytes = static_cast<std::uint32_t>(cfg.get_int("nand.fault.codeword_bytes"));
+  f.script = cfg.get_string("nand.fault.script");
+  if (!f.script.empty()) {
+    std::ifstream in(f.script);
+    if (!in) throw ConfigError(cfg.locate("nand.fault.script = " + f.script + ": cannot be read"));
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+      f.injections = nand::parse_fault_script(text.str(), f.script);
+      // Injections outside the geometry: found by building the model once.
+      nand::FaultModel probe(f, n.channels, n.chips_per_channel, n.dies_per_chip, n.planes_per_die,
+                             n.blocks_per_plane, n.pages_per_block);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(e.what());
+    }
+  }
   std::vector<std::string> errs = n.validate();
   if (!errs.empty()) {
     std::string msg = "invalid NAND configuration:";
@@ -330,13 +417,14 @@ std::string precondition_free_mode(const Config& cfg) {
   return mode;
 }
 
-std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low) {
-  return precondition_free_blocks(precondition_free_mode(cfg), gc_low);
+std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low, std::uint32_t reserve) {
+  return precondition_free_blocks(precondition_free_mode(cfg), gc_low, reserve);
 }
 
-std::uint32_t precondition_free_blocks(const std::string& mode, std::uint32_t gc_low) {
-  if (mode == "reserve") return 2;
-  if (mode == "gc_running") return std::max<std::uint32_t>(gc_low - 1, 2);  // the last reserve + 1 at least
+// `reserve`: the free blocks only GC may take (Ftl::gc_reserve).
+std::uint32_t precondition_free_blocks(const std::string& mode, std::uint32_t gc_low, std::uint32_t reserve) {
+  if (mode == "reserve") return reserve + 1;
+  if (mode == "gc_running") return std::max<std::uint32_t>(gc_low - 1, reserve + 1);  // the last reserve + 1 at least
   return gc_low;
 }
 

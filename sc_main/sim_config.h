@@ -32,9 +32,9 @@ ctrl::FtlConfig ftl_config(const Config& cfg);  // also checks the workload size
 std::string precondition_free_mode(const Config& cfg);
 // The free blocks per plane that aged preconditioning starts with (ftl.precondition_free),
 // for a GC low mark of `gc_low` blocks.
-std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low);
+std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low, std::uint32_t reserve = 1);
 // The same for a resolved mode (gc_mark, gc_running or reserve).
-std::uint32_t precondition_free_blocks(const std::string& mode, std::uint32_t gc_low);
+std::uint32_t precondition_free_blocks(const std::string& mode, std::uint32_t gc_low, std::uint32_t reserve = 1);
 TraceOptions trace_options(const Config& cfg);
 // A key listing host request ids (trace.request, report.request_timeline), parsed;
 // throws ConfigError naming the key for a token that is not a whole number from 1.

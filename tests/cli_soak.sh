@@ -28,6 +28,12 @@ done
 for k in mismatches audit_mismatches protocol_errors; do
   [ "$(key $k)" -eq 0 ] || fail "$k = $(key $k)"
 done
+# With a fault model: every page the firmware could not recover reached the host as an
+# error (a media error, not data).
+if grep -q '"host_pages_unrecovered"' "$dir/stats.json"; then
+  [ "$(key host_pages_unrecovered)" -eq "$(key unrecovered_pages)" ] ||
+    fail "host_pages_unrecovered $(key host_pages_unrecovered) != the host's unrecovered_pages $(key unrecovered_pages)"
+fi
 # The latency attribution: the host checked every request's parts against its latency
 # (an internal error otherwise); the parts' means must add up to each op's mean latency.
 python3 - "$dir/stats.json" <<'PY' || fail "the latency parts do not add up to the mean latencies"

@@ -16,8 +16,8 @@ struct Harness {
   std::vector<FlashCommand*> done;
   Tick now = 0;
 
-  explicit Harness(const NandConfig& c, unsigned channel = 0)
-      : cfg(c), activity(c.chips()), engine(c, channel, &activity) {}
+  explicit Harness(const NandConfig& c, unsigned channel = 0, FaultModel* faults = nullptr)
+      : cfg(c), activity(c.chips()), engine(c, channel, &activity, faults) {}
 
   FlashCommand& make(FlashOp op, unsigned chip, unsigned die, std::uint8_t mask,
                      std::uint32_t block, std::uint32_t page) {

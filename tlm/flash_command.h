@@ -39,6 +39,9 @@ constexpr Token kErasedToken = 0;
 // What preconditioning leaves in pages whose data was overwritten since (never read:
 // a read that returned it would fail the integrity check).
 constexpr Token kStaleToken = 0x57A1E5u;
+// What a page whose program failed holds (no one's data: a read that returned it would
+// fail the integrity check).
+constexpr Token kFailedProgramToken = 0xFA11EDu;
 
 constexpr unsigned kMaxPlanes = 8;  // planes per die the command format can address
 
@@ -51,9 +54,10 @@ constexpr unsigned kStartBits = kMaxPlanes + 1;
 // after extra read-retry or soft-decision steps (its data is good); the failures a NAND
 // can report: ProgramFailed and EraseFailed (the status register's FAIL bit),
 // Uncorrectable (a read beyond the last decode tier); ProtocolError, a command the NAND
-// refused (docs/nand-timing.md). The NAND of this model reports only Ok and
-// ProtocolError until its fault model exists; the firmware's handlers say what they do
-// with each (controller/firmware_core.cpp, flash_bw).
+// refused (docs/nand-timing.md). The NAND reports Ok, ProgramFailed, EraseFailed and
+// ProtocolError, and a read's bit errors (FlashCommand::bit_errors); ReadRetried and
+// Uncorrectable are the controller's ECC verdicts on a read (controller/ecc.h). The
+// firmware's handlers say what they do with each (controller/firmware_core.cpp).
 enum class FlashStatus : std::uint8_t { Pending, Ok, ProtocolError, ReadRetried, ProgramFailed, EraseFailed, Uncorrectable };
 const char* to_string(FlashStatus s);
 // Priority classes of the scheduler block (docs/scheduler.md): a chip serves the lowest
@@ -94,6 +98,10 @@ struct FlashCommand {
   // The scheduler block must not reorder it ahead of the commands it already holds (its
   // issuer found a data dependency on one: docs/scheduler.md, Rescheduling).
   bool keep_order = false;
+  // read: the reference voltages it senses with (nand/fault_model.h): 0 the default,
+  // 1..retry steps the read-retry table's (a SET FEATURES before the read), above them a
+  // soft-decision read (several sensings, several pages of data out).
+  std::uint8_t read_level = 0;
 
   // ---- result, filled by the NAND ----
   FlashStatus status = FlashStatus::Pending;
@@ -103,6 +111,11 @@ struct FlashCommand {
   Tick t_array_end = 0;
   Tick t_done = 0;         // completed (read: last data byte out; program/erase: array done)
   std::string error;       // protocol error text when status == ProtocolError
+  // read: per plane, the most bit errors of any ECC codeword moved out (0 without a
+  // fault model: nand/fault_model.h). Program, erase: the planes that reported FAIL
+  // (status ProgramFailed or EraseFailed names the command's; a part's is its plane's).
+  std::array<std::uint16_t, kMaxPlanes> bit_errors{};
+  std::uint8_t failed_planes = 0;
   // For the latency attribution (tlm/latency_parts.h), filled by the channel: the end of
   // the command phase (program: with its data in), a read's data ready for the bus (in
   // a register it may leave) and its data-out start, and the bus time of its command and
@@ -146,6 +159,11 @@ struct FlashCommand {
     bool gathered = false;
     Tick t_released = 0;      // released by the firmware's scheduling policy
     Tick predicted_wait = 0;  // the firmware's forecast of its wait from then to its start
+    // A read-retry attempt (read_level > 0): when the page's first read was built; the
+    // time from then to this attempt's build is the request's read_retry part.
+    Tick t_first_built = 0;
+    Tick ecc_ticks = 0;    // read: the controller's decode time after t_done (controller/ecc.h)
+    bool decoded = false;  // read: its ECC decode has been charged
     // A command of several pages (controller/combined_command.h): per plane in
     // plane_mask, the single-page command the firmware built for that page, which takes
     // the command's result at its end; all null for a command of one page.

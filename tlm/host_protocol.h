@@ -31,6 +31,14 @@ constexpr Token kUnwrittenToken = 0;
 // Never a data token (the functions below avoid it, as they avoid kErasedToken): the
 // host's integrity shadow marks a trimmed page with it (host/token_shadow.h).
 constexpr Token kTrimmedMark = 0xFFFFFFFFu;
+// What a read returns for a page the device could not read (its ECC failed at every tier:
+// the command's status is HostStatus::MediaError). Never a data token.
+constexpr Token kUnrecoveredToken = kTrimmedMark;
+// A command's outcome as the device reports it (an NVMe completion's status): Ok, or
+// MediaError, a read with a page the device could not recover (its token
+// kUnrecoveredToken; the others are good); WriteProtected, a write or trim the device
+// refused, read-only (nothing of it done).
+enum class HostStatus : std::uint8_t { Ok, MediaError, WriteProtected };
 // A token as data may carry it: neither erased nor the trimmed mark.
 inline Token data_token(Token t) { return t == kErasedToken || t == kTrimmedMark ? 1 : t; }
 
@@ -85,6 +93,7 @@ struct HostCommand {
   // Read: filled by the device.
   std::vector<Token> tokens;
   std::vector<Token> expected;  // read: what the host last wrote (the device ignores it)
+  HostStatus status = HostStatus::Ok;  // set by the device
   Tick t_submit = 0;           // host sent BEGIN_REQ
   Tick t_done = 0;             // device sent BEGIN_RESP
   // The latency attribution (tlm/latency_parts.h): the request's events along its path,
@@ -113,6 +122,7 @@ struct HostCommand {
     id = 0;
     tokens.clear();  // keeps its capacity: no allocation once warmed up
     expected.clear();
+    status = HostStatus::Ok;
     t_submit = t_done = 0;
     t_dispatch = t_tag = t_fw_in = t_core_start = t_processed = t_fw_done = 0;
     parts = {};

@@ -26,6 +26,7 @@ enum class Part : std::uint8_t {
   WriteBuffer,       // waiting for another write's data in the write buffer
   RmwRead,           // read-modify-write: the merge read, whole
   WriteStall,        // a program waiting for a free page (GC to erase a block)
+  ReadRetry,         // a read's earlier attempts, whole, up to the build of the one that decoded
   FirmwareSched,     // a flash command built -> taken by the scheduler block
   ConflictHostRead,  // in the block while its die (or chip) served a host read
   ConflictHostWrite, //   ... a host program
@@ -38,6 +39,7 @@ enum class Part : std::uint8_t {
   BusData,           // data in (program) or out (read)
   RegisterWait,      // data in a page register, waiting for the array or a register
   Array,             // tR, tPROG, tBERS
+  EccDecode,         // the controller's decode of a read's data (with a fault model: controller/ecc.h)
   Completion,        // the NAND done -> the firmware answers the host interface
   HostLinkOut,       // read data over the host link -> the host has the response
   Count
@@ -49,10 +51,10 @@ using PartTicks = std::array<Tick, kParts>;
 inline const char* part_name(unsigned p) {
   static const char* const names[kParts] = {
       "host_queue",         "ncq_wait",          "host_link_in",     "firmware_queue", "firmware_busy",
-      "write_buffer",       "rmw_read",          "write_stall",      "firmware_sched", "conflict_host_read",
-      "conflict_host_write", "conflict_gc_read", "conflict_gc_program", "conflict_erase", "block_queue",
-      "bus_wait",           "bus_command",       "bus_data",         "register_wait",  "array",
-      "completion",         "host_link_out"};
+      "write_buffer",       "rmw_read",          "write_stall",      "read_retry",     "firmware_sched",
+      "conflict_host_read", "conflict_host_write", "conflict_gc_read", "conflict_gc_program", "conflict_erase",
+      "block_queue",        "bus_wait",          "bus_command",      "bus_data",       "register_wait",
+      "array",              "ecc_decode",        "completion",       "host_link_out"};
   return p < kParts ? names[p] : "?";
 }
 inline Tick& at(PartTicks& t, Part p) { return t[static_cast<unsigned>(p)]; }
@@ -100,7 +102,8 @@ inline void flash_path_parts(const FlashCommand& f, Tick from, Tick now, PartTic
   }
   at(p, Part::BusCommand) += f.bus_cmd_ticks;
   at(p, Part::BusData) += bus - f.bus_cmd_ticks;
-  at(p, Part::Completion) += now - f.t_done;
+  at(p, Part::EccDecode) += f.issuer.ecc_ticks;
+  at(p, Part::Completion) += now - f.t_done - f.issuer.ecc_ticks;
 }
 
 }  // namespace ssd

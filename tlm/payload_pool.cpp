@@ -90,6 +90,9 @@ void FlashCommand::reset() {
   issuer = Issuer{};
   priority = FlashPriority::Host;
   keep_order = false;
+  read_level = 0;
+  bit_errors = {};
+  failed_planes = 0;
   queue_next = nullptr;
   queue_seq = 0;
   join_next = nullptr;
@@ -124,6 +127,7 @@ std::string FlashCommand::describe() const {
       if (plane_mask >> p & 1u) os << ' ' << block[p];
   }
   if (op != FlashOp::Erase) os << " pg " << page;
+  if (op == FlashOp::Read && read_level) os << " level " << unsigned{read_level};
   return os.str();
 }
 

@@ -93,7 +93,7 @@ def check_sweep_and_resume():
     # The latency parts are in the table, and add up to the mean latency per point.
     for op in ("read", "write"):
         cols = [c for c in df.columns if c.startswith(f"{op}.latency_parts.") and c.endswith(".mean_us")]
-        assert len(cols) == 22, cols
+        assert len(cols) == 24, cols
         assert ((df[cols].sum(axis=1) - df[f"{op}.latency_us.mean"]).abs() <= 1e-6 * df[f"{op}.latency_us.mean"] + 1e-9).all()
     for kind in ("latency_cdf", "bars_read_latency_us_mean", "timeseries", "chip_busy_0", "latency_parts_mean",
                  "latency_parts_tail", "latency_parts_time_0"):
