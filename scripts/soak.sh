@@ -19,6 +19,10 @@
 #     Verilog block beside the C++ block at every decision edge, at least 10^6 decisions
 #     compared per run, and every read checked)
 #   SSDSIM=path/to/ssdsim ...            (soak that binary; nothing is built)
+#   SOAK_SET=faults bash scripts/soak.sh  (a NAND that fails: bad blocks, program and erase
+#     failures, read retries, at elevated rates, on the tiny device (32 blocks a plane) and
+#     the default device, IOS, HOS and SOS: at least 10^6 checked reads per run, 0
+#     mismatches, uncorrectable reads reported as errors, the audit right)
 #   SOAK_SET=placement bash scripts/soak.sh  (every ftl.write_policy, with batching into
 #     n-plane commands, on the tiny device and on the `delay` and `park` presets' devices,
 #     scaled down to 64 blocks per plane (15 % over-provisioning, 90 % full): at least 10^6 checked reads per
@@ -64,6 +68,15 @@ place_delay=(--preset delay --set nand.blocks_per_plane=64 --set ftl.overprovisi
 place_park=(--preset park --set nand.blocks_per_plane=64 --set ftl.overprovisioning=0.15 --set ftl.precondition=0.9 --set workload.size_bytes=512
             --set workload.size_max_bytes=32768 --set workload.align_bytes=512 --set workload.requests="$(requests 300000)")
 rtl_park=("${place_park[@]}" --set workload.requests="$(requests 800000)")
+# The faults set: a NAND that fails at rates far above a real one's (factory bad blocks,
+# program and erase failures, bit errors that need read retries and soft reads), on the
+# tiny device with twice its blocks and on the default device; every scheduler.
+faults=(--set nand.fault.rber_new=0.003 --set nand.fault.rber_eol=0.025 --set nand.fault.rber_sigma=0.4
+        --set nand.fault.retry_gain=0.7 --set nand.fault.wear_cycles=2000 --set nand.fault.program_fail_new=0.0002
+        --set nand.fault.erase_fail_new=0.0005 --set nand.fault.bad_block_fraction=0.07 --set workload.trim_ratio=0.05)
+fault_tiny=("${tiny[@]}" --set nand.blocks_per_plane=32 "${faults[@]}" --set workload.requests="$(requests 450000)")
+fault_large=("${large[@]}" "${faults[@]}" --set nand.fault.program_fail_new=0.00005 --set nand.fault.erase_fail_new=0.0002
+             --set workload.requests="$(requests 450000)")
 set_name="${SOAK_SET:-schedulers}"
 min_reads=0
 min_compared=0
@@ -96,7 +109,12 @@ case "$set_name" in
     for geo in place_tiny rtl_park; do
       for rs in multiplane pipeline both; do jobs+=("$geo rtl_$rs noop"); done
     done ;;
-  *) echo "scripts/soak.sh: SOAK_SET is schedulers, sos, placement, reschedule or rtl, not '$set_name'" >&2; exit 2 ;;
+  faults)
+    min_reads=$(requests 1000000)
+    for geo in fault_tiny fault_large; do
+      for dev in ios hos sos; do jobs+=("$geo $dev noop"); done
+    done ;;
+  *) echo "scripts/soak.sh: SOAK_SET is schedulers, sos, placement, reschedule, rtl or faults, not '$set_name'" >&2; exit 2 ;;
 esac
 
 run_one() {  # run_one GEO DEV HS
@@ -109,6 +127,8 @@ run_one() {  # run_one GEO DEV HS
     place_delay) args=("${place_delay[@]}") ;;
     place_park) args=("${place_park[@]}") ;;
     rtl_park) args=("${rtl_park[@]}") ;;
+    fault_tiny) args=("${fault_tiny[@]}") ;;
+    fault_large) args=("${fault_large[@]}") ;;
     *) args=("${sos_dev[@]}") ;;
   esac
   local sos=(--set controller.scheduler=pass --set controller.firmware_sched=sos)
@@ -133,13 +153,14 @@ export -f run_one requests
 export ssdsim out scale
 export tiny_s="${tiny[*]}" large_s="${large[*]}" sos_tiny_s="${sos_tiny[*]}" sos_dev_s="${sos_dev[*]}"
 export place_tiny_s="${place_tiny[*]}" place_delay_s="${place_delay[*]}" place_park_s="${place_park[*]}"
-export rtl_park_s="${rtl_park[*]}"
+export rtl_park_s="${rtl_park[*]}" fault_tiny_s="${fault_tiny[*]}" fault_large_s="${fault_large[*]}"
 cores="$(nproc)"
 running=0
 for j in "${jobs[@]}"; do
   # shellcheck disable=SC2086
   ( tiny=($tiny_s); large=($large_s); sos_tiny=($sos_tiny_s); sos_dev=($sos_dev_s); place_tiny=($place_tiny_s)
-    place_delay=($place_delay_s); place_park=($place_park_s); rtl_park=($rtl_park_s); run_one $j ) &
+    place_delay=($place_delay_s); place_park=($place_park_s); rtl_park=($rtl_park_s); fault_tiny=($fault_tiny_s)
+    fault_large=($fault_large_s); run_one $j ) &
   running=$((running + 1))
   if [ "$running" -ge "$cores" ]; then wait -n || true; running=$((running - 1)); fi
 done
@@ -168,6 +189,17 @@ for j in "${jobs[@]}"; do
   fi
   if [ "${rc_:-0}" -lt "$min_compared" ]; then
     echo "$1 $2 $3: only ${rc_:-0} decisions compared with the Verilog block, fewer than $min_compared"; failed=$((failed + 1))
+  fi
+  hu=$(field "$s" host_pages_unrecovered)
+  if [ -n "$hu" ]; then  # with faults: what failed and how it was recovered
+    echo "  faults: $(field "$s" program_failures) program and $(field "$s" erase_failures) erase failures," \
+         "$(field "$s" grown_bad_blocks) grown and $(field "$s" factory_bad_blocks) factory bad blocks," \
+         "$(field "$s" retry_reads) retries, $(field "$s" uncorrectable_reads) uncorrectable reads," \
+         "$hu host pages reported lost, $(field "$s" refused_writes) writes refused read-only"
+    # Every page the firmware could not recover reached the host as an error.
+    if [ "$hu" != "$(field "$s" unrecovered_pages)" ]; then
+      echo "$1 $2 $3: $hu host pages unrecovered, the host saw $(field "$s" unrecovered_pages)"; failed=$((failed + 1))
+    fi
   fi
   total_reads=$((total_reads + r)); total_bad=$((total_bad + m + am))
 done
