@@ -91,6 +91,7 @@ class DieBatcher {
       if (q.empty()) continue;
       FlashCommand& c = *q.front().cmd;
       if (c.op != h.op || c.priority != h.priority || c.plane_count() != 1) continue;
+      if (c.read_level != h.read_level) continue;  // a die senses an n-plane read at one level
       if (h.op != FlashOp::Erase && offset(c) != at) continue;
       out[n++] = &c;
       q.pop_front();

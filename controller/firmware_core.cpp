@@ -530,13 +530,16 @@ void FirmwareCore::read_answered(tlm::tlm_generic_payload& host, std::uint32_t p
 
 void FirmwareCore::program(std::uint32_t op, bool again) {
   const WritePath::Op& w = writes_.op(op);
+  if (!again_.empty() && again_.erase(op)) again = true;  // stalled after its program failed
   const std::uint32_t plane = allocator_->plane_for(w.lpn, view_);
   if (!stalled_[plane].empty()) {  // keep the order of writes to a plane
+    if (again) again_.insert(op);
     stalled_[plane].push_back(op);
     return;
   }
   const std::uint32_t ppa = ftl_.allocate(plane, false);
   if (ppa == kUnmapped) {
+    if (again) again_.insert(op);
     stalled_[plane].push_back(op);
     ++counters_.stalled_writes;
     gc_.maybe_start(plane);
@@ -823,7 +826,7 @@ void FirmwareCore::host_read_ended(FlashCommand& f) {
   read_done(f.issuer.ppa);
   auto& host_gp = *static_cast<tlm::tlm_generic_payload*>(f.host);
   if (f.status == FlashStatus::Uncorrectable) {
-    poison(f.lpn);
+    if (ftl_.lookup(f.lpn) == f.issuer.ppa) poison(f.lpn);  // still its data (a newer write's program clears it)
     page_unrecovered(host_gp, f.host_page);
   } else if (f.status == FlashStatus::Ok || f.status == FlashStatus::ReadRetried) {
     host_cmd(host_gp).tokens[f.host_page] = f.token[f.first_plane()];
@@ -839,8 +842,9 @@ void FirmwareCore::host_read_ended(FlashCommand& f) {
 // is poisoned until a write of all of it.
 void FirmwareCore::rmw_read_ended(FlashCommand& f) {
   read_done(f.issuer.ppa);
-  if (f.status == FlashStatus::Uncorrectable) poison(f.lpn);
-  else if (f.status != FlashStatus::Ok && f.status != FlashStatus::ReadRetried) {
+  if (f.status == FlashStatus::Uncorrectable) {
+    if (writes_.newest(f.issuer.write_op)) poison(f.lpn);  // a newer write of the page would replace it all
+  } else if (f.status != FlashStatus::Ok && f.status != FlashStatus::ReadRetried) {
     unrecovered(f, "a read cannot end so");
     return;
   }
@@ -875,6 +879,9 @@ void FirmwareCore::host_program_ended(FlashCommand& f) {
   ftl_.programmed(ppa);
   if (writes_.newest(op)) {
     ftl_.map(writes_.op(op).lpn, ppa);
+    // All of the page new: whatever an uncorrectable read found lost of it meanwhile is
+    // replaced (a read of the old page may have ended after this write was taken).
+    if (!writes_.op(op).partial) unpoison(writes_.op(op).lpn);
     writes_.on_flash(op);
   } else {
     ++counters_.superseded_programs;  // a newer write or a trim came meanwhile
@@ -886,8 +893,9 @@ void FirmwareCore::host_program_ended(FlashCommand& f) {
 // A copy's read uncorrectable: the copy goes on (the model knows what the cells held) and
 // the logical page is poisoned, so that no read returns it as good data.
 void FirmwareCore::gc_read_ended(FlashCommand& f) {
-  if (f.status == FlashStatus::Uncorrectable) poison(ftl_.written_owner(f.issuer.ppa));
-  else if (f.status != FlashStatus::Ok && f.status != FlashStatus::ReadRetried) {
+  if (f.status == FlashStatus::Uncorrectable) {
+    if (ftl_.is_valid(f.issuer.ppa)) poison(ftl_.written_owner(f.issuer.ppa));  // still its logical page's data
+  } else if (f.status != FlashStatus::Ok && f.status != FlashStatus::ReadRetried) {
     unrecovered(f, "a read cannot end so");
     return;
   }
@@ -897,10 +905,10 @@ void FirmwareCore::gc_read_ended(FlashCommand& f) {
 void FirmwareCore::gc_program_ended(FlashCommand& f) {
   if (f.status == FlashStatus::ProgramFailed) {
     ++faults_.program_failures;
-    ++faults_.recopied_pages;
     ftl_.retire(ftl_.block_of_ppa(f.issuer.ppa));
     block_failed(f.issuer.plane);
-    gc_.copy_program_failed(f.issuer.plane, f.issuer.ppa, f.copy_from, f.lpn, f.token[f.first_plane()], f.priority);
+    if (gc_.copy_program_failed(f.issuer.plane, f.issuer.ppa, f.copy_from, f.lpn, f.token[f.first_plane()], f.priority))
+      ++faults_.recopied_pages;
     return;
   }
   if (f.status != FlashStatus::Ok) {

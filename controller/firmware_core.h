@@ -339,6 +339,7 @@ class FirmwareCore : public sc_core::sc_module {
   EccDecoder ecc_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> decode_;  // reads being decoded (ECC on)
   std::unordered_set<std::uint64_t> poisoned_;
+  std::unordered_set<std::uint32_t> again_;  // write ops waiting for space to be programmed again
   Tick read_only_at_ = kNever;
   std::string read_only_reason_;
   PlacementCounters placement_;

@@ -21,8 +21,8 @@ struct FirmwareCounters {
   std::uint64_t gc_urgent_commands = 0;  // GC commands issued in the foreground (urgent class)
   // Blocks a program failed in, emptied by GC and retired; the valid pages found in them.
   std::uint64_t gc_retired = 0, gc_retire_copies = 0;
-  // Copies GC left in their victim for want of a free page (the plane lost blocks), the
-  // run ended without erasing it.
+  // Copies GC left in their victim for want of a free page (the plane lost blocks): the
+  // one that found none and those not yet issued; the run ended without erasing it.
   std::uint64_t gc_dropped_copies = 0;
 };
 

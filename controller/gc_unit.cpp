@@ -58,9 +58,10 @@ void GcUnit::copy_read_ended(std::uint32_t plane, std::uint32_t from, Token toke
 // valid, and the run ends without erasing its victim, which stays a full block.
 void GcUnit::drop_copy(std::uint32_t plane) {
   Job& job = jobs_[plane];
-  ++counters_.gc_dropped_copies;
   job.stuck = true;
-  job.copies_left -= static_cast<std::uint32_t>(job.pages.size() - job.next) + 1;  // the rest is not issued
+  const auto left = static_cast<std::uint32_t>(job.pages.size() - job.next) + 1;  // this one and those not issued
+  counters_.gc_dropped_copies += left;
+  job.copies_left -= left;
   job.next = job.pages.size();
   --job.in_flight;
   maybe_erase(plane);
@@ -85,16 +86,17 @@ void GcUnit::erase_ended(std::uint32_t plane) {
   jobs_[plane] = Job{};
 }
 
-void GcUnit::copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
+bool GcUnit::copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                                  Token token, FlashPriority cls) {
   ftl_.programmed(to);  // ended: the page holds nothing and is never mapped
   if (cls == FlashPriority::BackgroundGc) --background_programs_[plane];
   const std::uint32_t again = ftl_.allocate(plane, true);
   if (again == kUnmapped) {
     drop_copy(plane);
-    return;
+    return false;
   }
   fw_.copy_program(plane, again, from, lpn, token);
+  return true;
 }
 
 void GcUnit::erase_failed(std::uint32_t plane) {

@@ -68,7 +68,8 @@ class GcUnit {
   // Failures (docs/controller.md, "Faults and recovery"): a copy's program to `to` failed
   // (its block retiring): the copy is programmed again to the GC stream's next page; the
   // victim's erase failed: it is retired, and the plane's run is over.
-  void copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn, Token token,
+  // Returns whether it was programmed again (false: dropped for want of a page).
+  bool copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn, Token token,
                            FlashPriority cls);
   void erase_failed(std::uint32_t plane);
   void host_read_ended(std::uint32_t plane);

@@ -21,7 +21,7 @@ inline std::uint32_t greedy_victim(const Ftl& ftl, std::uint32_t plane) {
   const std::uint32_t base = plane * per_plane;
   std::uint32_t best = kUnmapped, best_valid = 0, best_erases = 0;
   for (std::uint32_t b = base; b < base + per_plane; ++b) {
-    if (!ftl.block_full(b)) continue;
+    if (!ftl.block_full(b) || ftl.retiring(b)) continue;  // retiring: only as above, with the space to spare
     const std::uint32_t valid = ftl.valid_pages(b);
     // gc_candidate() (its reads in flight looked up) only for a block that would otherwise
     // become the best, which picks the same block.

@@ -130,6 +130,10 @@ FaultModel::FaultModel(const FaultConfig& cfg, std::uint32_t channels, std::uint
     if (!where.empty())
       throw std::invalid_argument(cfg_.script + ":" + std::to_string(i.line) + ": " + where +
                                   ": outside the NAND's geometry");
+    if (i.kind == FaultInjection::Kind::ReadRetry && i.steps > cfg_.soft_level())
+      throw std::invalid_argument(cfg_.script + ":" + std::to_string(i.line) + ": steps: " + std::to_string(i.steps) +
+                                  " is past the soft-decision read (level " + std::to_string(cfg_.soft_level()) +
+                                  ": nand.fault.retry_steps + 1)");
     inj_plane_.push_back(((i.channel * chips_per_channel + i.chip) * dies_per_chip + i.die) * planes_per_die + i.plane);
   }
 }

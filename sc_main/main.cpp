@@ -171,9 +171,17 @@ std::string write_view(const std::filesystem::path& out, const VcdWriter& vcd, c
 // files are probed as a run probes them, and the VCD's scopes are matched on a VCD made
 // in a scratch folder, which also stands for --out. Exit 0 and a line on stdout if valid;
 // a ConfigError, TraceError or ScriptError (exit 2) otherwise.
+// A NAND script drives the NAND without a controller to recover from its failures.
+void refuse_faults_in_script(const Config& cfg, const nand::NandConfig& n) {
+  if (cfg.get_string("workload.kind") == "nand_ops" && n.fault.on())
+    throw ConfigError(cfg.locate("workload.kind = nand_ops drives the NAND without a controller: it takes no "
+                                 "nand.fault.* keys (they need the firmware's recovery)"));
+}
+
 int check_only(const Config& cfg, const std::string& out_dir) {
   namespace fs = std::filesystem;
   const nand::NandConfig ncfg = nand_config(cfg);
+  refuse_faults_in_script(cfg, ncfg);
   TraceOptions topts = trace_options(cfg);
   check_outputs(cfg, out_dir);
   // A file the run would write: writable, and left as it was.
@@ -283,6 +291,7 @@ int run(int argc, char** argv) {
   }
   if (vm.count("check")) return check_only(cfg, out_dir);
   const nand::NandConfig ncfg = nand_config(cfg);
+  refuse_faults_in_script(cfg, ncfg);
   const TraceOptions topts = trace_options(cfg);
   check_outputs(cfg, out_dir);
   std::filesystem::path out;

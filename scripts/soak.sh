@@ -71,7 +71,7 @@ rtl_park=("${place_park[@]}" --set workload.requests="$(requests 800000)")
 # The faults set: a NAND that fails at rates far above a real one's (factory bad blocks,
 # program and erase failures, bit errors that need read retries and soft reads), on the
 # tiny device with twice its blocks and on the default device; every scheduler.
-faults=(--set nand.fault.rber_new=0.003 --set nand.fault.rber_eol=0.025 --set nand.fault.rber_sigma=0.4
+faults=(--set nand.fault.rber_new=0.003 --set nand.fault.rber_eol=0.04 --set nand.fault.rber_sigma=0.4
         --set nand.fault.retry_gain=0.7 --set nand.fault.wear_cycles=2000 --set nand.fault.program_fail_new=0.0002
         --set nand.fault.erase_fail_new=0.0005 --set nand.fault.bad_block_fraction=0.07 --set workload.trim_ratio=0.05)
 fault_tiny=("${tiny[@]}" --set nand.blocks_per_plane=32 "${faults[@]}" --set workload.requests="$(requests 450000)")

@@ -10,6 +10,10 @@
 #    programmed again, to another block: twice C + D + tPROG; the first attempt is in
 #    write_stall. The block is retired and the audit finds the data.
 # Each attempt after the first may wait up to a cycle of the scheduler block's 1 GHz clock.
+#  - Reads only, no GC, bit errors that need retries, on a die of two planes: the
+#    firmware's n-plane batching (ftl.batch_depth) must not change a single read's decode
+#    (a page's errors depend on its state and level only): the tiers and the errors the
+#    host saw are the same with it as without. It joined reads of different levels once.
 set -u
 ssdsim="$1"; dir="$2"
 rm -rf "$dir"; mkdir -p "$dir"
@@ -29,6 +33,11 @@ run() {
 run read --set workload.read_ratio=1 --set ftl.precondition=1 --set ftl.precondition_age=0 \
   --set nand.fault.script="$dir/retry.txt"
 run write --set workload.read_ratio=0 --set ftl.precondition=0 --set nand.fault.script="$dir/program.txt"
+for depth in 0 2; do
+  run "batch$depth" --set nand.planes_per_die=2 --set workload.read_ratio=1 --set workload.pattern=random \
+    --set workload.queue_depth=16 --set workload.requests=3000 --set ftl.precondition=1 --set ftl.precondition_age=0 \
+    --set nand.fault.rber_new=0.0095 --set nand.fault.retry_gain=0.8 --set ftl.batch_depth=$depth
+done
 python3 - "$dir" <<'PY'
 import json, sys
 d = sys.argv[1]
@@ -71,4 +80,11 @@ assert f["nand_failed_programs"] == 1
 assert w["ftl"]["host_pages_programmed"] == 1  # the page again is recovery, not a host page
 assert w["integrity"]["audit_mismatches"] == 0 and w["integrity"]["audited_pages"] > 0
 print("cli_faults: both timelines as computed")
+
+a, b = (json.load(open(f"{d}/batch{n}/stats.json")) for n in (0, 2))
+assert b["batching"]["multiplane_pages"] > 0, "no n-plane read: the comparison tests nothing"
+for k in ("reads_by_tier", "retries_per_read", "host_pages_unrecovered", "lost_pages"):
+    print(f"{k}: without batching {a['faults'][k]}, with {b['faults'][k]}")
+    assert a["faults"][k] == b["faults"][k], k
+assert a["faults"]["reads_by_tier"]["retry"] > 100
 PY

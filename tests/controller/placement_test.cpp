@@ -360,3 +360,23 @@ TEST_CASE("batching: the depth counts a class and the more urgent ones only", "[
   REQUIRE(b.take(0, out, page_of) == 1);
   CHECK(out[0] == &gc2);
 }
+
+TEST_CASE("batching: reads at different read levels are not batched (a die senses at one level)",
+          "[batching][faults]") {
+  DieBatcher b(1, 2, 4, {true, false});
+  std::array<FlashCommand, 3> c = {cmd(FlashOp::Read, 0, 3), cmd(FlashOp::Read, 1, 3), cmd(FlashOp::Read, 1, 3)};
+  c[0].read_level = 2;  // a read-retry step
+  c[2].read_level = 2;
+  b.push(0, 0, c[0]);
+  b.push(0, 1, c[1]);
+  FlashCommand* out[kMaxPlanes];
+  REQUIRE(b.take(0, out, page_of) == 1);  // plane 1's read is at the default level: alone
+  CHECK(out[0] == &c[0]);
+  b.sent(0, c[0]);
+  REQUIRE(b.take(0, out, page_of) == 1);
+  CHECK(out[0] == &c[1]);
+  b.sent(0, c[1]);
+  b.push(0, 0, c[0]);  // again, now with a partner at its level
+  b.push(0, 1, c[2]);
+  REQUIRE(b.take(0, out, page_of) == 2);
+}
