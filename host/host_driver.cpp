@@ -123,8 +123,9 @@ void HostDriver::send(const IoScheduler::Entry& e) {
       const Token fresh = write_token(lpn, c.id);
       const bool partial = covers_part(e.lba, e.sectors, lpn, spp_);
       c.tokens.push_back(fresh);
-      c.expected.push_back(shadow_.raw(lpn));  // what it replaces, should the device refuse it
-      shadow_.set(lpn, partial ? merge_tokens(shadow_.current(lpn), fresh) : fresh);
+      const Token before = shadow_.raw(lpn);
+      c.expected.push_back(before);  // what it replaces, should the device refuse it
+      shadow_.set(lpn, partial ? merge_tokens(shadow_.as_read(lpn, before), fresh) : fresh);
     } else if (e.op == HostOp::Trim) {
       c.expected.push_back(shadow_.raw(lpn));
       if (!covers_part(e.lba, e.sectors, lpn, spp_)) shadow_.trim(lpn);  // a page trimmed in part keeps its data

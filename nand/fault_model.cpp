@@ -13,6 +13,8 @@ std::uint64_t mix(std::uint64_t z) {  // splitmix64's finaliser
   return z ^ (z >> 31);
 }
 constexpr std::uint64_t kBadBlock = 1, kProgram = 2, kErase = 3, kRead = 4;
+// A standard normal draw from two uniforms in [0, 1) (Box-Muller).
+double normal(double u1, double u2) { return std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(6.283185307179586 * u2); }
 }  // namespace
 
 std::vector<std::string> FaultConfig::validate() const {
@@ -64,7 +66,7 @@ std::vector<FaultInjection> parse_fault_script(const std::string& text, const st
     std::uint32_t v[7] = {};
     const std::size_t ints = need - 1;
     for (std::size_t i = 0; i < ints; ++i) {
-      const char* field = inj.kind == FaultInjection::Kind::EraseFail && i == 5 ? "steps" : names[i];
+      const char* field = names[i];
       const std::string& s = f[i + 1];
       std::size_t used = 0;
       unsigned long long x = 0;
@@ -161,8 +163,7 @@ double FaultModel::uniform(std::uint64_t what, std::uint64_t a, std::uint64_t b,
 
 std::uint32_t FaultModel::poisson(double mean, double u, double u2) {
   if (mean > 30) {  // the normal approximation (Box-Muller), within a fraction of a bit there
-    const double z = std::sqrt(-2.0 * std::log(1.0 - u)) * std::cos(6.283185307179586 * u2);
-    const double k = std::floor(mean + std::sqrt(mean) * z + 0.5);
+    const double k = std::floor(mean + std::sqrt(mean) * normal(u, u2) + 0.5);
     return k <= 0 ? 0 : k >= 0xFFFE ? 0xFFFE : static_cast<std::uint32_t>(k);
   }
   // Inversion by sequential search: P(0) = e^-mean, P(k) = P(k-1) * mean / k.
@@ -193,8 +194,7 @@ bool FaultModel::program_fails(std::uint32_t plane, std::uint32_t block, std::ui
   if (injection(FaultInjection::Kind::ProgramFail, plane, block, page, now, true)) return true;
   const double p = program_fail_probability(erases);
   if (p <= 0) return false;
-  const std::uint64_t where = (std::uint64_t{plane} * blocks_per_plane_ + block) * pages_per_block_ + page;
-  return uniform(kProgram, where, erases, 0) < p;
+  return uniform(kProgram, page_index(plane, block, page), erases, 0) < p;
 }
 
 bool FaultModel::erase_fails(std::uint32_t plane, std::uint32_t block, std::uint32_t erases, std::uint64_t now) {
@@ -213,14 +213,12 @@ std::uint16_t FaultModel::read_errors(std::uint32_t plane, std::uint32_t block, 
   }
   double r = rber(erases, level);
   if (r <= 0) return 0;
+  const std::uint64_t where = page_index(plane, block, page);
   if (cfg_.rber_sigma > 0) {  // this page's own factor in this erase cycle (the same at every level)
-    const std::uint64_t page_key = (std::uint64_t{plane} * blocks_per_plane_ + block) * pages_per_block_ + page;
-    const double u1 = uniform(kRead, page_key, erases, 1ull << 41), u2 = uniform(kRead, page_key, erases, 1ull << 42);
-    const double z = std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(6.283185307179586 * u2);
+    const double z = normal(uniform(kRead, where, erases, 1ull << 41), uniform(kRead, where, erases, 1ull << 42));
     r = std::min(0.5, r * std::exp(cfg_.rber_sigma * z - 0.5 * cfg_.rber_sigma * cfg_.rber_sigma));
   }
   const double mean = r * 8.0 * cfg_.codeword_bytes;
-  const std::uint64_t where = (std::uint64_t{plane} * blocks_per_plane_ + block) * pages_per_block_ + page;
   std::uint32_t worst = 0;
   // The same page, erase cycle and level read again gives the same errors: what a read
   // sees is the cells' state, not chance (retention and read disturb are not modelled).

@@ -130,6 +130,10 @@ class FaultModel {
                             std::uint32_t level, std::uint32_t codewords, std::uint64_t now);
 
  private:
+  // A page's device-wide index, as the draws name it.
+  std::uint64_t page_index(std::uint32_t plane, std::uint32_t block, std::uint32_t page) const {
+    return (std::uint64_t{plane} * blocks_per_plane_ + block) * pages_per_block_ + page;
+  }
   // A uniform number in [0, 1) from a hash of its arguments and the seed.
   double uniform(std::uint64_t what, std::uint64_t a, std::uint64_t b, std::uint64_t c) const;
   // Poisson(mean) from uniforms u, u2 (inversion; past a mean of 30 the normal
