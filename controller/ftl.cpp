@@ -456,7 +456,7 @@ void Ftl::precondition_image(std::uint64_t fill, double drive_writes, std::uint6
       blk = Block{};
       blk.erases = e;
       if (k >= data_ages) {  // free
-        for (std::uint32_t n = 0; n < e; ++n) nand.erase(a);
+        nand.erase(a, e);
         pl.free.push(e, b);
         continue;
       }

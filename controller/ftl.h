@@ -66,6 +66,11 @@ class FlashBackdoor {
   virtual ~FlashBackdoor() = default;
   virtual void program(const PhysAddr& a, Token t) = 0;
   virtual void erase(const PhysAddr& a) = 0;  // a.page ignored
+  // Erases block a `times` times (an erase history in one call: preconditioning at any
+  // age costs the same). This default erases one at a time.
+  virtual void erase(const PhysAddr& a, std::uint32_t times) {
+    for (std::uint32_t n = 0; n < times; ++n) erase(a);
+  }
   virtual Token read(const PhysAddr& a) const = 0;
   // Blocks loaded later by load_image_block read their pages from `image`. Called once,
   // before any load_image_block, from one thread.
@@ -75,7 +80,7 @@ class FlashBackdoor {
   // that can read an image lazily stores nothing.
   virtual void load_image_block(const PhysAddr& a, std::uint32_t first_ppa, std::uint32_t pages,
                                 std::uint32_t erases) {
-    for (std::uint32_t n = 0; n < erases; ++n) erase(a);
+    erase(a, erases);
     std::vector<Token> t(pages);
     for (std::uint32_t i = 0; i < pages; ++i) t[i] = image_->token(first_ppa + i);
     program_block(a, t.data(), pages);

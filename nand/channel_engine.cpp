@@ -96,8 +96,12 @@ void ChannelEngine::backdoor_program_block(unsigned chip, unsigned die, unsigned
   pages_[bi].write_ptr = static_cast<std::uint16_t>(n);
 }
 
-void ChannelEngine::backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block) {
-  erase_block(block_at(chip, die, plane, block));
+void ChannelEngine::backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
+                                   std::uint32_t times) {
+  if (times == 0) return;
+  const std::size_t bi = block_at(chip, die, plane, block);
+  erase_block(bi);
+  erase_count_[bi] += times - 1;
 }
 
 void ChannelEngine::set_image(const PageImage* image) {

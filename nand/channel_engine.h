@@ -154,7 +154,8 @@ class ChannelEngine {
   // Programs pages [0, n) of an erased block.
   void backdoor_program_block(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                               const Token* tokens, std::uint32_t n);
-  void backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block);
+  // Erases a block `times` times (its erase count grows by that many).
+  void backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block, std::uint32_t times = 1);
   // The image that blocks loaded by backdoor_load_image read from; it must outlive the
   // engine's use of them. Once set, only blocks the run writes store their tokens.
   void set_image(const PageImage* image);

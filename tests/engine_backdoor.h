@@ -22,6 +22,11 @@ struct EngineBackdoor : FlashBackdoor {
     ch[a.channel]->backdoor_program(a.chip, a.die, a.plane, a.block, a.page, t);
   }
   void erase(const PhysAddr& a) override { ch[a.channel]->backdoor_erase(a.chip, a.die, a.plane, a.block); }
+  // One erase at a time unless `lazy`: both ways must leave the same state.
+  void erase(const PhysAddr& a, std::uint32_t times) override {
+    if (lazy) ch[a.channel]->backdoor_erase(a.chip, a.die, a.plane, a.block, times);
+    else FlashBackdoor::erase(a, times);
+  }
   Token read(const PhysAddr& a) const override {
     return ch[a.channel]->backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
   }
