@@ -1,11 +1,12 @@
 // A large zero-initialised array for the model's per-page tables (mapping tables,
 // page tokens, the host's shadow): anonymous memory from the operating system, mapped
 // lazily (a page costs time and memory only once written). A `dense` array (one that a
-// run fills nearly everywhere: the FTL's tables, the NAND's page tokens) asks for
-// transparent huge pages: random page lookups then miss the TLB less, for a little more
-// resident memory. Sparse arrays (the host's shadow) keep small pages, which
-// would otherwise turn each scattered write into 2 MiB of resident memory, and so do
-// tables that a preconditioning image leaves mostly untouched (set_dense(false)).
+// run fills at random nearly everywhere once it uses it: the FTL's map past its hash
+// stage, the valid bits, the image's masks) asks for transparent huge pages: random
+// lookups then miss the TLB less, for a little more resident memory. The others keep
+// small pages (the host's shadow; the tables written a block at a time: the FTL's P2L,
+// the NAND's page tokens), which would otherwise turn a write to a new place into 2 MiB
+// of resident memory: the memory a run keeps is then bounded by what it touched.
 #pragma once
 
 #include <sys/mman.h>

@@ -81,7 +81,9 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   gc_reserve_ = cfg_.failures ? 2 : 1;  // a GC run whose open block fails needs one more
   gc_low_ = std::max(gc_low_, gc_reserve_ + 1);
   l2p_ = SparsePageTable(logical_pages_, true);
-  p2l_ = Table(physical, true);
+  // Small pages: a plane's open block writes a few lines of these tables at a time, and a
+  // huge page per plane would make an empty device's first writes cost 2 MiB each.
+  p2l_ = Table(physical, false);
   valid_bits_ = BigArray<std::uint64_t>((physical + 63) / 64, true);
   physical_pages_ = physical;
   blocks_.resize(static_cast<std::size_t>(planes_) * n.blocks_per_plane);
@@ -397,7 +399,6 @@ void Ftl::precondition_image(std::uint64_t fill, double drive_writes, std::uint6
   const std::uint32_t F = B - free_blocks - 2;
   image_ = std::make_unique<SteadyImage>(planes_, B, ppb, F, lane_of_plane, fill, token_of, aged);
   nand.attach_image(*image_);
-  p2l_.set_dense(false);  // written only for blocks the run opens
   // Planes are independent: each has its own random stream (seeded by the plane), so the
   // result does not depend on how the planes are spread over threads. Plane p holds the
   // logical pages r * planes + q (q = lane_of_plane[p]).

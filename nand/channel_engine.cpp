@@ -44,8 +44,10 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   const std::size_t blocks = std::size_t{cfg_.chips_per_channel} * cfg_.dies_per_chip *
                              cfg_.planes_per_die * cfg_.blocks_per_plane;
   // Page tokens are left uninitialised: a page below its block's write pointer
-  // has been written, one at or above it is erased. Untouched memory stays unmapped.
-  tokens_ = BigArray<Token>(blocks * cfg_.pages_per_block, true);
+  // has been written, one at or above it is erased. Untouched memory stays unmapped, in
+  // small pages: blocks are written a page at a time, each plane in a block of its own,
+  // and huge pages would cost an empty device 2 MiB per plane at its first writes.
+  tokens_ = BigArray<Token>(blocks * cfg_.pages_per_block, false);
   pages_.assign(blocks, BlockPages{});
   erase_count_.assign(blocks, 0);
   if (faults_ && faults_->bad_blocks_per_plane()) image_block_.assign(blocks, 0);  // the FTL numbers the good blocks only
@@ -104,12 +106,7 @@ void ChannelEngine::backdoor_erase(unsigned chip, unsigned die, unsigned plane, 
   erase_count_[bi] += times - 1;
 }
 
-void ChannelEngine::set_image(const PageImage* image) {
-  image_ = image;
-  // Only blocks the run rewrites store tokens now: small pages, so that each costs
-  // 4 KiB of memory instead of a huge page's 2 MiB.
-  tokens_.set_dense(image == nullptr);
-}
+void ChannelEngine::set_image(const PageImage* image) { image_ = image; }
 
 void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                                         std::uint32_t pages, std::uint32_t erases, std::uint32_t image_block) {
