@@ -24,7 +24,8 @@ Lookahead::~Lookahead() {
 }
 
 void Lookahead::start() {
-  // Only where a second core can run it: on one core it would take the simulation's time.
+  // Only where a second core can run it: on one core it would take the simulation's time
+  // (host.lookahead_thread=auto asks more: accel/cpu_share.h).
   if (worker_ || !cfg_.hints || !cfg_.thread || !replica_ || drawn_ != 0 || std::thread::hardware_concurrency() < 2)
     return;
   ctrl::Ftl& ftl = firmware_.ftl();

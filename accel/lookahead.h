@@ -30,7 +30,7 @@ namespace ssd::accel {
 
 struct LookaheadConfig {
   bool hints = true;         // host.lookahead: the firmware's lines fetched at each request drawn
-  bool thread = true;        // host.lookahead_thread (with hints): the worker thread
+  bool thread = true;        // host.lookahead_thread (with hints; auto decided by the caller): the worker thread
   std::uint64_t window = 512;  // the worker at most this many requests ahead of the host
 };
 
@@ -53,6 +53,7 @@ class Lookahead final : public host::RequestListener, public ctrl::FirmwareListe
   }
   std::uint64_t hints() const { return hints_; }  // requests whose lookups were announced
   std::uint64_t thread_requests() const { return worker_ ? worker_->requests() : 0; }
+  bool thread_running() const { return worker_ != nullptr; }
   // The table the thread fills, null while it does not run.
   const ImageResultTable* results() const { return results_.get(); }
 

@@ -188,7 +188,14 @@ void Config::set_json(const std::string& key, const json::Value& v, const std::s
       set_text(key, v.b ? "true" : "false", origin);
       break;
     case Type::String:
-    case Type::Enum:
+      if (v.kind != K::String) wrong("a string");
+      set_text(key, v.str, origin);
+      break;
+    case Type::Enum:  // a choice; true and false may be choices (host.lookahead_thread)
+      if (v.kind == K::Bool) {
+        set_text(key, v.b ? "true" : "false", origin);
+        break;
+      }
       if (v.kind != K::String) wrong("a string");
       set_text(key, v.str, origin);
       break;

@@ -204,9 +204,15 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     if (fcfg.nand.chips() > host::LocationVector::kMaxChips)
       throw ConfigError("the host schedulers handle at most 1024 chips (nand.channels x nand.chips_per_channel)");
 #if SSD_ACCEL
-    // The lookahead thread reads the workload a second time, from its own source.
+    // The lookahead thread reads the workload a second time, from its own source; auto:
+    // only where a second core is free for it (accel/cpu_share.h).
+    cpu_share = accel::read_cpu_share();
+    const std::string& thread_mode = cfg.get_string("host.lookahead_thread");
+    lookahead_thread =
+        cfg.get_bool("host.lookahead") &&
+        (thread_mode == "true" || (thread_mode == "auto" && accel::second_core_free(cpu_share)));
     std::unique_ptr<host::RequestSource> replica;
-    if (cfg.get_bool("host.lookahead") && cfg.get_bool("host.lookahead_thread")) replica = source->reopen();
+    if (lookahead_thread) replica = source->reopen();
 #endif
     host = std::make_unique<host::HostDriver>("host", std::move(source),
                                               static_cast<unsigned>(cfg.get_int("workload.queue_depth")),
@@ -259,7 +265,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
 #if SSD_ACCEL
     accel::LookaheadConfig la;
     la.hints = cfg.get_bool("host.lookahead");
-    la.thread = cfg.get_bool("host.lookahead_thread");
+    la.thread = lookahead_thread;
     lookahead = std::make_unique<accel::Lookahead>(*host, *firmware, std::move(replica), la);
     block_ahead = std::make_unique<accel::BlockAhead>(*sched, *nand, *lookahead, cfg.get_bool("controller.decide_ahead"));
 #endif
@@ -303,6 +309,10 @@ FullSsd::AccelCounts FullSsd::accel_counts() const {
 #if SSD_ACCEL
   c.lookahead_hints = lookahead->hints();
   c.lookahead_thread_requests = lookahead->thread_requests();
+  c.lookahead_thread = lookahead->thread_running();
+  c.cpus_allowed = cpu_share.allowed;
+  c.cpus_online = cpu_share.online;
+  c.load_average = cpu_share.load;
   c.decisions_ahead = block_ahead->decided_ahead();
   if (const accel::ImageResultTable* t = lookahead->results()) {
     c.image_results = true;

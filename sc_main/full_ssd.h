@@ -22,6 +22,7 @@
 #include "common/vcd_writer.h"
 #if SSD_ACCEL
 #include "accel/block_ahead.h"
+#include "accel/cpu_share.h"
 #include "accel/lookahead.h"
 #endif
 
@@ -36,12 +37,18 @@ struct FullSsd : sc_core::sc_module {
 #if SSD_ACCEL
   std::unique_ptr<accel::Lookahead> lookahead;  // after host and firmware: destroyed first
   std::unique_ptr<accel::BlockAhead> block_ahead;  // after lookahead: destroyed before it
+  accel::CpuShare cpu_share;      // read at construction, for host.lookahead_thread=auto
+  bool lookahead_thread = false;  // host.lookahead_thread, auto decided
 #endif
   // The speed-only mechanisms' counts, for stats.json's `run` (0 without accel/).
   struct AccelCounts {
     std::uint64_t lookahead_hints = 0, lookahead_thread_requests = 0, decisions_ahead = 0;
     bool image_results = false;  // the thread's table of the image's lookups was used
     std::uint64_t image_lookups_precomputed = 0, image_lookups_computed = 0;
+    // Whether the lookahead thread ran, and what host.lookahead_thread=auto decided on.
+    bool lookahead_thread = false;
+    unsigned cpus_allowed = 0, cpus_online = 0;
+    double load_average = 0;
   };
   AccelCounts accel_counts() const;
   std::unique_ptr<KernelCalibrator> calibrator;  // report.calibrate_kernel

@@ -337,6 +337,10 @@ int run(int argc, char** argv) {
     const FullSsd::AccelCounts accel = top.accel_counts();
     fig.lookahead_hints = accel.lookahead_hints;
     fig.lookahead_thread_requests = accel.lookahead_thread_requests;
+    fig.lookahead_thread = accel.lookahead_thread;
+    fig.cpus_allowed = accel.cpus_allowed;
+    fig.cpus_online = accel.cpus_online;
+    fig.load_average = accel.load_average;
     fig.decisions_ahead = accel.decisions_ahead;
     fig.image_results = accel.image_results;
     fig.image_lookups_precomputed = accel.image_lookups_precomputed;

@@ -399,6 +399,11 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   // ... the requests the lookahead thread read ahead (host.lookahead_thread), and the
   // image's lookups it had computed in time (these depend on the machine's timing).
   put(rn, "lookahead_thread_requests", integer(run.lookahead_thread_requests));
+  // Whether the thread ran, and what host.lookahead_thread=auto read (0 without accel/).
+  put(rn, "lookahead_thread", boolean(run.lookahead_thread));
+  put(rn, "cpus_allowed", integer(run.cpus_allowed));
+  put(rn, "cpus_online", integer(run.cpus_online));
+  put(rn, "load_average", num(run.load_average));
   if (run.image_results) {
     put(rn, "image_lookups_precomputed", integer(run.image_lookups_precomputed));
     put(rn, "image_lookups_computed", integer(run.image_lookups_computed));

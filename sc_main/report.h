@@ -29,6 +29,11 @@ struct RunFigures {
   // The speed-only mechanisms (accel/lookahead.h): requests whose lookups were announced
   // ahead, and those the lookahead thread read ahead.
   std::uint64_t lookahead_hints = 0, lookahead_thread_requests = 0;
+  // Whether the lookahead thread ran, and the machine's share host.lookahead_thread=auto
+  // read: CPUs the process may use, CPUs online, one-minute load average.
+  bool lookahead_thread = false;
+  unsigned cpus_allowed = 0, cpus_online = 0;
+  double load_average = 0;
   // The image's lookups answered from the lookahead thread's table, and computed (only
   // when the table was used: image_results).
   bool image_results = false;

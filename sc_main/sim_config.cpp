@@ -190,10 +190,12 @@ Config make_config() {
   c.add_bool("host.lookahead", true,
              "accel/: each request the host reads from the workload is announced before it is sent, so the "
              "firmware's lookup tables' lines are fetched meanwhile (simulation speed only: results are identical)");
-  c.add_bool("host.lookahead_thread", true,
+  c.add_enum("host.lookahead_thread", "auto", {"auto", "true", "false"},
              "accel/, with host.lookahead: a second thread reads the workload again, up to 512 requests ahead "
              "of the host, to compute the preconditioned image's lookups on the "
-             "machine's other core (simulation speed only: results are identical)");
+             "machine's other core (simulation speed only: results are identical). auto = only where a second "
+             "core is free for it: the process may run on two CPUs or more and the machine's one-minute load "
+             "average leaves at least 1.5 CPUs idle (accel/cpu_share.h, docs/performance.md)");
 
   c.add_enum("workload.kind", "synthetic", {"synthetic", "trace", "nand_ops"},
              "synthetic: generated requests; trace: a block trace (workload.path, workload.format); "

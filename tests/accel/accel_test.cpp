@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "accel/cpu_share.h"
 #include "accel/lookahead_worker.h"
 #include "accel/replica_stream.h"
 #include "host/synthetic.h"
@@ -133,4 +134,21 @@ TEST_CASE("accel: the replica stream gives the host's requests in order, at most
   t.cancel();
   CHECK(progress->cancelled);
   CHECK(t.next(op, lba, sectors) == RequestStream::Next::End);
+}
+
+TEST_CASE("accel: the lookahead thread's auto rule wants two CPUs allowed and 1.5 of the machine's idle",
+          "[accel][cpu]") {
+  // allowed, online, load
+  CHECK(second_core_free(CpuShare{2, 2, 0.0}));
+  CHECK(second_core_free(CpuShare{2, 2, 0.5}));
+  CHECK_FALSE(second_core_free(CpuShare{2, 2, 0.6}));   // 1.4 idle: the thread would share a core
+  CHECK_FALSE(second_core_free(CpuShare{1, 8, 0.0}));   // pinned to one CPU (taskset)
+  CHECK_FALSE(second_core_free(CpuShare{2, 2, 2.0}));   // a parallel test run
+  CHECK(second_core_free(CpuShare{2, 16, 10.0}));       // a big machine, busy but with cores to spare
+  CHECK_FALSE(second_core_free(CpuShare{4, 16, 15.0}));
+  // What this machine says: sane values, whatever the decision.
+  const CpuShare here = read_cpu_share();
+  CHECK(here.allowed >= 1);
+  CHECK(here.online >= 1);
+  CHECK(here.load >= 0);
 }
