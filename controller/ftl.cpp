@@ -81,9 +81,8 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   gc_reserve_ = cfg_.failures ? 2 : 1;  // a GC run whose open block fails needs one more
   gc_low_ = std::max(gc_low_, gc_reserve_ + 1);
   l2p_ = SparsePageTable(logical_pages_, true);
-  // Small pages: a plane's open block writes a few lines of these tables at a time, and a
-  // huge page per plane would make an empty device's first writes cost 2 MiB each.
-  p2l_ = Table(physical, false);
+  // A block's entries take memory once it is written (common/pages_by_block.h).
+  p2l_ = PagesByBlock<std::uint32_t>(static_cast<std::size_t>(planes_) * n.blocks_per_plane, n.pages_per_block);
   valid_bits_ = BigArray<std::uint64_t>((physical + 63) / 64, true);
   physical_pages_ = physical;
   blocks_.resize(static_cast<std::size_t>(planes_) * n.blocks_per_plane);
@@ -511,7 +510,7 @@ void Ftl::erase_stats(std::uint32_t& min, std::uint32_t& max, double& mean) cons
 
 std::uint64_t Ftl::table_bytes() const {
   return l2p_.bytes() +
-         physical_pages_ * sizeof(std::uint32_t) + physical_pages_ / 8 +
+         p2l_.bytes() + physical_pages_ / 8 +
          blocks_.size() * sizeof(Block) + planes_v_.size() * (sizeof(Plane) + cfg_.nand.blocks_per_plane * 4ull) +
          (image_ ? image_->bytes() : 0);
 }

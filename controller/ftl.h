@@ -31,6 +31,7 @@
 #include "tlm/flash_command.h"
 #include "common/lpn_map.h"
 #include "common/page_table.h"
+#include "common/pages_by_block.h"
 
 namespace ssd::ctrl {
 
@@ -130,9 +131,13 @@ class Ftl {
   // The logical page written into page `ppa` (what a real device keeps in the page's
   // spare area, and a GC copy reads with the data), valid or not since: owner() while it
   // was valid. Only for a page written since its block's last erase (or the image's).
-  std::uint64_t written_owner(std::uint32_t ppa) const { return image_page(ppa) ? image_->p2l(ppa) : p2l_[ppa] - 1; }
+  std::uint64_t written_owner(std::uint32_t ppa) const {
+    return image_page(ppa) ? image_->p2l(ppa) : p2l_.get(block_of_ppa(ppa), ppa % cfg_.nand.pages_per_block) - 1;
+  }
   // Where written_owner(ppa) reads for a page not the image's (its P2L entry).
-  const void* written_owner_entry(std::uint32_t ppa) const { return &p2l_[ppa]; }
+  const void* written_owner_entry(std::uint32_t ppa) const {
+    return p2l_.address(block_of_ppa(ppa), ppa % cfg_.nand.pages_per_block);
+  }
   // Whether a page is still the image's (its owner comes from it: an owner that stays the
   // same until the block is erased, valid or not).
   bool image_page(std::uint32_t ppa) const {
@@ -408,11 +413,13 @@ class Ftl {
   // are lazily mapped zeroed memory too: they cost time and memory only where written.
   static constexpr std::uint32_t kTrimmedEntry = 0xFFFFFFFFu;
   using Table = BigArray<std::uint32_t>;
-  void set_p2l(std::uint32_t ppa, std::uint64_t lpn) { p2l_[ppa] = static_cast<std::uint32_t>(lpn + 1); }
+  void set_p2l(std::uint32_t ppa, std::uint64_t lpn) {
+    p2l_.at(block_of_ppa(ppa), ppa % cfg_.nand.pages_per_block) = static_cast<std::uint32_t>(lpn + 1);
+  }
   void set_valid(std::uint32_t ppa) { valid_bits_[ppa >> 6] |= std::uint64_t{1} << (ppa & 63); }
   void clear_valid(std::uint32_t ppa) { valid_bits_[ppa >> 6] &= ~(std::uint64_t{1} << (ppa & 63)); }
   SparsePageTable l2p_;
-  Table p2l_;  // lpn + 1 per physical page of blocks written since preconditioning
+  PagesByBlock<std::uint32_t> p2l_;  // lpn + 1 per physical page of blocks written since preconditioning
   BigArray<std::uint64_t> valid_bits_;  // a bit per physical page: holds the newest version
   std::unique_ptr<SteadyImage> image_;
   std::uint64_t physical_pages_;

@@ -43,11 +43,10 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   chip_inflight_.assign(cfg_.chips_per_channel, 0);
   const std::size_t blocks = std::size_t{cfg_.chips_per_channel} * cfg_.dies_per_chip *
                              cfg_.planes_per_die * cfg_.blocks_per_plane;
-  // Page tokens are left uninitialised: a page below its block's write pointer
-  // has been written, one at or above it is erased. Untouched memory stays unmapped, in
-  // small pages: blocks are written a page at a time, each plane in a block of its own,
-  // and huge pages would cost an empty device 2 MiB per plane at its first writes.
-  tokens_ = BigArray<Token>(blocks * cfg_.pages_per_block, false);
+  // Page tokens: a page below its block's write pointer has been written, one at or
+  // above it is erased. A block's tokens take memory once it is written
+  // (common/pages_by_block.h).
+  tokens_ = PagesByBlock<Token>(blocks, cfg_.pages_per_block);
   pages_.assign(blocks, BlockPages{});
   erase_count_.assign(blocks, 0);
   if (faults_ && faults_->bad_blocks_per_plane()) image_block_.assign(blocks, 0);  // the FTL numbers the good blocks only
@@ -85,7 +84,7 @@ void ChannelEngine::backdoor_program(unsigned chip, unsigned die, unsigned plane
   if (pages_[bi].write_ptr != page)
     throw std::logic_error("NAND backdoor: programming page " + std::to_string(page) + " of block " +
                            std::to_string(block) + " whose next page is " + std::to_string(pages_[bi].write_ptr));
-  tokens_[bi * cfg_.pages_per_block + page] = t;
+  tokens_.at(bi, page) = t;
   ++pages_[bi].write_ptr;
 }
 
@@ -94,7 +93,7 @@ void ChannelEngine::backdoor_program_block(unsigned chip, unsigned die, unsigned
   const std::size_t bi = block_at(chip, die, plane, block);
   if (pages_[bi].write_ptr != 0 || n > cfg_.pages_per_block)
     throw std::logic_error("NAND backdoor: block " + std::to_string(block) + " is not erased");
-  std::copy(tokens, tokens + n, &tokens_[bi * cfg_.pages_per_block]);
+  if (n) std::copy(tokens, tokens + n, tokens_.chunk(bi));
   pages_[bi].write_ptr = static_cast<std::uint16_t>(n);
 }
 
@@ -316,7 +315,7 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
     case FlashOp::Program:
       for_planes(c->plane_mask, [&](unsigned p) {
         const std::size_t bi = block_index(*c, p);
-        tokens_[bi * cfg_.pages_per_block + c->page] = c->token[p];
+        tokens_.at(bi, c->page) = c->token[p];
         ++pages_[bi].write_ptr;
         (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = c;
         segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
@@ -472,7 +471,7 @@ void ChannelEngine::array_faults(FlashCommand& c, Tick now) {
             !faults_->program_fails(plane, block, c.page, erase_count_[bi], now))
           return;
         c.failed_planes = static_cast<std::uint8_t>(c.failed_planes | 1u << p);
-        tokens_[bi * cfg_.pages_per_block + c.page] = kFailedProgramToken;  // what the cells hold is no one's data
+        tokens_.at(bi, c.page) = kFailedProgramToken;  // what the cells hold is no one's data
         ++counters_.failed_programs;
       });
       if (c.failed_planes) c.status = FlashStatus::ProgramFailed;

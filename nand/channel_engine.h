@@ -32,6 +32,7 @@
 #include "nand/nand_config.h"
 #include "nand/page_image.h"
 #include "common/big_array.h"
+#include "common/pages_by_block.h"
 #include "tlm/flash_command.h"
 
 namespace ssd::nand {
@@ -119,7 +120,7 @@ class ChannelEngine {
     if (c.op != FlashOp::Read || c.page >= cfg_.pages_per_block || !statically_valid(c)) return;
     for_planes(c.plane_mask, [&](unsigned p) {
       const std::size_t bi = block_index(c, p);
-      if (c.page >= pages_[bi].image_pages) line(static_cast<const void*>(&tokens_[bi * cfg_.pages_per_block + c.page]));
+      if (c.page >= pages_[bi].image_pages) line(tokens_.address(bi, c.page));
       else image_page_of(image_page(bi, c.page));
     });
   }
@@ -298,7 +299,7 @@ class ChannelEngine {
   std::vector<std::uint32_t> accept_;
   std::vector<std::uint64_t> in_array_;  // bit i: die i has an array operation (array_op set)
   std::vector<unsigned> chip_inflight_;
-  BigArray<Token> tokens_;                  // per physical page; valid below the write pointer
+  PagesByBlock<Token> tokens_;              // per physical page; valid below the write pointer
   const PageImage* image_ = nullptr;        // the content of blocks loaded from an image
   // Per block, what a command reads when it starts (the write pointer) and at a read's
   // array end (where the pages come from): one line for both, fetched once.
@@ -317,7 +318,7 @@ class ChannelEngine {
   std::vector<std::uint32_t> image_block_;
   // A page's token: from the image or stored.
   Token page_token(std::size_t bi, std::uint32_t page) const {
-    return page < pages_[bi].image_pages ? image_->token(image_page(bi, page)) : tokens_[bi * cfg_.pages_per_block + page];
+    return page < pages_[bi].image_pages ? image_->token(image_page(bi, page)) : tokens_.get(bi, page);
   }
   std::size_t first_block_ = 0;             // device-wide index of this channel's first block
   std::vector<std::uint32_t> erase_count_;  // per block
