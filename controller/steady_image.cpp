@@ -138,11 +138,15 @@ void SteadyImage::draw_mask(std::uint32_t g) const {
   }
   std::fill(m, m + words_, std::uint64_t{0});
   const std::uint32_t F = plane_[p].shape.full;
+  // The first n pages: whole words, then the rest of a word.
+  auto first_pages = [m](std::uint32_t n) {
+    std::fill(m, m + n / 64, ~std::uint64_t{0});
+    if (n % 64) m[n / 64] = (std::uint64_t{1} << (n % 64)) - 1;
+  };
   if (k >= F && k < F + 2) {  // an open block: its first pages
-    const std::uint32_t n = valid_at_age(p, k);
-    for (std::uint32_t i = 0; i < n; ++i) m[i >> 6] |= std::uint64_t{1} << (i & 63);
+    first_pages(valid_at_age(p, k));
   } else if (k < F && !aged_) {  // written once: all valid
-    for (std::uint32_t i = 0; i < ppb_; ++i) m[i >> 6] |= std::uint64_t{1} << (i & 63);
+    first_pages(ppb_);
   } else if (k < F) {  // a free block has none
     // The block's stream: xorshift64* from a splitmix64 of the plane's key and the age.
     std::uint64_t x = plane_[p].mask_key + (std::uint64_t{k} + 1) * 0x9E3779B97F4A7C15ull;
