@@ -11,8 +11,21 @@
 # range of kern/req over the runs. Then the cost of tracing: the smallest count again
 # with a VCD of channel 0 (once). Then the second count with the Verilog scheduler block
 # (controller.rtl=on, once) and its speed as a fraction of the C++ block's.
+# Last, the load-proof figure: instructions per request of the bench job and of the
+# equal-work job (the bench job on a device written once, not aged:
+# ftl.precondition_age=0) at two request counts, and the marginal instructions per
+# request between them, beside each run's wall time and peak memory. Instructions are
+# counted by the CPU's counters where perf has them, else by valgrind's callgrind
+# (installed if missing; a few minutes per million requests). The counted runs set
+# host.lookahead_thread=false: a thread that computes ahead only moves work between
+# cores, and its share depends on the machine's load.
 #   bash scripts/bench.sh [COUNT...]      (default: 100000 1000000 2000000)
 #   BENCH_REPEAT=1 bash scripts/bench.sh  (one run per count)
+#   BENCH_INSTR_COUNTS="100000 1000000"   (the two counts of the instruction figure)
+#   BENCH_INSTR=only bash scripts/bench.sh  (the instruction figure alone; =0: without it)
+#   BENCH_BASE=HEAD~1 bash scripts/bench.sh (also builds that revision in a worktree,
+#                                          counts its instructions and prints the ratios,
+#                                          and whether its results are the same)
 # The machine is shared and noisy: compare the figures of one run with each other.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,6 +40,22 @@ for n in "${counts[@]}"; do
     ''|*[!0-9]*|0) echo "scripts/bench.sh: a request count must be a whole number >= 1, not '$n'" >&2; exit 2 ;;
   esac
 done
+instr="${BENCH_INSTR:-1}"
+case "$instr" in
+  0|1|only) ;;
+  *) echo "scripts/bench.sh: BENCH_INSTR must be 0, 1 or only, not '$instr'" >&2; exit 2 ;;
+esac
+read -r -a icounts <<< "${BENCH_INSTR_COUNTS:-100000 1000000}"
+if [ ${#icounts[@]} -ne 2 ] || ! [[ "${icounts[0]}" =~ ^[1-9][0-9]*$ && "${icounts[1]}" =~ ^[1-9][0-9]*$ ]] ||
+   [ "${icounts[0]}" -ge "${icounts[1]}" ]; then
+  echo "scripts/bench.sh: BENCH_INSTR_COUNTS must be two whole numbers, the first smaller, not '${BENCH_INSTR_COUNTS:-}'" >&2
+  exit 2
+fi
+base="${BENCH_BASE:-}"
+if [ -n "$base" ] && ! git -C "$root" rev-parse --verify -q "$base^{commit}" >/dev/null; then
+  echo "scripts/bench.sh: BENCH_BASE names no commit: '$base'" >&2
+  exit 2
+fi
 bash "$root/scripts/build.sh"
 ssdsim="${BUILD_DIR:-$root/build}/ssdsim"
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
@@ -47,6 +76,7 @@ row() {  # row LABEL DIR [RANGE]
     "$(field "$s" kernel_activations_per_request_simulation)" \
     "$(field "$s" mismatches)" "${3:-}"
 }
+if [ "$instr" != only ]; then
 printf '%-22s %9s %10s %10s %9s %9s %9s %8s %9s %9s %5s %s\n' run "reads" "req/s" "req/s sim" "wall s" "precond s" "peak MB" "proc/req" "kern/req" "kern/sim" "mism" "kern/req range"
 for n in "${counts[@]}"; do
   for ((i = 1; i <= repeat; i++)); do
@@ -83,3 +113,109 @@ else
 fi
 echo "kernel rate: $(field "$out/$n/stats.json" kernel_activations_per_second) timed SC_METHOD activations per second (fastest of 10 rounds), $(field "$out/$n/stats.json" kernel_peq_events_per_second) peq_with_get events per second"
 echo "trace file: $(du -h "$out/trace.vcd" | cut -f1) for channel 0; results in $out"
+fi
+
+[ "$instr" != 0 ] || exit 0
+# ---- instructions per request ----
+counter=""
+if command -v perf >/dev/null && perf stat -x, -e instructions:u true 2>&1 >/dev/null | grep -q '^[0-9]'; then
+  counter=perf
+else
+  if ! command -v valgrind >/dev/null; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    echo "scripts/bench.sh: no instruction counters here; installing valgrind for callgrind" >&2
+    $sudo apt-get install -y -qq --no-install-recommends valgrind >&2 ||
+      { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends valgrind >&2; }
+  fi
+  counter=callgrind
+fi
+instructions() {  # instructions BINARY DIR ARGS...: runs the job counted; prints its instructions
+  local bin="$1" dir="$2"
+  shift 2
+  if [ "$counter" = perf ]; then
+    perf stat -x, -e instructions:u -o "$dir.count" "$bin" "$@" --out "$dir" >/dev/null 2>"$dir.log" ||
+      { cat "$dir.log" >&2; echo "scripts/bench.sh: the counted run failed" >&2; exit 1; }
+    awk -F, '$3 ~ /^instructions/ {print $1}' "$dir.count"
+  else
+    valgrind --tool=callgrind --callgrind-out-file="$dir.callgrind" "$bin" "$@" --out "$dir" >/dev/null 2>"$dir.log" ||
+      { cat "$dir.log" >&2; echo "scripts/bench.sh: the counted run failed" >&2; exit 1; }
+    sed -n 's/^totals: \([0-9]*\).*/\1/p' "$dir.callgrind"
+  fi
+}
+# The jobs: the bench job, and the equal-work job (the device written once, not aged).
+jobs=(bench equal)
+job_args() {
+  case "$1" in
+    bench) echo "--preset bench" ;;
+    equal) echo "--preset bench --set ftl.precondition_age=0" ;;
+  esac
+}
+measure() {  # measure BINARY TAG: for each job and count, a timed run and a counted one
+  local bin="$1" tag="$2" j n
+  for j in "${jobs[@]}"; do
+    for n in "${icounts[@]}"; do
+      # shellcheck disable=SC2046
+      "$bin" $(job_args "$j") --set workload.requests="$n" --set host.lookahead_thread=false \
+        --out "$out/$tag.$j.$n.timed" >/dev/null 2>"$out/$tag.$j.$n.timed.log" ||
+        { cat "$out/$tag.$j.$n.timed.log" >&2; echo "scripts/bench.sh: the run of $j at $n failed" >&2; exit 1; }
+      # shellcheck disable=SC2046
+      instructions "$bin" "$out/$tag.$j.$n" $(job_args "$j") --set workload.requests="$n" \
+        --set host.lookahead_thread=false > "$out/$tag.$j.$n.instructions"
+    done
+  done
+}
+irow() {  # irow TAG JOB
+  local tag="$1" j="$2" n1="${icounts[0]}" n2="${icounts[1]}"
+  local i1 i2
+  i1="$(cat "$out/$tag.$j.$n1.instructions")"
+  i2="$(cat "$out/$tag.$j.$n2.instructions")"
+  for n in "$n1" "$n2"; do
+    awk -v tag="$tag" -v j="$j" -v n="$n" -v i="$(cat "$out/$tag.$j.$n.instructions")" \
+        -v w="$(field "$out/$tag.$j.$n.timed/stats.json" wall_seconds)" \
+        -v m="$(field "$out/$tag.$j.$n.timed/stats.json" peak_rss_mb)" \
+        -v marg="$(awk -v a="$i1" -v b="$i2" -v x="$n1" -v y="$n2" 'BEGIN {printf "%.0f", (b - a) / (y - x)}')" \
+        -v last="$([ "$n" = "$n2" ] && echo 1 || echo 0)" \
+        'BEGIN {printf "%-8s %-6s %9d %9.2f %9.0f %12.3f %10.0f %12s\n", tag, j, n, w, m, i / 1e9, i / n, last ? marg : "-"}'
+  done
+}
+same_results() {  # same_results DIR1 DIR2: stats.json apart from "run"
+  python3 - "$1/stats.json" "$2/stats.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for s in (a, b):
+    s.pop("run", None)
+print("identical" if a == b else "DIFFERENT")
+PY
+}
+echo
+echo "instructions ($counter; host.lookahead_thread=false), marginal = per request from ${icounts[0]} to ${icounts[1]} requests:"
+measure "$ssdsim" this
+if [ -n "$base" ]; then
+  # A worktree of that revision, kept for the next run (its build then has nothing to do).
+  wt="$root/build-base/src"
+  want="$(git -C "$root" rev-parse "$base^{commit}")"
+  if [ "$(git -C "$wt" rev-parse HEAD 2>/dev/null || true)" != "$want" ]; then
+    rm -rf "$wt"
+    git -C "$root" worktree prune
+    git -C "$root" worktree add -f --detach "$wt" "$want" >/dev/null 2>&1
+  fi
+  ln -sfn "$root/../shared" "$root/build-base/shared" 2>/dev/null || true
+  BUILD_DIR="$root/build-base/build" bash "$wt/scripts/build.sh"
+  measure "$root/build-base/build/ssdsim" base
+fi
+printf '%-8s %-6s %9s %9s %9s %12s %10s %12s\n' build job requests "wall s" "peak MiB" "instr (G)" "instr/req" "marginal"
+for j in "${jobs[@]}"; do
+  irow this "$j"
+  [ -z "$base" ] || irow base "$j"
+done
+if [ -n "$base" ]; then
+  for j in "${jobs[@]}"; do
+    n1="${icounts[0]}" n2="${icounts[1]}"
+    awk -v j="$j" -v a1="$(cat "$out/this.$j.$n1.instructions")" -v a2="$(cat "$out/this.$j.$n2.instructions")" \
+        -v b1="$(cat "$out/base.$j.$n1.instructions")" -v b2="$(cat "$out/base.$j.$n2.instructions")" \
+        -v same="$(same_results "$out/this.$j.$n2.timed" "$out/base.$j.$n2.timed")" -v rev="$base" \
+        'BEGIN {printf "%s job, this build / %s: %.3f of the instructions at %d requests, %.3f of the marginal; results %s\n", j, rev, a2 / b2, '"$n2"', (a2 - a1) / (b2 - b1), same}'
+  done
+fi
+echo "results in $out"
