@@ -18,7 +18,7 @@ from .spec import OUTPUTS, Point, Spec, SpecError
 # point's directory).
 SPEED_ONLY = {"host.lookahead", "host.lookahead_thread", "controller.decide_ahead", "report.calibrate_kernel"}
 
-_LINE = re.compile(r'^(\S+)\s+(\S+)\s+("(?:[^"\\]|\\.)*"|\S+)')
+_LINE = re.compile(r'^(\S+)\s+(\S+)\s+("(?:[^"\\]|\\.)*"|\S+)(?:\s+\{([^}]*)\})?')
 
 
 def find_binary(root: str) -> str:
@@ -48,7 +48,9 @@ class Ssdsim:
         if not os.access(binary, os.X_OK):
             raise FileNotFoundError(f"no ssdsim at {binary} (build it: bash scripts/build.sh, or set SSDSIM)")
         self.binary = binary
-        self.types = {k: t for k, (t, _) in self._list([]).items()}
+        keys = self._list([])
+        self.types = {k: t for k, (t, _) in keys.items()}
+        self.choices = self._choices
         self.fingerprint = fingerprint(binary)
 
     def _list(self, args):
@@ -56,17 +58,23 @@ class Ssdsim:
         if p.returncode != 0:
             raise ValueError(p.stderr.strip().splitlines()[-1] if p.stderr.strip() else f"exit {p.returncode}")
         out = {}
+        self._choices = {}
         for line in p.stdout.splitlines():
             m = _LINE.match(line)
             if m:
                 out[m.group(1)] = (m.group(2), json.loads(m.group(3)))
+                if m.group(4):
+                    self._choices[m.group(1)] = m.group(4).split("|")
         return out
 
     def value_text(self, key: str, value, raw: str) -> str:
         """A SPEC value as ssdsim's --set reads it. YAML reads `off`/`on`/`yes`/`no` as
-        booleans: for a key that is not boolean, the text as written is meant."""
+        booleans: for a boolean key (or a choice of true and false among others, as
+        host.lookahead_thread's auto|true|false) they mean true and false; for any other
+        key, the text as written is meant."""
         if isinstance(value, bool):
-            return ("true" if value else "false") if self.types.get(key) == "boolean" else raw
+            boolean = self.types.get(key) == "boolean" or "true" in self.choices.get(key, [])
+            return ("true" if value else "false") if boolean else raw
         if isinstance(value, float):
             return repr(value)
         return str(value)

@@ -191,8 +191,10 @@ def check_spec_errors():
         assert want in msg, f"{name}: wanted '{want}' in: {msg}"
     # A value YAML reads as a boolean (`off`) reaches a choice key as written.
     out = os.path.join(WORK, "off")
+    shutil.rmtree(out, ignore_errors=True)  # a point of an earlier run would be resumed
     sh("sweep", os.path.join(SPECS, "yaml_off.yaml"), "--out", out, "--jobs", "1")
     assert (table(out)["controller.rtl"] == "off").all()
+    assert (table(out)["host.lookahead_thread"] == "true").all()
 
 
 def check_spec_limits():
