@@ -5,12 +5,16 @@
 // block it wrote. In a flat table indexed by page, a 4 KiB page of memory holds several
 // blocks' values (four blocks of 256 pages of 4 bytes), and a run that rewrites a
 // quarter of the blocks at random touches two thirds of the table's pages: 350 of
-// 512 MiB for the bench device's P2L at 1e7 requests. Plain C++.
+// 512 MiB for the bench device's P2L at 1e7 requests. Distinct blocks may take their
+// chunks from several threads at once (preconditioning builds planes in parallel); which
+// chunk a block gets then depends on the threads' order, never what it reads. Plain C++.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 
 #include "common/big_array.h"
 
@@ -24,6 +28,11 @@ class PagesByBlock {
       : ppb_(pages_per_block), chunk_(blocks, true), pool_(blocks * pages_per_block) {
     if (blocks >= 0xFFFFFFFFull) throw std::invalid_argument("PagesByBlock: too many blocks");
   }
+  PagesByBlock(PagesByBlock&& o) noexcept { swap(o); }
+  PagesByBlock& operator=(PagesByBlock&& o) noexcept {
+    swap(o);
+    return *this;
+  }
 
   // Page `page` of block `b`: what was last written there, T{} if the block has never
   // been written.
@@ -36,7 +45,7 @@ class PagesByBlock {
   // The first of block b's values, to write them in a row.
   T* chunk(std::size_t b) {
     std::uint32_t& c = chunk_[b];
-    if (c == 0) c = ++chunks_;
+    if (c == 0) c = chunks_.fetch_add(1, std::memory_order_relaxed) + 1;
     return &pool_[std::size_t{c - 1} * ppb_];
   }
   // Where get(b, page) reads: the value's line if the block has a chunk, else the chunk
@@ -46,14 +55,22 @@ class PagesByBlock {
     return c ? static_cast<const void*>(&pool_[std::size_t{c - 1} * ppb_ + page])
              : static_cast<const void*>(&chunk_[b]);
   }
-  std::size_t chunks() const { return chunks_; }  // blocks written so far
-  std::size_t bytes() const { return chunk_.size() * 4 + chunks_ * ppb_ * sizeof(T); }
+  std::size_t chunks() const { return chunks_.load(std::memory_order_relaxed); }  // blocks written so far
+  std::size_t bytes() const { return chunk_.size() * 4 + chunks() * std::size_t{ppb_} * sizeof(T); }
 
  private:
+  void swap(PagesByBlock& o) noexcept {
+    std::swap(ppb_, o.ppb_);
+    std::swap(chunk_, o.chunk_);
+    std::swap(pool_, o.pool_);
+    const std::uint32_t n = chunks_.load(std::memory_order_relaxed);
+    chunks_.store(o.chunks_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    o.chunks_.store(n, std::memory_order_relaxed);
+  }
   std::uint32_t ppb_ = 0;
   BigArray<std::uint32_t> chunk_;  // per block: its chunk + 1, 0 = none yet
   BigArray<T> pool_;               // chunks, handed out in order (small pages)
-  std::uint32_t chunks_ = 0;
+  std::atomic<std::uint32_t> chunks_{0};
 };
 
 }  // namespace ssd

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "common/pages_by_block.h"
@@ -56,4 +58,27 @@ TEST_CASE("pages by block: blocks written far apart keep their pages side by sid
   std::size_t unwritten = 0;
   while (t.get(unwritten, 0) != 0) ++unwritten;
   CHECK(t.address(unwritten, 0) != nullptr);
+}
+
+TEST_CASE("pages by block: distinct blocks take their chunks from several threads at once",
+          "[common][pages_by_block]") {
+  // Preconditioning builds planes on several threads, each writing its own blocks: no two
+  // blocks may share a chunk, whatever the threads' order.
+  const std::uint32_t ppb = 16, blocks = 40000;
+  PagesByBlock<std::uint32_t> t(blocks, ppb);
+  std::vector<std::thread> pool;
+  for (unsigned k = 0; k < 4; ++k)
+    pool.emplace_back([&t, k] {
+      for (std::uint32_t b = k; b < blocks; b += 4)
+        for (std::uint32_t p = 0; p < ppb; ++p) t.at(b, p) = b * ppb + p + 1;
+    });
+  for (std::thread& th : pool) th.join();
+  REQUIRE(t.chunks() == blocks);
+  for (std::uint32_t b = 0; b < blocks; ++b)
+    for (std::uint32_t p = 0; p < ppb; ++p) REQUIRE(t.get(b, p) == b * ppb + p + 1);
+  // Moved, it keeps its blocks and its count.
+  PagesByBlock<std::uint32_t> moved;
+  moved = std::move(t);
+  CHECK(moved.chunks() == blocks);
+  CHECK(moved.get(blocks - 1, ppb - 1) == blocks * ppb);
 }
