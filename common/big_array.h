@@ -26,7 +26,7 @@ class BigArray {
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     p_ = static_cast<T*>(p);
-    if (dense) set_dense(true);
+    set_dense(dense);  // both ways: a machine may give huge pages unasked (THP "always")
   }
   // Changes the advice for the memory not yet touched (advice only: failure is harmless).
   void set_dense(bool dense) {

@@ -412,7 +412,6 @@ class Ftl {
   // hash map, past 1/32 of the logical pages an array in huge pages). The other tables
   // are lazily mapped zeroed memory too: they cost time and memory only where written.
   static constexpr std::uint32_t kTrimmedEntry = 0xFFFFFFFFu;
-  using Table = BigArray<std::uint32_t>;
   void set_p2l(std::uint32_t ppa, std::uint64_t lpn) {
     p2l_.at(block_of_ppa(ppa), ppa % cfg_.nand.pages_per_block) = static_cast<std::uint32_t>(lpn + 1);
   }

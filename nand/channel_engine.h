@@ -158,7 +158,7 @@ class ChannelEngine {
   // Erases a block `times` times (its erase count grows by that many).
   void backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block, std::uint32_t times = 1);
   // The image that blocks loaded by backdoor_load_image read from; it must outlive the
-  // engine's use of them. Once set, only blocks the run writes store their tokens.
+  // engine's use of them. Blocks loaded from it store no tokens until written again.
   void set_image(const PageImage* image);
   // Loads a block from the image: its pages [0, pages) are programmed (the rest erased,
   // programmed next in order), it was erased `erases` times, and those pages read as
