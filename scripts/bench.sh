@@ -5,7 +5,8 @@
 # requests per wall second over the whole process (elaboration and preconditioning
 # included), the simulation alone, peak memory, the model's own process activations
 # per request, and the cost in kernel activations per request (the kernel's rate for a
-# timed SC_METHOD notify loop is measured in the same process, after the workload).
+# timed SC_METHOD notify loop is measured in the same process, after the workload), and
+# whether the lookahead thread ran (host.lookahead_thread=auto decides per run).
 # Each count runs BENCH_REPEAT times (default 3; results are identical, only the
 # timing differs): the row is the run of median wall time, and the last column the
 # range of kern/req over the runs. Then the cost of tracing: the smallest count again
@@ -66,7 +67,7 @@ field() {  # field FILE KEY: the first number after "KEY":
 }
 row() {  # row LABEL DIR [RANGE]
   local s="$2/stats.json"
-  printf '%-22s %9s %10.0f %10.0f %9.2f %9.2f %9.0f %8.1f %9.1f %9.1f %5s %s\n' "$1" \
+  printf '%-22s %9s %10.0f %10.0f %9.2f %9.2f %9.0f %8.1f %9.1f %9.1f %5s %6s %s\n' "$1" \
     "$(field "$s" count | head -n1)" \
     "$(field "$s" host_requests_per_wall_second)" \
     "$(awk -v n="$(sed -n 's/.*"count": \([0-9]*\).*/\1/p' "$s" | sed -n 3p)" -v t="$(field "$s" simulation_seconds)" 'BEGIN{printf "%.0f", n/t}')" \
@@ -74,10 +75,10 @@ row() {  # row LABEL DIR [RANGE]
     "$(field "$s" process_activations_per_request)" \
     "$(field "$s" kernel_activations_per_request)" \
     "$(field "$s" kernel_activations_per_request_simulation)" \
-    "$(field "$s" mismatches)" "${3:-}"
+    "$(field "$s" mismatches)" "$(sed -n 's/.*"lookahead_thread": \(true\|false\).*/\1/p' "$s" | head -n 1)" "${3:-}"
 }
 if [ "$instr" != only ]; then
-printf '%-22s %9s %10s %10s %9s %9s %9s %8s %9s %9s %5s %s\n' run "reads" "req/s" "req/s sim" "wall s" "precond s" "peak MB" "proc/req" "kern/req" "kern/sim" "mism" "kern/req range"
+printf '%-22s %9s %10s %10s %9s %9s %9s %8s %9s %9s %5s %6s %s\n' run "reads" "req/s" "req/s sim" "wall s" "precond s" "peak MB" "proc/req" "kern/req" "kern/sim" "mism" "thread" "kern/req range"
 for n in "${counts[@]}"; do
   for ((i = 1; i <= repeat; i++)); do
     "$ssdsim" --preset bench --set workload.requests="$n" --set report.calibrate_kernel=true --out "$out/$n.$i" \
@@ -118,7 +119,8 @@ fi
 [ "$instr" != 0 ] || exit 0
 # ---- instructions per request ----
 counter=""
-if command -v perf >/dev/null && perf stat -x, -e instructions:u true 2>&1 >/dev/null | grep -q '^[0-9]'; then
+probe="$(perf stat -x, -e instructions:u true 2>&1 >/dev/null || true)"
+if command -v perf >/dev/null && [[ "$probe" =~ ^[0-9] ]]; then
   counter=perf
 else
   if ! command -v valgrind >/dev/null; then
@@ -131,17 +133,20 @@ else
   counter=callgrind
 fi
 instructions() {  # instructions BINARY DIR ARGS...: runs the job counted; prints its instructions
-  local bin="$1" dir="$2"
+  local bin="$1" dir="$2" n
   shift 2
   if [ "$counter" = perf ]; then
     perf stat -x, -e instructions:u -o "$dir.count" "$bin" "$@" --out "$dir" >/dev/null 2>"$dir.log" ||
       { cat "$dir.log" >&2; echo "scripts/bench.sh: the counted run failed" >&2; exit 1; }
-    awk -F, '$3 ~ /^instructions/ {print $1}' "$dir.count"
+    # One line per core type on a hybrid CPU (cpu_core/instructions:u/, cpu_atom/...).
+    n="$(awk -F, '$3 ~ /instructions/ && $1 ~ /^[0-9]+$/ {s += $1; k = 1} END {if (k) printf "%.0f", s}' "$dir.count")"
   else
     valgrind --tool=callgrind --callgrind-out-file="$dir.callgrind" "$bin" "$@" --out "$dir" >/dev/null 2>"$dir.log" ||
       { cat "$dir.log" >&2; echo "scripts/bench.sh: the counted run failed" >&2; exit 1; }
-    sed -n 's/^totals: \([0-9]*\).*/\1/p' "$dir.callgrind"
+    n="$(sed -n 's/^totals: \([0-9]*\).*/\1/p' "$dir.callgrind")"
   fi
+  [ -n "$n" ] || { echo "scripts/bench.sh: no instruction count for $dir ($counter)" >&2; exit 1; }
+  echo "$n"
 }
 # The jobs: the bench job, and the equal-work job (the device written once, not aged).
 jobs=(bench equal)
@@ -195,10 +200,11 @@ if [ -n "$base" ]; then
   # A worktree of that revision, kept for the next run (its build then has nothing to do).
   wt="$root/build-base/src"
   want="$(git -C "$root" rev-parse "$base^{commit}")"
-  if [ "$(git -C "$wt" rev-parse HEAD 2>/dev/null || true)" != "$want" ]; then
+  if [ ! -f "$wt/.git" ] || [ "$(git -C "$wt" rev-parse HEAD 2>/dev/null || true)" != "$want" ]; then
     rm -rf "$wt"
     git -C "$root" worktree prune
-    git -C "$root" worktree add -f --detach "$wt" "$want" >/dev/null 2>&1
+    git -C "$root" worktree add -f --detach "$wt" "$want" >/dev/null ||
+      { echo "scripts/bench.sh: could not make a worktree of $base in $wt" >&2; exit 1; }
   fi
   ln -sfn "$root/../shared" "$root/build-base/shared" 2>/dev/null || true
   BUILD_DIR="$root/build-base/build" bash "$wt/scripts/build.sh"
