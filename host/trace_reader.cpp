@@ -210,10 +210,12 @@ bool TraceReader::parse_blkparse(const std::vector<std::string>& f, TraceRecord&
   if (f[5] != "Q") return false;  // the request's other events (G, I, D, C, M, ...): not arrivals
   if (f.size() < 7) fail("rwbs", "missing (a Q event has an RWBS field)");
   const std::string& rwbs = f[6];
-  const char* const rule = "expected [F]{R|W|D|N}[F][A][S][M] (or F alone), got ";
-  // Its first letters: a preflush (F), then the operation; "F" alone is a flush.
+  const char* const rule = "expected [F]{R|W|D|N|F}[F][A][S][M], got ";
+  // Its first letters: a preflush (F), then the operation; an F not followed by R, W, D or
+  // N is the operation itself, a flush (with its flags: "FS", "FA").
   std::size_t i = 0;
-  const bool preflush = rwbs.size() > 1 && rwbs[0] == 'F';
+  const bool preflush = rwbs.size() > 1 && rwbs[0] == 'F' &&
+                        (rwbs[1] == 'R' || rwbs[1] == 'W' || rwbs[1] == 'D' || rwbs[1] == 'N' || rwbs[1] == 'F');
   if (preflush) i = 1;
   const char kind = rwbs.empty() ? '\0' : rwbs[i++];
   if (kind == 'D' && i < rwbs.size() && rwbs[i] == 'E') ++i;  // DE: a secure erase, a discard of its data

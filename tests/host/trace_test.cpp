@@ -321,10 +321,11 @@ TEST_CASE("trace: blkparse Q events, with discards as trims, flushes and preflus
                                "  8,0    2        7     0.000412000  1733  Q   D 4194304 + 2048 (   12) [fstrim]\n"
                                "  8,0    3        9     0.000500000   697  C  WS 223490 + 8 [0]\n"
                                "  8,16   0        3     0.000600000  2311  Q   F [sync]\n"
+                               "  8,0    0        2     0.000700000   412  Q  FA [kworker/0:1H]\n"
                                "CPU0 (8,0):\n"
                                " Reads Queued:           1,      128KiB\t Writes Queued:           2,        8KiB\n"),
                     TraceFormat::Blkparse);
-  REQUIRE(v.size() == 7);
+  REQUIRE(v.size() == 8);
   CHECK(v[0].op == HostOp::Write);
   CHECK(v[0].offset == 223490ull * 512);
   CHECK(v[0].bytes == 8 * 512);
@@ -340,6 +341,7 @@ TEST_CASE("trace: blkparse Q events, with discards as trims, flushes and preflus
   CHECK(v[5].bytes == 2048 * 512);
   CHECK(v[6].op == HostOp::Flush);
   CHECK(v[6].device == 16);  // the minor number
+  CHECK(v[7].op == HostOp::Flush);  // F and a flag: a flush (the fuzzer's strict reading agrees)
   CHECK(read_all("t.blk", TraceFormat::Blkparse, 16).size() == 1);
   struct Case {
     const char* text;
