@@ -49,22 +49,20 @@ class Ssdsim:
             raise FileNotFoundError(f"no ssdsim at {binary} (build it: bash scripts/build.sh, or set SSDSIM)")
         self.binary = binary
         keys = self._list([])
-        self.types = {k: t for k, (t, _) in keys.items()}
-        self.choices = self._choices
+        self.types = {k: t for k, (t, _, _) in keys.items()}
+        self.choices = {k: c for k, (_, _, c) in keys.items() if c}
         self.fingerprint = fingerprint(binary)
 
     def _list(self, args):
+        """Every key as (type, effective value, its choices or [])."""
         p = subprocess.run([self.binary, *args, "--list-keys"], capture_output=True, text=True, env=_env())
         if p.returncode != 0:
             raise ValueError(p.stderr.strip().splitlines()[-1] if p.stderr.strip() else f"exit {p.returncode}")
         out = {}
-        self._choices = {}
         for line in p.stdout.splitlines():
             m = _LINE.match(line)
             if m:
-                out[m.group(1)] = (m.group(2), json.loads(m.group(3)))
-                if m.group(4):
-                    self._choices[m.group(1)] = m.group(4).split("|")
+                out[m.group(1)] = (m.group(2), json.loads(m.group(3)), m.group(4).split("|") if m.group(4) else [])
         return out
 
     def value_text(self, key: str, value, raw: str) -> str:
@@ -103,7 +101,7 @@ class Ssdsim:
         """The point's effective configuration (key -> value); a value ssdsim refuses
         is a SpecError naming the SPEC line that gave it."""
         try:
-            return {k: v for k, (_, v) in self._list(self.args(spec, point)).items()}
+            return {k: v for k, (_, v, _) in self._list(self.args(spec, point)).items()}
         except ValueError as e:
             raise self.spec_error(spec, point, str(e)) from None
 
