@@ -42,7 +42,7 @@ void Lookahead::start() {
   worker_ = std::make_unique<LookaheadWorker>(
       std::make_unique<ReplicaStream>(std::move(replica_), progress_, cfg_.window),
       [spp, logical_pages, table](HostOp op, std::uint64_t lba, std::uint32_t sectors) {
-        ctrl::FirmwareCore::pages_looked_up(op, lba, sectors, spp, logical_pages,
+        ctrl::HostSplitter::pages_looked_up(op, lba, sectors, spp, logical_pages,
                                             [table](std::uint64_t lpn) { table->precompute(lpn); });
       },
       [table](std::uint64_t ppa) {  // a GC copy's page, its owner wanted at its read's end
@@ -64,7 +64,7 @@ void Lookahead::drawn(const host::HostRequest& r) {
   const ctrl::Ftl& ftl = firmware_.ftl();
   const ctrl::SteadyImage* image = ftl.image();
   const ImageResultTable* table = results_.get();
-  if (firmware_.pages_looked_up(r.op, r.lba, r.sectors, [&ftl, image, table](std::uint64_t lpn) {
+  if (firmware_.firmware().pages_looked_up(r.op, r.lba, r.sectors, [&ftl, image, table](std::uint64_t lpn) {
         prefetch(ftl.map_entry(lpn));
         if (!image || lpn >= image->fill()) return;
         if (table) prefetch(table->l2p_address(lpn));

@@ -5,7 +5,7 @@
 //  - at each request drawn by the host (host::RequestListener): the lines of its pages'
 //    entries in the host's integrity shadow, and (host.lookahead) those of the
 //    firmware's mapping and of the preconditioned image that process() will read
-//    (FirmwareCore::pages_looked_up, Ftl::map_entry, SteadyImage::l2p_reads);
+//    (HostSplitter::pages_looked_up, Ftl::map_entry, SteadyImage::l2p_reads);
 //  - at each program the firmware issues (ctrl::FirmwareListener): the mapping line it
 //    will change at its end and the valid bit it will clear;
 //  - with a preconditioned image, a machine of two cores or more and

@@ -1,8 +1,11 @@
 // A flash command of several pages, one per plane of one die at one page offset (an
-// n-plane read, program or erase: docs/nand-timing.md), made of the single-page commands
-// the firmware built for those pages: its parts. The scheduler block and the NAND see
-// the combined command only; at its end each part takes the result for its plane and is
-// handled as if it had run alone (controller/firmware_core.cpp, flash_bw). Plain C++.
+// n-plane read, program or erase: docs/nand-timing.md), made of single-page commands:
+// its parts. The scheduler block and the NAND see the combined command only; at its end
+// each part takes the result for its plane and is handled as if it had run alone. These
+// are the protocol's rules for it, on FlashCommand alone: the firmware's holding stage
+// (controller/holding_stage.h) joins the commands it holds with them, and the scheduler
+// block's multi-plane rescheduling (controller/flash_sched.cpp) the commands it queues.
+// Plain C++.
 #pragma once
 
 #include <string>
@@ -11,13 +14,11 @@
 
 namespace ssd::ctrl {
 
-// Why `part` cannot join `whole` (empty: it can). Both must be bound, of one operation,
-// for one die, at one page offset (an erase: any blocks), on planes `whole` does not
-// have yet; a part is a single-page command, not itself combined.
+// Why `part` cannot join `whole` (empty: it can): both of one operation, for one die, at
+// one page offset (an erase: any blocks), the part a single-page command on a plane
+// `whole` does not have yet, both sensing at one read level.
 inline std::string why_not_joined(const FlashCommand& whole, const FlashCommand& part) {
-  if (part.plane_count() != 1 || part.issuer.combined()) return "not a single-page command";
-  if (part.issuer.released) return "already released";
-  if (!whole.issuer.bound || !part.issuer.bound) return "a program without its page yet (unbound)";
+  if (part.plane_count() != 1) return "not a single-page command";
   if (part.op != whole.op) return "another operation";
   if (part.channel != whole.channel || part.chip != whole.chip || part.die != whole.die) return "another die";
   if (part.op != FlashOp::Erase && part.page != whole.page) return "another page offset";
@@ -30,7 +31,7 @@ inline std::string why_not_joined(const FlashCommand& whole, const FlashCommand&
 // priority, and what it is for (for logs and the request-life waveform: the first
 // part's; join() gives it the first part serving a host request, whose wait the block
 // then measures for the command, as every part waits the same).
-inline void begin_combined(FlashCommand& whole, FlashCommand& first) {
+inline void begin_combined(FlashCommand& whole, const FlashCommand& first) {
   whole.op = first.op;
   whole.channel = first.channel;
   whole.chip = first.chip;
@@ -42,36 +43,14 @@ inline void begin_combined(FlashCommand& whole, FlashCommand& first) {
   whole.priority = first.priority;
   whole.origin = first.origin;
   whole.lpn = first.lpn;
-  whole.copy_from = first.copy_from;
   whole.host_page = first.host_page;
   whole.request = first.request;
-  whole.host = first.host;
-  whole.issuer.t_built = first.issuer.t_built;
-  whole.issuer.ppa = first.issuer.ppa;
-  whole.issuer.bound = true;
-  whole.issuer.part = {};
 }
 
 // Adds `part` (why_not_joined empty) to `whole`: its plane, block and data. A read moves
 // out whole pages unless every part moves the same bytes; the command takes the most
 // urgent class of its parts.
-// Why the `n` commands of `parts` cannot be one command (empty: they can): a part is
-// null, or cannot join the ones before it (why_not_joined). Changes nothing.
-inline std::string why_not_combined(FlashCommand* const* parts, unsigned n) {
-  for (unsigned i = 0; i < n; ++i)
-    if (!parts[i]) return "a null part";
-  if (n == 0) return "no part";
-  FlashCommand probe;
-  begin_combined(probe, *parts[0]);
-  for (unsigned i = 0; i < n; ++i) {
-    std::string why = why_not_joined(probe, *parts[i]);
-    if (!why.empty()) return why;
-    probe.plane_mask = static_cast<std::uint8_t>(probe.plane_mask | parts[i]->plane_mask);
-  }
-  return {};
-}
-
-inline void join(FlashCommand& whole, FlashCommand& part) {
+inline void join(FlashCommand& whole, const FlashCommand& part) {
   const unsigned p = part.first_plane();
   whole.plane_mask = static_cast<std::uint8_t>(whole.plane_mask | part.plane_mask);
   whole.block[p] = part.block[p];
@@ -84,10 +63,7 @@ inline void join(FlashCommand& whole, FlashCommand& part) {
     whole.lpn = part.lpn;
     whole.host_page = part.host_page;
     whole.request = part.request;
-    whole.host = part.host;
   }
-  whole.issuer.part[p] = &part;
-  part.issuer.released = true;
 }
 
 // The status of `whole` for its planes `mask`: a program or erase failed on some plane

@@ -1,7 +1,6 @@
 #include "controller/flash_sched.h"
 
 #include "controller/combined_command.h"
-#include "controller/policies.h"
 
 #include "common/activations.h"
 #include "tlm/illegal_phase.h"
@@ -14,20 +13,9 @@ namespace ssd::ctrl {
 
 using namespace sc_core;
 
-FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, const nand::NandConfig& n)
-    : sc_module(name), target("target"), cfg_(cfg) {
-  policy_ = make_sched_policy(cfg.policy, n, cfg.read_first, cfg.by_priority);
-  if (cfg.reschedule.on()) {
-    auto* hos = dynamic_cast<HosPolicy*>(policy_.get());
-    if (cfg.policy != "hos" || !hos)
-      throw std::invalid_argument("controller.reschedule = " + std::string(cfg.reschedule.name()) +
-                                  " needs controller.scheduler = hos (it is " + cfg.policy + ")");
-    if (cfg.reschedule.multiplane && (!n.multiplane || n.planes_per_die < 2))
-      throw std::invalid_argument("controller.reschedule = " + std::string(cfg.reschedule.name()) +
-                                  " needs n-plane commands: nand.multiplane = true and nand.planes_per_die >= 2");
-    if (cfg.reschedule.window == 0) throw std::invalid_argument("controller.reschedule_window must be at least 1");
-    hos->set_reschedule(cfg.reschedule, n.dies_per_chip);
-  }
+FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, const nand::NandConfig& n,
+                       std::unique_ptr<SchedPolicy> policy)
+    : sc_module(name), target("target"), cfg_(cfg), policy_(std::move(policy)) {
   period_ = static_cast<Tick>(std::llround(1e6 / cfg.clock_mhz));
   if (period_ == 0) period_ = 1;
   target.register_nb_transport_fw(this, &FlashSched::fw);

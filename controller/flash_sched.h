@@ -1,6 +1,7 @@
 // The flash scheduler block as a SystemC module: a flash-protocol target for the
-// firmware, one flash initiator socket per NAND channel; its queue discipline is a
-// SchedPolicy built by name (controller/policies.h: controller.scheduler). Decisions
+// firmware, one flash initiator socket per NAND channel; its queue discipline is the
+// SchedPolicy it is given (built by name in sc_main: controller/policies.h,
+// controller.scheduler), which it never asks about. Decisions
 // happen at rising edges of the controller clock (controller.clock_mhz), and only
 // at edges where something could change: a command was queued, or a NAND channel
 // changed state. Idle cycles cost no simulation time. The block sees the NAND only
@@ -26,11 +27,11 @@
 namespace ssd::ctrl {
 
 struct SchedConfig {
-  std::string policy = "hos";  // controller/policies.h: sched_policies()
   double clock_mhz = 1000.0;
-  bool read_first = false;     // hos: the oldest read of a chip queue before its oldest command
-  bool by_priority = true;     // hos: a chip serves urgent GC, then host, then background GC work
-  RescheduleConfig reschedule;  // hos: Park et al.'s rescheduling (controller/reschedule.h)
+  // The policy's rescheduling (controller.reschedule, the policy's own: make_sched_policy):
+  // on, the block keeps the waits of the commands it grants (stats.json `reschedule`) and
+  // merges the partners of a grant into one n-plane command.
+  RescheduleConfig reschedule;
 };
 
 // The wait of the commands the block granted, from the block taking each to its grant
@@ -46,8 +47,9 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   FlashTargetSocket<FlashSched> target;  // from the firmware
   std::vector<std::unique_ptr<FlashInitiatorSocketTagged<FlashSched>>> nand;  // per channel
 
-  // Throws std::invalid_argument for an unknown policy.
-  FlashSched(sc_core::sc_module_name name, const SchedConfig& cfg, const nand::NandConfig& nand);
+  // `policy`: the queue discipline (controller/policies.h: make_sched_policy).
+  FlashSched(sc_core::sc_module_name name, const SchedConfig& cfg, const nand::NandConfig& nand,
+             std::unique_ptr<SchedPolicy> policy);
   // Wires the block to the NAND, before the simulation starts: a socket to each channel,
   // each channel's change callbacks to the block, the views the block samples, and the
   // device's schedule (the block decides after the NAND's changes of an edge's time).

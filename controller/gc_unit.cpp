@@ -7,7 +7,7 @@
 
 namespace ssd::ctrl {
 
-GcUnit::GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, Firmware& fw, FirmwareCounters& counters)
+GcUnit::GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, Port& fw, FirmwareCounters& counters)
     : ftl_(ftl), yields_(yields), limit_(copies_in_flight ? copies_in_flight : ~0u), fw_(fw), counters_(counters),
       jobs_(ftl.planes()), background_programs_(ftl.planes(), 0), wanted_(ftl.config().nand.chips(), 0) {}
 

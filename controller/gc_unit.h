@@ -1,8 +1,9 @@
 // Garbage collection as its own unit, plain C++: when a plane's GC run starts, which
 // victim it collects (greedy: controller/victim.h), how its copies are paced (at most
-// gc_copies_in_flight per plane), and when the victim is erased. The firmware carries
-// the unit's commands out (GcUnit::Firmware: it builds them, charges its core and sends
-// them to the scheduler block) and tells it of their ends.
+// gc_copies_in_flight per plane), and when the victim is erased. Its port (GcUnit::Port:
+// controller/gc_port.h in the firmware) carries the unit's commands out (builds them,
+// charges the core, hands them to the holding stage), shows it the write frontier's and
+// the stage's state, and tells it of their ends.
 //
 // A run starts when a plane's free blocks fall below the GC low mark:
 //  - yielding GC (gc_yields, the default): at once; its commands are background work at
@@ -30,10 +31,10 @@ namespace ssd::ctrl {
 
 class GcUnit {
  public:
-  // What GC asks of the firmware.
-  class Firmware {
+  // What GC asks of the rest of the firmware.
+  class Port {
    public:
-    virtual ~Firmware() = default;
+    virtual ~Port() = default;
     // Host writes to the plane are blocked or waiting for free space.
     virtual bool at_last_reserve(std::uint32_t plane) const = 0;
     // Host writes to the plane wait for free space (they cannot complete without GC).
@@ -48,7 +49,7 @@ class GcUnit {
     virtual void erase(std::uint32_t plane, std::uint32_t victim) = 0;
   };
 
-  GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, Firmware& fw, FirmwareCounters& counters);
+  GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, Port& fw, FirmwareCounters& counters);
 
   // A plane may need GC (its free blocks fell, or a victim's reads ended): a run starts
   // if it needs one and none is under way.
@@ -73,8 +74,14 @@ class GcUnit {
                            FlashPriority cls);
   void erase_failed(std::uint32_t plane);
   void host_read_ended(std::uint32_t plane);
+  // A host or read-modify-write read of `ppa` ended: no longer in flight in its block
+  // (Ftl::remove_pending_read), whose erase may have waited for it.
+  void read_ended(std::uint32_t ppa) {
+    ftl_.remove_pending_read(ppa);
+    host_read_ended(ftl_.plane_of_ppa(ppa));
+  }
 
-  // Preconditioning (FirmwareCore::resume_gc): each plane that needs GC starts in the
+  // Preconditioning (Firmware::resume_gc): each plane that needs GC starts in the
   // middle of a run, a uniformly drawn share of its victim's valid pages copied through
   // `nand` before time 0. Returns the copies made. resume_at_start() then issues the
   // rest at time 0.
@@ -106,7 +113,7 @@ class GcUnit {
   Ftl& ftl_;
   bool yields_;
   std::uint32_t limit_;  // copies in flight per plane
-  Firmware& fw_;
+  Port& fw_;
   FirmwareCounters& counters_;
   std::vector<Job> jobs_;
   std::vector<std::uint32_t> background_programs_;  // per plane: GC programs in flight as background work

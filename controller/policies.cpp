@@ -44,7 +44,17 @@ const std::vector<PolicyName>& sched_policies() {
 }
 
 std::unique_ptr<SchedPolicy> make_sched_policy(const std::string& name, const nand::NandConfig& n, bool read_first,
-                                               bool by_priority) {
+                                               bool by_priority, const RescheduleConfig& reschedule) {
+  if (reschedule.on()) {
+    const std::string r = "controller.reschedule = " + std::string(reschedule.name());
+    if (name != "hos") throw std::invalid_argument(r + " needs controller.scheduler = hos (it is " + name + ")");
+    if (reschedule.multiplane && (!n.multiplane || n.planes_per_die < 2))
+      throw std::invalid_argument(r + " needs n-plane commands: nand.multiplane = true and nand.planes_per_die >= 2");
+    if (reschedule.window == 0) throw std::invalid_argument("controller.reschedule_window must be at least 1");
+    auto hos = std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, read_first, by_priority);
+    hos->set_reschedule(reschedule, n.dies_per_chip);
+    return hos;
+  }
   if (name == "ios") return std::make_unique<IosPolicy>(n.channels, n.chips_per_channel);
   if (name == "hos") return std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, read_first, by_priority);
   if (name == "pass") return std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, false, false);
@@ -81,9 +91,9 @@ const std::vector<PolicyName>& write_policies() {
   return names;
 }
 
-std::unique_ptr<WriteAllocator> make_write_allocator(const std::string& name, const Ftl& ftl) {
-  const StaticAllocator& st = ftl.static_allocation();
-  const nand::NandConfig& n = ftl.config().nand;
+std::unique_ptr<WriteAllocator> make_write_allocator(const std::string& name, const FtlConfig& ftl) {
+  const nand::NandConfig& n = ftl.nand;
+  const StaticAllocator st(n, ftl.allocation);
   using C = ChannelFirstAllocator::Rule;
   using D = DieFirstAllocator::Rule;
   if (name == "static") return std::make_unique<StaticAllocator>(st);

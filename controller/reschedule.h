@@ -73,17 +73,14 @@ struct RescheduleCounters {
 // with one of them (`conflicts`): the same page of a block, the block of an erase, or the
 // same logical page. The firmware then marks it FlashCommand::keep_order, and the block's
 // rescheduling never moves it (docs/scheduler.md, Rescheduling). A command of several
-// pages the firmware made is counted part by part.
+// pages the firmware made is checked and counted part by part, by its parts (the holding
+// stage knows them).
 class HazardKeys {
  public:
-  void add(const FlashCommand& c) { each_part(c, [this](const FlashCommand& p) { count(p, +1); }); }
-  void remove(const FlashCommand& c) { each_part(c, [this](const FlashCommand& p) { count(p, -1); }); }
+  void add(const FlashCommand& c) { count(c, +1); }
+  void remove(const FlashCommand& c) { count(c, -1); }
   // Whether `c` (not yet added) touches what a held command touches.
-  bool conflicts(const FlashCommand& c) const {
-    bool any = false;
-    each_part(c, [this, &any](const FlashCommand& p) { any = any || conflicts_one(p); });
-    return any;
-  }
+  bool conflicts(const FlashCommand& c) const { return conflicts_one(c); }
   bool empty() const { return blocks_.empty() && lpns_.empty(); }
 
  private:
@@ -105,15 +102,6 @@ class HazardKeys {
     }
   };
   using Map = std::unordered_map<Key, std::uint32_t, Hash>;
-  template <typename Fn>
-  static void each_part(const FlashCommand& c, Fn&& fn) {
-    if (!c.issuer.combined()) {
-      fn(c);
-      return;
-    }
-    for (const FlashCommand* p : c.issuer.part)
-      if (p) fn(*p);
-  }
   bool conflicts_one(const FlashCommand& c) const {
     if (c.lpn != kNoLpn && get(lpns_, Key{chip_of(c), 0, 0, c.lpn}) > 0) return true;
     for (unsigned p = 0; p < kMaxPlanes; ++p) {

@@ -1,13 +1,13 @@
 // SOS (Hahn, Lee and Kim, seed 003): software out-of-order scheduling in the firmware.
-// The firmware scheduling policy `sos` (controller.firmware_sched; the scheduler block
+// The holding stage's release policy `sos` (controller.firmware_sched; the scheduler block
 // then passes through what it is sent: controller.scheduler = pass). Plain C++.
 //
-// Every flash command the firmware builds goes to its chip's software queue, in the order
-// built (the paper's per-chip queues, Fig. 5). The dynamic scheduler watches each chip
-// through the firmware's view: whenever a chip is idle (no command of it released and
-// not seen complete) it releases the head of the chip's queue, at most one command per
-// chip at a time. Each release is a decision on the firmware core
-// (cycles_per_decision), made when the core is free.
+// Every flash command the firmware builds is held in its chip's queue in the stage
+// (FlashOutlet::hold), in the order built: the paper's per-chip software queues (Fig. 5).
+// The dynamic scheduler watches each chip through the firmware's view: whenever a chip is
+// idle (no command of it released and not seen complete) it releases the head of the
+// chip's queue, at most one command per chip at a time. Each release is a decision on the
+// firmware core (cycles_per_decision), made when the core is free.
 //
 // QSL, the queue size leveler (qsl): when a chip is idle and its queue empty, one
 // queued host program moves to it from the longest queue holding more than one host
@@ -42,7 +42,7 @@ struct SosConfig {
   bool qsl = true;
   bool whm = true;
   // Hahn et al.'s bound, under 4,000 cycles per flash request at 400 MHz, split so that
-  // a host program's decision and WHM lookup take all of it (controller/firmware_core.h).
+  // a host program's decision and WHM lookup take all of it (controller/firmware.h).
   std::uint64_t cycles_per_decision = 3000;
   std::uint64_t cycles_per_qsl_move = 1000;
   std::uint64_t cycles_per_whm_lookup = 1000;
@@ -51,39 +51,30 @@ struct SosConfig {
 class SosScheduler final : public FirmwareScheduler {
  public:
   explicit SosScheduler(const SosConfig& cfg) : cfg_(cfg) {}
-  void submit(FlashCommand& c, Tick ready, FlashOutlet& out) override;
+  void submit(FwCommand& c, Tick ready, FlashOutlet& out) override;
   void chip_idle(std::uint32_t chip, FlashOutlet& out) override { dispatch(chip, out); }
   std::vector<Stat> stats() const override;
 
   std::uint64_t qsl_moves() const { return qsl_moves_; }
   std::uint64_t write_hits() const { return write_hits_; }
   std::uint64_t decisions() const { return decisions_; }
-  // Commands in the software queue of `chip`, oldest first (tests).
-  std::vector<const FlashCommand*> queue(std::uint32_t chip) const;
 
  private:
-  struct Entry {
-    FlashCommand* c;
-    Tick ready;
-    std::uint64_t seq;  // submission order
-  };
-  static bool movable(const FlashCommand& c) { return c.origin == FlashOrigin::HostProgram; }
+  static bool movable(const FwCommand& c) { return c.cmd->origin == FlashOrigin::HostProgram; }
   void dispatch(std::uint32_t chip, FlashOutlet& out);
   void release(std::uint32_t chip, FlashOutlet& out);  // the queue's head
   bool level(std::uint32_t chip, FlashOutlet& out);    // QSL: a program moved to `chip`
-  void forget(const FlashCommand& c);                  // no longer queued: out of the WHM index
-  void hit(const FlashCommand& c, FlashOutlet& out);   // WHM: a queued program of c's page cancelled
-  void unqueued(std::uint64_t lpn, std::uint64_t seq);  // a host program left the queues
-  bool oldest_of_page(const Entry& e) const;
-  std::deque<Entry>& queue_of(std::uint32_t chip, const FlashOutlet& out);
+  void forget(const FwCommand& c);                     // no longer queued: out of the WHM index
+  void hit(const FwCommand& c, FlashOutlet& out);      // WHM: a queued program of c's page cancelled
+  void unqueued(std::uint64_t lpn, std::uint64_t order);  // a host program left the queues
+  bool oldest_of_page(const FwCommand& c) const;
 
   SosConfig cfg_;
-  std::vector<std::deque<Entry>> queues_;                  // per chip
-  std::vector<std::uint32_t> programs_;                    // per chip: host programs queued
-  std::unordered_map<std::uint64_t, FlashCommand*> newest_;  // lpn -> its queued host program (whm)
-  // lpn -> the submission numbers of its queued host programs, oldest first (QSL's rule).
+  std::unordered_map<std::uint64_t, FwCommand*> newest_;  // lpn -> its queued host program (whm)
+  // lpn -> the submission numbers (FwCommand::order) of its queued host programs, oldest
+  // first (QSL's rule).
   std::unordered_map<std::uint64_t, std::deque<std::uint64_t>> queued_;
-  std::uint64_t seq_ = 0;
+  std::uint64_t seq_ = 0;  // submissions, in the order queued: FwCommand::order
   std::uint64_t qsl_moves_ = 0, write_hits_ = 0, decisions_ = 0, host_programs_ = 0;
 };
 

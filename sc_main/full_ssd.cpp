@@ -15,7 +15,7 @@
 namespace ssd {
 
 FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd, const std::string& out_dir,
-                 bool check_only)
+                 bool check_only, Policies policies)
     : sc_module(name) {
     ctrl::FtlConfig fcfg = ftl_config(cfg);
     fcfg.failures = fcfg.nand.fault.failures();
@@ -42,16 +42,15 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     fw.cycles_per_command = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_command"));
     fw.cycles_per_page = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_page"));
     fw.cycles_per_gc_page = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_gc_page"));
-    fw.sos.qsl = cfg.get_bool("controller.sos_qsl");
-    fw.sos.whm = cfg.get_bool("controller.sos_whm");
-    fw.sos.cycles_per_decision = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_decision"));
-    fw.sos.cycles_per_qsl_move = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_qsl_move"));
-    fw.sos.cycles_per_whm_lookup = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_whm_lookup"));
+    ctrl::SosConfig sos;
+    sos.qsl = cfg.get_bool("controller.sos_qsl");
+    sos.whm = cfg.get_bool("controller.sos_whm");
+    sos.cycles_per_decision = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_decision"));
+    sos.cycles_per_qsl_move = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_qsl_move"));
+    sos.cycles_per_whm_lookup = static_cast<std::uint64_t>(cfg.get_int("firmware.cycles_per_whm_lookup"));
     fw.gc_yields = cfg.get_string("controller.gc_priority") == "host_first";
     fw.gc_copies_in_flight = static_cast<std::uint32_t>(cfg.get_int("ftl.gc_copies_in_flight"));
     fw.read_unit_bytes = static_cast<std::uint32_t>(cfg.get_int("controller.read_unit_bytes"));
-    fw.firmware_sched = cfg.get_string("controller.firmware_sched");
-    fw.write_policy = cfg.get_string("ftl.write_policy");
     fw.ecc.on = fcfg.nand.fault.bit_errors();
     fw.ecc.retry_steps = fcfg.nand.fault.retry_steps;
     fw.ecc.hard_bits = static_cast<std::uint32_t>(cfg.get_int("controller.ecc_hard_bits"));
@@ -62,34 +61,43 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       throw ConfigError(cfg.locate("controller.read_unit_bytes = " + std::to_string(fw.read_unit_bytes) +
                                    " is not a multiple of 512 that divides nand.page_bytes = " +
                                    std::to_string(fcfg.nand.page_bytes)));
+    // The policies of the three seams (controller/policies.h), built here and handed to
+    // their modules, with the rules that span keys.
+    const std::string scheduler = cfg.get_string("controller.scheduler");
+    const std::string firmware_sched = cfg.get_string("controller.firmware_sched");
+    if (firmware_sched == "sos" && scheduler != "pass")
+      throw ConfigError(cfg.locate("controller.firmware_sched = sos needs controller.scheduler = pass (it is " +
+                                   scheduler + "): SOS schedules in the firmware, the block passes through"));
     ctrl::SchedConfig sc;
-    sc.policy = cfg.get_string("controller.scheduler");
     sc.clock_mhz = cfg.get_double("controller.clock_mhz");
-    sc.read_first = cfg.get_bool("controller.read_first");
-    sc.by_priority = fw.gc_yields;
     fw.batch_depth = static_cast<std::uint32_t>(cfg.get_int("ftl.batch_depth"));
-    sc.reschedule = ctrl::parse_reschedule(cfg.get_string("controller.reschedule"),
-                                           static_cast<std::uint32_t>(cfg.get_int("controller.reschedule_window")));
-    if (sc.reschedule.on()) {
-      const std::string r = "controller.reschedule = " + std::string(sc.reschedule.name());
-      if (sc.policy != "hos") throw ConfigError(cfg.locate(r + " needs controller.scheduler = hos (it is " + sc.policy + ")"));
-      if (sc.reschedule.multiplane && (!fcfg.nand.multiplane || fcfg.nand.planes_per_die < 2))
-        throw ConfigError(cfg.locate(r + " needs n-plane commands: nand.multiplane = true and nand.planes_per_die >= 2"));
+    const ctrl::RescheduleConfig reschedule = ctrl::parse_reschedule(
+        cfg.get_string("controller.reschedule"), static_cast<std::uint32_t>(cfg.get_int("controller.reschedule_window")));
+    sc.reschedule = reschedule;
+    if (reschedule.on()) {
       // The block holds the whole queue and finds the n-plane commands itself.
       if (!cfg.is_default("ftl.batch_depth") && fw.batch_depth != 0)
-        throw ConfigError(cfg.locate(r + " replaces the firmware's batching: leave ftl.batch_depth unset or 0"));
+        throw ConfigError(cfg.locate("controller.reschedule = " + std::string(reschedule.name()) +
+                                     " replaces the firmware's batching: leave ftl.batch_depth unset or 0"));
       fw.batch_depth = 0;
       fw.mark_hazards = true;
     }
-    {
-      const ctrl::SchedPolicy::RtlForm form =
-          ctrl::make_sched_policy(sc.policy, fcfg.nand, sc.read_first, sc.by_priority)->rtl_form();
-      fw.batch_order.by_priority = form.by_priority;
-      fw.batch_order.read_first = form.read_first;
+    std::unique_ptr<ctrl::SchedPolicy> block_policy;
+    try {
+      block_policy = ctrl::make_sched_policy(scheduler, fcfg.nand, cfg.get_bool("controller.read_first"), fw.gc_yields,
+                                             reschedule);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(cfg.locate(e.what()));
     }
+    const ctrl::SchedPolicy::RtlForm form = block_policy->rtl_form();
+    fw.batch_order.by_priority = form.by_priority;  // the stage's batching keeps the block's order
+    fw.batch_order.read_first = form.read_first;
 
     nand = std::make_unique<nand::NandDevice>("nand", fcfg.nand, vcd);
-    firmware = std::make_unique<ctrl::FirmwareCore>("firmware", fcfg, fw);
+    firmware = std::make_unique<ctrl::FirmwareCore>(
+        "firmware", fcfg, fw,
+        policies.allocator ? std::move(policies.allocator) : ctrl::make_write_allocator(cfg.get_string("ftl.write_policy"), fcfg),
+        policies.release ? std::move(policies.release) : ctrl::make_firmware_scheduler(firmware_sched, sos));
     ctrl::Ftl& ftl = firmware->ftl();
     const auto t0 = std::chrono::steady_clock::now();
     preconditioned = static_cast<std::uint64_t>(cfg.get_double("ftl.precondition") * static_cast<double>(ftl.logical_pages()));
@@ -107,13 +115,12 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
       }
     }
     precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    sched = std::make_unique<ctrl::FlashSched>("sched", sc, fcfg.nand);
+    sched = std::make_unique<ctrl::FlashSched>("sched", sc, fcfg.nand, std::move(block_policy));
     const std::string rtl = cfg.get_string("controller.rtl");
     if (rtl != "off") {
 #if SSD_RTL
       std::string why;
-      const ctrl::SchedPolicy::RtlForm form = sched->policy().rtl_form();
-      auto model = rtl::make_decision_model(fcfg.nand, form.ios, form.read_first, form.by_priority, sc.reschedule, why);
+      auto model = rtl::make_decision_model(fcfg.nand, form.ios, form.read_first, form.by_priority, reschedule, why);
       if (!model) throw ConfigError(cfg.locate("controller.rtl = " + rtl + ": " + why));
       if (vcd) model->trace(*vcd, std::string(sched->name()) + ".rtl");
       sched->set_decision_model(std::move(model), rtl == "on" ? ctrl::FlashSched::Twin::On : ctrl::FlashSched::Twin::Check);

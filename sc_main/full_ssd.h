@@ -85,12 +85,18 @@ struct FullSsd : sc_core::sc_module {
   };
   Audit audit() const;
 
+  // The firmware's policies, when not those the configuration names (a test's own; null:
+  // built by the factories of controller/policies.h from the configuration).
+  struct Policies {
+    std::unique_ptr<ctrl::WriteAllocator> allocator;    // ftl.write_policy
+    std::unique_ptr<ctrl::FirmwareScheduler> release;   // controller.firmware_sched
+  };
   // Throws ConfigError for an invalid configuration.
   // `out_dir`: where report.interval_us writes timeseries.csv (required with it).
   // check_only: built to check the configuration (ssdsim --check), never run: the device
   // is not preconditioned (the rules of preconditioning are checked all the same).
   FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd = nullptr, const std::string& out_dir = "",
-          bool check_only = false);
+          bool check_only = false, Policies policies = {});
   void start_of_simulation() override;
 };
 

@@ -358,7 +358,7 @@ int run(int argc, char** argv) {
       fig.audit_mismatches = audit.mismatches;
     }
     const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window(), top.ftl_at_start,
-                      top.ftl_at_end, top.precondition_state};
+                      top.ftl_at_end, top.precondition_state, cfg.get_string("ftl.write_policy")};
     print_full_summary(std::cout, run, fig);
     if (vcd) {
       std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written() << " changes; view: ";

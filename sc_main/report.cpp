@@ -243,7 +243,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   // (whole run; predicted only under a policy that weighs the forecast).
   const ctrl::PlacementCounters& pc = f.firmware.placement();
   json::Value pl = obj();
-  put(pl, "write_policy", text(f.firmware.config().write_policy));
+  put(pl, "write_policy", text(f.write_policy));
   put(pl, "placed_off_static", integer(pc.placed_off_static));
   std::vector<double> predicted, actual;
   std::uint64_t predicted_n = 0;

@@ -54,6 +54,7 @@ struct FullRun {
   // The FTL's counters at the window's start (a warm-up's end; zeros without one) and end.
   FtlCounters ftl_start, ftl_end;
   std::string precondition_state;  // FullSsd::precondition_state
+  std::string write_policy;        // ftl.write_policy
 };
 json::Value full_stats(const FullRun& f, const RunFigures& run);
 void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run);

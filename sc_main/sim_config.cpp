@@ -86,36 +86,38 @@ Config make_config() {
 
   // The defaults of the controller's keys are its config structs' (one place each).
   const ctrl::SchedConfig sched;
+  const ctrl::RescheduleConfig resched;
   const ctrl::FirmwareConfig fw;
+  const ctrl::SosConfig sos;
   const ctrl::FtlConfig ftl;
   c.add_int("controller.ncq_depth", 32, 1, 65535, "NCQ tags: commands outstanding in the device (32 = SATA)");
   c.add_double("controller.clock_mhz", sched.clock_mhz, 1, 100000, "decision clock of the flash scheduler block, MHz");
-  c.add_enum("controller.scheduler", sched.policy, ctrl::names_of(ctrl::sched_policies()),
+  c.add_enum("controller.scheduler", ctrl::kDefaultScheduler, ctrl::names_of(ctrl::sched_policies()),
              "the flash scheduler block's queue discipline: " + ctrl::described(ctrl::sched_policies()));
-  c.add_enum("controller.firmware_sched", fw.firmware_sched, ctrl::names_of(ctrl::firmware_schedulers()),
+  c.add_enum("controller.firmware_sched", ctrl::kDefaultFirmwareSched, ctrl::names_of(ctrl::firmware_schedulers()),
              "the firmware's release of the flash commands it built to the scheduler block "
              "(controller/firmware_sched.h): " + ctrl::described(ctrl::firmware_schedulers()));
   c.add_enum("controller.rtl", "off", {"off", "on", "check"},
              "the scheduler block's decisions: off (the C++ block), on (the Verilog block, rtl/, verilated), check (both; "
              "their grants compared at every decision edge, the first difference ends the run with exit 1)");
-  c.add_bool("controller.sos_qsl", fw.sos.qsl,
+  c.add_bool("controller.sos_qsl", sos.qsl,
              "controller.firmware_sched = sos: the queue size leveler moves a queued host program to an idle chip "
              "whose queue is empty (controller/sos_sched.h)");
-  c.add_bool("controller.sos_whm", fw.sos.whm,
+  c.add_bool("controller.sos_whm", sos.whm,
              "controller.firmware_sched = sos: the write hit manager cancels a queued host program that a newer "
              "write of its logical page supersedes");
-  c.add_enum("controller.reschedule", sched.reschedule.name(), {"none", "multiplane", "pipeline", "both"},
+  c.add_enum("controller.reschedule", resched.name(), {"none", "multiplane", "pipeline", "both"},
              "hos: Park et al.'s request rescheduling in the scheduler block (docs/scheduler.md, Rescheduling): "
              "multiplane = a granted command takes the first queued command of each other plane of its die with "
              "the same operation and page offset as one n-plane command (needs nand.multiplane); pipeline = a "
              "command of its die's last operation goes ahead of an older one of the other list, for cache "
              "pipelining; both; commands sharing a page, an erased block or a logical page keep their order. "
              "The firmware's batching (ftl.batch_depth) is off with it");
-  c.add_int("controller.reschedule_window", sched.reschedule.window, 1, 16,
+  c.add_int("controller.reschedule_window", resched.window, 1, 16,
             "controller.reschedule: commands of a list searched for multi-plane partners, and grants in a row "
             "a chip queue may pass an older command for pipelining (the bound on reordering; at most 16, the "
             "Verilog block's WMAX)");
-  c.add_bool("controller.read_first", sched.read_first, "hos: take the oldest read of a chip queue (of its first class) before its oldest command");
+  c.add_bool("controller.read_first", false, "hos: take the oldest read of a chip queue (of its first class) before its oldest command");
   c.add_enum("controller.gc_priority", fw.gc_yields ? "host_first" : "fifo", {"host_first", "fifo"},
              "hos: host_first = a chip serves host commands before GC's, unless the GC's plane is at its last "
              "free block (then GC first: foreground); GC starts as soon as a plane needs it. fifo = GC commands "
@@ -147,14 +149,14 @@ Config make_config() {
             "core cycles per logical page of a host command" + src);
   c.add_int("firmware.cycles_per_gc_page", static_cast<std::int64_t>(fw.cycles_per_gc_page), 0, 100000000,
             "core cycles per GC page copy and per GC erase" + src);
-  c.add_int("firmware.cycles_per_decision", static_cast<std::int64_t>(fw.sos.cycles_per_decision), 0, 100000000,
+  c.add_int("firmware.cycles_per_decision", static_cast<std::int64_t>(sos.cycles_per_decision), 0, 100000000,
             "controller.firmware_sched = sos: core cycles per release decision of its dynamic scheduler" + src);
-  c.add_int("firmware.cycles_per_qsl_move", static_cast<std::int64_t>(fw.sos.cycles_per_qsl_move), 0, 100000000,
+  c.add_int("firmware.cycles_per_qsl_move", static_cast<std::int64_t>(sos.cycles_per_qsl_move), 0, 100000000,
             "controller.firmware_sched = sos: core cycles per QSL move" + src);
-  c.add_int("firmware.cycles_per_whm_lookup", static_cast<std::int64_t>(fw.sos.cycles_per_whm_lookup), 0, 100000000,
+  c.add_int("firmware.cycles_per_whm_lookup", static_cast<std::int64_t>(sos.cycles_per_whm_lookup), 0, 100000000,
             "controller.firmware_sched = sos: core cycles per WHM lookup, one per host page program" + src);
   c.add_double("ftl.overprovisioning", ftl.overprovisioning, 0, 0.89, "fraction of the physical pages hidden from the host");
-  c.add_enum("ftl.write_policy", fw.write_policy, ctrl::names_of(ctrl::write_policies()),
+  c.add_enum("ftl.write_policy", ctrl::kDefaultWritePolicy, ctrl::names_of(ctrl::write_policies()),
              "where a host page write goes (controller/write_allocator.h): " + ctrl::described(ctrl::write_policies()));
   c.add_int("ftl.batch_depth", fw.batch_depth, 0, 65535,
             "with nand.multiplane and two or more planes per die: the scheduler block holds at most this many "

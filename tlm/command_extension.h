@@ -3,6 +3,7 @@
 // sockets apart (a flash socket cannot be bound to a host socket or a plain memory).
 #pragma once
 
+#include <cstdint>
 #include <typeinfo>
 
 #include <tlm>
@@ -33,16 +34,24 @@ struct tagged_protocol_types {
 // the payload pools (tlm/payload_pool.h) hand out. Any other module still finds the
 // extension through get_extension(); payload_cmd() reaches it without that call (an
 // out-of-line lookup in the library, some twenty per host request on the hot path).
+// Each has its slot in its pool (0, 1, ... in the order the pool made them): the pool's
+// owner may keep its own state of a payload in a table of its own indexed by the slot
+// (the firmware's record of each flash command it builds: controller/fw_command.h), so
+// that the protocol carries none of it.
 template <typename Ext>
 class PooledPayload final : public tlm::tlm_generic_payload {
  public:
-  explicit PooledPayload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) { set_extension(&ext_); }
+  PooledPayload(tlm::tlm_mm_interface* mm, std::uint32_t slot) : tlm::tlm_generic_payload(mm), slot_(slot) {
+    set_extension(&ext_);
+  }
   // The base class frees the extensions it holds; this one is a member.
   ~PooledPayload() override { clear_extension(&ext_); }
   Ext& ext() { return ext_; }
+  std::uint32_t slot() const { return slot_; }
 
  private:
   Ext ext_;
+  std::uint32_t slot_;
 };
 
 // The command of a payload carrying extension Ext: directly for a pooled payload (one

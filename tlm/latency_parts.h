@@ -82,9 +82,10 @@ inline unsigned work_kind(const FlashCommand& c) {
 
 // The parts of a flash command's path, from `from` (its page was ready to be built and
 // sent) to `now` (its issuer handled its completion): firmware_sched, the block's queue
-// split by f.waited, then the NAND's phases from its timestamps, and completion. Added to
-// `p`; they sum to now - from when the events are in order.
-inline void flash_path_parts(const FlashCommand& f, Tick from, Tick now, PartTicks& p) {
+// split by f.waited, then the NAND's phases from its timestamps, the controller's decode
+// of a read's data (`ecc_ticks` after its data is out), and completion. Added to `p`;
+// they sum to now - from when the events are in order.
+inline void flash_path_parts(const FlashCommand& f, Tick ecc_ticks, Tick from, Tick now, PartTicks& p) {
   at(p, Part::FirmwareSched) += f.t_queued - from;
   // In the block: what its die (or chip) did meanwhile; the rest with both idle.
   Tick metered = 0;
@@ -102,8 +103,8 @@ inline void flash_path_parts(const FlashCommand& f, Tick from, Tick now, PartTic
   }
   at(p, Part::BusCommand) += f.bus_cmd_ticks;
   at(p, Part::BusData) += bus - f.bus_cmd_ticks;
-  at(p, Part::EccDecode) += f.issuer.ecc_ticks;
-  at(p, Part::Completion) += now - f.t_done - f.issuer.ecc_ticks;
+  at(p, Part::EccDecode) += ecc_ticks;
+  at(p, Part::Completion) += now - f.t_done - ecc_ticks;
 }
 
 }  // namespace ssd

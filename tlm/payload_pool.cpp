@@ -84,10 +84,8 @@ void FlashCommand::reset() {
   metered = false;
   origin = FlashOrigin::None;
   lpn = kNoLpn;
-  copy_from = host_page = 0;
+  host_page = 0;
   request = 0;
-  host = nullptr;
-  issuer = Issuer{};
   priority = FlashPriority::Host;
   keep_order = false;
   read_level = 0;
@@ -133,7 +131,7 @@ std::string FlashCommand::describe() const {
 
 tlm::tlm_generic_payload* PayloadPoolBase::take() {
   if (free_.empty()) {
-    all_.push_back(create());
+    all_.push_back(create(static_cast<std::uint32_t>(all_.size())));
     free_.push_back(all_.back().get());
   }
   tlm::tlm_generic_payload* gp = free_.back();

@@ -27,8 +27,9 @@ class PayloadPoolBase : public tlm::tlm_mm_interface {
 
  protected:
   tlm::tlm_generic_payload* take();
-  // A new payload with this pool as its memory manager and its extension attached.
-  virtual std::unique_ptr<tlm::tlm_generic_payload> create() = 0;
+  // A new payload with this pool as its memory manager and its extension attached, in
+  // slot `slot` (the payloads made before it: 0, 1, ...).
+  virtual std::unique_ptr<tlm::tlm_generic_payload> create(std::uint32_t slot) = 0;
 
  private:
   std::string name_;
@@ -51,9 +52,15 @@ class PayloadPool : public PayloadPoolBase {
     gp->acquire();
     return gp;
   }
+  // The slot of one of this pool's payloads (PooledPayload::slot): < capacity().
+  static std::uint32_t slot_of(const tlm::tlm_generic_payload& gp) {
+    return static_cast<const PooledPayload<Ext>&>(gp).slot();
+  }
 
  protected:
-  std::unique_ptr<tlm::tlm_generic_payload> create() override { return std::make_unique<PooledPayload<Ext>>(this); }
+  std::unique_ptr<tlm::tlm_generic_payload> create(std::uint32_t slot) override {
+    return std::make_unique<PooledPayload<Ext>>(this, slot);
+  }
 };
 
 using FlashPayloadPool = PayloadPool<FlashExtension>;

@@ -45,6 +45,10 @@ class LifeListener {
   // Command `part` (serving a request) joined command `whole` at `t` (the scheduler
   // block's multi-plane rescheduling): its request follows whole's stages from now.
   virtual void command_joined(Tick /*t*/, const FlashCommand& /*part*/, const FlashCommand& /*whole*/) {}
+  // Command `part` is carried by command `whole` from `t` (the firmware joined it into an
+  // n-plane command before sending it): its request follows whole's stages from now, and
+  // `whole` serves only its parts' requests.
+  virtual void command_carries(Tick /*t*/, const FlashCommand& /*whole*/, const FlashCommand& /*part*/) {}
   // Request `id` completed at `t` with these latency parts (tlm/latency_parts.h), told
   // just before request_at(t, id, Done).
   virtual void request_parts(Tick /*t*/, std::uint64_t /*id*/, const PartTicks& /*parts*/) {}

@@ -1,0 +1,492 @@
+#include "controller/holding_stage.h"
+
+#include <array>
+
+#include "controller/combined_command.h"
+
+namespace ssd::ctrl {
+
+HoldingStage::HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier, GcUnit& gc, Core& core,
+                           FirmwarePorts& ports, FirmwareTrace& trace, FirmwareCounters& counters,
+                           PlacementCounters& placement, std::unique_ptr<FirmwareScheduler> policy)
+    : nand_(ftl.config().nand),
+      cfg_(cfg),
+      ftl_(ftl),
+      frontier_(frontier),
+      gc_(gc),
+      core_(core),
+      ports_(ports),
+      clock_(ports),
+      trace_(trace),
+      counters_(counters),
+      placement_(placement),
+      policy_(policy ? std::move(policy) : std::make_unique<InOrderRelease>()),
+      outstanding_(nand_.chips(), 0),
+      queues_(nand_.chips()),
+      forecast_(nand_) {
+  const std::uint32_t dies = static_cast<std::uint32_t>(nand_.chips() * nand_.dies_per_chip);
+  load_.assign(dies, {});
+  if (cfg.batch_depth && nand_.multiplane && nand_.planes_per_die > 1)
+    batcher_ = DieBatcher(dies, nand_.planes_per_die, cfg.batch_depth, cfg.order);
+  die_dirty_.assign(dies, 0);
+  placement_.predicted_wait_ps.assign(nand_.channels, 0);
+  placement_.actual_wait_ps.assign(nand_.channels, 0);
+  placement_.predicted_commands.assign(nand_.channels, 0);
+  placement_.batch_sizes.assign(nand_.planes_per_die + 1, 0);
+}
+
+void HoldingStage::load_add(std::uint32_t plane, FlashOp op, int delta) {
+  AllocationView::DieLoad& l = load_[plane / nand_.planes_per_die];
+  std::uint32_t& v = op == FlashOp::Read ? l.reads : op == FlashOp::Program ? l.programs : l.erases;
+  v += delta;
+}
+
+FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin, CommandIssuer& issuer) {
+  FwCommand& c = commands_.acquire(op, 1, nand_.page_bytes);
+  FlashCommand& f = *c.cmd;
+  const PhysAddr a = ftl_.decode(ppa);
+  f.op = op;
+  f.channel = a.channel;
+  f.chip = a.chip;
+  f.die = a.die;
+  f.plane_mask = static_cast<std::uint8_t>(1u << a.plane);
+  f.block[a.plane] = a.block;
+  f.page = a.page;
+  f.origin = origin;
+  c.ppa = ppa;
+  c.t_built = clock_.now();
+  c.issuer = &issuer;
+  if (op == FlashOp::Read && reads_via_) {  // decoded first (read recovery), then to its issuer
+    c.then = &issuer;
+    c.issuer = reads_via_;
+  }
+  const std::uint32_t plane = ftl_.plane_of_ppa(ppa);
+  if (origin == FlashOrigin::GcRead || origin == FlashOrigin::GcProgram || origin == FlashOrigin::GcErase)
+    f.priority = gc_.issue_class(origin, plane);
+  load_add(plane, op, +1);
+  if (op == FlashOp::Program) {  // its page held, bound when it leaves
+    c.bound = false;
+    frontier_.hold_page(ppa, origin == FlashOrigin::GcProgram);
+  }
+  trace_.command(ppa, +1, c.t_built);  // the firmware's commands: built and not completed
+  return c;
+}
+
+void HoldingStage::submit(FwCommand& c, Tick ready) {
+  c.where = Submitted;
+  c.ready = ready;
+  policy_->submit(c, ready, outlet_);
+}
+
+// ---- the chips' queues ----
+
+void HoldingStage::link_back(FwCommand& c) {
+  Queue& q = queues_[chip_of(c)];
+  c.prev = q.tail;
+  c.next = nullptr;
+  if (q.tail) q.tail->next = &c;
+  else q.head = &c;
+  q.tail = &c;
+  ++q.size;
+  if (movable(c)) ++q.programs;
+  c.where = Held;
+}
+
+void HoldingStage::link_before(FwCommand& c, FwCommand* at) {
+  if (!at) {
+    link_back(c);
+    return;
+  }
+  Queue& q = queues_[chip_of(c)];
+  c.next = at;
+  c.prev = at->prev;
+  if (at->prev) at->prev->next = &c;
+  else q.head = &c;
+  at->prev = &c;
+  ++q.size;
+  if (movable(c)) ++q.programs;
+  c.where = Held;
+}
+
+void HoldingStage::unlink(FwCommand& c) {
+  Queue& q = queues_[chip_of(c)];
+  if (c.prev) c.prev->next = c.next;
+  else q.head = c.next;
+  if (c.next) c.next->prev = c.prev;
+  else q.tail = c.prev;
+  c.prev = c.next = nullptr;
+  --q.size;
+  if (movable(c)) --q.programs;
+  c.where = Submitted;
+}
+
+void HoldingStage::hold(FwCommand& c, Tick ready) {
+  if (c.where == Held) unlink(c);
+  c.ready = ready;
+  link_back(c);
+}
+
+std::size_t HoldingStage::take_out(FwCommand& c) {
+  std::size_t place = 0;
+  for (const FwCommand* e = queues_[chip_of(c)].head; e && e != &c; e = e->next) ++place;
+  unlink(c);
+  c.where = TakenOut;
+  return place;
+}
+
+void HoldingStage::put_back(FwCommand& c, std::size_t place) {
+  FwCommand* at = queues_[chip_of(c)].head;
+  for (std::size_t k = 0; k < place && at; ++k) at = at->next;
+  link_before(c, at);
+}
+
+// ---- release ----
+
+void HoldingStage::release(FwCommand& c, Tick at) {
+  if (c.released) {
+    ports_.error("a firmware scheduler released a command twice: " + c.cmd->describe());
+    return;
+  }
+  if (c.where == Held) unlink(c);
+  c.released = true;
+  issued(c);
+  if (at <= clock_.now()) {
+    leave(c);
+  } else {
+    c.where = Timed;
+    ports_.wake_at(c, at);
+  }
+}
+
+void HoldingStage::issued(FwCommand& c) {
+  chip_activity(chip_of(c), +1);
+  const Tick now = clock_.now();
+  c.t_released = now;
+  if (cfg_.keep_forecast) c.predicted_wait = forecast_.issued(*c.cmd, now);
+  if (!listener_ || c.cmd->op != FlashOp::Program) return;
+  if (!c.combined()) listener_->program_issued(c.cmd->lpn, c.replaces);
+  else
+    for (const FwCommand* p : c.part)
+      if (p) listener_->program_issued(p->cmd->lpn, p->replaces);
+}
+
+void HoldingStage::time_came(FwCommand& c) {
+  if (c.group == &c) leave_group(c);
+  else leave(c);
+}
+
+// A released command leaves at its time: the host's work through the batching, the
+// rest on at once (GC's: the block orders it against the host's by its class).
+void HoldingStage::leave(FwCommand& c) {
+  if (!batched(c)) {
+    send(c);
+    return;
+  }
+  const std::uint32_t die = die_of(c);
+  c.where = Queued;
+  batcher_.push(die, plane_of(c) % nand_.planes_per_die, c);
+  if (!die_dirty_[die]) {
+    die_dirty_[die] = 1;
+    dirty_dies_.push_back(die);
+  }
+  ports_.settle_soon();  // the instant's commands are batched together
+}
+
+// Late binding: the program takes its plane stream's first page held (in the order
+// programs leave: a block's pages in order, whatever order they were released in).
+void HoldingStage::bind(FwCommand& c) {
+  const std::uint32_t ppa = frontier_.bind(plane_of(c), c.cmd->origin == FlashOrigin::GcProgram);
+  const PhysAddr a = ftl_.decode(ppa);
+  c.cmd->block[a.plane] = a.block;
+  c.cmd->page = a.page;
+  c.ppa = ppa;
+  c.bound = true;
+}
+
+void HoldingStage::send(FwCommand& c) {
+  if (!c.bound) bind(c);
+  if (cfg_.mark_hazards) {
+    // A command of several pages the firmware made is checked, then counted, part by part.
+    bool conflicts = false;
+    if (!c.combined()) {
+      conflicts = hazards_.conflicts(*c.cmd);
+      hazards_.add(*c.cmd);
+    } else {
+      for (const FwCommand* p : c.part)
+        if (p) conflicts = conflicts || hazards_.conflicts(*p->cmd);
+      for (const FwCommand* p : c.part)
+        if (p) hazards_.add(*p->cmd);
+    }
+    c.cmd->keep_order = conflicts;
+  }
+  c.where = Sent;
+  ports_.send(c);
+}
+
+FwCommand& HoldingStage::combine(FwCommand* const* parts, unsigned n) {
+  FwCommand& w = commands_.acquire(parts[0]->cmd->op, n, nand_.page_bytes);
+  begin_combined(*w.cmd, *parts[0]->cmd);
+  w.t_built = parts[0]->t_built;
+  w.ppa = parts[0]->ppa;
+  for (unsigned i = 0; i < n; ++i) {
+    join(*w.cmd, *parts[i]->cmd);
+    w.part[parts[i]->cmd->first_plane()] = parts[i];
+    parts[i]->released = true;
+    parts[i]->where = Sent;
+  }
+  if (life_)
+    for (unsigned i = 0; i < n; ++i) life_->command_carries(clock_.now(), *w.cmd, *parts[i]->cmd);
+  return w;
+}
+
+void HoldingStage::settle() {
+  if (dirty_dies_.empty()) return;
+  std::vector<std::uint32_t> dies;
+  dies.swap(dirty_dies_);
+  const auto at = [this](const FwCommand& c) { return offset(c); };
+  for (const std::uint32_t die : dies) die_dirty_[die] = 0;
+  // The dies' batches in the order their heads came (oldest first), as the block's queues
+  // would have received the commands without batching.
+  for (;;) {
+    std::uint32_t die = 0;
+    std::uint64_t oldest = DieBatcher::kNothing;
+    for (const std::uint32_t d : dies)
+      if (const std::uint64_t seq = batcher_.next(d); seq < oldest) {
+        oldest = seq;
+        die = d;
+      }
+    if (oldest == DieBatcher::kNothing) break;
+    FwCommand* parts[kMaxPlanes];
+    const unsigned n = batcher_.take(die, parts, at);
+    for (unsigned i = 0; i < n; ++i)
+      if (!parts[i]->bound) bind(*parts[i]);
+    FwCommand* c = parts[0];
+    if (n > 1) {
+      FwCommand& w = combine(parts, n);
+      w.released = true;
+      w.gathered = true;
+      ++counters_.combined_commands;
+      placement_.multiplane_pages += n;
+      if (cfg_.keep_forecast) forecast_.combined(*w.cmd, n);
+      c = &w;
+    }
+    ++placement_.batches;
+    ++placement_.batch_sizes[n];
+    batcher_.sent(die, *c->cmd);
+    send(*c);
+  }
+}
+
+// ---- what a policy may change while it holds a command ----
+
+bool HoldingStage::retarget(FwCommand& c, std::uint32_t plane) {
+  if (c.bound || c.released || c.cmd->origin != FlashOrigin::HostProgram || plane >= ftl_.planes()) return false;
+  const std::uint32_t from = plane_of(c);
+  if (plane == from) return true;
+  if (frontier_.writes_waiting(plane)) return false;  // writes wait for space there: they go first
+  const std::uint32_t ppa = ftl_.allocate(plane, false);
+  if (ppa == kUnmapped) return false;
+  const bool queued = c.where == Held;
+  if (queued) unlink(c);
+  FlashCommand& f = *c.cmd;
+  const Token t = f.token[ftl_.decode(c.ppa).plane];
+  frontier_.give_back(from, false);
+  load_add(from, FlashOp::Program, -1);
+  load_add(plane, FlashOp::Program, +1);
+  const PhysAddr a = ftl_.decode(ppa);
+  f.channel = a.channel;
+  f.chip = a.chip;
+  f.die = a.die;
+  f.plane_mask = static_cast<std::uint8_t>(1u << a.plane);
+  f.token[a.plane] = t;
+  c.ppa = ppa;
+  frontier_.hold_page(ppa, false);
+  if (queued) link_back(c);  // to the back of its new chip's queue
+  const Tick now = clock_.now();
+  trace_.plane(from, now);
+  trace_.plane(plane, now);
+  gc_.maybe_start(plane);
+  frontier_.wake(from);  // a page freed where writes may wait
+  return true;
+}
+
+bool HoldingStage::cancel(FwCommand& c) {
+  if (c.bound || c.released || !c.issuer || !c.issuer->superseded(c)) return false;
+  if (c.where == Held) unlink(c);
+  const std::uint32_t plane = plane_of(c);
+  frontier_.give_back(plane, c.cmd->origin == FlashOrigin::GcProgram);
+  load_add(plane, FlashOp::Program, -1);
+  ++counters_.cancelled_programs;
+  CommandIssuer* issuer = c.issuer;
+  const std::uint32_t op = c.write_op;
+  trace_.command(c.ppa, -1, clock_.now());
+  commands_.release(c);
+  issuer->cancelled(op);  // the newer write carries the page
+  frontier_.wake(plane);
+  return true;
+}
+
+std::string HoldingStage::why_not_together(FwCommand* const* parts, unsigned n) const {
+  for (unsigned i = 0; i < n; ++i)
+    if (!parts[i]) return "a null part";
+  if (n == 0) return "no part";
+  FlashCommand probe;
+  begin_combined(probe, *parts[0]->cmd);
+  const std::uint32_t at = parts[0]->cmd->op == FlashOp::Erase ? 0 : offset(*parts[0]);
+  for (unsigned i = 0; i < n; ++i) {
+    const FwCommand& p = *parts[i];
+    if (p.combined()) return "not a single-page command";
+    if (p.released) return "already released";
+    std::string why = why_not_joined(probe, *p.cmd);
+    if (why == "another page offset") why.clear();  // an unbound program's is its stream's
+    if (!why.empty()) return why;
+    if (p.cmd->op != FlashOp::Erase && offset(p) != at) return "another page offset";
+    probe.plane_mask = static_cast<std::uint8_t>(probe.plane_mask | p.cmd->plane_mask);
+  }
+  return {};
+}
+
+bool HoldingStage::release_together(FwCommand* const* parts, unsigned n, Tick at) {
+  // Checked first, joined after: a part is marked released only when all can join.
+  if (n < 2 || n > nand_.planes_per_die || !nand_.multiplane || !why_not_together(parts, n).empty()) return false;
+  bool unbound = false;
+  for (unsigned i = 0; i < n; ++i) unbound = unbound || !parts[i]->bound;
+  if (!unbound) {
+    for (unsigned i = 0; i < n; ++i)
+      if (parts[i]->where == Held) unlink(*parts[i]);
+    FwCommand& w = combine(parts, n);
+    ++counters_.combined_commands;
+    release(w, at);
+    return true;
+  }
+  // Programs without their pages yet: each released now, the group leaving with its first,
+  // joined then if their planes' streams are still at one offset.
+  FwCommand& first = *parts[0];
+  for (unsigned i = 0; i < n; ++i) {
+    FwCommand& p = *parts[i];
+    if (p.where == Held) unlink(p);
+    p.group = &first;
+    p.next = i + 1 < n ? parts[i + 1] : nullptr;
+    p.released = true;
+    p.where = Grouped;
+    issued(p);
+  }
+  if (at <= clock_.now()) {
+    leave_group(first);
+  } else {
+    first.where = Timed;
+    ports_.wake_at(first, at);
+  }
+  return true;
+}
+
+void HoldingStage::leave_group(FwCommand& first) {
+  FwCommand* parts[kMaxPlanes];
+  unsigned n = 0;
+  for (FwCommand* p = &first; p; p = p->next) parts[n++] = p;
+  for (unsigned i = 0; i < n; ++i) {
+    parts[i]->next = nullptr;
+    parts[i]->group = nullptr;
+  }
+  bool one_offset = true;
+  const std::uint32_t at = offset(*parts[0]);
+  for (unsigned i = 1; i < n; ++i) one_offset = one_offset && offset(*parts[i]) == at;
+  for (unsigned i = 0; i < n; ++i)
+    if (!parts[i]->bound) bind(*parts[i]);
+  if (!one_offset) {
+    for (unsigned i = 0; i < n; ++i) send(*parts[i]);
+    return;
+  }
+  FwCommand& w = combine(parts, n);
+  w.released = true;
+  w.gathered = true;
+  ++counters_.combined_commands;
+  if (cfg_.keep_forecast) forecast_.combined(*w.cmd, n);
+  send(w);
+}
+
+// ---- completions ----
+
+void HoldingStage::chip_activity(std::uint32_t chip, int delta) {
+  outstanding_[chip] += delta;
+  if (outstanding_[chip] != 0) return;
+  gc_.chip_idle(chip);
+  if (outstanding_[chip] == 0) policy_->chip_idle(chip, outlet_);
+}
+
+void HoldingStage::part_ended(FwCommand& p, const FwCommand& released) {
+  load_add(plane_of(p), p.cmd->op, -1);
+  // The forecast's error, over the host's commands (the placement policy's concern; GC's
+  // background work waits for the host's as long as the host keeps the die busy).
+  const FlashOrigin o = p.cmd->origin;
+  if (!cfg_.keep_forecast || (o != FlashOrigin::HostRead && o != FlashOrigin::RmwRead && o != FlashOrigin::HostProgram))
+    return;
+  const FlashCommand& f = *p.cmd;
+  const Tick predicted = released.predicted_wait;
+  const Tick actual = f.t_start > released.t_released ? f.t_start - released.t_released : 0;
+  placement_.predicted_wait_ps[f.channel] += predicted;
+  placement_.actual_wait_ps[f.channel] += actual;
+  ++placement_.predicted_commands[f.channel];
+  placement_.abs_error_ps += actual > predicted ? actual - predicted : predicted - actual;
+}
+
+// A flash command's end, each of its pages handed out as if it had run alone.
+void HoldingStage::completed(FwCommand& f) {
+  if (cfg_.mark_hazards) {
+    if (!f.combined()) hazards_.remove(*f.cmd);
+    else
+      for (const FwCommand* p : f.part)
+        if (p) hazards_.remove(*p->cmd);
+  }
+  const std::uint32_t chip = chip_of(f);
+  const bool combined = f.combined();
+  FwCommand* self = &f;
+  FwCommand* const* pages = combined ? f.part.data() : &self;
+  const unsigned slots = combined ? kMaxPlanes : 1;
+  for (unsigned k = 0; k < slots; ++k) {
+    FwCommand* p = pages[k];
+    if (!p) continue;
+    if (combined) {
+      hand_out(*f.cmd, *p->cmd);
+      p->ecc_ticks = f.ecc_ticks;
+    }
+    part_ended(*p, f.gathered ? *p : f);
+    policy_->completed(*p, outlet_);
+    if (p->issuer) p->issuer->ended(*p);
+    else ports_.error("a completion of a command it did not issue: " + p->cmd->describe());
+  }
+  // Outstanding until its completion has been handled (the allocations it led to above
+  // still saw it), in the forecast as in the count per chip: a joined command's parts one
+  // by one, as they were released.
+  const bool gathered = f.gathered;
+  if (cfg_.keep_forecast) {
+    if (!gathered) forecast_.completed(*f.cmd, clock_.now(), f.predicted_wait);
+    else
+      for (unsigned k = 0; k < slots; ++k)
+        if (pages[k]) forecast_.completed(*pages[k]->cmd, clock_.now(), pages[k]->predicted_wait);
+  }
+  const unsigned counted = gathered ? f.cmd->plane_count() : 1;
+  const std::uint32_t die = die_of(f);
+  std::array<std::uint32_t, kMaxPlanes> ppas;
+  unsigned n = 0;
+  for (unsigned k = 0; k < slots; ++k) {
+    FwCommand* p = pages[k];
+    if (!p) continue;
+    ppas[n++] = p->ppa;
+    if (combined) commands_.release(*p);
+  }
+  if (batched(f)) {  // the die has room again: its held commands go on, a delta later
+    batcher_.completed(die, *f.cmd);
+    if (batcher_.holds(die) && !die_dirty_[die]) {
+      die_dirty_[die] = 1;
+      dirty_dies_.push_back(die);
+      ports_.settle_soon();
+    }
+  }
+  commands_.release(f);
+  for (unsigned i = 0; i < counted; ++i) chip_activity(chip, -1);
+  const Tick now = clock_.now();
+  for (unsigned i = 0; i < n; ++i) trace_.command(ppas[i], -1, now);
+}
+
+}  // namespace ssd::ctrl

@@ -1,0 +1,207 @@
+// The holding stage, plain C++: the one place where the firmware keeps the flash commands
+// it has built, from their build until they leave for the scheduler block, and where
+// their ends come back.
+//
+// A command enters when its issuer builds it (build) and is handed to the release policy
+// when its core work is done (submit: controller/firmware_sched.h, `controller.
+// firmware_sched`). Until the policy releases it, it is held: in its chip's queue (hold),
+// or by the policy's decision of the moment. Released, it leaves at its time through the
+// batching (controller/die_batcher.h, `ftl.batch_depth`): the host's work waits in its
+// die's lanes while the block has enough of the die's work, and leaves joined with its
+// die's other planes when they are at one page offset; other work leaves at once. A
+// program is unbound all the while it is held, host or GC: it binds its page when it
+// leaves (controller/write_frontier.h), so it can be moved to another plane (retarget),
+// cancelled when a newer write supersedes it (cancel), or joined with others of its die
+// into one n-plane command (release_together, or the batching) until then. The rule is
+// stated once in docs/scheduler.md, "The holding stage".
+//
+// At a command's end the stage hands each page out (a part of an n-plane command as if it
+// had run alone) to the release policy and then to the command's issuer
+// (CommandIssuer::ended), and keeps the counts the firmware's views read: per chip the
+// commands released and not seen complete, per die the commands built and not completed,
+// the busy forecast (controller/busy_forecast.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "controller/busy_forecast.h"
+#include "controller/core.h"
+#include "controller/die_batcher.h"
+#include "controller/firmware_counters.h"
+#include "controller/firmware_ports.h"
+#include "controller/firmware_sched.h"
+#include "controller/firmware_trace.h"
+#include "controller/fw_command.h"
+#include "controller/ftl.h"
+#include "controller/gc_unit.h"
+#include "controller/reschedule.h"
+#include "controller/write_allocator.h"
+#include "controller/write_frontier.h"
+#include "tlm/request_life.h"
+
+namespace ssd::ctrl {
+
+class HoldingStage {
+ public:
+  struct Config {
+    std::uint32_t batch_depth = 0;  // the batching's depth (0: off); on only with n-plane commands
+    DieBatcher::Order order;        // the scheduler block's order, which the batching keeps
+    bool mark_hazards = false;      // mark commands that conflict with ones in flight (keep_order)
+    bool keep_forecast = false;     // keep the busy forecast (a write allocator weighs it)
+  };
+  // Where a command is, from its build to its leaving.
+  enum Where : std::uint8_t { Built, Submitted, Held, TakenOut, Timed, Grouped, Queued, Sent };
+
+  HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier, GcUnit& gc, Core& core, FirmwarePorts& ports,
+               FirmwareTrace& trace, FirmwareCounters& counters, PlacementCounters& placement,
+               std::unique_ptr<FirmwareScheduler> policy);
+  HoldingStage(const HoldingStage&) = delete;
+  HoldingStage& operator=(const HoldingStage&) = delete;
+
+  // ---- what the issuers call ----
+  // A command of `op` for page `ppa` (an erase: its block's first page), built now for
+  // `issuer`: its address, its GC class, counted for its die; a program is unbound (its
+  // page held in its plane's stream).
+  FwCommand& build(FlashOp op, std::uint32_t ppa, FlashOrigin origin, CommandIssuer& issuer);
+  // Its core work ends at `ready`: to the release policy.
+  void submit(FwCommand& c, Tick ready);
+  // Reads built from now on end at `r` first, which hands them on to their issuer (read
+  // recovery, with the controller's ECC on; null: none).
+  void route_reads(CommandIssuer* r) { reads_via_ = r; }
+
+  // ---- what the module calls ----
+  void time_came(FwCommand& c);  // FlashOut::wake_at's time
+  void settle();                 // FlashOut::settle_soon's: the instant's batches leave
+  void completed(FwCommand& c);  // the scheduler block completed c (decoded, with ECC)
+  FwCommands& commands() { return commands_; }
+  const FwCommands& commands() const { return commands_; }
+
+  // ---- views ----
+  // Commands released on a chip whose completion the firmware has not seen.
+  std::uint32_t outstanding(std::uint32_t chip) const { return outstanding_[chip]; }
+  // Commands built for a die and not completed, by operation.
+  AllocationView::DieLoad die_load(std::uint32_t die) const { return load_[die]; }
+  const BusyForecast& forecast() const { return forecast_; }
+  bool batching() const { return batcher_.on(); }
+  const FirmwareScheduler& policy() const { return *policy_; }
+  void set_listener(FirmwareListener* l) { listener_ = l; }
+  void set_life_listener(LifeListener* l) { life_ = l; }
+  std::uint32_t chip_of(const FwCommand& c) const {
+    return std::uint32_t{c.cmd->channel} * nand_.chips_per_channel + c.cmd->chip;
+  }
+
+ private:
+  std::uint32_t die_of(const FwCommand& c) const { return chip_of(c) * nand_.dies_per_chip + c.cmd->die; }
+  std::uint32_t plane_of(const FwCommand& c) const { return ftl_.plane_of_ppa(c.ppa); }
+  void load_add(std::uint32_t plane, FlashOp op, int delta);
+  void chip_activity(std::uint32_t chip, int delta);
+  // The policy's operations (FlashOutlet).
+  void release(FwCommand& c, Tick at);
+  void hold(FwCommand& c, Tick ready);
+  std::size_t take_out(FwCommand& c);
+  void put_back(FwCommand& c, std::size_t place);
+  bool retarget(FwCommand& c, std::uint32_t plane);
+  bool cancel(FwCommand& c);
+  bool release_together(FwCommand* const* parts, unsigned n, Tick at);
+  // Why `n` commands cannot be released together (empty: they can), as of now.
+  std::string why_not_together(FwCommand* const* parts, unsigned n) const;
+  void issued(FwCommand& c);  // released: counted per chip, forecast, told
+  void leave(FwCommand& c);   // at its time: through the batching, or on at once
+  void leave_group(FwCommand& first);  // programs released together: joined, or one by one
+  void send(FwCommand& c);    // bound, marked, on to the block
+  void bind(FwCommand& c);
+  // The page offset a command runs at (unbound: its plane stream's next page).
+  std::uint32_t offset(const FwCommand& c) const {
+    if (c.bound) return c.cmd->page;
+    return frontier_.next_bound_offset(plane_of(c), c.cmd->origin == FlashOrigin::GcProgram);
+  }
+  // An n-plane command made of `parts` (bound), its record's parts set.
+  FwCommand& combine(FwCommand* const* parts, unsigned n);
+  bool batched(const FwCommand& c) const {
+    const FlashOrigin o = c.cmd->origin;
+    return batcher_.on() && (o == FlashOrigin::HostRead || o == FlashOrigin::RmwRead || o == FlashOrigin::HostProgram);
+  }
+  void part_ended(FwCommand& p, const FwCommand& released);
+  // The chips' queues (hold): FIFOs through FwCommand::prev/next.
+  struct Queue {
+    FwCommand* head = nullptr;
+    FwCommand* tail = nullptr;
+    std::uint32_t size = 0, programs = 0;
+  };
+  static bool movable(const FwCommand& c) { return c.cmd->origin == FlashOrigin::HostProgram; }
+  void link_back(FwCommand& c);
+  void link_before(FwCommand& c, FwCommand* at);
+  void unlink(FwCommand& c);
+
+  class View final : public FirmwareView {
+   public:
+    explicit View(const HoldingStage& s) : s_(s) {}
+    std::uint32_t chips() const override { return static_cast<std::uint32_t>(s_.outstanding_.size()); }
+    std::uint32_t planes() const override { return s_.ftl_.planes(); }
+    std::uint32_t held_by_block(std::uint32_t chip) const override { return s_.outstanding_[chip]; }
+    std::uint32_t unbound_programs(std::uint32_t plane) const override { return s_.frontier_.unbound_programs(plane); }
+    std::uint32_t plane_of(const FwCommand& c) const override { return s_.plane_of(c); }
+    std::uint32_t chip_of(const FwCommand& c) const override { return s_.chip_of(c); }
+    bool superseded(const FwCommand& c) const override { return c.issuer && c.issuer->superseded(c); }
+    std::uint32_t held(std::uint32_t chip) const override { return s_.queues_[chip].size; }
+    std::uint32_t held_programs(std::uint32_t chip) const override { return s_.queues_[chip].programs; }
+    FwCommand* first_held(std::uint32_t chip) const override { return s_.queues_[chip].head; }
+    FwCommand* last_held(std::uint32_t chip) const override { return s_.queues_[chip].tail; }
+    FwCommand* next_held(const FwCommand& c) const override { return c.where == Held ? c.next : nullptr; }
+    FwCommand* prev_held(const FwCommand& c) const override { return c.where == Held ? c.prev : nullptr; }
+    bool in_queue(const FwCommand& c) const override { return c.where == Held; }
+
+   private:
+    const HoldingStage& s_;
+  };
+  class Outlet final : public FlashOutlet {
+   public:
+    explicit Outlet(HoldingStage& s) : s_(s) {}
+    Tick now() const override { return s_.clock_.now(); }
+    void release(FwCommand& c, Tick at) override { s_.release(c, at); }
+    void hold(FwCommand& c, Tick ready) override { s_.hold(c, ready); }
+    std::size_t take_out(FwCommand& c) override { return s_.take_out(c); }
+    void put_back(FwCommand& c, std::size_t place) override { s_.put_back(c, place); }
+    Tick charge(std::uint64_t cycles) override { return s_.core_.charge(cycles); }
+    const FirmwareView& view() const override { return s_.view_; }
+    bool retarget(FwCommand& c, std::uint32_t plane) override { return s_.retarget(c, plane); }
+    bool cancel(FwCommand& c) override { return s_.cancel(c); }
+    bool release_together(FwCommand* const* parts, unsigned n, Tick at) override {
+      return s_.release_together(parts, n, at);
+    }
+
+   private:
+    HoldingStage& s_;
+  };
+
+  const nand::NandConfig& nand_;
+  Config cfg_;
+  Ftl& ftl_;
+  WriteFrontier& frontier_;
+  GcUnit& gc_;
+  Core& core_;
+  FirmwarePorts& ports_;
+  const Clock& clock_;
+  FirmwareTrace& trace_;
+  FirmwareCounters& counters_;
+  PlacementCounters& placement_;
+  FwCommands commands_;
+  std::unique_ptr<FirmwareScheduler> policy_;
+  View view_{*this};
+  Outlet outlet_{*this};
+  CommandIssuer* reads_via_ = nullptr;
+  std::vector<std::uint32_t> outstanding_;  // per chip
+  std::vector<Queue> queues_;               // per chip
+  std::vector<AllocationView::DieLoad> load_;  // per die
+  BusyForecast forecast_;
+  DieBatcher batcher_;
+  std::vector<std::uint32_t> dirty_dies_;  // dies that may send a batch, this instant
+  std::vector<char> die_dirty_;
+  HazardKeys hazards_;  // the commands in the block and the NAND (Config::mark_hazards)
+  FirmwareListener* listener_ = nullptr;
+  LifeListener* life_ = nullptr;
+};
+
+}  // namespace ssd::ctrl

@@ -1,0 +1,121 @@
+#include "controller/write_unit.h"
+
+#include "controller/gc_unit.h"
+#include "controller/holding_stage.h"
+#include "controller/host_splitter.h"
+
+namespace ssd::ctrl {
+
+WriteUnit::WriteUnit(Ftl& ftl, WriteFrontier& frontier, HoldingStage& stage, GcUnit& gc, ReadRecovery& recovery,
+                     ReadOnly& read_only, HostSplitter& splitter, const Clock& clock, Reports& reports,
+                     FirmwareCounters& counters, FaultCounters& faults)
+    : ftl_(ftl), frontier_(frontier), stage_(stage), gc_(gc), recovery_(recovery), read_only_(read_only),
+      splitter_(splitter), clock_(clock), reports_(reports), counters_(counters), faults_(faults),
+      spp_(ftl.config().nand.page_bytes / 512) {}
+
+void WriteUnit::write(HostWork& w, std::uint32_t page, std::uint64_t lpn, Token fresh, bool partial, Tick now) {
+  std::uint32_t op;
+  if (buffer_.write(lpn, &w, fresh, partial, now, op) != WritePath::Start::NeedsOldData) return;
+  const std::uint32_t ppa = ftl_.lookup(lpn);
+  if (ppa == kUnmapped) {  // never written: merged with nothing
+    buffer_.old_data(op, kUnwrittenToken, now);
+    return;
+  }
+  FwCommand& f = stage_.build(FlashOp::Read, ppa, FlashOrigin::RmwRead, old_data_);
+  f.write_op = op;
+  f.cmd->lpn = lpn;
+  f.cmd->host_page = page;
+  f.cmd->request = w.cmd->id;
+  buffer_.reading_old_data(op, ppa);
+  ftl_.add_pending_read(ppa);
+  ++counters_.rmw_reads;
+  stage_.submit(f, now);
+}
+
+void WriteUnit::read_answered(void* host, std::uint32_t page, Token t) {
+  splitter_.read_answered(*static_cast<HostWork*>(host), page, t);
+}
+
+void WriteUnit::program(std::uint32_t op, bool again) {
+  const WritePath::Op& w = buffer_.op(op);
+  const std::uint64_t lpn = w.lpn;
+  const std::uint32_t ppa = frontier_.place(op, lpn, again);
+  if (ppa == kUnmapped) return;  // it waits for space in its plane
+  FwCommand& f = stage_.build(FlashOp::Program, ppa, FlashOrigin::HostProgram, *this);
+  f.cmd->token[f.cmd->first_plane()] = w.token;
+  f.write_op = op;
+  f.replaces = w.replaces;
+  f.cmd->lpn = lpn;
+  const HostCommand& hc = *host_of(op).cmd;
+  f.cmd->request = hc.id;
+  f.cmd->host_page = static_cast<std::uint32_t>(lpn - hc.lba / spp_);
+  if (!again) ftl_.count_host_page();
+  stage_.submit(f, clock_.now());
+  gc_.maybe_start(ftl_.plane_of_ppa(ppa));
+}
+
+void WriteUnit::write_page_done(std::uint32_t op, const FwCommand* f) {
+  HostWork& host = host_of(op);
+  const Tick known = buffer_.op(op).t_known;
+  const WritePath::Waited waited_for = buffer_.op(op).waited_for;
+  buffer_.release(op);
+  splitter_.page_done(host, f, known, waited_for);
+}
+
+// Read-modify-write: the old data uncorrectable, the page written is part new, part lost:
+// the write goes on (with what the cells held, as the model knows it) and the logical page
+// is poisoned until a write of all of it.
+void WriteUnit::OldData::ended(FwCommand& f) {
+  u_.gc_.read_ended(f.ppa);
+  const FlashCommand& fc = *f.cmd;
+  if (fc.status == FlashStatus::Uncorrectable) {
+    if (u_.buffer_.newest(f.write_op)) u_.recovery_.poison(fc.lpn);  // a newer write of the page would replace it all
+  } else if (fc.status != FlashStatus::Ok && fc.status != FlashStatus::ReadRetried) {
+    u_.reports_.error(unrecovered(fc, "a read cannot end so"));
+    return;
+  }
+  u_.buffer_.old_data(f.write_op, fc.token[fc.first_plane()], u_.clock_.now());
+}
+
+// Programs: Ok. ProgramFailed: the page holds nothing; its block is retired (GC moves its
+// valid pages first) and the data, still in the write buffer, is programmed again to
+// another page (of another block). Anything else: an error.
+void WriteUnit::ended(FwCommand& f) {
+  const std::uint32_t ppa = f.ppa;
+  const std::uint32_t op = f.write_op;
+  const FlashCommand& fc = *f.cmd;
+  if (fc.status == FlashStatus::ProgramFailed) {
+    ++faults_.program_failures;
+    ftl_.programmed(ppa);
+    ftl_.retire(ftl_.block_of_ppa(ppa));
+    read_only_.block_failed(ftl_.plane_of_ppa(ppa));
+    if (buffer_.newest(op)) {
+      ++faults_.reprogrammed_pages;
+      program(op, true);
+    } else {
+      ++counters_.superseded_programs;  // a newer write or a trim came meanwhile: nothing to write again
+      write_page_done(op, &f);
+    }
+    gc_.maybe_start(ftl_.plane_of_ppa(ppa));  // the block may be collected at once
+    return;
+  }
+  if (fc.status != FlashStatus::Ok) {
+    reports_.error(unrecovered(fc, "a program cannot end so"));
+    return;
+  }
+  ftl_.programmed(ppa);
+  if (buffer_.newest(op)) {
+    const WritePath::Op& w = buffer_.op(op);
+    ftl_.map(w.lpn, ppa);
+    // All of the page new: whatever an uncorrectable read found lost of it meanwhile is
+    // replaced (a read of the old page may have ended after this write was taken).
+    if (!w.partial) recovery_.unpoison(w.lpn);
+    buffer_.on_flash(op);
+  } else {
+    ++counters_.superseded_programs;  // a newer write or a trim came meanwhile
+  }
+  write_page_done(op, &f);
+  gc_.maybe_start(ftl_.plane_of_ppa(ppa));  // its block may have become a GC candidate
+}
+
+}  // namespace ssd::ctrl

@@ -1,0 +1,90 @@
+// The write unit, plain C++: each page of a host write from the moment the splitter hands
+// it over until its program completes, and the issuer of the commands that serve it.
+//  - It enters the write buffer (controller/write_path.h: reads of the page are answered
+//    from the newest write; a page written in part is merged with its old data, from an
+//    earlier write in the buffer or a read-modify-write read of the page, which this unit
+//    issues and whose end it hands to the buffer).
+//  - Its data known, the page is placed (controller/write_frontier.h: waiting there for
+//    space if its plane has none) and programmed: an unbound program, to the holding stage.
+//  - The program's end: the mapping moves if no newer write of the page came meanwhile
+//    (last writer wins), the page leaves the buffer and counts for its host command. A
+//    failed program retires its block and the data, still in the buffer, is programmed
+//    again elsewhere. A program still held when a newer write supersedes it may be
+//    cancelled (HoldingStage's cancel): its page then counts as written.
+#pragma once
+
+#include <cstdint>
+
+#include "controller/firmware_counters.h"
+#include "controller/firmware_ports.h"
+#include "controller/fw_command.h"
+#include "controller/ftl.h"
+#include "controller/read_only.h"
+#include "controller/read_recovery.h"
+#include "controller/write_frontier.h"
+#include "controller/write_path.h"
+
+namespace ssd::ctrl {
+
+class GcUnit;
+class HoldingStage;
+class HostSplitter;
+struct HostWork;
+
+class WriteUnit final : public CommandIssuer, public WriteFrontier::Resume, private WritePath::Owner {
+ public:
+  WriteUnit(Ftl& ftl, WriteFrontier& frontier, HoldingStage& stage, GcUnit& gc, ReadRecovery& recovery,
+            ReadOnly& read_only, HostSplitter& splitter, const Clock& clock, Reports& reports,
+            FirmwareCounters& counters, FaultCounters& faults);
+
+  WritePath& buffer() { return buffer_; }
+  const WritePath& buffer() const { return buffer_; }
+  // Page `page` of host write `w` writes logical page `lpn` (`fresh`, covering it in part
+  // or not): into the buffer, merged, programmed.
+  void write(HostWork& w, std::uint32_t page, std::uint64_t lpn, Token fresh, bool partial, Tick now);
+
+  void program(std::uint32_t op) override { program(op, false); }  // placed again (WriteFrontier)
+  void ended(FwCommand& f) override;  // a host program
+  bool superseded(const FwCommand& c) const override {
+    return c.cmd->origin == FlashOrigin::HostProgram && !buffer_.newest(c.write_op);
+  }
+  void cancelled(std::uint32_t op) override { write_page_done(op, nullptr); }
+
+ private:
+  // Its data known: placed, its program built. `again`: its earlier program failed (not
+  // counted as a host page again).
+  void program(std::uint32_t op, bool again);
+  // A host write's page is done (programmed by `f`, or its program cancelled: null): its
+  // write-buffer entry is freed and the page counted for its request.
+  void write_page_done(std::uint32_t op, const FwCommand* f);
+  HostWork& host_of(std::uint32_t op) const { return *static_cast<HostWork*>(buffer_.op(op).host); }
+  // WritePath::Owner
+  void data_known(std::uint32_t op) override { program(op); }
+  void read_answered(void* host, std::uint32_t page, Token t) override;
+  // The read-modify-write reads' issuer: their ends merge the old data.
+  class OldData final : public CommandIssuer {
+   public:
+    explicit OldData(WriteUnit& u) : u_(u) {}
+    void ended(FwCommand& f) override;
+
+   private:
+    WriteUnit& u_;
+  };
+
+  Ftl& ftl_;
+  WriteFrontier& frontier_;
+  HoldingStage& stage_;
+  GcUnit& gc_;
+  ReadRecovery& recovery_;
+  ReadOnly& read_only_;
+  HostSplitter& splitter_;
+  const Clock& clock_;
+  Reports& reports_;
+  FirmwareCounters& counters_;
+  FaultCounters& faults_;
+  std::uint64_t spp_;
+  WritePath buffer_{*this};
+  OldData old_data_{*this};
+};
+
+}  // namespace ssd::ctrl
