@@ -234,8 +234,9 @@ FwCommand& HoldingStage::combine(FwCommand* const* parts, unsigned n) {
     parts[i]->released = true;
     parts[i]->where = Sent;
   }
-  if (life_)
-    for (unsigned i = 0; i < n; ++i) life_->command_carries(clock_.now(), *w.cmd, *parts[i]->cmd);
+  if (life_)  // its pages, plane by plane
+    for (const FwCommand* p : w.part)
+      if (p) life_->command_carries(clock_.now(), *w.cmd, *p->cmd);
   return w;
 }
 

@@ -139,20 +139,27 @@ void RequestWatch::page_answered(Tick t, std::uint64_t id, std::uint32_t page) {
 }
 
 void RequestWatch::command_at(Tick t, const FlashCommand& c, Stage s) {
-  // A command of several pages may serve several requests (the firmware's batching): each
-  // part's request sees the command's stages.
-  if (c.issuer.combined()) {
-    for (const FlashCommand* p : c.issuer.part)
-      if (p && p->request) command_for(t, c, p->request, p->host_page, s);
-  } else {
+  // A command of several pages may serve several requests (the firmware's batching, the
+  // block's merging): each page's request sees the command's stages.
+  const auto it = carried_.find(c.id);
+  if (it == carried_.end()) {
     command_for(t, c, c.request, c.host_page, s);
+    return;
   }
-  // The partners the scheduler block merged into it (multi-plane rescheduling).
-  for (const FlashCommand* p = c.join_next; p; p = p->join_next)
-    if (p->request) command_for(t, c, p->request, p->host_page, s);
+  for (const Carried& p : it->second)
+    if (p.request) command_for(t, c, p.request, p.page, s);
+  if (s == Stage::Done) carried_.erase(it);
+}
+
+void RequestWatch::command_carries(Tick, const FlashCommand& whole, const FlashCommand& part) {
+  carried_[whole.id].push_back({part.request, part.host_page});
 }
 
 void RequestWatch::command_joined(Tick, const FlashCommand& part, const FlashCommand& whole) {
+  // The command carries its own page, then its partners' (multi-plane rescheduling).
+  auto [it, fresh] = carried_.try_emplace(whole.id);
+  if (fresh) it->second.push_back({whole.request, whole.host_page});
+  it->second.push_back({part.request, part.host_page});
   // The part's row in the block queue now belongs to the command that carries it.
   Watched* w = find(part.request);
   if (!w || !w->seen) return;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/vcd_writer.h"
@@ -40,6 +41,7 @@ class RequestWatch final : public LifeListener {
   void page_answered(Tick t, std::uint64_t id, std::uint32_t page) override;
   void command_at(Tick t, const FlashCommand& c, Stage s) override;
   void command_joined(Tick t, const FlashCommand& part, const FlashCommand& whole) override;
+  void command_carries(Tick t, const FlashCommand& whole, const FlashCommand& part) override;
   void request_parts(Tick t, std::uint64_t id, const PartTicks& parts) override;
 
   // The report.request_timeline tables, one per request, in the order given, each followed
@@ -97,6 +99,14 @@ class RequestWatch final : public LifeListener {
   std::uint32_t where_of(const FlashCommand& c) const;
 
   std::vector<Watched> watched_;  // by id
+  // A command that carries pages of requests other than its own (the firmware joined them
+  // into it, or the scheduler block merged partners into it), by command id, until its
+  // NAND work is done: the (request, page) of each page it serves, which see its stages.
+  struct Carried {
+    std::uint64_t request;
+    std::uint32_t page;
+  };
+  std::unordered_map<std::uint64_t, std::vector<Carried>> carried_;
   VcdWriter* vcd_;
   nand::NandConfig nand_;
   std::uint64_t spp_;

@@ -135,45 +135,12 @@ struct FlashCommand {
   std::array<Tick, kWaitKinds> waited{};
   bool metered = false;
 
-  // ---- what it is for, filled by the issuer (the NAND and the scheduler ignore it) ----
+  // ---- what it is for, filled by the issuer (the scheduler block and the NAND decide
+  // nothing on it; the latency attribution, logs and waveforms read it) ----
   FlashOrigin origin = FlashOrigin::None;
   std::uint64_t lpn = kNoLpn;           // the logical page read, programmed or copied (kNoLpn: none, or not known yet)
-  std::uint32_t copy_from = 0;          // GC program: the physical page (FTL numbering) copied
   std::uint32_t host_page = 0;          // host work: the page's index in its host command
   std::uint64_t request = 0;            // host work: the host request's id (HostCommand::id, from 1); 0: none
-  void* host = nullptr;                 // host read: the host command's payload
-
-  // ---- the issuer's scratch (not part of the protocol) ----
-  struct Issuer {
-    Tick t_built = 0;            // built by the firmware (latency attribution)
-    std::uint32_t ppa = 0;       // the page (erase: the block's first page), FTL numbering
-    std::uint32_t write_op = 0;  // read-modify-write read, host program: the write it serves
-    std::uint32_t plane = 0;     // GC: the plane collected
-    // A program has its plane when built and its block and page when released to the
-    // scheduler block (controller/firmware_sched.h); until then `ppa` is a page of its
-    // plane's stream held for it, not necessarily the one it will get.
-    bool bound = true;
-    bool released = false;  // passed to the scheduler block (alone or as a part)
-    // A command of several pages the firmware's batching made (controller/die_batcher.h):
-    // its parts were released, counted and forecast one by one, and are so at its end.
-    bool gathered = false;
-    Tick t_released = 0;      // released by the firmware's scheduling policy
-    Tick predicted_wait = 0;  // the firmware's forecast of its wait from then to its start
-    // A read-retry attempt (read_level > 0): when the page's first read was built; the
-    // time from then to this attempt's build is the request's read_retry part.
-    Tick t_first_built = 0;
-    Tick ecc_ticks = 0;    // read: the controller's decode time after t_done (controller/ecc.h)
-    bool decoded = false;  // read: its ECC decode has been charged
-    // A command of several pages (controller/combined_command.h): per plane in
-    // plane_mask, the single-page command the firmware built for that page, which takes
-    // the command's result at its end; all null for a command of one page.
-    std::array<FlashCommand*, kMaxPlanes> part{};
-    bool combined() const {
-      for (const FlashCommand* p : part)
-        if (p) return true;
-      return false;
-    }
-  } issuer;
 
   // ---- scratch of the scheduler block while it queues the command (not part of the
   // protocol): the next command of the same queue, and its arrival number ----

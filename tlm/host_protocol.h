@@ -107,13 +107,6 @@ struct HostCommand {
   Tick t_fw_done = 0;    // the firmware answered the host interface
   PartTicks parts{};
 
-  // controller scratch
-  struct Scratch {
-    std::uint32_t pages_left = 0;
-    void* owner = nullptr;
-    std::uint64_t write_seq = 0;  // a write: its place in the firmware's arrival order (from 1)
-  } exec;
-
   void reset() {
     op = HostOp::Read;
     lba = 0;
@@ -126,7 +119,6 @@ struct HostCommand {
     t_submit = t_done = 0;
     t_dispatch = t_tag = t_fw_in = t_core_start = t_processed = t_fw_done = 0;
     parts = {};
-    exec = Scratch{};
   }
 };
 

@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include "controller/flash_sched.h"
+#include "controller/policies.h"
 #include "host/latency_attribution.h"
 #include "nand/nand_device.h"
 #include "tlm/latency_parts.h"
@@ -65,7 +66,6 @@ struct ScriptedFirmware : sc_module {
       c.expected[s.plane] = c.token[s.plane] = 0x100 + s.page;
       c.id = i + 1;
       c.request = i + 1;  // serving a host request: the block meters its wait
-      c.exec.owner = gp;
       sent[c.id] = s.at;
       tlm::tlm_phase ph = tlm::BEGIN_REQ;
       sc_time d = SC_ZERO_TIME;
@@ -78,7 +78,7 @@ struct ScriptedFirmware : sc_module {
     REQUIRE(c.status == FlashStatus::Ok);
     const Tick now = sc_time_stamp().value();
     PartTicks p{};
-    flash_path_parts(c, sent[c.id], now, p);
+    flash_path_parts(c, 0, sent[c.id], now, p);
     parts[c.id] = p;
     done[c.id] = now;
     gp.release();
@@ -108,7 +108,7 @@ struct Bench : sc_module {
     return n;
   }
   explicit Bench(sc_module_name n, unsigned planes = 1, bool cache_program = false)
-      : sc_module(n), fw("fw"), nand("nand", cfg(planes, cache_program)), sched("sched", SchedConfig{}, nand.config()) {
+      : sc_module(n), fw("fw"), nand("nand", cfg(planes, cache_program)), sched("sched", SchedConfig{}, nand.config(), make_sched_policy("hos", nand.config(), false, true)) {
     fw.socket.bind(sched.target);
     sched.attach(nand);
     for (unsigned chip = 0; chip < 3; ++chip)

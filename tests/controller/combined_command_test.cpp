@@ -1,6 +1,7 @@
 // Commands of several pages (controller/combined_command.h), without the kernel: which
 // single-page commands may join, what the combined command carries, and what each part
-// takes back at its end.
+// takes back at its end. (The firmware's own rules for joining the commands it holds:
+// tests/controller/holding_stage_test.cpp.)
 #include <catch2/catch.hpp>
 
 #include "controller/combined_command.h"
@@ -26,7 +27,7 @@ FlashCommand page(unsigned plane, std::uint32_t block, Token t = 0) {
 
 }  // namespace
 
-TEST_CASE("combined command: only bound single-page commands of one operation, die and offset join",
+TEST_CASE("combined command: only single-page commands of one operation, die and offset join",
           "[combined]") {
   FlashCommand a = page(0, 10), whole;
   begin_combined(whole, a);
@@ -46,14 +47,12 @@ TEST_CASE("combined command: only bound single-page commands of one operation, d
   FlashCommand program = page(1, 10);
   program.op = FlashOp::Program;
   CHECK(why_not_joined(whole, program) == "another operation");
-  program.issuer.bound = false;
-  CHECK(why_not_joined(whole, program) == "a program without its page yet (unbound)");
   FlashCommand two = page(1, 10);
   two.plane_mask = 0x6;
   CHECK(why_not_joined(whole, two) == "not a single-page command");
-  FlashCommand released = page(1, 10);
-  released.issuer.released = true;
-  CHECK(why_not_joined(whole, released) == "already released");
+  FlashCommand retried = page(1, 10);
+  retried.read_level = 2;
+  CHECK(why_not_joined(whole, retried) == "another read level");
   // Erases join at any block offset: their page is not part of the command.
   FlashCommand e0 = page(0, 3), e1 = page(1, 9), erase;
   e0.op = e1.op = FlashOp::Erase;
@@ -86,10 +85,7 @@ TEST_CASE("combined command: planes, blocks, data, bytes out and class come from
   CHECK(whole.request == 42);
   CHECK(whole.origin == FlashOrigin::HostRead);
   CHECK(whole.lpn == 900);
-  CHECK(whole.issuer.combined());
-  CHECK(whole.issuer.part[0] == &a);
-  CHECK(whole.issuer.part[2] == &b);
-  CHECK((a.issuer.released && b.issuer.released));
+  CHECK(whole.host_page == 3);
   FlashCommand c = page(1, 4), d = page(3, 4);
   c.out_bytes = 1024;
   FlashCommand w2;
@@ -130,17 +126,4 @@ TEST_CASE("combined command: each part takes the outcome, times, wait and its pl
   }
   CHECK(a.token[0] == 0x100);
   CHECK(b.token[1] == 0x101);
-}
-
-TEST_CASE("combined command: a set of parts is checked as a whole, changing nothing", "[combined]") {
-  FlashCommand a = page(0, 10), b = page(1, 11), c = page(1, 12);
-  FlashCommand* pair[] = {&a, &b};
-  CHECK(why_not_combined(pair, 2).empty());
-  CHECK((!a.issuer.released && !b.issuer.released));  // only checked
-  FlashCommand* twice[] = {&a, &b, &c};  // c on b's plane
-  CHECK(why_not_combined(twice, 3) == "a plane the command has already");
-  FlashCommand* same[] = {&a, &a};
-  CHECK(why_not_combined(same, 2) == "a plane the command has already");
-  FlashCommand* hole[] = {&a, nullptr};
-  CHECK(why_not_combined(hole, 2) == "a null part");
 }

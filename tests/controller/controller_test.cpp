@@ -14,6 +14,7 @@
 #include "controller/firmware_core.h"
 #include "controller/flash_sched.h"
 #include "controller/host_iface.h"
+#include "controller/policies.h"
 #include "nand/nand_device.h"
 #include "tlm/illegal_phase.h"
 #include "tlm/payload_pool.h"
@@ -115,13 +116,15 @@ struct Bench : sc_module {
   static FirmwareConfig free_firmware(std::uint32_t batch_depth = FirmwareConfig{}.batch_depth) {
     FirmwareConfig fw;
     fw.cycles_per_command = fw.cycles_per_page = fw.cycles_per_gc_page = 0;
-    fw.sos.cycles_per_decision = fw.sos.cycles_per_qsl_move = fw.sos.cycles_per_whm_lookup = 0;
     fw.batch_depth = batch_depth;
     return fw;
   }
-  Bench(sc_module_name n, unsigned ncq, std::uint32_t batch_depth = FirmwareConfig{}.batch_depth)
-      : sc_module(n), host("host"), iface("hif", ncq, 0), fw("fw", ftl_cfg(), free_firmware(batch_depth)),
-        nand("nand", ftl_cfg().nand), sched("sched", SchedConfig{}, ftl_cfg().nand) {
+  // `release`: the firmware's release policy (null: in order).
+  Bench(sc_module_name n, unsigned ncq, std::uint32_t batch_depth = FirmwareConfig{}.batch_depth,
+        std::unique_ptr<FirmwareScheduler> release = nullptr)
+      : sc_module(n), host("host"), iface("hif", ncq, 0),
+        fw("fw", ftl_cfg(), free_firmware(batch_depth), nullptr, std::move(release)), nand("nand", ftl_cfg().nand),
+        sched("sched", SchedConfig{}, ftl_cfg().nand, make_sched_policy("hos", ftl_cfg().nand, false, true)) {
     host.socket.bind(iface.host);
     iface.firmware.bind(fw.host);
     fw.flash.bind(sched.target);
@@ -217,66 +220,21 @@ TEST_CASE("controller: a FLUSH completes when every write before it is on flash,
   for (const Done& d : b.host.done) CHECK(d.ok);
 }
 
-TEST_CASE("controller: each completion handler reports an outcome its operation cannot have",
-          "[controller][errors][status]") {
-  // Completions with a protocol error, or a failure another operation reports, handed to
-  // the firmware as the block would; each handler reports an error naming the outcome
-  // (the failures each operation can report are recovered: fault_recovery_test.cpp and
-  // cli_faults.sh).
-  static std::vector<std::string> reports;
-  sc_report_handler::set_handler([](const sc_report& r, const sc_actions&) {
-    if (std::string(r.get_msg_type()) == "/ssd/controller/firmware") reports.push_back(r.get_msg());
-  });
-  Bench b("b", 32);
-  sc_start(SC_ZERO_TIME);
-  struct Case {
-    FlashOrigin origin;
-    FlashOp op;
-    FlashStatus status;
-    const char* expect;
-    const char* why;
-  } cases[] = {
-      {FlashOrigin::GcErase, FlashOp::Erase, FlashStatus::ProtocolError, "(protocol error): ", "an erase cannot end so"},
-      {FlashOrigin::GcProgram, FlashOp::Program, FlashStatus::ProtocolError, "(protocol error): ",
-       "a program cannot end so"},
-      {FlashOrigin::GcRead, FlashOp::Read, FlashStatus::ProtocolError, "(protocol error): ", "a read cannot end so"},
-      {FlashOrigin::GcRead, FlashOp::Read, FlashStatus::ProgramFailed, "(program failed): ", "a read cannot end so"},
-  };
-  for (const Case& c : cases) {
-    tlm::tlm_generic_payload* gp = b.fw.pool().acquire();
-    FlashCommand& f = flash_cmd(*gp);
-    f.origin = c.origin;
-    f.op = c.op;
-    f.plane_mask = 1;
-    f.status = c.status;
-    f.exec.owner = gp;
-    tlm::tlm_phase ph = tlm::BEGIN_RESP;
-    sc_time d = SC_ZERO_TIME;
-    b.sched.target->nb_transport_bw(*gp, ph, d);
-  }
-  REQUIRE(reports.size() == 4);
-  for (int i = 0; i < 4; ++i) {
-    INFO(reports[i]);
-    CHECK(reports[i].find(cases[i].expect) != std::string::npos);
-    CHECK(reports[i].find(cases[i].why) != std::string::npos);
-  }
-}
-
 namespace {
 // A firmware scheduling policy that holds a host read until the next read comes and
 // sends the two as one two-plane read when they can be (else each alone).
 struct PairReads final : ctrl::FirmwareScheduler {
-  FlashCommand* held = nullptr;
+  FwCommand* held = nullptr;
   Tick held_ready = 0;
   unsigned refused = 0;
-  void submit(FlashCommand& c, Tick ready, ctrl::FlashOutlet& out) override {
-    if (c.origin != FlashOrigin::HostRead) return out.release(c, ready);
+  void submit(FwCommand& c, Tick ready, ctrl::FlashOutlet& out) override {
+    if (c.cmd->origin != FlashOrigin::HostRead) return out.release(c, ready);
     if (!held) {
       held = &c;
       held_ready = ready;
       return;
     }
-    FlashCommand* both[2] = {held, &c};
+    FwCommand* both[2] = {held, &c};
     if (!out.release_together(both, 2, std::max(ready, held_ready))) {
       ++refused;
       out.release(*held, held_ready);
@@ -299,10 +257,9 @@ struct PairRun {
 // once, and page 1's plane (another channel) with page 0. Without the firmware's own
 // batching unless `batch_depth` says.
 PairRun pair_run(bool pair, const std::vector<std::uint64_t>& reads, std::uint32_t batch_depth = 0) {
-  Bench b("b", 32, batch_depth);
   auto policy = std::make_unique<PairReads>();
   PairReads* p = policy.get();
-  if (pair) b.fw.set_firmware_scheduler(std::move(policy));
+  Bench b("b", 32, batch_depth, pair ? std::move(policy) : nullptr);
   b.host.items.push_back({HostOp::Write, 0, 16, {A}, false});
   b.host.items.push_back({HostOp::Write, 4 * 16, 16, {B}, false});
   b.host.items.push_back({HostOp::Write, 1 * 16, 16, {C}, false});
@@ -434,7 +391,10 @@ struct RecordingOutlet final : ctrl::FlashOutlet {
   std::vector<std::pair<std::uint64_t, Tick>> released;
   std::uint64_t charged = 0;
   Tick now() const override { return t; }
-  void release(FlashCommand& c, Tick at) override { released.emplace_back(c.id, at); }
+  void release(FwCommand& c, Tick at) override { released.emplace_back(c.cmd->id, at); }
+  void hold(FwCommand&, Tick) override { FAIL("in-order release holds nothing"); }
+  std::size_t take_out(FwCommand&) override { return 0; }
+  void put_back(FwCommand&, std::size_t) override {}
   Tick charge(std::uint64_t cycles) override {
     charged += cycles;
     return t;
@@ -444,14 +404,21 @@ struct RecordingOutlet final : ctrl::FlashOutlet {
     std::uint32_t planes() const override { return 0; }
     std::uint32_t held_by_block(std::uint32_t) const override { return 0; }
     std::uint32_t unbound_programs(std::uint32_t) const override { return 0; }
-    std::uint32_t plane_of(const FlashCommand&) const override { return 0; }
-    std::uint32_t chip_of(const FlashCommand&) const override { return 0; }
-    bool superseded(const FlashCommand&) const override { return false; }
+    std::uint32_t plane_of(const FwCommand&) const override { return 0; }
+    std::uint32_t chip_of(const FwCommand&) const override { return 0; }
+    bool superseded(const FwCommand&) const override { return false; }
+    std::uint32_t held(std::uint32_t) const override { return 0; }
+    std::uint32_t held_programs(std::uint32_t) const override { return 0; }
+    FwCommand* first_held(std::uint32_t) const override { return nullptr; }
+    FwCommand* last_held(std::uint32_t) const override { return nullptr; }
+    FwCommand* next_held(const FwCommand&) const override { return nullptr; }
+    FwCommand* prev_held(const FwCommand&) const override { return nullptr; }
+    bool in_queue(const FwCommand&) const override { return false; }
   } no_view;
   const ctrl::FirmwareView& view() const override { return no_view; }
-  bool retarget(FlashCommand&, std::uint32_t) override { return false; }
-  bool cancel(FlashCommand&) override { return false; }
-  bool release_together(FlashCommand* const*, unsigned, Tick) override { return false; }
+  bool retarget(FwCommand&, std::uint32_t) override { return false; }
+  bool cancel(FwCommand&) override { return false; }
+  bool release_together(FwCommand* const*, unsigned, Tick) override { return false; }
 };
 struct FakeView final : ctrl::AllocationView {
   explicit FakeView(const nand::NandConfig& n) : n_(n), forecast_(n) {}
@@ -475,10 +442,14 @@ TEST_CASE("firmware scheduling: in order, each command goes on at its ready time
           "[controller][firmware_sched]") {
   ctrl::InOrderRelease policy;
   RecordingOutlet out;
-  FlashCommand a, b, c;
-  a.id = 1;
-  b.id = 2;
-  c.id = 3;
+  FlashCommand fa, fb, fc;
+  fa.id = 1;
+  fb.id = 2;
+  fc.id = 3;
+  FwCommand a, b, c;
+  a.cmd = &fa;
+  b.cmd = &fb;
+  c.cmd = &fc;
   policy.submit(a, 1000, out);
   policy.submit(b, 5000, out);
   policy.completed(a, out);  // nothing held: nothing more goes on

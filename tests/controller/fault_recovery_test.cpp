@@ -30,7 +30,7 @@ FtlConfig device() {
   return f;
 }
 
-struct FakeFirmware final : GcUnit::Firmware {
+struct FakeFirmware final : GcUnit::Port {
   std::vector<char> kinds;
   std::vector<std::uint32_t> ppas, froms;
   std::vector<std::uint64_t> lpns;

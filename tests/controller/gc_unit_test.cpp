@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "controller/firmware_core.h"
+#include "controller/firmware_counters.h"
 #include "controller/gc_unit.h"
 
 using namespace ssd;
@@ -27,7 +27,7 @@ FtlConfig one_plane_device() {
   return f;
 }
 
-struct FakeFirmware final : GcUnit::Firmware {
+struct FakeFirmware final : GcUnit::Port {
   struct Cmd {
     char kind;  // 'r' copy read, 'p' copy program, 'e' erase
     std::uint32_t plane, ppa, from;

@@ -275,108 +275,113 @@ TEST_CASE("placement: no policy places a page on a plane that cannot take one", 
 
 namespace {
 
-FlashCommand cmd(FlashOp op, unsigned plane, std::uint32_t page, FlashPriority pr = FlashPriority::Host) {
-  FlashCommand c;
-  c.op = op;
-  c.plane_mask = static_cast<std::uint8_t>(1u << plane);
-  c.page = page;
-  c.priority = pr;
-  return c;
-}
-const auto page_of = [](const FlashCommand& c) { return c.page; };
+// A command as the holding stage keeps it: the protocol's and the firmware's record.
+struct Held {
+  FlashCommand f;
+  FwCommand r;
+  Held(FlashOp op, unsigned plane, std::uint32_t page, FlashPriority pr = FlashPriority::Host) {
+    f.op = op;
+    f.plane_mask = static_cast<std::uint8_t>(1u << plane);
+    f.page = page;
+    f.priority = pr;
+    r.cmd = &f;
+  }
+  Held(const Held&) = delete;
+};
+const auto page_of = [](const FwCommand& c) { return c.cmd->page; };
 
 }  // namespace
 
 TEST_CASE("batching: a die's planes at one offset and one operation go as one command", "[batching]") {
   DieBatcher b(1, 2, 1, {true, true});
-  std::array<FlashCommand, 4> c = {cmd(FlashOp::Program, 0, 7), cmd(FlashOp::Program, 0, 8),
-                                   cmd(FlashOp::Program, 1, 7), cmd(FlashOp::Read, 1, 3)};
-  b.push(0, 0, c[0]);
-  b.push(0, 0, c[1]);
-  b.push(0, 1, c[2]);
-  b.push(0, 1, c[3]);
-  FlashCommand* out[kMaxPlanes];
+  Held c[4] = {Held(FlashOp::Program, 0, 7), Held(FlashOp::Program, 0, 8), Held(FlashOp::Program, 1, 7),
+               Held(FlashOp::Read, 1, 3)};
+  b.push(0, 0, c[0].r);
+  b.push(0, 0, c[1].r);
+  b.push(0, 1, c[2].r);
+  b.push(0, 1, c[3].r);
+  FwCommand* out[kMaxPlanes];
   // Read-first: plane 1's read is the head; plane 0's first (a program) cannot join.
   REQUIRE(b.take(0, out, page_of) == 1);
-  CHECK(out[0] == &c[3]);
-  b.sent(0, c[3]);
+  CHECK(out[0] == &c[3].r);
+  b.sent(0, c[3].f);
   // The die has one command in the block: no room at depth 1.
   CHECK(b.take(0, out, page_of) == 0);
-  b.completed(0, c[3]);
+  b.completed(0, c[3].f);
   // The oldest program (plane 0, page 7) with plane 1's page 7; then plane 0's page 8.
   REQUIRE(b.take(0, out, page_of) == 2);
-  CHECK(out[0] == &c[0]);
-  CHECK(out[1] == &c[2]);
-  b.sent(0, c[0]);
-  b.completed(0, c[0]);
+  CHECK(out[0] == &c[0].r);
+  CHECK(out[1] == &c[2].r);
+  b.sent(0, c[0].f);
+  b.completed(0, c[0].f);
   REQUIRE(b.take(0, out, page_of) == 1);
-  CHECK(out[0] == &c[1]);
-  b.sent(0, c[1]);
-  b.completed(0, c[1]);
+  CHECK(out[0] == &c[1].r);
+  b.sent(0, c[1].f);
+  b.completed(0, c[1].f);
   CHECK_FALSE(b.holds(0));
 }
 
 TEST_CASE("batching: no partner at another offset, of another class, or past its plane's order", "[batching]") {
   DieBatcher b(1, 2, 4, {true, false});
-  std::array<FlashCommand, 4> c = {cmd(FlashOp::Program, 0, 7), cmd(FlashOp::Program, 1, 6),
-                                   cmd(FlashOp::Program, 1, 7), cmd(FlashOp::Program, 0, 2, FlashPriority::BackgroundGc)};
-  for (FlashCommand& x : c) b.push(0, x.first_plane(), x);
-  FlashCommand* out[kMaxPlanes];
+  Held c[4] = {Held(FlashOp::Program, 0, 7), Held(FlashOp::Program, 1, 6), Held(FlashOp::Program, 1, 7),
+               Held(FlashOp::Program, 0, 2, FlashPriority::BackgroundGc)};
+  for (Held& x : c) b.push(0, x.f.first_plane(), x.r);
+  FwCommand* out[kMaxPlanes];
   // Plane 1's first is page 6: plane 0's page 7 goes alone (page 7 of plane 1 may not
   // pass page 6 of its plane).
   REQUIRE(b.take(0, out, page_of) == 1);
-  CHECK(out[0] == &c[0]);
-  b.sent(0, c[0]);
+  CHECK(out[0] == &c[0].r);
+  b.sent(0, c[0].f);
   REQUIRE(b.take(0, out, page_of) == 1);
-  CHECK(out[0] == &c[1]);
-  b.sent(0, c[1]);
+  CHECK(out[0] == &c[1].r);
+  b.sent(0, c[1].f);
   // Plane 1's page 7 (host) and plane 0's background GC program at another class.
   REQUIRE(b.take(0, out, page_of) == 1);
-  CHECK(out[0] == &c[2]);
-  b.sent(0, c[2]);
+  CHECK(out[0] == &c[2].r);
+  b.sent(0, c[2].f);
   REQUIRE(b.take(0, out, page_of) == 1);
-  CHECK(out[0] == &c[3]);
+  CHECK(out[0] == &c[3].r);
 }
 
 TEST_CASE("batching: the depth counts a class and the more urgent ones only", "[batching]") {
   DieBatcher b(1, 2, 1, {true, false});
-  FlashCommand gc = cmd(FlashOp::Program, 0, 1, FlashPriority::BackgroundGc);
-  FlashCommand host = cmd(FlashOp::Read, 1, 3);
-  FlashCommand gc2 = cmd(FlashOp::Program, 0, 2, FlashPriority::BackgroundGc);
-  FlashCommand* out[kMaxPlanes];
-  b.push(0, 0, gc);
+  Held gc(FlashOp::Program, 0, 1, FlashPriority::BackgroundGc);
+  Held host(FlashOp::Read, 1, 3);
+  Held gc2(FlashOp::Program, 0, 2, FlashPriority::BackgroundGc);
+  FwCommand* out[kMaxPlanes];
+  b.push(0, 0, gc.r);
   REQUIRE(b.take(0, out, page_of) == 1);
-  b.sent(0, gc);
+  b.sent(0, gc.f);
   // Background GC in the block does not hold back the host's read; it holds back more GC.
-  b.push(0, 1, host);
-  b.push(0, 0, gc2);
+  b.push(0, 1, host.r);
+  b.push(0, 0, gc2.r);
   REQUIRE(b.take(0, out, page_of) == 1);
-  CHECK(out[0] == &host);
-  b.sent(0, host);
+  CHECK(out[0] == &host.r);
+  b.sent(0, host.f);
   CHECK(b.take(0, out, page_of) == 0);
-  b.completed(0, host);
+  b.completed(0, host.f);
   CHECK(b.take(0, out, page_of) == 0);  // the GC program still in the block
-  b.completed(0, gc);
+  b.completed(0, gc.f);
   REQUIRE(b.take(0, out, page_of) == 1);
-  CHECK(out[0] == &gc2);
+  CHECK(out[0] == &gc2.r);
 }
 
 TEST_CASE("batching: reads at different read levels are not batched (a die senses at one level)",
           "[batching][faults]") {
   DieBatcher b(1, 2, 4, {true, false});
-  std::array<FlashCommand, 3> c = {cmd(FlashOp::Read, 0, 3), cmd(FlashOp::Read, 1, 3), cmd(FlashOp::Read, 1, 3)};
-  c[0].read_level = 2;  // a read-retry step
-  c[2].read_level = 2;
-  b.push(0, 0, c[0]);
-  b.push(0, 1, c[1]);
-  FlashCommand* out[kMaxPlanes];
+  Held c[3] = {Held(FlashOp::Read, 0, 3), Held(FlashOp::Read, 1, 3), Held(FlashOp::Read, 1, 3)};
+  c[0].f.read_level = 2;  // a read-retry step
+  c[2].f.read_level = 2;
+  b.push(0, 0, c[0].r);
+  b.push(0, 1, c[1].r);
+  FwCommand* out[kMaxPlanes];
   REQUIRE(b.take(0, out, page_of) == 1);  // plane 1's read is at the default level: alone
-  CHECK(out[0] == &c[0]);
-  b.sent(0, c[0]);
+  CHECK(out[0] == &c[0].r);
+  b.sent(0, c[0].f);
   REQUIRE(b.take(0, out, page_of) == 1);
-  CHECK(out[0] == &c[1]);
-  b.sent(0, c[1]);
-  b.push(0, 0, c[0]);  // again, now with a partner at its level
-  b.push(0, 1, c[2]);
+  CHECK(out[0] == &c[1].r);
+  b.sent(0, c[1].f);
+  b.push(0, 0, c[0].r);  // again, now with a partner at its level
+  b.push(0, 1, c[2].r);
   REQUIRE(b.take(0, out, page_of) == 2);
 }

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "controller/flash_sched.h"
+#include "controller/policies.h"
 #include "nand/nand_device.h"
 #include "tlm/payload_pool.h"
 
@@ -55,7 +56,6 @@ struct ScriptedFirmware : sc_module {
       c.page = s.page;
       c.token[s.plane] = 0x500 + i;
       c.id = i + 1;
-      c.exec.owner = gp;
       tlm::tlm_phase ph = tlm::BEGIN_REQ;
       sc_time d = SC_ZERO_TIME;
       socket->nb_transport_fw(*gp, ph, d);
@@ -102,8 +102,11 @@ struct Bench : sc_module {
     s.reschedule = parse_reschedule(reschedule, 8);
     return s;
   }
+  static std::unique_ptr<SchedPolicy> policy(const char* reschedule, const nand::NandConfig& n) {
+    return make_sched_policy("hos", n, false, true, parse_reschedule(reschedule, 8));
+  }
   Bench(sc_module_name n, const char* reschedule, unsigned dies, unsigned planes)
-      : sc_module(n), fw("fw"), nand("nand", device(dies, planes)), sched("sched", sched_config(reschedule), nand.config()) {
+      : sc_module(n), fw("fw"), nand("nand", device(dies, planes)), sched("sched", sched_config(reschedule), nand.config(), policy(reschedule, nand.config())) {
     fw.socket.bind(sched.target);
     sched.attach(nand);
     for (unsigned die = 0; die < dies; ++die)
@@ -171,7 +174,7 @@ TEST_CASE("reschedule (NAND): Fig. 3(b) for writes, the read moves after the pro
     nand::NandDevice nand;
     FlashSched sched;
     CacheBench(sc_module_name m, const nand::NandConfig& cfg)
-        : sc_module(m), fw("fw"), nand("nand", cfg), sched("sched", Bench::sched_config("pipeline"), nand.config()) {
+        : sc_module(m), fw("fw"), nand("nand", cfg), sched("sched", Bench::sched_config("pipeline"), nand.config(), Bench::policy("pipeline", nand.config())) {
       fw.socket.bind(sched.target);
       sched.attach(nand);
       nand.engine(0).backdoor_program(0, 0, 0, 0, 0, 0x100);

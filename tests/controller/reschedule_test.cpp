@@ -285,23 +285,21 @@ TEST_CASE("reschedule: the firmware's hazard keys: page, erased block, logical p
   CHECK_FALSE(hz.conflicts(*k.make(FlashOp::Read, 0, 1, 20, 4)));
 }
 
-TEST_CASE("reschedule: the hazard keys count a command the firmware combined part by part",
+TEST_CASE("reschedule: the hazard keys of a command the firmware combined, counted part by part",
           "[sched][reschedule][dependency]") {
-  // A two-plane read made of two parts (controller/combined_command.h): each part's page
-  // and logical page is held, and both leave with the command.
+  // A two-plane read made of two parts (controller/combined_command.h): the holding stage
+  // adds each part's page and logical page, and removes both when the command ends.
   Cmds k;
   FlashCommand* a = k.make(FlashOp::Read, 0, 0, 10, 3, 7);
   FlashCommand* b = k.make(FlashOp::Read, 0, 1, 11, 3, 8);
-  FlashCommand& whole = k.all.emplace_back();
-  begin_combined(whole, *a);
-  join(whole, *a);
-  join(whole, *b);
   HazardKeys hz;
-  hz.add(whole);
+  hz.add(*a);
+  hz.add(*b);
   CHECK(hz.conflicts(*k.make(FlashOp::Program, 0, 1, 11, 3)));      // part b's page
   CHECK(hz.conflicts(*k.make(FlashOp::Read, 0, 0, 40, 0, 8)));      // part b's logical page
   CHECK(hz.conflicts(*k.make(FlashOp::Erase, 0, 0, 10, 0)));        // part a's block
   CHECK_FALSE(hz.conflicts(*k.make(FlashOp::Read, 0, 1, 10, 3)));   // a's block number on b's plane
-  hz.remove(whole);
+  hz.remove(*a);
+  hz.remove(*b);
   CHECK(hz.empty());
 }

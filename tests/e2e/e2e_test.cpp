@@ -31,11 +31,12 @@ struct Result {
 
 // Builds the model from a preset and --set style assignments (it lives to the end of the
 // process, like any SystemC module).
-FullSsd* build(const std::string& preset, const std::vector<std::string>& sets) {
+// `policies`: the firmware's own, instead of the configuration's.
+FullSsd* build(const std::string& preset, const std::vector<std::string>& sets, FullSsd::Policies policies = {}) {
   Config cfg = make_config();
   apply_preset(cfg, preset);
   for (const std::string& s : sets) cfg.set_assignment(s);
-  return new FullSsd("ssd", cfg);
+  return new FullSsd("ssd", cfg, nullptr, "", false, std::move(policies));
 }
 
 // Builds the model and runs it.
@@ -320,9 +321,8 @@ namespace {
 // checks that nothing was lost, and returns the pages left off their static plane.
 template <typename Allocator>
 std::uint64_t run_with_allocator(std::unique_ptr<Allocator> alloc) {
-  FullSsd* m = build("default", with(kSeamDevice, {"workload.requests=60000", "report.audit=true"}));
   const Allocator* a = alloc.get();
-  m->firmware->set_write_allocator(std::move(alloc));
+  FullSsd* m = build("default", with(kSeamDevice, {"workload.requests=60000", "report.audit=true"}), {std::move(alloc), nullptr});
   sc_core::sc_start();
   REQUIRE(m->host->errors().empty());
   const ctrl::Ftl& ftl = m->firmware->ftl();
@@ -394,22 +394,22 @@ TEST_CASE("e2e: a write allocator by forecast completion moves pages to idle die
 // is right, and the core's time shows the charge.
 namespace {
 struct OnePerChip final : ctrl::FirmwareScheduler {
-  std::map<std::uint32_t, std::deque<std::pair<FlashCommand*, Tick>>> held;
+  std::map<std::uint32_t, std::deque<std::pair<ctrl::FwCommand*, Tick>>> held;
   std::map<std::uint32_t, unsigned> at_block;
   unsigned max_at_block = 0;
   std::uint64_t released = 0, completions = 0;
-  static std::uint32_t chip(const FlashCommand& c) { return std::uint32_t{c.channel} << 16 | c.chip; }
-  void pass(FlashCommand& c, Tick ready, ctrl::FlashOutlet& out) {
+  static std::uint32_t chip(const ctrl::FwCommand& c) { return std::uint32_t{c.cmd->channel} << 16 | c.cmd->chip; }
+  void pass(ctrl::FwCommand& c, Tick ready, ctrl::FlashOutlet& out) {
     const Tick decided = out.charge(50);
     out.release(c, std::max(ready, decided));
     max_at_block = std::max(max_at_block, ++at_block[chip(c)]);
     ++released;
   }
-  void submit(FlashCommand& c, Tick ready, ctrl::FlashOutlet& out) override {
+  void submit(ctrl::FwCommand& c, Tick ready, ctrl::FlashOutlet& out) override {
     if (at_block[chip(c)] == 0 && held[chip(c)].empty()) pass(c, ready, out);
     else held[chip(c)].emplace_back(&c, ready);
   }
-  void completed(const FlashCommand& c, ctrl::FlashOutlet& out) override {
+  void completed(const ctrl::FwCommand& c, ctrl::FlashOutlet& out) override {
     ++completions;
     --at_block[chip(c)];
     auto& q = held[chip(c)];
@@ -423,10 +423,9 @@ struct OnePerChip final : ctrl::FirmwareScheduler {
 
 TEST_CASE("e2e: a firmware scheduling policy holds commands back, charges the core, and loses nothing",
           "[e2e][firmware_sched][integrity]") {
-  FullSsd* m = build("default", with(kSeamDevice, {"workload.requests=20000"}));
   auto policy = std::make_unique<OnePerChip>();
   OnePerChip* p = policy.get();
-  m->firmware->set_firmware_scheduler(std::move(policy));
+  FullSsd* m = build("default", with(kSeamDevice, {"workload.requests=20000"}), {nullptr, std::move(policy)});
   sc_core::sc_start();
   REQUIRE(m->host->errors().empty());
   m->firmware->pool().check_all_returned();
@@ -451,7 +450,7 @@ TEST_CASE("e2e: a firmware scheduling policy holds commands back, charges the co
 // one), no payload lost, and no page left allocated without its program.
 namespace {
 struct Shuffler final : ctrl::FirmwareScheduler {
-  std::vector<std::pair<FlashCommand*, Tick>> held;
+  std::vector<std::pair<ctrl::FwCommand*, Tick>> held;
   std::uint64_t state = 0x2545F4914F6CDD1Dull;
   std::uint64_t released = 0, completions = 0, cancelled = 0, retargeted = 0, retarget_refused = 0, shuffled = 0;
   std::uint64_t programs_for_later = 0;  // programs released for a time after their release
@@ -462,29 +461,29 @@ struct Shuffler final : ctrl::FirmwareScheduler {
     return state;
   }
   void flush(ctrl::FlashOutlet& out) {
-    std::vector<std::pair<FlashCommand*, Tick>> now;
+    std::vector<std::pair<ctrl::FwCommand*, Tick>> now;
     now.swap(held);
     for (std::size_t i = now.size(); i > 1; --i) std::swap(now[i - 1], now[rand() % i]);  // Fisher-Yates
     if (now.size() > 1) ++shuffled;
     const ctrl::FirmwareView& v = out.view();
     for (auto [c, ready] : now) {
-      if (c->origin == FlashOrigin::HostProgram && v.superseded(*c)) {
+      if (c->cmd->origin == FlashOrigin::HostProgram && v.superseded(*c)) {
         REQUIRE(out.cancel(*c));
         ++cancelled;
         continue;
       }
-      if (c->origin == FlashOrigin::HostProgram && rand() % 4 == 0) {
+      if (c->cmd->origin == FlashOrigin::HostProgram && rand() % 4 == 0) {
         const std::uint32_t to = static_cast<std::uint32_t>(rand() % v.planes());
         if (out.retarget(*c, to)) ++retargeted;
         else ++retarget_refused;
       }
-      if (c->op == FlashOp::Program && ready > out.now()) ++programs_for_later;
+      if (c->cmd->op == FlashOp::Program && ready > out.now()) ++programs_for_later;
       out.release(*c, std::max(ready, out.now()));
       ++released;
     }
   }
-  void submit(FlashCommand& c, Tick ready, ctrl::FlashOutlet& out) override {
-    if (c.op != FlashOp::Program) {
+  void submit(ctrl::FwCommand& c, Tick ready, ctrl::FlashOutlet& out) override {
+    if (c.cmd->op != FlashOp::Program) {
       out.release(c, ready);
       ++released;
     } else {
@@ -492,7 +491,7 @@ struct Shuffler final : ctrl::FirmwareScheduler {
     }
     if (held.size() >= 12 || released == completions) flush(out);
   }
-  void completed(const FlashCommand&, ctrl::FlashOutlet& out) override {
+  void completed(const ctrl::FwCommand&, ctrl::FlashOutlet& out) override {
     ++completions;
     if (held.size() >= 6 || released == completions) flush(out);
   }
@@ -500,16 +499,16 @@ struct Shuffler final : ctrl::FirmwareScheduler {
 }  // namespace
 
 static void shuffled_release_loses_nothing(const std::vector<std::string>& firmware_cost, bool for_later) {
+  auto policy = std::make_unique<Shuffler>();
+  Shuffler* p = policy.get();
   FullSsd* m = build("default", with(firmware_cost, {"nand.channels=2", "nand.chips_per_channel=2", "nand.dies_per_chip=1",
                                              "nand.planes_per_die=2", "nand.blocks_per_plane=16",
                                              "nand.pages_per_block=8", "nand.page_bytes=4096",
                                              "ftl.overprovisioning=0.25", "ftl.precondition=0.5",
                                              "workload.read_ratio=0.5", "workload.size_bytes=512",
                                              "workload.size_max_bytes=32768", "workload.align_bytes=512",
-                                             "workload.requests=30000", "workload.queue_depth=32"}));
-  auto policy = std::make_unique<Shuffler>();
-  Shuffler* p = policy.get();
-  m->firmware->set_firmware_scheduler(std::move(policy));
+                                             "workload.requests=30000", "workload.queue_depth=32"}),
+                     {nullptr, std::move(policy)});
   sc_core::sc_start();
   REQUIRE(m->host->errors().empty());
   m->firmware->pool().check_all_returned();
@@ -537,7 +536,7 @@ static void shuffled_release_loses_nothing(const std::vector<std::string>& firmw
   CHECK(m->audit().mismatches == 0);
   std::uint64_t in_flight = 0, unbound = 0;
   for (std::uint32_t b = 0; b < ftl.planes() * 16; ++b) in_flight += ftl.programs_in_flight(b);
-  for (std::uint32_t pl = 0; pl < ftl.planes(); ++pl) unbound += m->firmware->allocation_view().unbound_programs(pl);
+  for (std::uint32_t pl = 0; pl < ftl.planes(); ++pl) unbound += m->firmware->firmware().allocation_view().unbound_programs(pl);
   CHECK(in_flight == 0);
   CHECK(unbound == 0);
 }
