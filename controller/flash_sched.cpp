@@ -69,19 +69,20 @@ void FlashSched::trace(VcdWriter& vcd, const std::string& scope) {
 void FlashSched::trace_issue(Tick now) {
   for (unsigned ch : traced_granted_) vcd_->change(tv_grant_[ch], now, 0);
   traced_granted_.clear();
-  for (const FlashCommand* c : out_) {
+  for (const Grant& g : out_) {
+    const FlashCommand* c = g.cmd;
     vcd_->change(tv_grant_[c->channel], now, c->id);
     traced_granted_.push_back(c->channel);
     const unsigned i = c->channel * chips_per_channel_ + c->chip;
-    for (const FlashCommand* p = c; p; p = p->join_next) --traced_queued_[i];
+    traced_queued_[i] -= 1 + g.partners;
     vcd_->change(tv_queued_[i], now, traced_queued_[i]);
   }
 }
 
 tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
   if (ph == tlm::BEGIN_REQ) {
+    expect_no_delay("scheduler block, from the firmware", d);
     FlashCommand& c = flash_cmd(gp);
-    c.exec.owner = &gp;
     // The latency attribution: when it came, and, for a host request's command, its die's
     // meter then (an address outside the geometry is refused by the channel later; it
     // waits unmetered).
@@ -102,18 +103,19 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
       if (!twin_->failure().empty()) twin_failed(twin_->failure());
     }
     if (twin_decides()) {
-      twin_held_[c.id] = &c;
+      twin_held_[c.id] = {&c, &gp};
       if (twin_on_channel_.empty()) twin_on_channel_.assign(nand_.size(), 0);
       ++twin_on_channel_[c.channel];
     } else {
-      policy_->push(&c);
+      policy_->push(&c, &gp);
     }
     mark_changed(c.channel);
     if (!decision_pending() && could_issue(c.channel)) request_decision();
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
-  if (ph != tlm::END_RESP) illegal_phase("scheduler block, from the firmware", ph);
+  if (ph == tlm::END_RESP) to_firmware_.ended();
+  else illegal_phase("scheduler block, from the firmware", ph);
   return tlm::TLM_COMPLETED;
 }
 
@@ -123,33 +125,31 @@ tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
     illegal_phase("scheduler block, from a NAND channel", ph);
     return tlm::TLM_COMPLETED;
   }
-  // Pass the completion up to the firmware; it completes it at once. A command the block
-  // merged goes back to its own page first, and each partner takes the result for its
-  // plane, as if it had run alone (the head's completion may free its payload, so the
-  // partners are listed before).
+  expect_no_delay("scheduler block, from a NAND channel", d);
+  // Pass the completion up to the firmware. A command the block merged goes back to its
+  // own page first, and each partner takes the result for its plane, as if it had run
+  // alone.
   FlashCommand& c = flash_cmd(gp);
-  FlashCommand* parts[kMaxPlanes];
-  unsigned n = 0;
-  if (c.join_next) {
-    for (FlashCommand* p = c.join_next; p; p = p->join_next) {
-      take_result(c, *p);  // its own wait in the block stays (merge())
-      parts[n++] = p;
+  Merged m{};
+  bool merged = false;
+  for (std::size_t i = 0; i < merged_.size(); ++i)
+    if (merged_[i].grant.cmd == &c) {
+      m = merged_[i];
+      merged_[i] = merged_.back();
+      merged_.pop_back();
+      merged = true;
+      break;
     }
-    for (unsigned i = 0; i < n; ++i) parts[i]->join_next = nullptr;
-    c.join_next = nullptr;
-    c.status = part_status(c, c.own_mask);
-    c.failed_planes = static_cast<std::uint8_t>(c.failed_planes & c.own_mask);
-    c.plane_mask = c.own_mask;
-    c.out_bytes = c.own_out_bytes;
+  if (merged) {
+    for (unsigned i = 0; i < m.grant.partners; ++i) take_result(c, *m.grant.part[i]);  // its own wait stays (merge())
+    c.status = part_status(c, m.own_mask);
+    c.failed_planes = static_cast<std::uint8_t>(c.failed_planes & m.own_mask);
+    c.plane_mask = m.own_mask;
+    c.out_bytes = m.own_out_bytes;
   }
-  tlm::tlm_phase up = tlm::BEGIN_RESP;
-  sc_time delay = SC_ZERO_TIME;
-  target->nb_transport_bw(gp, up, delay);
-  for (unsigned i = 0; i < n; ++i) {
-    up = tlm::BEGIN_RESP;
-    delay = SC_ZERO_TIME;
-    target->nb_transport_bw(*static_cast<tlm::tlm_generic_payload*>(parts[i]->exec.owner), up, delay);
-  }
+  to_firmware_.send(gp);
+  for (unsigned i = 0; merged && i < m.grant.partners; ++i)
+    to_firmware_.send(*static_cast<tlm::tlm_generic_payload*>(m.grant.part_owner[i]));
   return tlm::TLM_COMPLETED;
 }
 
@@ -250,22 +250,26 @@ void FlashSched::twin_decision(Tick now) {
   if (twin_decides()) {
     out_.clear();
     for (unsigned ch = 0; ch < channels; ++ch) {
-      FlashCommand* tail = nullptr;
-      // The command granted, then its partners (multi-plane rescheduling), chained.
+      Grant* g = nullptr;
+      // The command granted, then its partners (multi-plane rescheduling).
       for (unsigned k = 0; k < kMaxPlanes && slot(ch, k); ++k) {
         const auto it = twin_held_.find(slot(ch, k));
-        if (it == twin_held_.end() || it->second->channel != ch) {
+        if (it == twin_held_.end() || it->second.c->channel != ch) {
           twin_failed("cycle " + std::to_string(cycle) + ": the RTL block granted command " +
                       std::to_string(slot(ch, k)) + " on channel " + std::to_string(ch) + ", which it does not hold there");
           break;
         }
-        FlashCommand* c = it->second;
+        const Held h = it->second;
         twin_held_.erase(it);
         --twin_on_channel_[ch];
-        c->join_next = nullptr;
-        if (!tail) out_.push_back(c);
-        else tail->join_next = c;
-        tail = c;
+        if (!g) {
+          g = &out_.emplace_back();
+          g->cmd = h.c;
+          g->owner = h.owner;
+        } else {
+          g->part[g->partners] = h.c;
+          g->part_owner[g->partners++] = h.owner;
+        }
       }
     }
     return;
@@ -273,32 +277,34 @@ void FlashSched::twin_decision(Tick now) {
   // check: the C++ block's grants (out_, at most one per channel, with its partners)
   // against the model's, slot by slot.
   ++compared_;
-  std::vector<const FlashCommand*> cpp(channels, nullptr);
-  for (const FlashCommand* c : out_) cpp[c->channel] = c;
+  std::vector<const Grant*> cpp(channels, nullptr);
+  for (const Grant& g : out_) cpp[g.cmd->channel] = &g;
   const auto name = [](std::uint64_t id) { return id ? "command " + std::to_string(id) : std::string("nothing"); };
   for (unsigned ch = 0; ch < channels; ++ch) {
-    const FlashCommand* p = cpp[ch];
-    for (unsigned k = 0; k < kMaxPlanes; ++k, p = p ? p->join_next : nullptr) {
+    const Grant* g = cpp[ch];
+    for (unsigned k = 0; k < kMaxPlanes; ++k) {
+      const FlashCommand* p = !g ? nullptr : k == 0 ? g->cmd : k <= g->partners ? g->part[k - 1] : nullptr;
       const std::uint64_t want = p ? p->id : 0;
       if (want == slot(ch, k)) {
         if (!want) break;
         continue;
       }
       twin_failed("check: cycle " + std::to_string(cycle) + ", channel " + std::to_string(ch) + ": the C++ block granted " +
-                  (k ? "as partner " + std::to_string(k) + " of command " + std::to_string(cpp[ch]->id) + " " : "") +
+                  (k ? "as partner " + std::to_string(k) + " of command " + std::to_string(g->cmd->id) + " " : "") +
                   name(want) + (p ? " (chip " + std::to_string(p->chip) + ")" : "") + ", the RTL block " + name(slot(ch, k)));
       return;
     }
   }
 }
 
-// Multi-plane rescheduling: the head granted with partners (FlashCommand::join_next)
-// carries their planes, blocks and data as one n-plane command; each partner's wait in
-// the block ends now, and its request's waveform follows the head's id from now.
-void FlashSched::merge(FlashCommand& h, Tick now) {
-  h.own_mask = h.plane_mask;
-  h.own_out_bytes = h.out_bytes;
-  for (FlashCommand* p = h.join_next; p; p = p->join_next) {
+// Multi-plane rescheduling: the head granted with partners carries their planes, blocks
+// and data as one n-plane command; each partner's wait in the block ends now, and its
+// request's waveform follows the head's id from now.
+void FlashSched::merge(const Grant& g, Tick now) {
+  FlashCommand& h = *g.cmd;
+  merged_.push_back({g, h.plane_mask, h.out_bytes});
+  for (unsigned i = 0; i < g.partners; ++i) {
+    FlashCommand* p = g.part[i];
     const unsigned pl = p->first_plane();
     h.plane_mask = static_cast<std::uint8_t>(h.plane_mask | p->plane_mask);
     h.block[pl] = p->block[pl];
@@ -315,25 +321,32 @@ void FlashSched::merge(FlashCommand& h, Tick now) {
 
 void FlashSched::issue(Tick now) {
   if (vcd_) trace_issue(now);
-  for (FlashCommand* c : out_) {
+  for (const Grant& g : out_) {
+    FlashCommand* c = g.cmd;
     // The log: the command granted, then its partners (multi-plane rescheduling).
-    if (log_on_)
-      for (const FlashCommand* p = c; p; p = p->join_next) log_.push_back({now / period_, p->id, p->channel, p->chip});
+    if (log_on_) {
+      log_.push_back({now / period_, c->id, c->channel, c->chip});
+      for (unsigned i = 0; i < g.partners; ++i)
+        log_.push_back({now / period_, g.part[i]->id, g.part[i]->channel, g.part[i]->chip});
+    }
     if (cfg_.reschedule.on()) {
-      for (const FlashCommand* p = c; p; p = p->join_next) {
-        const Tick w = now - p->t_queued;
+      for (unsigned i = 0; i <= g.partners; ++i) {
+        const Tick w = now - (i == 0 ? c : g.part[i - 1])->t_queued;
         ++waits_.granted;
         waits_.sum += w;
         waits_.max = std::max(waits_.max, w);
       }
-      if (c->join_next) merge(*c, now);
+      if (g.partners) merge(g, now);
     }
     ++issued_;
     if (decision_listener_) decision_listener_->command_issued(*c);
-    auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
+    auto* gp = static_cast<tlm::tlm_generic_payload*>(g.owner);
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_time delay = sc_delay(now - sim_now());  // non-zero for a decision taken ahead
-    (*nand[c->channel])->nb_transport_fw(*gp, ph, delay);  // the channel keeps gp in exec.owner too
+    // The flash protocol's channel takes every command at once (END_REQ): anything else
+    // is a broken protocol.
+    if ((*nand[c->channel])->nb_transport_fw(*gp, ph, delay) != tlm::TLM_UPDATED || ph != tlm::END_REQ)
+      SC_REPORT_ERROR(kExclusionError, "scheduler block, to a NAND channel: BEGIN_REQ not taken at once (END_REQ)");
   }
   // A policy whose next candidate may sit on a channel that did not change (IOS: the
   // queue's new head) looks at it at the next edge; others re-decide a channel when it

@@ -22,6 +22,7 @@
 #include "nand/nand_device.h"
 #include "tlm/request_life.h"
 #include "tlm/flash_protocol.h"
+#include "tlm/outbox.h"
 #include "tlm/sim_now.h"
 
 namespace ssd::ctrl {
@@ -88,7 +89,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   std::size_t queued_on_chip(unsigned channel, unsigned chip) const {
     if (twin_decides()) {
       std::size_t n = 0;
-      for (const auto& held : twin_held_) n += held.second->channel == channel && held.second->chip == chip;
+      for (const auto& held : twin_held_) n += held.second.c->channel == channel && held.second.c->chip == chip;
       return n;
     }
     return policy_->queued_on_chip(channel, chip);
@@ -143,7 +144,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   Tick ahead_ = kNever;         // while a decision is taken early: its edge
   DecisionListener* decision_listener_ = nullptr;
   sc_core::sc_event decide_event_;
-  std::vector<FlashCommand*> out_;
+  std::vector<Grant> out_;  // the commands granted at the edge
   // A bit per channel: no branch on whether it is already marked, and the decision
   // visits the channels in ascending order without sorting them.
   void mark_changed(unsigned ch) { changed_bits_[ch / 64] |= std::uint64_t{1} << (ch % 64); }
@@ -159,13 +160,27 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   bool twin_decides() const { return twin_ && twin_mode_ == Twin::On; }
   void twin_failed(const std::string& what);
   void twin_decision(Tick now);  // the model's decision of the edge: out_ (on) or compared (check)
-  std::unordered_map<std::uint64_t, FlashCommand*> twin_held_;
+  struct Held {
+    FlashCommand* c;
+    void* owner;
+  };
+  std::unordered_map<std::uint64_t, Held> twin_held_;
   std::vector<std::uint32_t> twin_on_channel_;
   std::vector<std::uint64_t> twin_granted_;
   std::uint64_t compared_ = 0;
   LifeListener* life_ = nullptr;
   BlockWaits waits_;
-  void merge(FlashCommand& head, Tick now);  // a head and its partners become one n-plane command
+  // A head and its partners become one n-plane command (multi-plane rescheduling); the
+  // block keeps what it changed of the head, and the partners, until its end.
+  void merge(const Grant& g, Tick now);
+  struct Merged {
+    Grant grant;
+    std::uint8_t own_mask;
+    std::uint32_t own_out_bytes;
+  };
+  std::vector<Merged> merged_;  // in flight
+  // Toward the firmware: its responses, one at a time until END_RESP.
+  ResponseOutbox<FlashTargetSocket<FlashSched>> to_firmware_{target, "scheduler block, to the firmware"};
   VcdWriter* vcd_ = nullptr;
   unsigned chips_per_channel_ = 0, dies_per_chip_ = 0;
   std::vector<int> tv_queued_, tv_grant_;  // per chip, per channel

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -27,10 +28,53 @@
 
 namespace ssd::ctrl {
 
+// A command the block grants at an edge, with the partners multi-plane rescheduling joined
+// to it (in the order they joined): the block sends it as one n-plane command. `owner`:
+// the handle its initiator sent it with (its payload), as push() was given it.
+struct Grant {
+  FlashCommand* cmd = nullptr;
+  void* owner = nullptr;
+  unsigned partners = 0;
+  std::array<FlashCommand*, kMaxPlanes - 1> part{};
+  std::array<void*, kMaxPlanes - 1> part_owner{};
+};
+
+// A command a policy queues, with the policy's own state of it (the protocol's command
+// carries none): its owner, the next command of its list, its arrival number. Entries
+// are reused: a policy takes one at push and gives it back when it grants the command.
+struct Queued {
+  FlashCommand* c = nullptr;
+  void* owner = nullptr;
+  Queued* next = nullptr;
+  std::uint64_t seq = 0;
+};
+class QueuedPool {
+ public:
+  Queued* take(FlashCommand* c, void* owner) {
+    Queued* q;
+    if (!free_.empty()) {
+      q = free_.back();
+      free_.pop_back();
+    } else {
+      q = &all_.emplace_back();
+    }
+    q->c = c;
+    q->owner = owner;
+    q->next = nullptr;
+    return q;
+  }
+  void give(Queued* q) { free_.push_back(q); }
+
+ private:
+  std::deque<Queued> all_;  // stable addresses
+  std::vector<Queued*> free_;
+};
+
 class SchedPolicy {
  public:
   virtual ~SchedPolicy() = default;
-  virtual void push(FlashCommand* c) = 0;
+  // Queues `c`, which its initiator sent with handle `owner` (the grant gives it back).
+  virtual void push(FlashCommand* c, void* owner = nullptr) = 0;
   // One decision edge; appends the issued commands (removed from the queues) to `out`.
   // Ready is a callable bool(const FlashCommand&); ChannelOpen a callable bool(unsigned
   // channel), false when no command of that channel can be ready (a shortcut: it must
@@ -38,13 +82,11 @@ class SchedPolicy {
   // queue or NAND state changed since the last decision; a channel with no change would
   // decide exactly as last time (nothing), so it is skipped.
   template <typename Ready>
-  void decide(Ready&& ready, std::vector<FlashCommand*>& out,
-              const std::vector<unsigned>* changed = nullptr) {
+  void decide(Ready&& ready, std::vector<Grant>& out, const std::vector<unsigned>* changed = nullptr) {
     decide(ready, [](unsigned) { return true; }, out, changed);
   }
   template <typename Ready, typename ChannelOpen>
-  void decide(Ready&& ready, ChannelOpen&& open, std::vector<FlashCommand*>& out,
-              const std::vector<unsigned>* changed);
+  void decide(Ready&& ready, ChannelOpen&& open, std::vector<Grant>& out, const std::vector<unsigned>* changed);
   // Whether a decision now would issue a command on `channel` (some candidate of it is
   // ready): the block skips edges where it would not.
   template <typename Ready>
@@ -58,7 +100,7 @@ class SchedPolicy {
   // (nand/channel_status.h; a channel is brought up to `now`, at(), before its dies are
   // read), for the channels in `changed`. By default each candidate's readiness is asked
   // of its channel (ready_for); a policy may read the dies' accept words instead.
-  virtual void decide_on(std::vector<nand::ChannelStatus>& nand, Tick now, std::vector<FlashCommand*>& out,
+  virtual void decide_on(std::vector<nand::ChannelStatus>& nand, Tick now, std::vector<Grant>& out,
                          const std::vector<unsigned>& changed) {
     const auto ready = [&nand, now](const FlashCommand& c) { return nand[c.channel].at(now).ready_for(c); };
     const auto open = [&nand](unsigned ch) { return nand[ch].queued_total() == 0; };
@@ -88,8 +130,7 @@ class SchedPolicy {
     // False when no command of the channel can be ready (one already waits for its bus).
     virtual bool channel_open(unsigned channel) const = 0;
   };
-  virtual void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
-                           const std::vector<unsigned>* changed) = 0;
+  virtual void decide_impl(const ReadyFn& ready, std::vector<Grant>& out, const std::vector<unsigned>* changed) = 0;
   virtual bool any_ready_impl(unsigned channel, const ReadyFn& ready) const = 0;
 };
 
@@ -97,8 +138,8 @@ class IosPolicy : public SchedPolicy {
  public:
   IosPolicy(unsigned channels, unsigned chips_per_channel)
       : per_chip_(channels * chips_per_channel, 0), per_channel_(channels, 0), chips_(chips_per_channel) {}
-  void push(FlashCommand* c) override {
-    fifo_.push_back(c);
+  void push(FlashCommand* c, void* owner = nullptr) override {
+    fifo_.push_back({c, owner});
     ++per_chip_[c->channel * chips_ + c->chip];
     ++per_channel_[c->channel];
   }
@@ -109,17 +150,19 @@ class IosPolicy : public SchedPolicy {
   }
 
  protected:
-  void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
-                   const std::vector<unsigned>*) override {
-    if (fifo_.empty() || !ready(*fifo_.front())) return;
-    FlashCommand* c = fifo_.front();
+  void decide_impl(const ReadyFn& ready, std::vector<Grant>& out, const std::vector<unsigned>*) override {
+    if (fifo_.empty() || !ready(*fifo_.front().c)) return;
+    const Entry e = fifo_.front();
     fifo_.pop_front();
-    --per_chip_[c->channel * chips_ + c->chip];
-    --per_channel_[c->channel];
-    out.push_back(c);
+    --per_chip_[e.c->channel * chips_ + e.c->chip];
+    --per_channel_[e.c->channel];
+    Grant g;
+    g.cmd = e.c;
+    g.owner = e.owner;
+    out.push_back(g);
   }
   bool any_ready_impl(unsigned channel, const ReadyFn& ready) const override {
-    return !fifo_.empty() && fifo_.front()->channel == channel && ready(*fifo_.front());
+    return !fifo_.empty() && fifo_.front().c->channel == channel && ready(*fifo_.front().c);
   }
 
  public:
@@ -127,7 +170,11 @@ class IosPolicy : public SchedPolicy {
   RtlForm rtl_form() const override { return {true, false, false}; }
 
  private:
-  std::deque<FlashCommand*> fifo_;
+  struct Entry {
+    FlashCommand* c;
+    void* owner;
+  };
+  std::deque<Entry> fifo_;
   std::vector<std::uint32_t> per_chip_, per_channel_;
   unsigned chips_;
 };
@@ -147,12 +194,11 @@ class HosPolicy final : public SchedPolicy {
     last_op_.assign(std::size_t{channels_} * chips_ * dies_per_chip, kNoOp);
   }
   const RescheduleCounters* reschedule_counters() const override { return resched_.on() ? &counters_ : nullptr; }
-  void push(FlashCommand* c) override {
+  void push(FlashCommand* c, void* owner = nullptr) override {
     ChipQueue& q = queues_[c->channel * chips_ + c->chip];
-    c->queue_next = nullptr;
-    c->join_next = nullptr;
-    c->queue_seq = ++seq_;
-    q.list(class_of(*c), c->op == FlashOp::Read).push(c);
+    Queued* e = pool_.take(c, owner);
+    e->seq = ++seq_;
+    q.list(class_of(*c), c->op == FlashOp::Read).push(e);
     ++q.size;
     ++total_;
     ++per_channel_[c->channel];
@@ -172,7 +218,7 @@ class HosPolicy final : public SchedPolicy {
   // for its bus). The same rule as decide() (decide_channel below), without a call per
   // candidate; each chip queue keeps its candidate's need and die.
   template <typename Offer, typename ChannelOpen>
-  void decide_on_offers(Offer&& offer, ChannelOpen&& open, std::vector<FlashCommand*>& out,
+  void decide_on_offers(Offer&& offer, ChannelOpen&& open, std::vector<Grant>& out,
                         const std::vector<unsigned>& changed) {
     if (total_ == 0) return;
     for (unsigned ch : changed) {
@@ -193,7 +239,7 @@ class HosPolicy final : public SchedPolicy {
   }
   // The block's calls, on the accept words (a channel brought up to now once, when its
   // chips are tested).
-  void decide_on(std::vector<nand::ChannelStatus>& nand, Tick now, std::vector<FlashCommand*>& out,
+  void decide_on(std::vector<nand::ChannelStatus>& nand, Tick now, std::vector<Grant>& out,
                  const std::vector<unsigned>& changed) override {
     const auto open = [&nand, now](unsigned ch) {
       nand::ChannelStatus& c = nand[ch];
@@ -210,10 +256,9 @@ class HosPolicy final : public SchedPolicy {
   RtlForm rtl_form() const override { return {false, read_first_, by_priority_}; }
 
  protected:
-  void decide_impl(const ReadyFn& ready, std::vector<FlashCommand*>& out,
-                   const std::vector<unsigned>* changed) override {
+  void decide_impl(const ReadyFn& ready, std::vector<Grant>& out, const std::vector<unsigned>* changed) override {
     if (total_ == 0) return;
-    const auto chip_ready = [&ready](unsigned, const ChipQueue& q) { return ready(*q.cand); };
+    const auto chip_ready = [&ready](unsigned, const ChipQueue& q) { return ready(*q.cand->c); };
     // A merged command's readiness: the head asked with the planes it would have.
     const auto fits = [&ready](const FlashCommand& c, std::uint8_t mask) {
       FlashCommand& h = const_cast<FlashCommand&>(c);
@@ -230,35 +275,35 @@ class HosPolicy final : public SchedPolicy {
   }
   bool any_ready_impl(unsigned ch, const ReadyFn& ready) const override {
     return per_channel_[ch] && ready.channel_open(ch) &&
-           any_chip_ready(ch, [&ready](unsigned, const ChipQueue& q) { return ready(*q.cand); });
+           any_chip_ready(ch, [&ready](unsigned, const ChipQueue& q) { return ready(*q.cand->c); });
   }
 
  private:
   static constexpr std::uint8_t kNoOp = 0xFF;
-  // A list of commands, oldest first, linked through FlashCommand::queue_next.
+  // A list of the block's entries, oldest first, linked through Queued::next.
   struct List {
-    FlashCommand* head = nullptr;
-    FlashCommand* tail = nullptr;
-    void push(FlashCommand* c) {
-      if (!head) head = c;
-      else tail->queue_next = c;
-      tail = c;
+    Queued* head = nullptr;
+    Queued* tail = nullptr;
+    void push(Queued* e) {
+      if (!head) head = e;
+      else tail->next = e;
+      tail = e;
     }
     void pop() {
-      FlashCommand* c = head;
-      head = c->queue_next;
+      Queued* e = head;
+      head = e->next;
       if (!head) tail = nullptr;
-      c->queue_next = nullptr;
+      e->next = nullptr;
     }
-    // Removes `c`, which follows `prev` (null: c is the head).
-    void unlink(FlashCommand* prev, FlashCommand* c) {
+    // Removes `e`, which follows `prev` (null: e is the head).
+    void unlink(Queued* prev, Queued* e) {
       if (!prev) {
         pop();
         return;
       }
-      prev->queue_next = c->queue_next;
-      if (tail == c) tail = prev;
-      c->queue_next = nullptr;
+      prev->next = e->next;
+      if (tail == e) tail = prev;
+      e->next = nullptr;
     }
   };
   // A chip's queue: per priority class, its reads and its other commands, each oldest
@@ -266,10 +311,10 @@ class HosPolicy final : public SchedPolicy {
   // take, so a decision reads it in O(1) (refresh() has the rule).
   struct ChipQueue {
     List lists[kPriorityClasses][2];  // [class][0: reads, 1: others]
-    FlashCommand* cand = nullptr;
+    Queued* cand = nullptr;
     std::uint32_t size = 0;
-    std::uint32_t need = 0;  // cand->start_need(), 0 when empty
-    std::uint16_t die = 0;   // cand->die
+    std::uint32_t need = 0;  // cand's start_need(), 0 when empty
+    std::uint16_t die = 0;   // cand's die
     bool moved = false;      // pipeline: cand goes ahead of an older command of the other list
     std::uint32_t passes = 0;  // pipeline: grants in a row that were `moved`
     List& list(unsigned cls, bool read) { return lists[cls][read ? 0 : 1]; }
@@ -287,18 +332,18 @@ class HosPolicy final : public SchedPolicy {
     const unsigned urgent = static_cast<unsigned>(FlashPriority::UrgentGc);
     const unsigned host = static_cast<unsigned>(FlashPriority::Host);
     if (q.lists[urgent][0].head || q.lists[urgent][1].head) {
-      if (FlashCommand* r = q.lists[host][0].head) q.cand = r;
+      if (Queued* r = q.lists[host][0].head) q.cand = r;
     }
     for (unsigned k = 0; k < kPriorityClasses && !q.cand; ++k) {
-      FlashCommand* r = q.lists[k][0].head;
-      FlashCommand* o = q.lists[k][1].head;
+      Queued* r = q.lists[k][0].head;
+      Queued* o = q.lists[k][1].head;
       if (!r) q.cand = o;
       else if (!o || read_first_) q.cand = r;
-      else q.cand = r->queue_seq < o->queue_seq ? r : o;
+      else q.cand = r->seq < o->seq ? r : o;
       if (resched_.pipeline && r && o && q.passes < resched_.window) {
-        FlashCommand* alt = q.cand == r ? o : r;
-        if (continues(*alt) && !continues(*q.cand)) {
-          if (alt->keep_order) {
+        Queued* alt = q.cand == r ? o : r;
+        if (continues(*alt->c) && !continues(*q.cand->c)) {
+          if (alt->c->keep_order) {
             ++counters_.held_by_dependency;
           } else {
             q.cand = alt;
@@ -307,8 +352,8 @@ class HosPolicy final : public SchedPolicy {
         }
       }
     }
-    q.need = q.cand ? q.cand->start_need() : 0;
-    q.die = q.cand ? q.cand->die : 0;
+    q.need = q.cand ? q.cand->c->start_need() : 0;
+    q.die = q.cand ? q.cand->c->die : 0;
   }
   std::size_t die_index(const FlashCommand& c) const { return (std::size_t{c.channel} * chips_ + c.chip) * dies_ + c.die; }
   // Whether `c` is of the operation its die was last granted.
@@ -325,7 +370,7 @@ class HosPolicy final : public SchedPolicy {
   // `ready(chip, queue)` finds ready is granted it; `fits(c, mask)`: whether c's die
   // could start c with the planes `mask` (multi-plane rescheduling).
   template <typename ChipReady, typename Fits>
-  void decide_channel(unsigned ch, ChipReady&& ready, Fits&& fits, std::vector<FlashCommand*>& out) {
+  void decide_channel(unsigned ch, ChipReady&& ready, Fits&& fits, std::vector<Grant>& out) {
     unsigned chip = rr_[ch];
     for (unsigned k = 0; k < chips_; ++k) {
       if (++chip == chips_) chip = 0;
@@ -346,9 +391,12 @@ class HosPolicy final : public SchedPolicy {
   // Issues a chip queue's candidate (always the head of its list), with its partners
   // under multi-plane rescheduling.
   template <typename Fits>
-  void take(unsigned ch, unsigned chip, ChipQueue& q, Fits&& fits, std::vector<FlashCommand*>& out) {
-    FlashCommand* c = q.cand;
-    out.push_back(c);
+  void take(unsigned ch, unsigned chip, ChipQueue& q, Fits&& fits, std::vector<Grant>& out) {
+    Queued* e = q.cand;
+    FlashCommand* c = e->c;
+    Grant& g = out.emplace_back();
+    g.cmd = c;
+    g.owner = e->owner;
     List& l = q.list(class_of(*c), c->op == FlashOp::Read);
     l.pop();
     --q.size;
@@ -356,58 +404,67 @@ class HosPolicy final : public SchedPolicy {
     --per_channel_[ch];
     rr_[ch] = chip;
     if (resched_.on()) {
-      if (resched_.multiplane && c->plane_count() == 1) join_partners(ch, q, l, *c, fits);
-      account(q, *c);
+      Queued* partners[kMaxPlanes];
+      unsigned n = 0;
+      if (resched_.multiplane && c->plane_count() == 1) n = join_partners(ch, q, l, *c, fits, partners);
+      account(q, *e, partners, n);
+      for (unsigned i = 0; i < n; ++i) {
+        g.part[i] = partners[i]->c;
+        g.part_owner[i] = partners[i]->owner;
+        pool_.give(partners[i]);
+      }
+      g.partners = n;
     }
+    pool_.give(e);
     refresh(q);
   }
   // Multi-plane rescheduling: the first `window` commands of the head's list, in order;
   // the first command met of each other plane of the head's die joins it if it is a
   // single-page command of the same operation at the same page offset (an erase: any
-  // block), not marked keep_order, and the die can start them all.
+  // block), not marked keep_order, and the die can start them all. Returns the partners
+  // (taken out of the list) in `out`.
   template <typename Fits>
-  void join_partners(unsigned ch, ChipQueue& q, List& l, FlashCommand& h, Fits&& fits) {
+  unsigned join_partners(unsigned ch, ChipQueue& q, List& l, FlashCommand& h, Fits&& fits, Queued** out) {
     std::uint8_t seen = h.plane_mask;  // planes whose first command was met
-    FlashCommand* tail = &h;
-    FlashCommand* prev = nullptr;
+    std::uint8_t mask = h.plane_mask;  // the head's planes with its partners'
+    Queued* prev = nullptr;
     unsigned joined = 0;
-    FlashCommand* e = l.head;
+    Queued* e = l.head;
     for (std::uint32_t k = 0; e && k < resched_.window; ++k) {
-      FlashCommand* next = e->queue_next;
-      const bool here = e->die == h.die;
-      const bool first = here && !(seen & e->plane_mask);
-      if (here) seen = static_cast<std::uint8_t>(seen | e->plane_mask);
-      const std::uint8_t mask = static_cast<std::uint8_t>(h.plane_mask | e->plane_mask);
-      bool join = first && e->op == h.op && e->plane_count() == 1 &&
-                  (h.op == FlashOp::Erase || (e->page == h.page && e->read_level == h.read_level));
-      if (join && e->keep_order) {
+      Queued* next = e->next;
+      const FlashCommand& x = *e->c;
+      const bool here = x.die == h.die;
+      const bool first = here && !(seen & x.plane_mask);
+      if (here) seen = static_cast<std::uint8_t>(seen | x.plane_mask);
+      const std::uint8_t with = static_cast<std::uint8_t>(mask | x.plane_mask);
+      bool join = first && x.op == h.op && x.plane_count() == 1 &&
+                  (h.op == FlashOp::Erase || (x.page == h.page && x.read_level == h.read_level));
+      if (join && x.keep_order) {
         ++counters_.held_by_dependency;
         join = false;
       }
-      if (join && fits(h, mask)) {
+      if (join && fits(h, with)) {
         l.unlink(prev, e);
         --q.size;
         --total_;
         --per_channel_[ch];
-        h.plane_mask = mask;  // for the next partner's fit; FlashSched merges them
-        tail->join_next = e;
-        tail = e;
-        ++joined;
+        mask = with;  // for the next partner's fit; FlashSched merges them
+        out[joined++] = e;
       } else {
         prev = e;
       }
       e = next;
     }
-    if (!joined) return;
-    // The head keeps its own plane mask until the block merges the command.
-    for (FlashCommand* p = h.join_next; p; p = p->join_next) h.plane_mask = static_cast<std::uint8_t>(h.plane_mask & ~p->plane_mask);
+    if (!joined) return 0;
     ++counters_.merged_commands;
     counters_.merged_parts += joined;
     ++counters_.merged_sizes[std::min<unsigned>(joined + 1, kMaxPlanes)];
+    return joined;
   }
   // The counters of a grant: its type switch and its (and its partners') reordering
   // distance, the older commands of the chip queue left waiting.
-  void account(ChipQueue& q, FlashCommand& c) {
+  void account(ChipQueue& q, const Queued& head, Queued* const* partners, unsigned n) {
+    const FlashCommand& c = *head.c;
     std::uint8_t& last = last_op_[die_index(c)];
     if (last != kNoOp && last != static_cast<std::uint8_t>(c.op)) ++counters_.type_switches;
     last = static_cast<std::uint8_t>(c.op);
@@ -417,12 +474,13 @@ class HosPolicy final : public SchedPolicy {
     } else {
       q.passes = 0;
     }
-    for (FlashCommand* p = &c; p; p = p->join_next) {
+    for (unsigned k = 0; k <= n; ++k) {
+      const std::uint64_t seq = k == 0 ? head.seq : partners[k - 1]->seq;
       ++counters_.granted;
       std::uint64_t older = 0;
       for (auto& cls : q.lists)
         for (List& l : cls)
-          for (const FlashCommand* e = l.head; e && e->queue_seq < p->queue_seq; e = e->queue_next) ++older;
+          for (const Queued* e = l.head; e && e->seq < seq; e = e->next) ++older;
       if (!older) continue;
       ++counters_.reordered;
       counters_.distance_sum += older;
@@ -441,6 +499,7 @@ class HosPolicy final : public SchedPolicy {
   unsigned dies_ = 1;
   std::vector<std::uint8_t> last_op_;  // per die: the operation last granted (kNoOp: none yet)
   RescheduleCounters counters_;
+  QueuedPool pool_;
 };
 
 template <typename Ready>
@@ -455,7 +514,7 @@ bool SchedPolicy::any_ready(unsigned channel, Ready&& ready) const {
 }
 
 template <typename Ready, typename ChannelOpen>
-void SchedPolicy::decide(Ready&& ready, ChannelOpen&& open, std::vector<FlashCommand*>& out,
+void SchedPolicy::decide(Ready&& ready, ChannelOpen&& open, std::vector<Grant>& out,
                          const std::vector<unsigned>* changed) {
   struct Fn : ReadyFn {
     Ready& r;

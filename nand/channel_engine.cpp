@@ -9,9 +9,10 @@
 namespace ssd::nand {
 
 namespace {
-RegState reg_state(const FlashCommand* c) {
-  if (!c) return RegState::Free;
-  return c->op == FlashOp::Read ? RegState::ReadData : RegState::ProgramData;
+template <typename Job>
+RegState reg_state(const Job* j) {
+  if (!j) return RegState::Free;
+  return j->c->op == FlashOp::Read ? RegState::ReadData : RegState::ProgramData;
 }
 ArrayState array_state(FlashOp op) {
   switch (op) {
@@ -223,11 +224,25 @@ void ChannelEngine::chip_finished(unsigned chip, Tick now) {
     activity_->set_idle(std::size_t{channel_} * cfg_.chips_per_channel + chip, now);
 }
 
-void ChannelEngine::submit(FlashCommand* c, Tick now) {
-  c->exec.stage = Queued;
-  c->exec.seq = seq_++;
-  c->exec.ready_at = now;
-  c->exec.next = nullptr;
+ChannelEngine::Job* ChannelEngine::take_job(FlashCommand* c, void* owner) {
+  Job* j;
+  if (!free_jobs_.empty()) {
+    j = free_jobs_.back();
+    free_jobs_.pop_back();
+  } else {
+    j = &jobs_.emplace_back();
+  }
+  j->c = c;
+  j->owner = owner;
+  return j;
+}
+
+void ChannelEngine::submit(FlashCommand* c, Tick now, void* owner) {
+  Job* j = take_job(c, owner);
+  j->stage = Queued;
+  j->seq = seq_++;
+  j->ready_at = now;
+  j->next = nullptr;
   c->status = FlashStatus::Pending;
   c->t_submit = now;
   ++in_flight_;
@@ -236,21 +251,21 @@ void ChannelEngine::submit(FlashCommand* c, Tick now) {
     c->error = static_error(*c);
     c->metered = false;  // it never reaches its die: no wait to split
     c->waited = {};
-    rejected_.push_back(c);
+    rejected_.push_back(j);
     return;
   }
   // The die is committed to it from now: the meter's time of what it waited for in the
   // scheduler block ends here, and its own occupation begins.
   if (c->metered) meter_.growth(c->chip, c->die, now, bus_busy_ticks(now), c->waited);
-  meter_.occupy(c->chip, c->die, c->exec.seq, work_kind(*c), now, bus_clock(now));
+  meter_.occupy(c->chip, c->die, j->seq, work_kind(*c), now, bus_clock(now));
   Die& d = die_of(*c);
   if (d.tail) {
-    d.tail->exec.next = c;
+    d.tail->next = j;
   } else {
-    d.head = c;
+    d.head = j;
     heads_.push_back(die_index(d));
   }
-  d.tail = c;
+  d.tail = j;
   ++d.queued;
   ++queued_total_;
   note_queue(d, c->chip, c->die, now);
@@ -281,33 +296,34 @@ void ChannelEngine::refresh_accept(Die& d) {
              idle << (k * static_cast<unsigned>(FlashOp::Erase));
 }
 
-void ChannelEngine::start_bus(FlashCommand* c, Tick now) {
+void ChannelEngine::start_bus(Job* j, Tick now) {
   if (!observer_ && nseg_ > 1) {  // nobody watches the segment boundaries: one event
     Tick total = 0;
     for (unsigned i = 0; i < nseg_; ++i) total += segs_[i].duration;
     segs_[0].duration = total;
     nseg_ = 1;
   }
-  bus_op_ = c;
+  bus_op_ = j;
   bus_start_ = now;
   iseg_ = 0;
   seg_end_ = now + segs_[0].duration;
-  if (observer_) observer_->on_bus(now, segs_[0].phase, c);
+  if (observer_) observer_->on_bus(now, segs_[0].phase, j->c);
 }
 
-void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
+void ChannelEngine::start_bus_command(Job* j, Tick now) {
+  FlashCommand* c = j->c;
   Die& d = die_of(*c);
   ++d.inflight;
   if (c->op == FlashOp::Read) ++d.inflight_reads;
   if (c->op == FlashOp::Program) ++d.inflight_programs;
   chip_started(c->chip, now);
-  c->exec.stage = BusCmd;
+  j->stage = BusCmd;
   c->t_start = now;
   nseg_ = 0;
   switch (c->op) {
     case FlashOp::Read:
       for_planes(c->plane_mask, [&](unsigned p) {
-        d.planes[p].data = c;
+        d.planes[p].data = j;
         segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
       });
       if (c->read_level) segs_[0].duration += t_retry_cmd_;  // SET FEATURES: the read-retry level, once per die
@@ -317,7 +333,7 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
         const std::size_t bi = block_index(*c, p);
         tokens_.at(bi, c->page) = c->token[p];
         ++pages_[bi].write_ptr;
-        (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = c;
+        (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = j;
         segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
         segs_[nseg_++] = {BusPhase::DataIn, t_data_};
       });
@@ -332,14 +348,15 @@ void ChannelEngine::start_bus_command(FlashCommand* c, Tick now) {
   set_regs(d, *c, now);
   d.in_cmd_phase = true;
   refresh_accept(d);
-  bus_segments_started(c, now);
-  start_bus(c, now);
+  bus_segments_started(j, now);
+  start_bus(j, now);
 }
 
 // A data-out phase is all data; a command phase per plane: command and address cycles,
 // then a program's page of data-in.
-void ChannelEngine::bus_segments_started(FlashCommand* c, Tick now) {
-  if (c->exec.stage == BusOut) {
+void ChannelEngine::bus_segments_started(Job* j, Tick now) {
+  FlashCommand* c = j->c;
+  if (j->stage == BusOut) {
     c->t_out_start = now;
     return;
   }
@@ -350,21 +367,23 @@ void ChannelEngine::bus_segments_started(FlashCommand* c, Tick now) {
   c->t_bus_end = now + cmd + (c->op == FlashOp::Program ? n * t_data_ : 0);
 }
 
-void ChannelEngine::start_bus_dataout(FlashCommand* c, Tick now) {
-  c->exec.stage = BusOut;
+void ChannelEngine::start_bus_dataout(Job* j, Tick now) {
+  FlashCommand* c = j->c;
+  j->stage = BusOut;
   nseg_ = 0;
   Tick t = c->out_bytes ? cfg_.bus_ticks(c->out_bytes) : t_data_;  // a partial read moves its bytes only
   if (soft(*c)) t *= soft_senses_;  // the hard page and its soft-information pages
   for_planes(c->plane_mask, [&](unsigned) { segs_[nseg_++] = {BusPhase::DataOut, t}; });
-  bus_segments_started(c, now);
-  start_bus(c, now);
+  bus_segments_started(j, now);
+  start_bus(j, now);
 }
 
-void ChannelEngine::start_array(Die& d, FlashCommand* c, Tick now) {
-  d.array_op = c;
+void ChannelEngine::start_array(Die& d, Job* j, Tick now) {
+  FlashCommand* c = j->c;
+  d.array_op = j;
   const std::uint32_t i = die_index(d);
   in_array_[i / 64] |= std::uint64_t{1} << (i % 64);
-  c->exec.stage = Array;
+  j->stage = Array;
   c->t_array_start = now;
   d.array_end = now + (c->op == FlashOp::Read      ? (soft(*c) ? soft_senses_ * t_read_ : t_read_)
                        : c->op == FlashOp::Program ? t_prog_
@@ -373,8 +392,9 @@ void ChannelEngine::start_array(Die& d, FlashCommand* c, Tick now) {
   if (observer_) observer_->on_array(now, *c, array_state(c->op));
 }
 
-void ChannelEngine::finish_bus_segment(Tick now, std::vector<FlashCommand*>& done) {
-  FlashCommand* c = bus_op_;
+void ChannelEngine::finish_bus_segment(Tick now, std::vector<Completed>& done) {
+  Job* j = bus_op_;
+  FlashCommand* c = j->c;
   if (++iseg_ < nseg_) {
     seg_end_ = now + segs_[iseg_].duration;
     if (observer_) observer_->on_bus(now, segs_[iseg_].phase, c);
@@ -385,12 +405,12 @@ void ChannelEngine::finish_bus_segment(Tick now, std::vector<FlashCommand*>& don
   seg_end_ = kNever;
   if (observer_) observer_->on_bus(now, BusPhase::Idle, nullptr);
   Die& d = die_of(*c);
-  if (c->exec.stage == BusOut) {  // a read's data is out
+  if (j->stage == BusOut) {  // a read's data is out
     for_planes(c->plane_mask, [&](unsigned p) {
       (cfg_.cache_read ? d.planes[p].cache : d.planes[p].data) = nullptr;
     });
     set_regs(d, *c, now);
-    complete(c, now, done);
+    complete(j, now, done);
     register_moves(d, now);
     refresh_accept(d);
     return;
@@ -398,17 +418,18 @@ void ChannelEngine::finish_bus_segment(Tick now, std::vector<FlashCommand*>& don
   // End of a command phase: the array operation follows.
   d.in_cmd_phase = false;
   if (c->op == FlashOp::Program && cfg_.cache_program) {
-    c->exec.stage = WaitArray;
+    j->stage = WaitArray;
     ++d.waiting_programs;
     register_moves(d, now);
   } else {
-    start_array(d, c, now);
+    start_array(d, j, now);
   }
   refresh_accept(d);
 }
 
-void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& done) {
-  FlashCommand* c = d.array_op;
+void ChannelEngine::finish_array(Die& d, Tick now, std::vector<Completed>& done) {
+  Job* j = d.array_op;
+  FlashCommand* c = j->c;
   d.array_op = nullptr;
   d.array_end = kNever;
   const std::uint32_t i = die_index(d);
@@ -422,27 +443,26 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<FlashCommand*>& d
         c->token[p] = page_token(block_index(*c, p), c->page);
       });
       if (cfg_.cache_read) {
-        c->exec.stage = WaitReg;  // register_moves() copies it to the cache register
+        j->stage = WaitReg;  // register_moves() copies it to the cache register
       } else {
-        c->exec.stage = WaitOut;
-        c->exec.ready_at = now;
+        j->stage = WaitOut;
+        j->ready_at = now;
         c->t_out_ready = now;
-        waiting_out_.push_back(c);
+        waiting_out_.push_back(j);
       }
       break;
     case FlashOp::Program:
       for_planes(c->plane_mask, [&](unsigned p) { d.planes[p].data = nullptr; });
       set_regs(d, *c, now);
-      complete(c, now, done);
+      complete(j, now, done);
       break;
     case FlashOp::Erase:
-      complete(c, now, done);
+      complete(j, now, done);
       break;
   }
   register_moves(d, now);
   refresh_accept(d);
 }
-
 // The fault model's verdict at a command's array end: a read's bit errors per plane, a
 // program's or erase's failed planes. A factory bad block fails every operation.
 void ChannelEngine::array_faults(FlashCommand& c, Tick now) {
@@ -495,43 +515,46 @@ void ChannelEngine::register_moves(Die& d, Tick now) {
   if (cfg_.cache_read) {
     // A read page in a data register moves to the cache register once it is free.
     for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
-      FlashCommand* c = d.planes[p].data;
-      if (!c || c->op != FlashOp::Read || c->exec.stage != WaitReg) continue;
+      Job* j = d.planes[p].data;
+      if (!j || j->c->op != FlashOp::Read || j->stage != WaitReg) continue;
+      FlashCommand* c = j->c;
       bool free = true;
       for_planes(c->plane_mask, [&](unsigned q) { free = free && !d.planes[q].cache; });
       if (!free) continue;
       for_planes(c->plane_mask, [&](unsigned q) {
-        d.planes[q].cache = c;
+        d.planes[q].cache = j;
         d.planes[q].data = nullptr;
       });
-      c->exec.stage = WaitOut;
-      c->exec.ready_at = now;
+      j->stage = WaitOut;
+      j->ready_at = now;
       c->t_out_ready = now;
-      waiting_out_.push_back(c);
+      waiting_out_.push_back(j);
       set_regs(d, *c, now);
     }
   }
   if (cfg_.cache_program && d.waiting_programs && !d.array_op) {
     // A program's page in a cache register moves to the data register and starts tPROG.
     for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
-      FlashCommand* c = d.planes[p].cache;
-      if (!c || c->op != FlashOp::Program || c->exec.stage != WaitArray) continue;
+      Job* j = d.planes[p].cache;
+      if (!j || j->c->op != FlashOp::Program || j->stage != WaitArray) continue;
+      FlashCommand* c = j->c;
       bool free = true;
       for_planes(c->plane_mask, [&](unsigned q) { free = free && !d.planes[q].data; });
       if (!free) continue;
       for_planes(c->plane_mask, [&](unsigned q) {
-        d.planes[q].data = c;
+        d.planes[q].data = j;
         d.planes[q].cache = nullptr;
       });
       --d.waiting_programs;
       set_regs(d, *c, now);
-      start_array(d, c, now);
+      start_array(d, j, now);
       break;
     }
   }
 }
 
-void ChannelEngine::complete(FlashCommand* c, Tick now, std::vector<FlashCommand*>& done) {
+void ChannelEngine::complete(Job* j, Tick now, std::vector<Completed>& done) {
+  FlashCommand* c = j->c;
   Die& d = die_of(*c);
   --d.inflight;
   switch (c->op) {
@@ -551,39 +574,41 @@ void ChannelEngine::complete(FlashCommand* c, Tick now, std::vector<FlashCommand
       break;
   }
   chip_finished(c->chip, now);
-  meter_.release(c->chip, c->die, c->exec.seq, now, bus_clock(now));
-  c->exec.stage = Done;
+  meter_.release(c->chip, c->die, j->seq, now, bus_clock(now));
+  j->stage = Done;
   if (c->status == FlashStatus::Pending) c->status = FlashStatus::Ok;  // else a failure array_faults() found
   c->t_done = now;
   --in_flight_;
-  done.push_back(c);
+  done.push_back({c, j->owner});
+  give_job(j);
 }
 
-void ChannelEngine::fail(FlashCommand* c, Tick now, std::string why,
-                         std::vector<FlashCommand*>& done) {
+void ChannelEngine::fail(Job* j, Tick now, std::string why, std::vector<Completed>& done) {
+  FlashCommand* c = j->c;
   c->error = c->describe() + ": " + why;
-  c->exec.stage = Done;
+  j->stage = Done;
   c->status = FlashStatus::ProtocolError;
   c->t_start = c->t_bus_end = c->t_array_start = c->t_array_end = c->t_out_ready = c->t_out_start = c->t_done = now;
   ++counters_.protocol_errors;
   --in_flight_;
-  done.push_back(c);
+  done.push_back({c, j->owner});
+  give_job(j);
 }
 
-bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
-  FlashCommand* best = nullptr;
+bool ChannelEngine::arbitrate(Tick now, std::vector<Completed>& done) {
+  Job* best = nullptr;
   Die* best_die = nullptr;
   Tick best_t = kNever;
   int best_kind = 2;  // 0: command phase, 1: data-out phase
-  auto better = [&](Tick t, int kind, const FlashCommand* c) {
+  auto better = [&](Tick t, int kind, const Job* j) {
     if (!best) return true;
     if (t != best_t) return t < best_t;
     if (kind != best_kind) return kind < best_kind;
-    return c->exec.seq < best->exec.seq;
+    return j->seq < best->seq;
   };
   for (std::uint32_t i : heads_) {
     Die& d = dies_[i];
-    if (!accepts(accept_[i], d.head->start_need())) {
+    if (!accepts(accept_[i], d.head->c->start_need())) {
       d.eligible_since = kNever;
       continue;
     }
@@ -599,11 +624,11 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
   if (bus_op_) return false;
   std::size_t best_out = 0;
   for (std::size_t i = 0; i < waiting_out_.size(); ++i) {
-    FlashCommand* c = waiting_out_[i];
-    if (better(c->exec.ready_at, 1, c)) {
-      best = c;
+    Job* j = waiting_out_[i];
+    if (better(j->ready_at, 1, j)) {
+      best = j;
       best_die = nullptr;
-      best_t = c->exec.ready_at;
+      best_t = j->ready_at;
       best_kind = 1;
       best_out = i;
     }
@@ -615,7 +640,7 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
     return true;
   }
   Die& d = *best_die;
-  d.head = best->exec.next;
+  d.head = best->next;
   if (!d.head) {
     d.tail = nullptr;
     const std::uint32_t idx = die_index(*best_die);
@@ -626,14 +651,15 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
         break;
       }
   }
-  best->exec.next = nullptr;
+  best->next = nullptr;
   --d.queued;
   --queued_total_;
   d.eligible_since = kNever;
-  note_queue(d, best->chip, best->die, now);
-  if (!dynamically_valid(*best)) {
-    meter_.release(best->chip, best->die, best->exec.seq, now, bus_clock(now));
-    fail(best, now, dynamic_error(*best), done);
+  FlashCommand& bc = *best->c;
+  note_queue(d, bc.chip, bc.die, now);
+  if (!dynamically_valid(bc)) {
+    meter_.release(bc.chip, bc.die, best->seq, now, bus_clock(now));
+    fail(best, now, dynamic_error(bc), done);
     return true;
   }
   start_bus_command(best, now);
@@ -642,15 +668,15 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<FlashCommand*>& done) {
 
 void ChannelEngine::finish_lazy_bus_end() {
   lazy_bus_end_ = false;
-  std::vector<FlashCommand*> none;  // a command phase's end completes nothing
+  std::vector<Completed> none;  // a command phase's end completes nothing
   finish_bus_segment(seg_end_, none);
 }
 
-void ChannelEngine::advance(Tick now, std::vector<FlashCommand*>& done) {
+void ChannelEngine::advance(Tick now, std::vector<Completed>& done) {
   catch_up(now);
-  for (FlashCommand* c : rejected_) {
-    std::string why = std::move(c->error);
-    fail(c, now, std::move(why), done);
+  for (Job* j : rejected_) {
+    std::string why = std::move(j->c->error);
+    fail(j, now, std::move(why), done);
   }
   rejected_.clear();
   bool changed = true;
@@ -680,11 +706,11 @@ void ChannelEngine::advance(Tick now, std::vector<FlashCommand*>& done) {
   // Skip the wake at the end of a command phase that only starts the array.
   Tick bus_next = seg_end_;
   lazy_bus_end_ = false;
-  if (bus_op_ && !observer_ && bus_op_->exec.stage == BusCmd && iseg_ + 1 >= nseg_ &&
-      (bus_op_->op != FlashOp::Program || !cfg_.cache_program) && queued_total_ == 0 &&
+  if (bus_op_ && !observer_ && bus_op_->stage == BusCmd && iseg_ + 1 >= nseg_ &&
+      (bus_op_->c->op != FlashOp::Program || !cfg_.cache_program) && queued_total_ == 0 &&
       waiting_out_.empty()) {
     lazy_bus_end_ = true;
-    bus_next = seg_end_ + array_time(bus_op_->op);  // the array end that follows
+    bus_next = seg_end_ + array_time(bus_op_->c->op);  // the array end that follows
   }
   next_event_ = std::min(bus_next, next_array_end_);
 }

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -83,13 +84,19 @@ class ChannelEngine {
 
   void set_observer(NandObserver* obs) { observer_ = obs; }
 
-  // Accepts a command at time `now` (never refuses). A command whose address is
-  // invalid completes with a protocol error at the next advance().
-  void submit(FlashCommand* cmd, Tick now);
+  // Accepts a command at time `now` (never refuses), with its submitter's handle `owner`
+  // (given back with it when it completes). A command whose address is invalid
+  // completes with a protocol error at the next advance().
+  void submit(FlashCommand* cmd, Tick now, void* owner = nullptr);
 
+  // A command that completed, and the handle it was submitted with.
+  struct Completed {
+    FlashCommand* cmd;
+    void* owner;
+  };
   // Processes everything due at `now` (>= the previous call) and appends the
   // commands that completed to `done`.
-  void advance(Tick now, std::vector<FlashCommand*>& done);
+  void advance(Tick now, std::vector<Completed>& done);
 
   // Time of the next internal event, kNever when idle.
   Tick next_event() const { return next_event_; }
@@ -215,16 +222,28 @@ class ChannelEngine {
 
  private:
   enum Stage : std::uint8_t { Queued, BusCmd, WaitArray, Array, WaitReg, WaitOut, BusOut, Done };
+  // A command the channel holds, with the channel's own state of it (the protocol's
+  // command carries none): where it is, its submission number, since when its waiting
+  // phase could go, the next command of its die's queue, and its submitter's handle.
+  // Jobs are reused: one is taken at submit and given back at completion.
+  struct Job {
+    FlashCommand* c = nullptr;
+    void* owner = nullptr;
+    std::uint64_t seq = 0;
+    Tick ready_at = 0;
+    Job* next = nullptr;
+    Stage stage = Queued;
+  };
   struct Plane {
-    FlashCommand* data = nullptr;   // data register holder
-    FlashCommand* cache = nullptr;  // cache register holder
+    Job* data = nullptr;   // data register holder
+    Job* cache = nullptr;  // cache register holder
   };
   struct Die {
-    FlashCommand* head = nullptr;  // pending commands, FIFO through exec.next
-    FlashCommand* tail = nullptr;
+    Job* head = nullptr;  // pending commands, FIFO through Job::next
+    Job* tail = nullptr;
     unsigned queued = 0;
     Tick eligible_since = kNever;  // since when the head command could start
-    FlashCommand* array_op = nullptr;
+    Job* array_op = nullptr;
     Tick array_end = kNever;
     unsigned inflight = 0, inflight_reads = 0, inflight_programs = 0;
     unsigned waiting_programs = 0;  // cache program: data in cache register, waiting for the array
@@ -254,16 +273,20 @@ class ChannelEngine {
   // its accept word; called at every change of that state.
   void refresh_accept(Die& d);
   void finish_lazy_bus_end();  // catch_up()'s work
-  void start_bus_command(FlashCommand* c, Tick now);
-  void start_bus_dataout(FlashCommand* c, Tick now);
-  void start_bus(FlashCommand* c, Tick now);
-  void finish_bus_segment(Tick now, std::vector<FlashCommand*>& done);
-  void start_array(Die& d, FlashCommand* c, Tick now);
-  void finish_array(Die& d, Tick now, std::vector<FlashCommand*>& done);
+  void start_bus_command(Job* j, Tick now);
+  void start_bus_dataout(Job* j, Tick now);
+  void start_bus(Job* j, Tick now);
+  void finish_bus_segment(Tick now, std::vector<Completed>& done);
+  void start_array(Die& d, Job* j, Tick now);
+  void finish_array(Die& d, Tick now, std::vector<Completed>& done);
   void register_moves(Die& d, Tick now);
-  void complete(FlashCommand* c, Tick now, std::vector<FlashCommand*>& done);
-  void fail(FlashCommand* c, Tick now, std::string why, std::vector<FlashCommand*>& done);
-  bool arbitrate(Tick now, std::vector<FlashCommand*>& done);
+  void complete(Job* j, Tick now, std::vector<Completed>& done);
+  void fail(Job* j, Tick now, std::string why, std::vector<Completed>& done);
+  bool arbitrate(Tick now, std::vector<Completed>& done);
+  Job* take_job(FlashCommand* c, void* owner);
+  void give_job(Job* j) { free_jobs_.push_back(j); }
+  std::deque<Job> jobs_;  // every job made (stable addresses)
+  std::vector<Job*> free_jobs_;
   // Observer notes, inline so that with no observer (tracing off) they cost one test.
   void set_regs(Die& d, const FlashCommand& c, Tick now) {
     if (observer_) observe_regs(d, c, now);
@@ -323,14 +346,14 @@ class ChannelEngine {
   std::size_t first_block_ = 0;             // device-wide index of this channel's first block
   std::vector<std::uint32_t> erase_count_;  // per block
 
-  FlashCommand* bus_op_ = nullptr;
+  Job* bus_op_ = nullptr;
   Segment segs_[2 * kMaxPlanes];
   unsigned nseg_ = 0, iseg_ = 0;
   Tick seg_end_ = kNever;
   Tick bus_start_ = 0;
 
-  std::vector<FlashCommand*> waiting_out_;  // reads whose data waits for the bus
-  std::vector<FlashCommand*> rejected_;     // invalid at submit, completed at next advance
+  std::vector<Job*> waiting_out_;  // reads whose data waits for the bus
+  std::vector<Job*> rejected_;     // invalid at submit, completed at next advance
   std::uint64_t seq_ = 0;
   unsigned queued_total_ = 0;  // commands waiting to start, all dies
   std::vector<std::uint32_t> heads_;  // dies with a command waiting to start (any order)
@@ -345,7 +368,7 @@ class ChannelEngine {
   auto bus_clock(Tick now) const {
     return [this, now] { return bus_busy_ticks(now); };
   }
-  void bus_segments_started(FlashCommand* c, Tick now);  // attribution: its bus times
+  void bus_segments_started(Job* j, Tick now);  // attribution: its bus times
   Tick next_event_ = kNever;
   ChannelCounters counters_;
 };

@@ -29,9 +29,11 @@ void NandChannel::set_life_listener(LifeListener* l) {
 void NandChannel::Watch::on_bus(Tick t, BusPhase phase, const FlashCommand* c) {
   if (tracer) tracer->on_bus(t, phase, c);
   if (!life) return;
+  // Every command's stages: the listener follows those that serve the requests it
+  // watches (their own, or pages a command carries for others).
   if (c) {
-    if (c->followed()) life->command_at(t, *c, Stage::Bus);
-  } else if (bus_ && bus_->followed()) {
+    life->command_at(t, *c, Stage::Bus);
+  } else if (bus_) {
     // Off the bus: a read's data is out (done); a program's data waits in the cache
     // register for the array (its array start, at this time, comes next otherwise).
     const bool out = bus_->op == FlashOp::Read && bus_->t_array_end != 0 && bus_->t_array_end <= t;
@@ -42,7 +44,7 @@ void NandChannel::Watch::on_bus(Tick t, BusPhase phase, const FlashCommand* c) {
 
 void NandChannel::Watch::on_array(Tick t, const FlashCommand& c, ArrayState s) {
   if (tracer) tracer->on_array(t, c, s);
-  if (!life || !c.followed()) return;
+  if (!life) return;
   if (s != ArrayState::Idle) life->command_at(t, c, Stage::Array);
   else life->command_at(t, c, c.op == FlashOp::Read ? Stage::Register : Stage::Done);
 }
@@ -78,9 +80,8 @@ tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
 
 void NandChannel::accept(tlm::tlm_generic_payload& gp, Tick now) {
   FlashCommand& cmd = flash_cmd(gp);
-  cmd.exec.owner = &gp;
   const bool due = engine_.next_event() <= now;  // something else is due now: let run() do it
-  engine_.submit(&cmd, now);
+  engine_.submit(&cmd, now, &gp);
   if (due || !cmd.error.empty()) {  // a rejected command completes in run(), not here
     schedule(now);
     return;
@@ -96,8 +97,9 @@ void NandChannel::accept(tlm::tlm_generic_payload& gp, Tick now) {
 }
 
 void NandChannel::collect() {
-  for (FlashCommand* c : done_) {
-    auto* gp = static_cast<tlm::tlm_generic_payload*>(c->exec.owner);
+  for (const ChannelEngine::Completed& d : done_) {
+    const FlashCommand* c = d.cmd;
+    auto* gp = static_cast<tlm::tlm_generic_payload*>(d.owner);
     if (c->status != FlashStatus::ProtocolError) {  // Ok, or a failure the NAND reports (its status)
       gp->set_response_status(tlm::TLM_OK_RESPONSE);
     } else {

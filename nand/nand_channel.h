@@ -91,7 +91,7 @@ class NandChannel : public sc_core::sc_module {
   ChannelWaker& waker_;
   Listener* listener_ = nullptr;
   std::multimap<Tick, tlm::tlm_generic_payload*> delayed_;  // BEGIN_REQ with a delay, by arrival
-  std::vector<FlashCommand*> done_;
+  std::vector<ChannelEngine::Completed> done_;
   std::deque<tlm::tlm_generic_payload*> responses_;
   bool awaiting_end_resp_ = false;
 };

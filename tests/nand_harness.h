@@ -13,7 +13,7 @@ struct Harness {
   ChipActivity activity;
   ChannelEngine engine;
   std::deque<FlashCommand> cmds;  // stable addresses
-  std::vector<FlashCommand*> done;
+  std::vector<ChannelEngine::Completed> done;
   Tick now = 0;
 
   explicit Harness(const NandConfig& c, unsigned channel = 0, FaultModel* faults = nullptr)

@@ -125,7 +125,8 @@ struct FlashCommand {
   Tick t_out_start = 0;
   Tick bus_cmd_ticks = 0;
 
-  // ---- the scheduler block's measurement (the NAND reads none of it) ----
+  // ---- the scheduler block's measurement (the channel completes it when it takes the
+  // command; the issuer reads it for the latency attribution) ----
   Tick t_queued = 0;  // the block took it
   // The time it waited in the block [t_queued, t_submit] while its die (or, the die idle,
   // its chip) did each kind of work, and, both idle, while another chip held the bus
@@ -141,29 +142,6 @@ struct FlashCommand {
   std::uint64_t lpn = kNoLpn;           // the logical page read, programmed or copied (kNoLpn: none, or not known yet)
   std::uint32_t host_page = 0;          // host work: the page's index in its host command
   std::uint64_t request = 0;            // host work: the host request's id (HostCommand::id, from 1); 0: none
-
-  // ---- scratch of the scheduler block while it queues the command (not part of the
-  // protocol): the next command of the same queue, and its arrival number ----
-  FlashCommand* queue_next = nullptr;
-  std::uint64_t queue_seq = 0;
-  // A command the block granted with partners (controller.reschedule = multiplane): the
-  // partners, chained, which it carries as one n-plane command, and its own plane mask
-  // and data-out bytes, given back at its end (controller/flash_sched.cpp).
-  FlashCommand* join_next = nullptr;
-  std::uint32_t own_out_bytes = 0;
-  std::uint8_t own_mask = 0;
-  // Whether a request's life follows this command's stages (tlm/request_life.h): it serves
-  // a request, or carries partners the block merged into it, which may.
-  bool followed() const { return request != 0 || join_next != nullptr; }
-
-  // ---- scratch of the executing channel (not part of the protocol) ----
-  struct Scratch {
-    std::uint8_t stage = 0;
-    std::uint64_t seq = 0;
-    Tick ready_at = 0;
-    FlashCommand* next = nullptr;
-    void* owner = nullptr;  // the executing module's handle (e.g. the payload)
-  } exec;
 
   unsigned plane_count() const {  // bits of an 8-bit mask, without a popcount instruction or call
     unsigned m = plane_mask;

@@ -91,12 +91,6 @@ void FlashCommand::reset() {
   read_level = 0;
   bit_errors = {};
   failed_planes = 0;
-  queue_next = nullptr;
-  queue_seq = 0;
-  join_next = nullptr;
-  own_out_bytes = 0;
-  own_mask = 0;
-  exec = Scratch{};
 }
 
 std::string FlashCommand::describe() const {

@@ -50,11 +50,13 @@ const auto all_ready = [](const FlashCommand&) { return true; };
 
 // The ids granted at one edge, a merged command as its head then its partners.
 std::vector<std::uint64_t> grant(HosPolicy& h) {
-  std::vector<FlashCommand*> out;
+  std::vector<Grant> out;
   h.decide(all_ready, out);
   std::vector<std::uint64_t> ids;
-  for (FlashCommand* c : out)
-    for (FlashCommand* p = c; p; p = p->join_next) ids.push_back(p->id);
+  for (const Grant& g : out) {
+    ids.push_back(g.cmd->id);
+    for (unsigned k = 0; k < g.partners; ++k) ids.push_back(g.part[k]->id);
+  }
   return ids;
 }
 
@@ -62,10 +64,11 @@ std::vector<std::uint64_t> grant(HosPolicy& h) {
 std::vector<std::uint64_t> drain(HosPolicy& h) {
   std::vector<std::uint64_t> order;
   while (h.queued()) {
-    std::vector<FlashCommand*> out;
+    std::vector<Grant> out;
     h.decide(all_ready, out);
     REQUIRE(out.size() == 1);
-    for (FlashCommand* p = out[0]; p; p = p->join_next) order.push_back(p->id);
+    order.push_back(out[0].cmd->id);
+    for (unsigned k = 0; k < out[0].partners; ++k) order.push_back(out[0].part[k]->id);
   }
   return order;
 }
@@ -133,12 +136,12 @@ TEST_CASE("reschedule: partners are sought within the window and only on planes 
   HosPolicy g = make("multiplane");
   g.push(m.make(FlashOp::Read, 0, 0, 10, 5));
   g.push(m.make(FlashOp::Read, 0, 1, 12, 5));
-  std::vector<FlashCommand*> out;
+  std::vector<Grant> out;
   g.decide([](const FlashCommand& c) { return c.plane_mask == 1; }, out);
   REQUIRE(out.size() == 1);
-  CHECK(out[0]->id == 1);
-  CHECK(out[0]->join_next == nullptr);
-  CHECK(out[0]->plane_mask == 1);
+  CHECK(out[0].cmd->id == 1);
+  CHECK(out[0].partners == 0);
+  CHECK(out[0].cmd->plane_mask == 1);
 }
 
 TEST_CASE("reschedule: Park Fig. 3(b), the write R2 moves after R4 so that R1, R3 and R4 pipeline",

@@ -23,9 +23,9 @@ struct Cmds {
     return &c;
   }
 };
-std::vector<std::uint64_t> ids(const std::vector<FlashCommand*>& v) {
+std::vector<std::uint64_t> ids(const std::vector<Grant>& v) {
   std::vector<std::uint64_t> r;
-  for (FlashCommand* c : v) r.push_back(c->id);
+  for (const Grant& g : v) r.push_back(g.cmd->id);
   return r;
 }
 }  // namespace
@@ -38,7 +38,7 @@ TEST_CASE("sched: IOS issues only the head, one per edge, and blocks behind a bu
   ios.push(k.make(1, 1));  // 3: another channel, idle
   std::set<unsigned> busy;  // chips (channel*2+chip) busy
   auto ready = [&](const FlashCommand& c) { return !busy.count(c.channel * 2u + c.chip); };
-  std::vector<FlashCommand*> out;
+  std::vector<Grant> out;
   ios.decide(ready, out);
   CHECK(ids(out) == std::vector<std::uint64_t>{1});
   busy.insert(0);  // chip 0 of channel 0 now busy with command 1
@@ -62,7 +62,7 @@ TEST_CASE("sched: HOS grants one chip per channel per edge, round-robin from the
   hos.push(k.make(1, 2));  // 4
   hos.push(k.make(0, 0));  // 5
   auto all_ready = [](const FlashCommand&) { return true; };
-  std::vector<FlashCommand*> out;
+  std::vector<Grant> out;
   hos.decide(all_ready, out);  // reset: pointer at the last chip, chip 0 first
   CHECK(ids(out) == std::vector<std::uint64_t>{1, 4});
   out.clear();
@@ -84,7 +84,7 @@ TEST_CASE("sched: HOS skips a chip that is not ready without blocking the others
   hos.push(k.make(0, 1));  // 2
   hos.push(k.make(0, 3));  // 3
   auto ready = [](const FlashCommand& c) { return c.chip != 0; };
-  std::vector<FlashCommand*> out;
+  std::vector<Grant> out;
   hos.decide(ready, out);
   CHECK(ids(out) == std::vector<std::uint64_t>{2});
   out.clear();
@@ -103,7 +103,7 @@ TEST_CASE("sched: HOS with read_first takes a chip's oldest read before older wr
   hos.push(k.make(0, 0, FlashOp::Read));     // 2
   hos.push(k.make(0, 0, FlashOp::Read));     // 3
   auto ready = [](const FlashCommand&) { return true; };
-  std::vector<FlashCommand*> out;
+  std::vector<Grant> out;
   for (int i = 0; i < 3; ++i) hos.decide(ready, out);
   CHECK(ids(out) == std::vector<std::uint64_t>{2, 3, 1});
   // Without read_first: arrival order.
@@ -111,7 +111,7 @@ TEST_CASE("sched: HOS with read_first takes a chip's oldest read before older wr
   HosPolicy fifo(1, 1, false);
   fifo.push(k2.make(0, 0, FlashOp::Program));
   fifo.push(k2.make(0, 0, FlashOp::Read));
-  std::vector<FlashCommand*> out2;
+  std::vector<Grant> out2;
   fifo.decide(ready, out2);
   fifo.decide(ready, out2);
   CHECK(ids(out2) == std::vector<std::uint64_t>{1, 2});
@@ -121,7 +121,7 @@ TEST_CASE("sched: HOS read_first taking a queue's last command keeps later arriv
   Cmds k;
   HosPolicy hos(1, 1, true);
   auto ready = [](const FlashCommand&) { return true; };
-  std::vector<FlashCommand*> out;
+  std::vector<Grant> out;
   hos.push(k.make(0, 0, FlashOp::Program));  // 1
   hos.push(k.make(0, 0, FlashOp::Read));     // 2: the queue's last, taken first
   hos.decide(ready, out);
@@ -166,7 +166,7 @@ struct NaiveHos {
     return nullptr;
   }
   template <typename Ready>
-  void decide(Ready&& ready, const bool* open, std::vector<FlashCommand*>& out) {
+  void decide(Ready&& ready, const bool* open, std::vector<Grant>& out) {
     for (unsigned ch = 0; ch < channels; ++ch) {
       if (!open[ch]) continue;
       for (unsigned k = 1; k <= chips; ++k) {
@@ -176,7 +176,7 @@ struct NaiveHos {
         if (!c || !ready(*c)) continue;
         l.erase(std::find(l.begin(), l.end(), c));
         last[ch] = chip;
-        out.push_back(c);
+        out.emplace_back().cmd = c;
         break;
       }
     }
@@ -203,7 +203,7 @@ TEST_CASE("sched: HOS decides as a naive reading of its rules, on accept words a
       };
       std::vector<unsigned> all;
       for (unsigned ch = 0; ch < kCh; ++ch) all.push_back(ch);
-      std::vector<FlashCommand*> out_a, out_b, out_n;
+      std::vector<Grant> out_a, out_b, out_n;
       std::size_t issued = 0;
       for (int edge = 0; edge < 20000; ++edge) {
         for (int n = static_cast<int>(rng() % 4); n > 0; --n) {
@@ -267,7 +267,7 @@ TEST_CASE("sched: HOS with priorities serves host reads, urgent GC, the host's o
   hos.push(make(FlashOp::Erase, FlashPriority::BackgroundGc));    // 4
   hos.push(make(FlashOp::Program, FlashPriority::UrgentGc));      // 5
   auto ready = [](const FlashCommand&) { return true; };
-  std::vector<FlashCommand*> out;
+  std::vector<Grant> out;
   for (int i = 0; i < 5; ++i) hos.decide(ready, out);
   // While urgent GC waits, the host's reads go first (they take no free space), then the
   // urgent GC; then the host's others in arrival order; background GC last, in arrival order.
@@ -281,7 +281,7 @@ TEST_CASE("sched: HOS with priorities serves host reads, urgent GC, the host's o
     c->priority = p;
     rf.push(c);
   }
-  std::vector<FlashCommand*> out2;
+  std::vector<Grant> out2;
   for (int i = 0; i < 3; ++i) rf.decide(ready, out2);
   CHECK(ids(out2) == std::vector<std::uint64_t>{3, 2, 1});
 }
@@ -312,9 +312,10 @@ TEST_CASE("sched: HOS in O(1) picks what a walk of the whole queue by the rule p
         // A random readiness pattern: some chips not ready.
         const unsigned busy = static_cast<unsigned>(rng() % 64);
         auto ready = [busy](const FlashCommand& c) { return !(busy >> (c.channel * 3 + c.chip) & 1u); };
-        std::vector<FlashCommand*> out;
+        std::vector<Grant> out;
         hos.decide(ready, out);
-        for (FlashCommand* c : out) {
+        for (const Grant& g : out) {
+          FlashCommand* c = g.cmd;
           std::deque<FlashCommand*>& q = ref[c->channel * 3 + c->chip];
           auto first_of = [&q](auto pred) {
             for (auto it = q.begin(); it != q.end(); ++it)

@@ -281,7 +281,7 @@ TEST_CASE("channel: two channels overlap fully", "[nand][channel]") {
   wb.channel = 1;
   a.submit(&wa, 0);
   b.submit(&wb, 0);
-  std::vector<FlashCommand*> done;
+  std::vector<ChannelEngine::Completed> done;
   for (ChannelEngine* e : {&a, &b})
     while (e->next_event() != kNever) e->advance(e->next_event(), done);
   CHECK(us(wa.t_done) == at(t.C + t.D + t.tP));

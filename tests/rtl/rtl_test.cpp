@@ -60,7 +60,7 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
   std::vector<std::uint32_t> accept(dies, 0);
   std::vector<unsigned> all(g.channels);
   for (unsigned ch = 0; ch < g.channels; ++ch) all[ch] = ch;
-  std::vector<FlashCommand*> out;
+  std::vector<ctrl::Grant> out;
   Outcome o;
   unsigned pattern = 0, saturated = 0;
   std::uint64_t id = 0;
@@ -135,8 +135,8 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
       };
       cpp->decide(ready, is_open, out, nullptr);
     }
-    std::vector<const FlashCommand*> want(g.channels, nullptr);
-    for (const FlashCommand* c : out) want[c->channel] = c;
+    std::vector<const ctrl::Grant*> want(g.channels, nullptr);
+    for (const ctrl::Grant& c : out) want[c.cmd->channel] = &c;
     for (unsigned ch = 0; ch < g.channels && o.divergence.empty(); ++ch)
       if ((would >> ch & 1u) != (want[ch] != nullptr))
         o.divergence = "decision " + std::to_string(step) + ", channel " + std::to_string(ch) +
@@ -144,10 +144,13 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
     for (unsigned ch = 0; ch < g.channels; ++ch) {
       // The command and its partners (multi-plane rescheduling), in order.
       std::vector<std::uint64_t> want_ids, got_ids;
-      for (const FlashCommand* p = want[ch]; p; p = p->join_next) want_ids.push_back(p->id);
+      if (want[ch]) {
+        want_ids.push_back(want[ch]->cmd->id);
+        for (unsigned k = 0; k < want[ch]->partners; ++k) want_ids.push_back(want[ch]->part[k]->id);
+      }
       if (got[ch].valid) got_ids.push_back(got[ch].id);
       for (unsigned k = 0; got[ch].valid && k < got[ch].parts; ++k) got_ids.push_back(got[ch].part_id[k]);
-      const bool same = want_ids == got_ids && (!want[ch] || got[ch].chip == want[ch]->chip);
+      const bool same = want_ids == got_ids && (!want[ch] || got[ch].chip == want[ch]->cmd->chip);
       if (same) {
         o.grants += got_ids.size();
         o.merged += got_ids.size() > 1;
@@ -162,7 +165,7 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
       std::ostringstream m;
       m << "decision " << step << ", channel " << ch << ": RTL " << show(got_ids)
         << (got[ch].valid ? " chip " + std::to_string(got[ch].chip) : "") << ", C++ " << show(want_ids)
-        << (want[ch] ? " chip " + std::to_string(want[ch]->chip) : "");
+        << (want[ch] ? " chip " + std::to_string(want[ch]->cmd->chip) : "");
       o.divergence = m.str();
       break;
     }
