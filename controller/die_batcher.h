@@ -120,6 +120,7 @@ class DieBatcher {
   // are numbered in the block's order), the oldest among the planes; null if none.
   FwCommand* head(std::uint32_t die, unsigned& plane, unsigned& lane) const {
     FwCommand* best = nullptr;
+    plane = lane = 0;
     for (unsigned p = 0; p < planes_; ++p)
       for (unsigned l = 0; l < kLanes; ++l) {
         FwCommand* f = lanes_[(die * planes_ + p) * kLanes + l].head;

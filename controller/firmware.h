@@ -87,6 +87,9 @@ class Firmware {
   Firmware& operator=(const Firmware&) = delete;
 
   // ---- what the module calls ----
+  // The simulation's time, set at every entry into the firmware (the calls below), before
+  // the call.
+  void set_time(Tick now) { clock_.set(now); }
   // Host command `c` arrived now: its core work (firmware.cycles_per_command + pages x
   // cycles_per_page) reserved; returns when it ends, when process() takes it.
   Tick arrived(HostCommand& c);
@@ -144,6 +147,7 @@ class Firmware {
  private:
   FirmwareConfig cfg_;
   std::uint64_t spp_;  // sectors per page
+  Clock clock_;
   Ftl ftl_;
   FirmwareCounters counters_;
   FaultCounters faults_;

@@ -49,7 +49,10 @@ void FirmwareCore::trace(VcdWriter& vcd, const std::string& scope) {
 
 void FirmwareCore::core_idle() { fw_.trace().core_idle(sim_now()); }
 
-void FirmwareCore::start() { fw_.start(); }
+void FirmwareCore::start() {
+  fw_.set_time(sim_now());
+  fw_.start();
+}
 
 tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
   if (ph != tlm::BEGIN_REQ) {
@@ -60,6 +63,7 @@ tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   expect_no_delay(kFromHost, d);
   HostCommand& c = host_cmd(gp);
   const Tick now = sim_now();
+  fw_.set_time(now);
   const Tick done = fw_.arrived(c);
   if (done == now && !work_backlog_) {
     fw_.process(c, &gp);  // the core is free and the work takes no time
@@ -81,10 +85,12 @@ void FirmwareCore::settle_work() { work_settled_.notify(SC_ZERO_TIME); }
 
 void FirmwareCore::on_work() {
   count_activation(kActFirmware);
+  const Tick now = sim_now();
+  fw_.set_time(now);
   in_work_ = true;
   while (tlm::tlm_generic_payload* gp = work_.get_next_transaction()) {
     --work_backlog_;
-    fw_.trace().work_queue(work_backlog_, sim_now());
+    fw_.trace().work_queue(work_backlog_, now);
     fw_.process(host_cmd(*gp), gp);
   }
   // Commands released for now: a program takes its page when it leaves for the block,
@@ -105,11 +111,13 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     return tlm::TLM_COMPLETED;
   }
   expect_no_delay(kFromBlock, d);
-  if (!fw_.commands().issued(gp)) {
+  FwCommand* issued = fw_.commands().issued(gp);
+  if (!issued) {
     error("a completion of a command it did not issue: " + flash_cmd(gp).describe());
     return tlm::TLM_COMPLETED;
   }
-  FwCommand& c = fw_.commands().of(gp);
+  FwCommand& c = *issued;
+  fw_.set_time(sim_now());
   if (fw_.decodes(c)) {  // the controller's decoder takes the data as it comes out: handled once decoded
     decode_.notify(gp, sc_delay(c.ecc_ticks));
     return tlm::TLM_COMPLETED;
@@ -119,10 +127,9 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
 }
 
 void FirmwareCore::on_decoded() {
+  fw_.set_time(sim_now());
   while (tlm::tlm_generic_payload* gp = decode_.get_next_transaction()) fw_.completed(fw_.commands().of(*gp));
 }
-
-Tick FirmwareCore::now() const { return sim_now(); }
 
 void FirmwareCore::send(FwCommand& c) { to_block_.send(*static_cast<tlm::tlm_generic_payload*>(c.payload)); }
 

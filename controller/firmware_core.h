@@ -65,7 +65,6 @@ class FirmwareCore : public sc_core::sc_module, private FirmwarePorts {
   void start();
   void core_idle();
   // FirmwarePorts
-  Tick now() const override;
   void send(FwCommand& c) override;
   void wake_at(FwCommand& c, Tick at) override;
   void settle_soon() override;

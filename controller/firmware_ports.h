@@ -15,10 +15,16 @@ namespace ssd::ctrl {
 struct FwCommand;
 struct HostWork;
 
+// The time, as the module last set it: at every entry into the firmware (a host command,
+// a completion, a wake-up) the module sets the simulation's time, which does not change
+// until that entry returns. The units read it here, without a call into the kernel.
 class Clock {
  public:
-  virtual ~Clock() = default;
-  virtual Tick now() const = 0;
+  Tick now() const { return now_; }
+  void set(Tick t) { now_ = t; }
+
+ private:
+  Tick now_ = 0;
 };
 
 // Toward the scheduler block, and the events of the commands held for it.
@@ -66,6 +72,6 @@ class FirmwareListener {
 };
 
 // All of it, as the module implements it.
-class FirmwarePorts : public Clock, public FlashOut, public HostOut, public Reports {};
+class FirmwarePorts : public FlashOut, public HostOut, public Reports {};
 
 }  // namespace ssd::ctrl

@@ -130,7 +130,7 @@ tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
   // own page first, and each partner takes the result for its plane, as if it had run
   // alone.
   FlashCommand& c = flash_cmd(gp);
-  Merged m{};
+  Merged m{Grant(), 0, 0};
   bool merged = false;
   for (std::size_t i = 0; i < merged_.size(); ++i)
     if (merged_[i].grant.cmd == &c) {
@@ -263,9 +263,7 @@ void FlashSched::twin_decision(Tick now) {
         twin_held_.erase(it);
         --twin_on_channel_[ch];
         if (!g) {
-          g = &out_.emplace_back();
-          g->cmd = h.c;
-          g->owner = h.owner;
+          g = &out_.emplace_back(h.c, h.owner);
         } else {
           g->part[g->partners] = h.c;
           g->part_owner[g->partners++] = h.owner;

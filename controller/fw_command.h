@@ -12,6 +12,7 @@
 #include <deque>
 #include <string>
 #include <typeinfo>
+#include <vector>
 
 #include "tlm/payload_pool.h"
 
@@ -86,6 +87,14 @@ struct FwCommand {
       if (p) return true;
     return false;
   }
+  // A fresh record for the same command and payload.
+  void reset() {
+    FlashCommand* c = cmd;
+    void* pl = payload;
+    *this = FwCommand{};
+    cmd = c;
+    payload = pl;
+  }
 };
 
 // The report of a failure an issuer does not recover from (a protocol error, or an outcome
@@ -107,11 +116,14 @@ class FwCommands {
   FwCommand& acquire(FlashOp op, unsigned pages, std::uint32_t page_bytes) {
     tlm::tlm_generic_payload* gp = pool_.acquire();
     const std::uint32_t slot = FlashPayloadPool::slot_of(*gp);
-    while (records_.size() <= slot) records_.emplace_back();
-    FwCommand& r = records_[slot];
-    r = FwCommand{};
-    r.cmd = &flash_cmd(*gp);
-    r.payload = gp;
+    if (slot >= records_.size()) {  // the pool grew: a record for its new payload
+      FwCommand& r = store_.emplace_back();
+      r.cmd = &flash_cmd(*gp);
+      r.payload = gp;
+      records_.push_back(&r);
+    }
+    FwCommand& r = *records_[slot];
+    r.reset();
     r.cmd->id = ++ids_;
     gp->set_command(op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
     gp->set_data_length(op == FlashOp::Erase ? 0 : pages * page_bytes);
@@ -120,20 +132,21 @@ class FwCommands {
   // Back to the pool (its record is reused by a later acquire).
   void release(FwCommand& c) { static_cast<tlm::tlm_generic_payload*>(c.payload)->release(); }
   // The record of one of the pool's payloads.
-  FwCommand& of(tlm::tlm_generic_payload& gp) { return records_[FlashPayloadPool::slot_of(gp)]; }
-  // Whether `gp` is a command acquired here (a payload of another pool, or one taken from
-  // the pool directly, is not).
-  bool issued(const tlm::tlm_generic_payload& gp) const {
-    if (typeid(gp) != typeid(PooledPayload<FlashExtension>)) return false;
+  FwCommand& of(tlm::tlm_generic_payload& gp) { return *records_[FlashPayloadPool::slot_of(gp)]; }
+  // The record of `gp` if it is a command acquired here (null for a payload of another
+  // pool, or one taken from the pool directly).
+  FwCommand* issued(tlm::tlm_generic_payload& gp) {
+    if (typeid(gp) != typeid(PooledPayload<FlashExtension>)) return nullptr;
     const std::uint32_t slot = FlashPayloadPool::slot_of(gp);
-    return slot < records_.size() && records_[slot].payload == &gp;
+    return slot < records_.size() && records_[slot]->payload == &gp ? records_[slot] : nullptr;
   }
   FlashPayloadPool& pool() { return pool_; }
   const FlashPayloadPool& pool() const { return pool_; }
 
  private:
   FlashPayloadPool pool_;
-  std::deque<FwCommand> records_;  // by slot: stable addresses as the pool grows
+  std::deque<FwCommand> store_;       // stable addresses as the pool grows
+  std::vector<FwCommand*> records_;   // by slot
   std::uint64_t ids_ = 0;
 };
 

@@ -7,7 +7,7 @@
 namespace ssd::ctrl {
 
 HoldingStage::HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier, GcUnit& gc, Core& core,
-                           FirmwarePorts& ports, FirmwareTrace& trace, FirmwareCounters& counters,
+                           const Clock& clock, FirmwarePorts& ports, FirmwareTrace& trace, FirmwareCounters& counters,
                            PlacementCounters& placement, std::unique_ptr<FirmwareScheduler> policy)
     : nand_(ftl.config().nand),
       cfg_(cfg),
@@ -16,7 +16,7 @@ HoldingStage::HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier,
       gc_(gc),
       core_(core),
       ports_(ports),
-      clock_(ports),
+      clock_(clock),
       trace_(trace),
       counters_(counters),
       placement_(placement),

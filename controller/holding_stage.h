@@ -54,8 +54,8 @@ class HoldingStage {
   // Where a command is, from its build to its leaving.
   enum Where : std::uint8_t { Built, Submitted, Held, TakenOut, Timed, Grouped, Queued, Sent };
 
-  HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier, GcUnit& gc, Core& core, FirmwarePorts& ports,
-               FirmwareTrace& trace, FirmwareCounters& counters, PlacementCounters& placement,
+  HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier, GcUnit& gc, Core& core, const Clock& clock,
+               FirmwarePorts& ports, FirmwareTrace& trace, FirmwareCounters& counters, PlacementCounters& placement,
                std::unique_ptr<FirmwareScheduler> policy);
   HoldingStage(const HoldingStage&) = delete;
   HoldingStage& operator=(const HoldingStage&) = delete;

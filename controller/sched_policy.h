@@ -32,11 +32,13 @@ namespace ssd::ctrl {
 // to it (in the order they joined): the block sends it as one n-plane command. `owner`:
 // the handle its initiator sent it with (its payload), as push() was given it.
 struct Grant {
-  FlashCommand* cmd = nullptr;
-  void* owner = nullptr;
+  explicit Grant(FlashCommand* c = nullptr, void* o = nullptr) : cmd(c), owner(o) {}
+  FlashCommand* cmd;
+  void* owner;
   unsigned partners = 0;
-  std::array<FlashCommand*, kMaxPlanes - 1> part{};
-  std::array<void*, kMaxPlanes - 1> part_owner{};
+  // [0, partners) meaningful (left unset otherwise: a grant is made at every decision).
+  std::array<FlashCommand*, kMaxPlanes - 1> part;
+  std::array<void*, kMaxPlanes - 1> part_owner;
 };
 
 // A command a policy queues, with the policy's own state of it (the protocol's command
@@ -156,10 +158,7 @@ class IosPolicy : public SchedPolicy {
     fifo_.pop_front();
     --per_chip_[e.c->channel * chips_ + e.c->chip];
     --per_channel_[e.c->channel];
-    Grant g;
-    g.cmd = e.c;
-    g.owner = e.owner;
-    out.push_back(g);
+    out.emplace_back(e.c, e.owner);
   }
   bool any_ready_impl(unsigned channel, const ReadyFn& ready) const override {
     return !fifo_.empty() && fifo_.front().c->channel == channel && ready(*fifo_.front().c);
@@ -394,9 +393,7 @@ class HosPolicy final : public SchedPolicy {
   void take(unsigned ch, unsigned chip, ChipQueue& q, Fits&& fits, std::vector<Grant>& out) {
     Queued* e = q.cand;
     FlashCommand* c = e->c;
-    Grant& g = out.emplace_back();
-    g.cmd = c;
-    g.owner = e->owner;
+    Grant& g = out.emplace_back(c, e->owner);
     List& l = q.list(class_of(*c), c->op == FlashOp::Read);
     l.pop();
     --q.size;

@@ -176,7 +176,7 @@ struct NaiveHos {
         if (!c || !ready(*c)) continue;
         l.erase(std::find(l.begin(), l.end(), c));
         last[ch] = chip;
-        out.emplace_back().cmd = c;
+        out.emplace_back(c);
         break;
       }
     }
