@@ -138,6 +138,13 @@ class Firmware {
   const AllocationView& allocation_view() const { return frontier_.view(); }
   Tick core_busy(Tick now) const { return core_.busy(now); }
   std::uint64_t sectors_per_page() const { return spp_; }
+  // The units (tests reach each through them).
+  HoldingStage& stage() { return stage_; }
+  WriteFrontier& frontier() { return frontier_; }
+  WriteUnit& writes() { return writes_; }
+  HostSplitter& splitter() { return splitter_; }
+  ReadRecovery& recovery() { return recovery_; }
+  GcUnit& gc() { return gc_; }
   // HostSplitter::pages_looked_up on this device.
   template <typename F>
   bool pages_looked_up(HostOp op, std::uint64_t lba, std::uint32_t sectors, F&& f) const {

@@ -338,6 +338,8 @@ std::string HoldingStage::why_not_together(FwCommand* const* parts, unsigned n) 
     const FwCommand& p = *parts[i];
     if (p.combined()) return "not a single-page command";
     if (p.released) return "already released";
+    // One class: the block keeps a plane's programs in order within a class only.
+    if (p.cmd->priority != parts[0]->cmd->priority) return "another priority class";
     std::string why = why_not_joined(probe, *p.cmd);
     if (why == "another page offset") why.clear();  // an unbound program's is its stream's
     if (!why.empty()) return why;
@@ -392,10 +394,17 @@ void HoldingStage::leave_group(FwCommand& first) {
   bool one_offset = true;
   const std::uint32_t at = offset(*parts[0]);
   for (unsigned i = 1; i < n; ++i) one_offset = one_offset && offset(*parts[i]) == at;
+  // Bound now, so on to the block now: a program binds its page only as it leaves for the
+  // block, so that a plane's pages reach it in order (one that waited in the batching's
+  // lanes bound could be passed there). The batching counts it in the block all the same.
+  const auto out = [this](FwCommand& c) {
+    if (batched(c)) batcher_.sent(die_of(c), *c.cmd);
+    send(c);
+  };
   for (unsigned i = 0; i < n; ++i)
     if (!parts[i]->bound) bind(*parts[i]);
   if (!one_offset) {
-    for (unsigned i = 0; i < n; ++i) send(*parts[i]);
+    for (unsigned i = 0; i < n; ++i) out(*parts[i]);
     return;
   }
   FwCommand& w = combine(parts, n);
@@ -403,7 +412,7 @@ void HoldingStage::leave_group(FwCommand& first) {
   w.gathered = true;
   ++counters_.combined_commands;
   if (cfg_.keep_forecast) forecast_.combined(*w.cmd, n);
-  send(w);
+  out(w);
 }
 
 // ---- completions ----

@@ -401,7 +401,7 @@ class HosPolicy final : public SchedPolicy {
     --per_channel_[ch];
     rr_[ch] = chip;
     if (resched_.on()) {
-      Queued* partners[kMaxPlanes];
+      Queued* partners[kMaxPlanes] = {};
       unsigned n = 0;
       if (resched_.multiplane && c->plane_count() == 1) n = join_partners(ch, q, l, *c, fits, partners);
       account(q, *e, partners, n);
