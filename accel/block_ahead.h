@@ -31,18 +31,28 @@
 
 namespace ssd::accel {
 
-class BlockAhead final : public ctrl::FlashSched::DecisionListener, public nand::NandDevice::RunListener {
+class BlockAhead final : public ctrl::FlashSched::DecisionListener,
+                         public nand::NandDevice::RunListener,
+                         public nand::NandChannel::AcceptAhead {
  public:
   // Listens to both (they, and `lookahead`, must outlive it); `ahead`: decisions taken
   // ahead of their edge (controller.decide_ahead), else only the fetching.
   BlockAhead(ctrl::FlashSched& sched, nand::NandDevice& device, const Lookahead& lookahead, bool ahead)
       : sched_(sched), device_(device), lookahead_(lookahead), ahead_(ahead) {
     sched_.set_decision_listener(this);
-    if (ahead_) device_.set_run_listener(this);
+    if (!ahead_) return;
+    device_.set_run_listener(this);
+    for (unsigned ch = 0; ch < device_.channels(); ++ch) device_.channel(ch).set_accept_ahead(this);
   }
   ~BlockAhead() override {
     sched_.set_decision_listener(nullptr);
-    if (ahead_) device_.set_run_listener(nullptr);
+    if (!ahead_) return;
+    device_.set_run_listener(nullptr);
+    for (unsigned ch = 0; ch < device_.channels(); ++ch) device_.channel(ch).set_accept_ahead(nullptr);
+  }
+  // The channels take a command sent ahead at once when nothing can run before its time.
+  bool nothing_runs_within(const sc_core::sc_time& delay) const override {
+    return sc_core::sc_time_to_pending_activity() > delay;
   }
   BlockAhead(const BlockAhead&) = delete;
   BlockAhead& operator=(const BlockAhead&) = delete;

@@ -40,9 +40,7 @@ void HostIface::trace_state() {
 void HostIface::forward(tlm::tlm_generic_payload& gp) {
   host_cmd(gp).t_fw_in = sim_now();
   if (life_) life_->request_at(sim_now(), host_cmd(gp).id, Stage::Firmware);
-  tlm::tlm_phase ph = tlm::BEGIN_REQ;
-  sc_time d = SC_ZERO_TIME;
-  firmware->nb_transport_fw(gp, ph, d);
+  to_firmware_.send(gp);
 }
 
 Tick HostIface::link(std::uint64_t bytes) {
@@ -70,8 +68,9 @@ void HostIface::accept(tlm::tlm_generic_payload& gp) {
   inbound_event_.notify(sc_delay(first > now ? first - now : 0));
 }
 
-tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
+tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
   if (ph == tlm::BEGIN_REQ) {
+    expect_no_delay("host interface, from the host", d);
     if (in_use_ == depth_) {  // all tags in use: hold END_REQ back
       waiting_ = &gp;
       ++backpressure_;
@@ -84,16 +83,21 @@ tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
-  if (ph != tlm::END_RESP) illegal_phase("host interface, from the host", ph);
+  if (ph == tlm::END_RESP) to_host_out_.ended();
+  else illegal_phase("host interface, from the host", ph);
   return tlm::TLM_COMPLETED;
 }
 
-tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
-  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
+tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
+  if (ph == tlm::END_REQ) {
+    to_firmware_.ended();
+    return tlm::TLM_ACCEPTED;
+  }
   if (ph != tlm::BEGIN_RESP) {
     illegal_phase("host interface, from the firmware", ph);
     return tlm::TLM_COMPLETED;
   }
+  expect_no_delay("host interface, from the firmware", d);
   HostCommand& c = host_cmd(gp);
   const Tick now = sim_now();
   c.t_fw_done = now;
@@ -113,14 +117,12 @@ tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase
 }
 
 void HostIface::deliver(tlm::tlm_generic_payload& gp) {
-  tlm::tlm_phase ph = tlm::BEGIN_RESP;
-  sc_time d = SC_ZERO_TIME;
   HostCommand& c = host_cmd(gp);
   free_tags_.push_back(c.tag);
   --in_use_;
   c.t_done = sim_now();
   trace_state();
-  host->nb_transport_bw(gp, ph, d);
+  to_host_out_.send(gp);
   if (waiting_ && in_use_ < depth_) {
     tlm::tlm_generic_payload* w = waiting_;
     waiting_ = nullptr;
@@ -129,7 +131,8 @@ void HostIface::deliver(tlm::tlm_generic_payload& gp) {
     in_host_fw_ = false;
     tlm::tlm_phase endreq = tlm::END_REQ;
     sc_time d2 = SC_ZERO_TIME;
-    host->nb_transport_bw(*w, endreq, d2);
+    if (host->nb_transport_bw(*w, endreq, d2) != tlm::TLM_ACCEPTED)  // the base protocol's only answer to END_REQ
+      SC_REPORT_ERROR(kExclusionError, "host interface, to the host: END_REQ answered other than TLM_ACCEPTED");
   }
 }
 

@@ -15,6 +15,7 @@
 #include "controller/timeline.h"
 #include "common/vcd_writer.h"
 #include "tlm/host_protocol.h"
+#include "tlm/outbox.h"
 #include "tlm/request_life.h"
 
 namespace ssd::ctrl {
@@ -51,6 +52,10 @@ class HostIface : public sc_core::sc_module {
   unsigned in_use_ = 0, max_in_use_ = 0;
   std::vector<std::uint16_t> free_tags_;
   tlm::tlm_generic_payload* waiting_ = nullptr;  // BEGIN_REQ held back while tags are full
+  // The base protocol's exclusion rules toward the firmware (one BEGIN_REQ until its
+  // END_REQ) and the host (one BEGIN_RESP until its END_RESP).
+  RequestOutbox<HostInitiatorSocket<HostIface>> to_firmware_{firmware, "host interface, to the firmware"};
+  ResponseOutbox<HostTargetSocket<HostIface>> to_host_out_{host, "host interface, to the host"};
   struct Inbound {
     tlm::tlm_generic_payload* gp;
     Tick ready;

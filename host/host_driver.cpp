@@ -2,6 +2,7 @@
 
 #include "common/activations.h"
 #include "tlm/illegal_phase.h"
+#include "tlm/outbox.h"
 #include "tlm/sim_now.h"
 
 #include <cstdio>
@@ -187,7 +188,7 @@ void HostDriver::pump() {
   in_pump_ = false;
 }
 
-tlm::tlm_sync_enum HostDriver::bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time&) {
+tlm::tlm_sync_enum HostDriver::bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
   if (ph == tlm::END_REQ) {
     awaiting_end_req_ = false;
     if (!in_pump_) dispatch();
@@ -197,6 +198,7 @@ tlm::tlm_sync_enum HostDriver::bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     illegal_phase("host, from the host interface", ph);
     return tlm::TLM_COMPLETED;
   }
+  expect_no_delay("host, from the host interface", d);
   finish(gp);
   return tlm::TLM_COMPLETED;
 }

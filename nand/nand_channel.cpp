@@ -55,7 +55,7 @@ tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
     const Tick now = sim_now();
     if (delay == SC_ZERO_TIME) {
       accept(gp, now);
-    } else if (listener_ && delayed_.empty() && sc_time_to_pending_activity() > delay) {
+    } else if (listener_ && ahead_ && delayed_.empty() && ahead_->nothing_runs_within(delay)) {
       // From the scheduler block (the listener: the channel's only initiator, which
       // issues in time order), and no process of the simulation can run before the
       // command's time: nothing can reach or change the channel until then, so taking it

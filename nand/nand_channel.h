@@ -46,14 +46,25 @@ class NandChannel : public sc_core::sc_module {
   // Called whenever the channel's state changed (a command started or ended a phase,
   // the bus freed), with the channel's index: a scheduler block re-samples its inputs.
   // A plain callback, not an event: it costs no process activation. A listener is the
-  // channel's only initiator and sends its commands in time order; the channel may then
-  // take a command sent with a delay at once, as at its time (nb_transport_fw).
+  // channel's only initiator and sends its commands in time order (so that a command it
+  // sends with a delay may be taken early: AcceptAhead).
   class Listener {
    public:
     virtual ~Listener() = default;
     virtual void channel_changed(unsigned channel) = 0;
   };
   void set_listener(Listener* l) { listener_ = l; }
+  // A helper beside the model, for speed only (accel/block_ahead.h): whether no process of
+  // the simulation can run within `delay` from now. A command the listener sent with that
+  // delay (a decision taken ahead of its edge) is then taken at once, as at its time:
+  // nothing can reach or change the channel before. Without one, such a command waits in
+  // the channel for its time; the model sends none without it.
+  class AcceptAhead {
+   public:
+    virtual ~AcceptAhead() = default;
+    virtual bool nothing_runs_within(const sc_core::sc_time& delay) const = 0;
+  };
+  void set_accept_ahead(const AcceptAhead* a) { ahead_ = a; }
   // Told where each command serving a host request is (bus, array, register, done); null:
   // none. Set before the simulation starts.
   void set_life_listener(LifeListener* l);
@@ -90,6 +101,7 @@ class NandChannel : public sc_core::sc_module {
   } watch_;
   ChannelWaker& waker_;
   Listener* listener_ = nullptr;
+  const AcceptAhead* ahead_ = nullptr;
   std::multimap<Tick, tlm::tlm_generic_payload*> delayed_;  // BEGIN_REQ with a delay, by arrival
   std::vector<ChannelEngine::Completed> done_;
   std::deque<tlm::tlm_generic_payload*> responses_;
