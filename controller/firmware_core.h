@@ -48,7 +48,7 @@ class FirmwareCore : public sc_core::sc_module, private FirmwarePorts {
   const std::string& read_only_reason() const { return fw_.read_only().reason(); }
   Tick core_busy(Tick now) const { return fw_.core_busy(now); }
   std::uint64_t sectors_per_page() const { return fw_.sectors_per_page(); }
-  FlashPayloadPool& pool() { return fw_.commands().pool(); }
+  const FlashPayloadPool& pool() const { return fw_.commands().pool(); }
   void end_of_workload() { fw_.end_of_workload(); }
   std::uint64_t resume_gc(std::uint64_t seed, FlashBackdoor& nand) { return fw_.resume_gc(seed, nand); }
   void set_listener(FirmwareListener* l) { fw_.set_listener(l); }

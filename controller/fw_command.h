@@ -134,13 +134,14 @@ class FwCommands {
   // The record of one of the pool's payloads.
   FwCommand& of(tlm::tlm_generic_payload& gp) { return *records_[FlashPayloadPool::slot_of(gp)]; }
   // The record of `gp` if it is a command acquired here (null for a payload of another
-  // pool, or one taken from the pool directly).
+  // pool: a broken protocol on the other side).
   FwCommand* issued(tlm::tlm_generic_payload& gp) {
     if (typeid(gp) != typeid(PooledPayload<FlashExtension>)) return nullptr;
     const std::uint32_t slot = FlashPayloadPool::slot_of(gp);
     return slot < records_.size() && records_[slot]->payload == &gp ? records_[slot] : nullptr;
   }
-  FlashPayloadPool& pool() { return pool_; }
+  // Read only: payloads are taken through acquire() alone, so that each new slot of the
+  // pool is the next record's.
   const FlashPayloadPool& pool() const { return pool_; }
 
  private:

@@ -121,12 +121,20 @@ void HoldingStage::unlink(FwCommand& c) {
 }
 
 void HoldingStage::hold(FwCommand& c, Tick ready) {
+  if (c.released) {
+    ports_.error("a firmware scheduler held a command it had released: " + c.cmd->describe());
+    return;
+  }
   if (c.where == Held) unlink(c);
   c.ready = ready;
   link_back(c);
 }
 
 std::size_t HoldingStage::take_out(FwCommand& c) {
+  if (c.where != Held) {
+    ports_.error("a firmware scheduler took out a command its queues do not hold: " + c.cmd->describe());
+    return 0;
+  }
   std::size_t place = 0;
   for (const FwCommand* e = queues_[chip_of(c)].head; e && e != &c; e = e->next) ++place;
   unlink(c);
@@ -135,6 +143,10 @@ std::size_t HoldingStage::take_out(FwCommand& c) {
 }
 
 void HoldingStage::put_back(FwCommand& c, std::size_t place) {
+  if (c.where != TakenOut) {
+    ports_.error("a firmware scheduler put back a command it had not taken out: " + c.cmd->describe());
+    return;
+  }
   FwCommand* at = queues_[chip_of(c)].head;
   for (std::size_t k = 0; k < place && at; ++k) at = at->next;
   link_before(c, at);
@@ -340,8 +352,11 @@ std::string HoldingStage::why_not_together(FwCommand* const* parts, unsigned n) 
     if (p.released) return "already released";
     // One class: the block keeps a plane's programs in order within a class only.
     if (p.cmd->priority != parts[0]->cmd->priority) return "another priority class";
-    std::string why = why_not_joined(probe, *p.cmd);
-    if (why == "another page offset") why.clear();  // an unbound program's is its stream's
+    // An unbound program's offset is its stream's (checked below), not the page held for
+    // it: the probe takes that page, so that the other rules (its plane not taken, one
+    // read level) are still checked.
+    if (!p.bound) probe.page = p.cmd->page;
+    const std::string why = why_not_joined(probe, *p.cmd);
     if (!why.empty()) return why;
     if (p.cmd->op != FlashOp::Erase && offset(p) != at) return "another page offset";
     probe.plane_mask = static_cast<std::uint8_t>(probe.plane_mask | p.cmd->plane_mask);
