@@ -55,7 +55,6 @@ inline void join(FlashCommand& whole, const FlashCommand& part) {
   whole.plane_mask = static_cast<std::uint8_t>(whole.plane_mask | part.plane_mask);
   whole.block[p] = part.block[p];
   whole.token[p] = part.token[p];
-  whole.expected[p] = part.expected[p];
   if (part.out_bytes != whole.out_bytes) whole.out_bytes = 0;
   if (part.priority < whole.priority) whole.priority = part.priority;
   if (!whole.request && part.request) {

@@ -55,12 +55,12 @@ void FirmwareCore::start() {
 }
 
 tlm::tlm_sync_enum FirmwareCore::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
+  expect_no_delay(kFromHost, d);
   if (ph != tlm::BEGIN_REQ) {
     if (ph == tlm::END_RESP) to_host_.ended();
     else illegal_phase(kFromHost, ph);
     return tlm::TLM_COMPLETED;
   }
-  expect_no_delay(kFromHost, d);
   HostCommand& c = host_cmd(gp);
   const Tick now = sim_now();
   fw_.set_time(now);
@@ -102,6 +102,7 @@ void FirmwareCore::on_work() {
 }
 
 tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
+  expect_no_delay(kFromBlock, d);
   if (ph == tlm::END_REQ) {
     to_block_.ended();
     return tlm::TLM_ACCEPTED;
@@ -110,7 +111,6 @@ tlm::tlm_sync_enum FirmwareCore::flash_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     illegal_phase(kFromBlock, ph);
     return tlm::TLM_COMPLETED;
   }
-  expect_no_delay(kFromBlock, d);
   FwCommand* issued = fw_.commands().issued(gp);
   if (!issued) {
     error("a completion of a command it did not issue: " + flash_cmd(gp).describe());

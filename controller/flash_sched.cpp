@@ -80,8 +80,8 @@ void FlashSched::trace_issue(Tick now) {
 }
 
 tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
+  expect_no_delay("scheduler block, from the firmware", d);
   if (ph == tlm::BEGIN_REQ) {
-    expect_no_delay("scheduler block, from the firmware", d);
     FlashCommand& c = flash_cmd(gp);
     // The latency attribution: when it came, and, for a host request's command, its die's
     // meter then (an address outside the geometry is refused by the channel later; it
@@ -120,12 +120,13 @@ tlm::tlm_sync_enum FlashSched::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
 }
 
 tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
-  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
+  expect_no_delay("scheduler block, from a NAND channel", d);
+  // A channel takes every command at once (END_REQ in the answer to BEGIN_REQ): it only
+  // ever sends responses here.
   if (ph != tlm::BEGIN_RESP) {
     illegal_phase("scheduler block, from a NAND channel", ph);
     return tlm::TLM_COMPLETED;
   }
-  expect_no_delay("scheduler block, from a NAND channel", d);
   // Pass the completion up to the firmware. A command the block merged goes back to its
   // own page first, and each partner takes the result for its plane, as if it had run
   // alone.
@@ -307,7 +308,6 @@ void FlashSched::merge(const Grant& g, Tick now) {
     h.plane_mask = static_cast<std::uint8_t>(h.plane_mask | p->plane_mask);
     h.block[pl] = p->block[pl];
     h.token[pl] = p->token[pl];
-    h.expected[pl] = p->expected[pl];
     if (p->out_bytes != h.out_bytes) h.out_bytes = 0;
     if (p->metered) {
       const nand::WaitMeter::Ticks at = nand_[p->channel].wait_meter(*p, now);

@@ -69,8 +69,8 @@ void HostIface::accept(tlm::tlm_generic_payload& gp) {
 }
 
 tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
+  expect_no_delay("host interface, from the host", d);
   if (ph == tlm::BEGIN_REQ) {
-    expect_no_delay("host interface, from the host", d);
     if (in_use_ == depth_) {  // all tags in use: hold END_REQ back
       waiting_ = &gp;
       ++backpressure_;
@@ -89,6 +89,7 @@ tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_pha
 }
 
 tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
+  expect_no_delay("host interface, from the firmware", d);
   if (ph == tlm::END_REQ) {
     to_firmware_.ended();
     return tlm::TLM_ACCEPTED;
@@ -97,7 +98,6 @@ tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase
     illegal_phase("host interface, from the firmware", ph);
     return tlm::TLM_COMPLETED;
   }
-  expect_no_delay("host interface, from the firmware", d);
   HostCommand& c = host_cmd(gp);
   const Tick now = sim_now();
   c.t_fw_done = now;

@@ -65,6 +65,9 @@ class HostIface : public sc_core::sc_module {
   std::vector<tlm::tlm_generic_payload*> complete_now_;        // completions deferred by one delta
   std::vector<tlm::tlm_generic_payload*> delivering_;          // on_event()'s: those it delivers
   sc_core::sc_event complete_event_;
+  // Inside a host command's BEGIN_REQ call (or an END_REQ given as if in one): the host
+  // has not seen that END_REQ yet, so a completion the firmware sends meanwhile (the
+  // chain runs re-entrantly, docs/performance.md) waits one delta cycle.
   bool in_host_fw_ = false;
   void deliver(tlm::tlm_generic_payload& gp);
   sc_core::sc_event inbound_event_;

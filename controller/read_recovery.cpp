@@ -51,7 +51,6 @@ void ReadRecovery::retry(const FwCommand& f) {
   rc.request = fc.request;
   rc.lpn = fc.lpn;
   rc.out_bytes = fc.out_bytes;
-  rc.expected = fc.expected;
   r.write_op = f.write_op;
   r.plane = f.plane;
   r.t_first_built = f.t_first_built ? f.t_first_built : f.t_built;

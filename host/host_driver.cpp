@@ -116,19 +116,21 @@ void HostDriver::send(const IoScheduler::Entry& e) {
     ++dispatched_[k];
   }
   // The shadow follows dispatch order: the order the device sees and keeps.
+  std::vector<Token>& expect = expected(*gp);
+  expect.clear();
   const PageSpan span = page_span(e.lba, e.sectors, spp_);
   for (std::uint64_t lpn = span.first; lpn < span.end(); ++lpn) {
     if (e.op == HostOp::Read) {
-      c.expected.push_back(shadow_.current(lpn));
+      expect.push_back(shadow_.current(lpn));
     } else if (e.op == HostOp::Write) {
       const Token fresh = write_token(lpn, c.id);
       const bool partial = covers_part(e.lba, e.sectors, lpn, spp_);
       c.tokens.push_back(fresh);
       const Token before = shadow_.raw(lpn);
-      c.expected.push_back(before);  // what it replaces, should the device refuse it
+      expect.push_back(before);  // what it replaces, should the device refuse it
       shadow_.set(lpn, partial ? merge_tokens(shadow_.as_read(lpn, before), fresh) : fresh);
     } else if (e.op == HostOp::Trim) {
-      c.expected.push_back(shadow_.raw(lpn));
+      expect.push_back(shadow_.raw(lpn));
       if (!covers_part(e.lba, e.sectors, lpn, spp_)) shadow_.trim(lpn);  // a page trimmed in part keeps its data
     }
   }
@@ -148,6 +150,9 @@ void HostDriver::send(const IoScheduler::Entry& e) {
   sc_time d = SC_ZERO_TIME;
   const tlm::tlm_sync_enum s = socket->nb_transport_fw(*gp, ph, d);
   if (s == tlm::TLM_ACCEPTED) awaiting_end_req_ = true;  // NCQ full: wait for END_REQ
+  else if (s != tlm::TLM_UPDATED || ph != tlm::END_REQ)  // taken now, answered later: nothing else
+    SC_REPORT_ERROR(kExclusionError, "host, to the host interface: BEGIN_REQ answered other than TLM_ACCEPTED or "
+                                     "TLM_UPDATED with END_REQ");
 }
 
 void HostDriver::pump() {
@@ -189,6 +194,7 @@ void HostDriver::pump() {
 }
 
 tlm::tlm_sync_enum HostDriver::bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
+  expect_no_delay("host, from the host interface", d);
   if (ph == tlm::END_REQ) {
     awaiting_end_req_ = false;
     if (!in_pump_) dispatch();
@@ -198,13 +204,13 @@ tlm::tlm_sync_enum HostDriver::bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
     illegal_phase("host, from the host interface", ph);
     return tlm::TLM_COMPLETED;
   }
-  expect_no_delay("host, from the host interface", d);
   finish(gp);
   return tlm::TLM_COMPLETED;
 }
 
 void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   HostCommand& c = host_cmd(gp);
+  const std::vector<Token>& expect = expected(gp);
   const Tick now = sim_now();
   if (!gp.is_response_ok()) {
     std::ostringstream os;
@@ -218,13 +224,13 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     // holds what it held before the first refused command to touch it, for good.
     ++refused_;
     const PageSpan span = page_span(c.lba, c.sectors, spp_);
-    for (std::uint64_t i = 0; i < c.expected.size() && i < span.count; ++i) {
-      const auto kept = restored_.emplace(span.first + i, c.expected[i]).first;
+    for (std::uint64_t i = 0; i < expect.size() && i < span.count; ++i) {
+      const auto kept = restored_.emplace(span.first + i, expect[i]).first;
       shadow_.set_raw(span.first + i, kept->second);
     }
   } else if (c.op == HostOp::Read) {
     if (c.status == HostStatus::MediaError) ++media_errors_;
-    for (std::size_t i = 0; i < c.expected.size(); ++i) {
+    for (std::size_t i = 0; i < expect.size(); ++i) {
       // A page the device reported it could not read: an error, not a mismatch (it never
       // returned wrong data). Counted apart from the checked reads.
       if (c.status == HostStatus::MediaError && c.tokens[i] == kUnrecoveredToken) {
@@ -232,7 +238,7 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
         continue;
       }
       ++reads_checked_;
-      if (c.tokens[i] == c.expected[i]) continue;
+      if (c.tokens[i] == expect[i]) continue;
       // Sent after a write the device refused (not yet seen refused then): the page's
       // data from before it.
       if (!restored_.empty()) {
@@ -243,7 +249,7 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
       if (++mismatches_ <= 20) {
         std::ostringstream os;
         os << "DATA MISMATCH: read of logical page " << c.lba / spp_ + i << " (host command " << c.id
-           << ") returned token 0x" << std::hex << c.tokens[i] << ", last written 0x" << c.expected[i];
+           << ") returned token 0x" << std::hex << c.tokens[i] << ", last written 0x" << expect[i];
         errors_.push_back(os.str());
       }
     }
@@ -252,8 +258,8 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   const int k = c.op == HostOp::Read ? 0 : 1;  // of a read or write
   const int other = c.op == HostOp::Trim ? 0 : 1;  // of a trim or flush
   // A read of pages none of which was ever written: no flash work to measure.
-  bool unwritten = c.op == HostOp::Read && !c.expected.empty();
-  for (std::size_t i = 0; unwritten && i < c.expected.size(); ++i) unwritten = c.expected[i] == kUnwrittenToken;
+  bool unwritten = c.op == HostOp::Read && !expect.empty();
+  for (std::size_t i = 0; unwritten && i < expect.size(); ++i) unwritten = expect[i] == kUnwrittenToken;
   // Where its time went: the parts must sum to its latency (an internal error if not).
   PartTicks parts;
   const std::string wrong = LatencyAttribution::compose(c, now, parts);

@@ -179,6 +179,8 @@ class HostDriver : public sc_core::sc_module {
     vcd_->change(tv_.outstanding, sim_now(), outstanding_);
     vcd_->change(tv_.queued, sim_now(), host_queue_length());
   }
+  // pump() runs: an END_REQ that arrives inside one of its sends (the completion chain
+  // runs re-entrantly, docs/performance.md) leaves the next send to pump() itself.
   bool in_pump_ = false;
   tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void finish(tlm::tlm_generic_payload& gp);
@@ -210,6 +212,15 @@ class HostDriver : public sc_core::sc_module {
   std::uint32_t spp_;
   TokenShadow shadow_;  // what the host last wrote to each logical page
   HostPayloadPool pool_;
+  // The host's own record of each command it sent, by payload slot: per logical page, the
+  // token it expects a read to return (the last written), or, for a write or trim, the one
+  // the page held before (should the device refuse it). The device never sees it.
+  std::vector<std::vector<Token>> expected_;
+  std::vector<Token>& expected(const tlm::tlm_generic_payload& gp) {
+    const std::uint32_t slot = HostPayloadPool::slot_of(gp);
+    if (slot >= expected_.size()) expected_.resize(slot + 1);
+    return expected_[slot];
+  }
   unsigned outstanding_ = 0;
   bool awaiting_end_req_ = false;
   sc_core::sc_event pump_event_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tlm/outbox.h"
 #include "tlm/sim_now.h"
 
 namespace ssd::nand {
@@ -70,6 +71,7 @@ tlm::tlm_sync_enum NandChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
     return tlm::TLM_UPDATED;
   }
   if (phase == tlm::END_RESP) {
+    expect_no_delay("NAND channel, from its initiator", delay);
     awaiting_end_resp_ = false;
     if (!responses_.empty()) schedule(sim_now());
     return tlm::TLM_COMPLETED;
@@ -144,9 +146,11 @@ void NandChannel::send_responses() {
     responses_.pop_front();
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_time delay = SC_ZERO_TIME;
-    tlm::tlm_sync_enum r = socket->nb_transport_bw(*gp, phase, delay);
-    if (r == tlm::TLM_ACCEPTED || (r == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP))
-      awaiting_end_resp_ = true;
+    const tlm::tlm_sync_enum r = socket->nb_transport_bw(*gp, phase, delay);
+    if (r == tlm::TLM_ACCEPTED) awaiting_end_resp_ = true;  // its END_RESP comes later
+    else if (r == tlm::TLM_UPDATED && phase != tlm::END_RESP)  // only END_RESP ends a response
+      SC_REPORT_ERROR(kExclusionError, "NAND channel, to its initiator: BEGIN_RESP answered TLM_UPDATED with another "
+                                       "phase (only END_RESP ends a response)");
   }
 }
 

@@ -65,8 +65,8 @@ class NandChannel : public sc_core::sc_module {
     virtual bool nothing_runs_within(const sc_core::sc_time& delay) const = 0;
   };
   void set_accept_ahead(const AcceptAhead* a) { ahead_ = a; }
-  // Told where each command serving a host request is (bus, array, register, done); null:
-  // none. Set before the simulation starts.
+  // Told where each command is (bus, array, register, done); null: none. Set before the
+  // simulation starts.
   void set_life_listener(LifeListener* l);
 
   // SC_REPORT message type of protocol errors (an illegal command reached the NAND).

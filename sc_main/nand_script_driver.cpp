@@ -75,7 +75,7 @@ void NandScriptDriver::issue() {
         if (!(c.plane_mask >> p & 1u)) continue;
         if (c.op == FlashOp::Read) {
           auto it = shadow_.find(page_key(c, p));
-          c.expected[p] = it == shadow_.end() ? kErasedToken : it->second;
+          expected(*gp)[p] = it == shadow_.end() ? kErasedToken : it->second;
         } else if (c.op == FlashOp::Program) {
           c.token[p] = write_token(page_key(c, p), ++write_seq_);
           shadow_[page_key(c, p)] = c.token[p];
@@ -116,11 +116,11 @@ tlm::tlm_sync_enum NandScriptDriver::nb_transport_bw(int, tlm::tlm_generic_paylo
       for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
         if (!(c.plane_mask >> p & 1u)) continue;
         ++reads_checked_;
-        if (c.token[p] != c.expected[p]) {
+        if (c.token[p] != expected(gp)[p]) {
           ++mismatches_;
           std::ostringstream os;
           os << reader_.path() << ':' << c.id << ": DATA MISMATCH " << c.describe() << " plane " << p
-             << ": read token 0x" << std::hex << c.token[p] << ", last written 0x" << c.expected[p];
+             << ": read token 0x" << std::hex << c.token[p] << ", last written 0x" << expected(gp)[p];
           errors_.push_back(os.str());
         }
       }

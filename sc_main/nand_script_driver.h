@@ -5,6 +5,7 @@
 // is checked against it. Protocol errors are reported with the script line.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -50,6 +51,12 @@ class NandScriptDriver : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& gp,
                                      tlm::tlm_phase& phase, sc_core::sc_time& delay);
   std::uint64_t page_key(const FlashCommand& c, unsigned plane) const;
+  // A read's tokens last written, per plane: the driver's own record of the payload.
+  std::array<Token, kMaxPlanes>& expected(const tlm::tlm_generic_payload& gp) {
+    const std::uint32_t slot = FlashPayloadPool::slot_of(gp);
+    if (slot >= expected_.size()) expected_.resize(slot + 1);
+    return expected_[slot];
+  }
   void fatal(const std::string& msg);
 
   nand::NandConfig cfg_;
@@ -58,6 +65,7 @@ class NandScriptDriver : public sc_core::sc_module {
   ScriptCommand next_;
   bool have_next_ = false;
   std::unordered_map<std::uint64_t, Token> shadow_;  // physical page -> last token written
+  std::vector<std::array<Token, kMaxPlanes>> expected_;  // by payload slot
   std::uint64_t write_seq_ = 0;
   std::size_t keep_records_;
   std::vector<CommandRecord> records_;

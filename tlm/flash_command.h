@@ -57,7 +57,8 @@ constexpr unsigned kStartBits = kMaxPlanes + 1;
 // refused (docs/nand-timing.md). The NAND reports Ok, ProgramFailed, EraseFailed and
 // ProtocolError, and a read's bit errors (FlashCommand::bit_errors); ReadRetried and
 // Uncorrectable are the controller's ECC verdicts on a read (controller/ecc.h). The
-// firmware's handlers say what they do with each (controller/firmware_core.cpp).
+// firmware unit that issued a command says what it does with each (docs/controller.md,
+// "Completions and NAND outcomes").
 enum class FlashStatus : std::uint8_t { Pending, Ok, ProtocolError, ReadRetried, ProgramFailed, EraseFailed, Uncorrectable };
 const char* to_string(FlashStatus s);
 // Priority classes of the scheduler block (docs/scheduler.md): a chip serves the lowest
@@ -88,7 +89,6 @@ struct FlashCommand {
   // (reset() leaves the others as they were).
   std::array<std::uint32_t, kMaxPlanes> block{};  // block per plane
   std::array<Token, kMaxPlanes> token{};          // program: written; read: returned
-  std::array<Token, kMaxPlanes> expected{};       // read: what the issuer last wrote (NAND ignores it)
   // read: the bytes of each plane's page moved out on the bus, from the column given in
   // the command's address cycles (ONFI: a read's address carries its column); 0 = the
   // whole page. tR is the whole page's either way.

@@ -92,7 +92,6 @@ struct HostCommand {
   // token is the written part's own; the device merges it with the old page's).
   // Read: filled by the device.
   std::vector<Token> tokens;
-  std::vector<Token> expected;  // read: what the host last wrote (the device ignores it)
   HostStatus status = HostStatus::Ok;  // set by the device
   Tick t_submit = 0;           // host sent BEGIN_REQ
   Tick t_done = 0;             // device sent BEGIN_RESP
@@ -114,7 +113,6 @@ struct HostCommand {
     tag = 0;
     id = 0;
     tokens.clear();  // keeps its capacity: no allocation once warmed up
-    expected.clear();
     status = HostStatus::Ok;
     t_submit = t_done = 0;
     t_dispatch = t_tag = t_fw_in = t_core_start = t_processed = t_fw_done = 0;

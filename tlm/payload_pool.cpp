@@ -68,7 +68,7 @@ const char* to_string(FlashOp op) {
 }
 
 void FlashCommand::reset() {
-  // Only the planes in plane_mask are meaningful in block, token and expected: they are
+  // Only the planes in plane_mask are meaningful in block and token: they are
   // left as they were (the issuer sets the ones it uses), the rest is cleared.
   op = FlashOp::Read;
   channel = chip = die = 0;

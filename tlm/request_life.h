@@ -40,7 +40,8 @@ class LifeListener {
   // Its page `page` was answered without a flash command of its own (from the write
   // buffer, or never written).
   virtual void page_answered(Tick t, std::uint64_t id, std::uint32_t page) = 0;
-  // A flash command serving a request (c.request != 0) reached stage s.
+  // A flash command reached stage s (the NAND tells of every command; a listener keeps
+  // those that carry a request: c.request != 0, or joined to one, command_carries).
   virtual void command_at(Tick t, const FlashCommand& c, Stage s) = 0;
   // Command `part` (serving a request) joined command `whole` at `t` (the scheduler
   // block's multi-plane rescheduling): its request follows whole's stages from now.

@@ -63,7 +63,7 @@ struct ScriptedFirmware : sc_module {
       c.plane_mask = static_cast<std::uint8_t>(1u << s.plane);
       c.block[s.plane] = s.block;
       c.page = s.page;
-      c.expected[s.plane] = c.token[s.plane] = 0x100 + s.page;
+      c.token[s.plane] = 0x100 + s.page;
       c.id = i + 1;
       c.request = i + 1;  // serving a host request: the block meters its wait
       sent[c.id] = s.at;

@@ -384,6 +384,35 @@ TEST_CASE("controller: a phase a hop does not take is reported, naming the hop, 
 }
 
 
+TEST_CASE("controller: a delay annotated on a call into the firmware or the block is reported, never dropped",
+          "[controller][protocol]") {
+  // The firmware takes a completion at the time of the call; a delay sent with one would
+  // be lost, so it is an error naming the hop. (The probe payload is no command of the
+  // firmware's, which it reports too.)
+  static std::vector<std::string> reports;
+  sc_report_handler::set_handler([](const sc_report& r, const sc_actions&) { reports.push_back(r.get_msg()); });
+  Bench b("b", 32);
+  sc_start(SC_ZERO_TIME);  // elaborated
+  FlashPayloadPool fp("probe flash");
+  tlm::tlm_generic_payload* f = fp.acquire();
+  sc_time d(3, SC_NS);
+  tlm::tlm_phase ph = tlm::BEGIN_RESP;
+  b.sched.target->nb_transport_bw(*f, ph, d);
+  REQUIRE(reports.size() == 2);
+  CHECK(reports[0] == "firmware, from the scheduler block: an annotated delay of 3 ns (this hop takes transactions "
+                      "at the time of the call)");
+  CHECK(reports[1].rfind("a completion of a command it did not issue", 0) == 0);
+  // On an END_RESP (to the block, which holds no response for it): the same.
+  tlm::tlm_phase end = tlm::END_RESP;
+  sc_time d2(2, SC_NS);
+  b.fw.flash->nb_transport_fw(*f, end, d2);
+  REQUIRE(reports.size() == 3);
+  CHECK(reports[2] == "scheduler block, from the firmware: an annotated delay of 2 ns (this hop takes transactions "
+                      "at the time of the call)");
+  f->release();
+}
+
+
 // The firmware's policy seams with today's behaviour, without the kernel.
 namespace {
 struct RecordingOutlet final : ctrl::FlashOutlet {

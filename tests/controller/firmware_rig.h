@@ -197,6 +197,7 @@ struct Rig final : FirmwarePorts {
   // ---- the host ----
   struct Request {
     HostCommand cmd;
+    std::vector<Token> expected;  // read: the token each page last had written (the host's own)
     Tick sent = 0, done = 0;
     bool complete = false;
     tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
@@ -221,7 +222,7 @@ struct Rig final : FirmwarePorts {
     const PageSpan span = page_span(lba, sectors, spp);
     for (std::uint64_t lpn = span.first; lpn < span.end() && sectors; ++lpn) {
       if (op == HostOp::Read) {
-        c.expected.push_back(expected(lpn));
+        r.expected.push_back(expected(lpn));
       } else if (op == HostOp::Write) {
         const Token fresh = write_token(lpn, c.id);
         c.tokens.push_back(fresh);
@@ -244,13 +245,13 @@ struct Rig final : FirmwarePorts {
                                                                 : tlm::TLM_GENERIC_ERROR_RESPONSE;
     ++completed;
     if (r.cmd.op == HostOp::Read)
-      for (std::size_t i = 0; i < r.cmd.tokens.size() && i < r.cmd.expected.size(); ++i) {
+      for (std::size_t i = 0; i < r.cmd.tokens.size() && i < r.expected.size(); ++i) {
         if (r.cmd.tokens[i] == kUnrecoveredToken) {
           ++media_errors;
           continue;
         }
         ++reads_checked;
-        if (r.cmd.tokens[i] != r.cmd.expected[i]) ++mismatches;
+        if (r.cmd.tokens[i] != r.expected[i]) ++mismatches;
       }
     if (on_complete) on_complete(r);
   }
