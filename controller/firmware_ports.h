@@ -44,8 +44,9 @@ class FlashOut {
 class HostOut {
  public:
   virtual ~HostOut() = default;
-  // Host command `w` is complete: its response (BEGIN_RESP) goes out now. `w` is gone
-  // when this returns (the response may bring the next host command at once).
+  // Host command `w` is complete: its response (BEGIN_RESP) goes out now. Its host
+  // command and payload are the host's again when this returns (the response may bring
+  // the next host command at once); `w` itself stays the splitter's record.
   virtual void complete(HostWork& w) = 0;
 };
 

@@ -6,8 +6,8 @@
 // The holding stage hands every command the firmware builds to its policy (submit), with
 // the time its core work ends; the policy passes commands on through a FlashOutlet
 // (release), now, at a later time, or when a completion frees something (completed,
-// chip_idle). It keeps no container of its own for them: a command it does not release
-// at once it holds in the stage (hold: its chip's queue, in the order held), where it
+// chip_idle). It needs no container of its own for them: a command it does not release
+// at once it can hold in the stage (hold: its chip's queue, in the order held), where it
 // can see it (FirmwareView), and every other unit can too. InOrderRelease releases each
 // command as soon as it is ready.
 //
@@ -22,10 +22,10 @@
 //
 // The contract. A policy must release or cancel every command it is given (the run ends
 // only when every command has completed), and may change a command only through the
-// outlet: its priority class before releasing it; an unbound host program's plane
-// (retarget); drop an unbound host program whose data a newer write of its logical page
-// superseded (cancel); join commands of one die into one n-plane command
-// (release_together). The rest (address, data, origin) is the firmware's. What it may
+// outlet: an unbound host program's plane (retarget); drop an unbound program whose data
+// a newer write of its logical page superseded (cancel); join commands of one die into
+// one n-plane command (release_together). The rest (address, data, origin, priority
+// class) is the firmware's. What it may
 // look at is view(): what the firmware knows, never the NAND's internals.
 #pragma once
 

@@ -10,10 +10,10 @@
 // die's lanes while the block has enough of the die's work, and leaves joined with its
 // die's other planes when they are at one page offset; other work leaves at once. A
 // program is unbound all the while it is held, host or GC: it binds its page when it
-// leaves (controller/write_frontier.h), so it can be moved to another plane (retarget),
-// cancelled when a newer write supersedes it (cancel), or joined with others of its die
-// into one n-plane command (release_together, or the batching) until then. The rule is
-// stated once in docs/scheduler.md, "The holding stage".
+// leaves (controller/write_frontier.h), so until then it can be joined with others of
+// its die into one n-plane command (release_together, or the batching), and a host
+// program moved to another plane (retarget) or cancelled when a newer write supersedes
+// it (cancel). The rule is stated once in docs/scheduler.md, "The holding stage".
 //
 // At a command's end the stage hands each page out (a part of an n-plane command as if it
 // had run alone) to the release policy and then to the command's issuer

@@ -141,7 +141,7 @@ Config make_config() {
   c.add_double("controller.ecc_soft_decode_us", fw.ecc.soft_decode_us, 0, 1e6,
                "ECC: soft-decision decode time after a soft read's data is out, us");
   c.add_double("firmware.clock_mhz", fw.clock_mhz, 1, 100000, "clock of the embedded core running the FTL, MHz");
-  // Default costs: controller/firmware_core.h and docs/controller.md "Firmware cost".
+  // Default costs: controller/firmware.h (FirmwareConfig) and docs/controller.md "Firmware cost".
   const std::string src = " (default scaled from Hahn et al.'s < 10 us per flash request at 400 MHz; 0: free)";
   c.add_int("firmware.cycles_per_command", static_cast<std::int64_t>(fw.cycles_per_command), 0, 100000000,
             "core cycles per host command" + src);
