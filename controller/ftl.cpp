@@ -382,6 +382,16 @@ void Ftl::instant_write(std::uint64_t lpn, Token t, FlashBackdoor& nand) {
 
 void Ftl::precondition_image(std::uint64_t fill, double drive_writes, std::uint64_t seed, FlashBackdoor& nand,
                              SteadyImage::TokenOf token_of, std::uint32_t free_blocks) {
+  precondition_planes(fill, drive_writes, seed, nand, token_of, free_blocks ? free_blocks : gc_low_);
+}
+
+void Ftl::precondition_image_mean(std::uint64_t fill, double drive_writes, std::uint64_t seed, FlashBackdoor& nand,
+                                  SteadyImage::TokenOf token_of, double mean_free) {
+  precondition_planes(fill, drive_writes, seed, nand, token_of, mean_free);
+}
+
+void Ftl::precondition_planes(std::uint64_t fill, double drive_writes, std::uint64_t seed, FlashBackdoor& nand,
+                              SteadyImage::TokenOf token_of, double mean_free) {
   const std::uint32_t B = cfg_.nand.blocks_per_plane, ppb = cfg_.nand.pages_per_block;
   if (fill > logical_pages_) throw std::invalid_argument("precondition: more pages than the logical space");
   if (fill / planes_ + 1 >= (std::uint64_t{1} << 32)) throw std::invalid_argument("precondition: too many pages per plane");
@@ -389,13 +399,28 @@ void Ftl::precondition_image(std::uint64_t fill, double drive_writes, std::uint6
   const bool aged = drive_writes > 0;
   std::vector<std::uint32_t> lane_of_plane(planes_);
   for (std::uint32_t q = 0; q < planes_; ++q) lane_of_plane[plane_of_lpn(q)] = q;
-  // Aged: every plane has `free_blocks` free (the GC low mark by default) and both
-  // streams' blocks open; the rest are full. (FtlConfig::validate leaves room for that.)
-  if (free_blocks == 0) free_blocks = gc_low_;
-  if (free_blocks < gc_reserve_ + 1 || free_blocks > gc_low_)
+  // Aged: plane p has start_free_[p] free blocks (the integer below or above mean_free)
+  // and both streams' blocks open; the rest are full. (FtlConfig::validate leaves room
+  // for that.)
+  if (!(mean_free >= gc_reserve_ + 1) || !(mean_free <= gc_low_))
     throw std::invalid_argument("precondition: free blocks must be from " + std::to_string(gc_reserve_ + 1) +
                                 " (the last reserve + 1) to " + std::to_string(gc_low_) + " (the GC low mark)");
-  const std::uint32_t F = B - free_blocks - 2;
+  const auto below_free = static_cast<std::uint32_t>(std::floor(mean_free));
+  const double above_share = mean_free - below_free;
+  start_free_.assign(planes_, below_free);
+  if (above_share > 0) {
+    // One stream for the planes in order, apart from the planes' own (the image's).
+    std::uint64_t x = (seed + 7) * 0xA0761D6478BD642Full;
+    for (std::uint32_t p = 0; p < planes_; ++p) {
+      std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      z ^= z >> 31;
+      if (static_cast<double>(z >> 11) * 0x1.0p-53 < above_share) ++start_free_[p];
+    }
+  }
+  const std::uint32_t F = B - below_free - 2;  // the most full blocks a plane has
+  if (!aged) start_free_.clear();
   image_ = std::make_unique<SteadyImage>(planes_, B, ppb, F, lane_of_plane, fill, token_of, aged);
   nand.attach_image(*image_);
   // Planes are independent: each has its own random stream (seeded by the plane), so the
@@ -420,7 +445,7 @@ void Ftl::precondition_image(std::uint64_t fill, double drive_writes, std::uint6
       // open blocks' write points uniform (a plane is at a random point of filling each),
       // independent of the other planes'; all of the open blocks' pages valid (written
       // last: few were overwritten since).
-      shape.full = F;
+      shape.full = B - start_free_[p] - 2;
       shape.host_open = shape.gc_open = true;
       shape.host_pages = static_cast<std::uint32_t>(std::min<std::uint64_t>(below(ppb), V));
       shape.gc_pages = static_cast<std::uint32_t>(std::min<std::uint64_t>(below(ppb), V - shape.host_pages));
@@ -435,7 +460,7 @@ void Ftl::precondition_image(std::uint64_t fill, double drive_writes, std::uint6
     // Erase history.
     double erases = 0;
     if (aged) {
-      const std::uint32_t victim_valid = image_->valid_at_age(p, F - 1);
+      const std::uint32_t victim_valid = image_->valid_at_age(p, shape.full - 1);
       const double wa = ppb > victim_valid ? static_cast<double>(ppb) / (ppb - victim_valid) : 1.0;
       erases = drive_writes * static_cast<double>(V) * wa / (static_cast<double>(B) * ppb);
     }

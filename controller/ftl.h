@@ -307,6 +307,14 @@ class Ftl {
   // holds it) to the GC low mark (0 = the low mark: where GC that keeps up holds it).
   void precondition_image(std::uint64_t fill, double drive_writes, std::uint64_t seed,
                           FlashBackdoor& nand, SteadyImage::TokenOf token_of, std::uint32_t free_blocks = 0);
+  // The same with a mean of free blocks per plane (controller/start_state.h): each plane
+  // gets the integer below or above `mean_free` (the one above with the probability of
+  // its fraction, drawn from the plane's stream), so the planes start at their own
+  // points of the GC cycle.
+  void precondition_image_mean(std::uint64_t fill, double drive_writes, std::uint64_t seed, FlashBackdoor& nand,
+                               SteadyImage::TokenOf token_of, double mean_free);
+  // The free blocks each plane started with (aged preconditioning; empty otherwise).
+  const std::vector<std::uint32_t>& start_free_blocks() const { return start_free_; }
   std::uint32_t gc_low_mark() const { return gc_low_; }
   std::uint32_t gc_reserve() const { return gc_reserve_; }  // free blocks only the GC stream may take
   // The image of the steady-state preconditioning, null without one.
@@ -403,6 +411,9 @@ class Ftl {
   std::uint32_t planes_;
   std::uint32_t pages_per_plane_;
   std::uint64_t logical_pages_;
+  std::vector<std::uint32_t> start_free_;  // per plane, at time 0 (aged)
+  void precondition_planes(std::uint64_t fill, double drive_writes, std::uint64_t seed, FlashBackdoor& nand,
+                           SteadyImage::TokenOf token_of, double mean_free);
   std::uint32_t gc_low_;     // free blocks below which GC runs
   std::uint32_t gc_reserve_; // free blocks only the GC stream may take
   StaticAllocator layout_;  // ftl.allocation

@@ -89,6 +89,12 @@ class GcUnit {
   void resume_at_start();
 
   bool active(std::uint32_t plane) const { return jobs_[plane].active; }
+  // The copies of the runs under way not yet ended (at time 0: the backlog resume() left).
+  std::uint64_t copies_pending() const {
+    std::uint64_t n = 0;
+    for (const Job& j : jobs_) n += j.active ? j.copies_left : 0;
+    return n;
+  }
 
  private:
   struct Job {

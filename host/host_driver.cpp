@@ -95,6 +95,18 @@ void HostDriver::admit(const HostRequest& r, Tick arrival) {
   if (life_) life_->request_arrived(sim_now(), e.id, r.op, r.lba, r.sectors, arrival);
 }
 
+std::uint64_t HostDriver::end_warmup_now() {
+  warmup_requests_ = id_;
+  warmup_until_ = 0;
+  warmup_completed_ = completed_;
+  latency_[0] = latency_[1] = latency_all_ = LatencyHistogram{};
+  other_latency_[0] = other_latency_[1] = LatencyHistogram{};
+  attribution_ = LatencyAttribution{};
+  trimmed_bytes_ = unwritten_reads_ = 0;
+  bytes_[0] = bytes_[1] = conflict_wait_sum_[0] = conflict_wait_sum_[1] = 0;
+  return id_ + 1;
+}
+
 void HostDriver::dispatch() {
   IoScheduler::Entry e;
   while (!awaiting_end_req_ && sched_.pop(e)) send(e);
@@ -301,6 +313,19 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     *csv_ << ',' << c.id << '\n';
   }
   if (!warmup && !unwritten && data) bytes_[k] += std::uint64_t{c.sectors} * 512;
+  if (round_requests_) {
+    if (data && !unwritten) {
+      ++round_.count[k];
+      round_.latency_sum[k] += now - c.t_submit;
+    }
+    if (++round_.completed == round_requests_) {
+      round_.end = now;
+      const Round r = round_;
+      round_ = Round{};
+      round_.start = now;
+      on_round_(r);
+    }
+  }
   last_done_ = now;
   ++completed_;
   if (progress_seconds_ > 0 && (completed_ & 4095) == 0) {

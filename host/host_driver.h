@@ -118,6 +118,24 @@ class HostDriver : public sc_core::sc_module {
   }
   std::uint64_t warmup_completed() const { return warmup_completed_; }
   Tick window_start() const { return window_start_; }
+  // Rounds (report.warmup = auto): every `requests` completions, `on_round` gets the
+  // round's figures, over every request completed in it (warm-up or not).
+  struct Round {
+    std::uint64_t completed = 0;  // requests completed in the round (any op)
+    Tick start = 0, end = 0;      // the previous round's end (or 0), this one's last completion
+    std::uint64_t count[2] = {0, 0};  // reads and writes with flash work (as the latency figures)
+    Tick latency_sum[2] = {0, 0};
+  };
+  void set_rounds(std::uint64_t requests, std::function<void(const Round&)> on_round) {
+    round_requests_ = requests;
+    on_round_ = std::move(on_round);
+  }
+  void stop_rounds() { round_requests_ = 0; }  // no round after this one (safe inside on_round)
+  std::uint64_t admitted() const { return id_; }  // requests admitted so far (ids 1 .. admitted())
+  // Ends the warm-up now: the requests admitted so far are warm-up (those still in flight
+  // too), the figures kept so far are dropped, and the window starts at the next
+  // request's arrival (set_warmup's `on_end` is called then). Returns that request's id.
+  std::uint64_t end_warmup_now();
   // Figures since the last take_interval() (report.interval_us), kept once enabled.
   struct Interval {
     LatencyHistogram latency[2];
@@ -248,6 +266,9 @@ class HostDriver : public sc_core::sc_module {
   std::function<void(Tick)> on_warmup_end_;
   bool in_warmup(std::uint64_t id, Tick arrival) const { return id <= warmup_requests_ || arrival < warmup_until_; }
   std::unique_ptr<Interval> interval_;
+  std::uint64_t round_requests_ = 0;
+  Round round_;
+  std::function<void(const Round&)> on_round_;
 };
 
 }  // namespace ssd::host

@@ -104,14 +104,29 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     if (preconditioned) {
       const std::string mode = precondition_free_mode(cfg);
       const std::uint32_t free_blocks = precondition_free_blocks(mode, ftl.gc_low_mark(), ftl.gc_reserve());
+      const double age = cfg.get_double("ftl.precondition_age");
+      // auto: the planes start around the mean the start pilot chose (sc_main/start_pilot.h).
+      const double mean_free = cfg.get_double("ftl.precondition_free_blocks");
+      const bool by_mean = age > 0 && mode == "auto";
+      if (by_mean && mean_free > 0 && (mean_free < ftl.gc_reserve() + 1 || mean_free > ftl.gc_low_mark()))
+        throw ConfigError(cfg.locate("ftl.precondition_free_blocks = " + std::to_string(mean_free) +
+                                     " is outside [" + std::to_string(ftl.gc_reserve() + 1) + ", " +
+                                     std::to_string(ftl.gc_low_mark()) +
+                                     "] (the last reserve + 1 to the GC low mark of this device)"));
+      if (by_mean && mean_free == 0 && !check_only)
+        throw ConfigError(cfg.locate("ftl.precondition_free = auto starts the planes where a pilot run of the workload "
+                                     "puts them: run resolve_start_state (ssdsim does) or set ftl.precondition_free_blocks"));
       if (!check_only) {
         ctrl::NandBackdoor backdoor(*nand);
-        const double age = cfg.get_double("ftl.precondition_age");
         const auto seed = static_cast<std::uint64_t>(cfg.get_int("workload.seed"));
-        ftl.precondition_image(preconditioned, age, seed, backdoor,
-                               [](std::uint64_t lpn) { return precondition_token(lpn); }, free_blocks);
-        if (age > 0) precondition_gc_copies = firmware->resume_gc(seed, backdoor);
-        precondition_state = age > 0 ? mode : "written_once";
+        auto token = [](std::uint64_t lpn) { return precondition_token(lpn); };
+        if (by_mean) ftl.precondition_image_mean(preconditioned, age, seed, backdoor, token, mean_free);
+        else ftl.precondition_image(preconditioned, age, seed, backdoor, token, free_blocks);
+        if (age > 0) {
+          precondition_gc_copies = firmware->resume_gc(seed, backdoor);
+          precondition_gc_pending = firmware->firmware().gc().copies_pending();
+        }
+        precondition_state = age > 0 ? (by_mean ? "workload" : mode) : "written_once";
       }
     }
     precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -239,11 +254,20 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     const std::uint64_t warm_requests = static_cast<std::uint64_t>(cfg.get_int("report.warmup_requests"));
     const double warm_us = cfg.get_double("report.warmup_us");
     if (warm_us > kMaxInputUs) throw ConfigError(cfg.locate("report.warmup_us is past the simulated time range (2^63 ps)"));
-    if (warm_requests || warm_us > 0) {
-      host->set_warmup(warm_requests, us_to_ticks(warm_us), [this](Tick now) {
-        window_start = full_ticks(*nand, *firmware, *iface, now);
-        ftl_at_start = FtlCounters::of(firmware->ftl());
-      });
+    auto start_window = [this](Tick now) {
+      window_start = full_ticks(*nand, *firmware, *iface, now);
+      ftl_at_start = FtlCounters::of(firmware->ftl());
+    };
+    warmup = warmup_mode(cfg);
+    if (warmup == "auto") {
+      steady = std::make_unique<SteadyStateRule>(
+          std::vector<std::string>{"write_amplification", "iops", "read_mean_us", "write_mean_us"},
+          static_cast<unsigned>(cfg.get_int("report.warmup_window_rounds")));
+      host->set_warmup(0, 0, start_window);
+      host->set_rounds(static_cast<std::uint64_t>(cfg.get_int("report.warmup_round_requests")),
+                       [this](const host::HostDriver::Round& r) { on_round(r); });
+    } else if (warm_requests || warm_us > 0) {
+      host->set_warmup(warm_requests, us_to_ticks(warm_us), start_window);
     }
     const double interval_us = cfg.get_double("report.interval_us");
     if (interval_us > 0) {
@@ -330,10 +354,45 @@ FullSsd::AccelCounts FullSsd::accel_counts() const {
   return c;
 }
 
+void FullSsd::on_round(const host::HostDriver::Round& r) {
+  const FtlCounters now = FtlCounters::of(firmware->ftl());
+  const FtlCounters d = now - ftl_at_round;
+  ftl_at_round = now;
+  round_completed_total += r.completed;
+  round_ops_total[0] += r.count[0];
+  round_ops_total[1] += r.count[1];
+  SteadyStateRule::Round round;
+  round.first_completion = round_completed_total - r.completed + 1;
+  round.last_completion = round_completed_total;
+  round.start_us = ticks_to_us(r.start);
+  round.end_us = ticks_to_us(r.end);
+  const double seconds = (round.end_us - round.start_us) / 1e6;
+  // Write amplification: missing from a round without host pages programmed. A mean
+  // latency: tracked for an op that is at least 5 % of the requests so far (a rarer one's
+  // mean over a round is noise), missing from a round without it.
+  const double wa = d.host_pages ? d.write_amplification() : SteadyStateRule::kMissing;
+  double mean[2];
+  for (int k = 0; k < 2; ++k)
+    mean[k] = r.count[k] && 20 * round_ops_total[k] >= round_completed_total
+                  ? ticks_to_us(r.latency_sum[k]) / static_cast<double>(r.count[k])
+                  : SteadyStateRule::kMissing;
+  round.values = {wa, seconds > 0 ? static_cast<double>(r.completed) / seconds : SteadyStateRule::kMissing, mean[0],
+                  mean[1]};
+  if (!steady->add(std::move(round))) return;
+  host->stop_rounds();
+  // Steady: the window starts at the next request's arrival, if one is left to come.
+  const std::uint64_t expected = host->source().expected();
+  if (expected && host->admitted() >= expected) return;
+  steady_window_start_request = host->end_warmup_now();
+}
+
 void FullSsd::take_window() {
   const Tick end = std::max(host->last_completion(), window_start.at);
   window_at_finish = full_window(*nand, *firmware, *iface, end, window_start);
   ftl_at_end = FtlCounters::of(firmware->ftl());
+  const ctrl::Ftl& ftl = firmware->ftl();
+  free_at_finish.resize(ftl.planes());
+  for (std::uint32_t p = 0; p < ftl.planes(); ++p) free_at_finish[p] = ftl.free_blocks(p);
   window_taken = true;
 }
 

@@ -18,6 +18,8 @@
 #include "sc_main/kernel_calibrator.h"
 #include "sc_main/request_watch.h"
 #include "sc_main/stats_window.h"
+#include "sc_main/start_pilot.h"
+#include "sc_main/steady_state.h"
 #include "sc_main/time_series.h"
 #include "common/vcd_writer.h"
 #if SSD_ACCEL
@@ -57,7 +59,18 @@ struct FullSsd : sc_core::sc_module {
   // The window's start (time 0, or the end of the warm-up: report.warmup_*), with the
   // FTL's counters then: the GC figures count from it.
   WindowTicks window_start;
+  // report.warmup resolved (auto or fixed); with auto, the rule fed a round every
+  // report.warmup_round_requests completions until steady, and the first request of the
+  // statistics' window then (0: steady state not reached with requests left to measure).
+  std::string warmup = "fixed";
+  std::unique_ptr<SteadyStateRule> steady;
+  std::uint64_t steady_window_start_request = 0;
+  FtlCounters ftl_at_round;
+  std::uint64_t round_completed_total = 0, round_ops_total[2] = {0, 0};
+  void on_round(const host::HostDriver::Round& r);
   FtlCounters ftl_at_start, ftl_at_end;  // ... and at its end (GC after the last host completion is not in it)
+  std::vector<std::uint32_t> free_at_finish;  // per plane, at the window's end
+  StartPilot pilot;  // what resolve_start_state measured for this run (ran = false: none)
   double precondition_seconds = 0;
   // The statistics' figures at the last host completion (stats_window.h); taken when the
   // host finishes, or by window() at the end of a run in which it never did.
@@ -69,7 +82,8 @@ struct FullSsd : sc_core::sc_module {
     return window_at_finish;
   }
   std::uint64_t preconditioned = 0;
-  std::uint64_t precondition_gc_copies = 0;  // copies of the GC runs left under way at time 0
+  std::uint64_t precondition_gc_copies = 0;  // copies of the GC runs left under way at time 0, made before it
+  std::uint64_t precondition_gc_pending = 0; // ... and left to make from time 0 (the backlog)
   // What time 0 looks like: none, written_once, or the aged state's ftl.precondition_free
   // (gc_mark, gc_running, reserve).
   std::string precondition_state = "none";

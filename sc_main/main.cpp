@@ -5,6 +5,7 @@
 // 2 bad input (command line, config, workload file, or a script command the
 // NAND refuses).
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <unistd.h>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include "host/input_error.h"
 #include "sc_main/run_outputs.h"
 #include "sc_main/full_ssd.h"
+#include "sc_main/start_pilot.h"
 #include "sc_main/gtkw_view.h"
 #include "common/activations.h"
 #include "sc_main/nand_script_driver.h"
@@ -255,7 +257,10 @@ int run(int argc, char** argv) {
       ("list-keys", "list every configuration key with its value and range")
       ("check", "check the configuration with every rule a run applies, and read a trace or NAND script through, "
                 "without running: exit 0 if valid, 2 with the error")
-      ("list-presets", "list the presets");
+      ("list-presets", "list the presets")
+      ("resolve-start", "run the start pilot of ftl.precondition_free = auto (docs/controller.md, "
+                        "\"Preconditioning\"), print the ftl.precondition_free_blocks it chooses as a --set "
+                        "assignment, and exit (nothing printed when the configuration needs no pilot)");
   po::variables_map vm;
   try {
     const po::parsed_options parsed = po::command_line_parser(argc, argv).options(opts).run();
@@ -290,6 +295,14 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (vm.count("check")) return check_only(cfg, out_dir);
+  if (vm.count("resolve-start")) {
+    if (resolve_start_state(cfg).ran) {
+      char mean[32];
+      std::snprintf(mean, sizeof mean, "%.6f", cfg.get_double("ftl.precondition_free_blocks"));  // as it was set
+      std::cout << "ftl.precondition_free_blocks=" << mean << '\n';
+    }
+    return 0;
+  }
   const nand::NandConfig ncfg = nand_config(cfg);
   refuse_faults_in_script(cfg, ncfg);
   const TraceOptions topts = trace_options(cfg);
@@ -318,7 +331,9 @@ int run(int argc, char** argv) {
                 << cfg.get_string("workload.replay") << " replay\n";
     else
       std::cerr << describe_synthetic(cfg) << '\n';
+    const StartPilot pilot = resolve_start_state(cfg);  // before this process's model: see start_pilot.h
     FullSsd top("ssd", cfg, vcd.get(), out_dir);
+    top.pilot = pilot;
     check_scopes(cfg, vcd.get());
     sc_core::sc_start();
     if (vcd) vcd->finish(sc_core::sc_time_stamp().value());
@@ -358,7 +373,9 @@ int run(int argc, char** argv) {
       fig.audit_mismatches = audit.mismatches;
     }
     const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window(), top.ftl_at_start,
-                      top.ftl_at_end, top.precondition_state, cfg.get_string("ftl.write_policy")};
+                      top.ftl_at_end, top.precondition_state, cfg.get_string("ftl.write_policy"), top.warmup,
+                      top.steady.get(), top.steady_window_start_request, &top.pilot, &top.free_at_finish,
+                      top.precondition_gc_pending};
     print_full_summary(std::cout, run, fig);
     if (vcd) {
       std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written() << " changes; view: ";

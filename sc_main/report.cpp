@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
@@ -179,6 +180,41 @@ json::Value nand_section(const nand::NandDevice& nand, const WindowFigures& w) {
   return n;
 }
 
+namespace {
+
+// stats.json's steady_state (report.warmup): the rule, whether it held, where the window
+// starts, and each round's values up to the steady window's end (null: missing).
+json::Value steady_json(const FullRun& f) {
+  json::Value st = obj();
+  put(st, "warmup", text(f.warmup));
+  const SteadyStateRule* r = f.steady;
+  put(st, "reached", boolean(r && r->reached()));
+  put(st, "window_start_request", integer(f.steady_window_start_request));
+  if (!r) return st;
+  put(st, "window_rounds", integer(r->window()));
+  put(st, "round_requests", integer(r->rounds().empty() ? 0 : r->rounds().front().last_completion));
+  put(st, "data_excursion", num(r->data_excursion()));
+  put(st, "slope_excursion", num(r->slope_excursion()));
+  if (r->reached()) put(st, "window_first_round", integer(r->window_first()));
+  else put(st, "not_steady_because", text(r->why_not()));
+  json::Value rounds;
+  rounds.kind = json::Value::Kind::Array;
+  for (const SteadyStateRule::Round& x : r->rounds()) {
+    json::Value o = obj();
+    put(o, "first_completion", integer(x.first_completion));
+    put(o, "last_completion", integer(x.last_completion));
+    put(o, "start_us", num(x.start_us));
+    put(o, "end_us", num(x.end_us));
+    for (std::size_t k = 0; k < r->names().size(); ++k)
+      put(o, r->names()[k], std::isnan(x.values[k]) ? json::Value{} : num(x.values[k]));
+    rounds.items.push_back(std::move(o));
+  }
+  put(st, "rounds", std::move(rounds));
+  return st;
+}
+
+}  // namespace
+
 json::Value full_stats(const FullRun& f, const RunFigures& run) {
   const Tick end = f.window.end;
   const double sim_s = static_cast<double>(end - f.window.start) / 1e12;
@@ -222,6 +258,44 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(ft, "erase_count_mean", num(emean));
   put(ft, "logical_pages", integer(ftl.logical_pages()));
   put(ft, "precondition_state", text(f.precondition_state));
+  // Where the planes started in their GC cycle and where the window left them.
+  auto spread = [](const std::vector<std::uint32_t>& v) {
+    json::Value o = obj();
+    std::uint32_t lo = ~0u, hi = 0;
+    double sum = 0;
+    for (std::uint32_t x : v) {
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+      sum += x;
+    }
+    std::vector<double> planes(v.empty() ? 0 : hi + 1, 0.0);
+    for (std::uint32_t x : v) planes[x] += 1;
+    put(o, "min", integer(v.empty() ? 0 : lo));
+    put(o, "mean", num(v.empty() ? 0 : sum / static_cast<double>(v.size())));
+    put(o, "max", integer(hi));
+    put(o, "planes_by_free_blocks", array(planes));
+    return o;
+  };
+  if (!ftl.start_free_blocks().empty()) {
+    put(ft, "free_blocks_start", spread(ftl.start_free_blocks()));
+    put(ft, "gc_copies_pending_at_start", integer(f.gc_copies_pending_at_start));
+  }
+  if (f.free_at_end) put(ft, "free_blocks_end", spread(*f.free_at_end));
+  if (f.pilot && f.pilot->ran) {
+    const StartPilot& p = *f.pilot;
+    json::Value sp = obj();
+    put(sp, "regime", text(ctrl::regime_name(p.choice.regime)));
+    put(sp, "free_blocks_mean", num(p.choice.free_blocks));
+    put(sp, "planes_collecting", num(p.choice.collecting));
+    put(sp, "balance_write_amplification", num(p.choice.write_amplification));
+    put(sp, "pilot_requests", integer(p.requests));
+    put(sp, "pilot_seconds", num(p.seconds));
+    put(sp, "pilot_host_pages_per_s", num(p.host_pages_per_s));
+    put(sp, "pilot_copies_per_s", num(p.copies_per_s));
+    put(sp, "pilot_collecting", num(p.collecting));
+    put(sp, "pilot_write_amplification", num(p.write_amplification));
+    put(ft, "start", sp);
+  }
   put(root, "ftl", ft);
 
   json::Value fw = obj();
@@ -365,6 +439,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(hs, "write_batches", integer(f.host.batches_served(HostOp::Write)));
   put(root, "host", hs);
 
+  put(root, "steady_state", steady_json(f));
+
   json::Value integ = obj();
   put(integ, "reads_checked", integer(f.host.reads_checked()));
   put(integ, "mismatches", integer(f.host.mismatches()));
@@ -378,6 +454,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
 
   json::Value rn = obj();
   put(rn, "wall_seconds", num(run.wall_seconds));
+  if (f.pilot && f.pilot->ran) put(rn, "start_pilot_seconds", num(f.pilot->wall_seconds));  // in wall_seconds
   put(rn, "host_requests_per_wall_second",
       num(run.wall_seconds > 0 ? static_cast<double>(f.host.completed()) / run.wall_seconds : 0));
   put(rn, "peak_rss_mb", num(run.peak_rss_mb));
@@ -440,6 +517,20 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
        << " requests, to the last host completion)\n";
   else
     os << "  simulated time      " << ticks_to_us(end) << " us (the statistics' window: to the last host completion)\n";
+  if (const SteadyStateRule* r = f.steady) {
+    const std::uint64_t per_round = r->rounds().empty() ? 0 : r->rounds().front().last_completion;
+    if (f.steady_window_start_request)
+      os << "  steady state        reached after " << r->rounds().size() << " rounds of " << per_round
+         << " requests (SNIA PTS rule over " << r->window() << " rounds): the statistics start at request "
+         << f.steady_window_start_request << "\n";
+    else if (r->reached())
+      os << "  steady state        WARNING: reached only when every request was admitted: the statistics include start-up\n";
+    else
+      os << "  steady state        WARNING: not reached in " << r->rounds().size() << " rounds of " << per_round
+         << " requests ("
+         << (r->why_not().empty() ? "fewer than the window's " + std::to_string(r->window()) : r->why_not())
+         << "): the statistics include start-up\n";
+  }
   os << "  chip utilization    " << f.window.chip_utilization << " chips busy on average over the window (of "
      << f.window.chips << "), " << f.window.chip_utilization_while_busy << " over the time any chip is busy\n";
   os << "  host queue          " << f.host.conflicts(HostOp::Read) << " read and " << f.host.conflicts(HostOp::Write)
@@ -450,6 +541,12 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
        << " of the workload's requests were larger than host.max_transfer_sectors: each was sent in pieces\n";
   os << "  GC                  " << gc.gc_erases << " erases, write amplification " << gc.write_amplification()
      << " (device at time 0: " << f.precondition_state << ")\n";
+  if (f.pilot && f.pilot->ran)
+    os << "  start state         " << ctrl::regime_name(f.pilot->choice.regime) << ": " << f.pilot->choice.free_blocks
+       << " free blocks per plane on average, " << 100 * f.pilot->choice.collecting
+       << " % of planes collecting (pilot of " << f.pilot->requests << " requests, " << f.pilot->wall_seconds
+       << " s of wall time: " << f.pilot->host_pages_per_s << " host pages/s and " << f.pilot->copies_per_s
+       << " GC copies/s per plane)\n";
   const std::uint64_t reads = f.host.latency(HostOp::Read).count() + f.host.unwritten_reads();
   if (f.host.unwritten_reads())
     os << "  unwritten reads     " << f.host.unwritten_reads()

@@ -13,6 +13,8 @@
 #include "sc_main/json.h"
 #include "sc_main/nand_script_driver.h"
 #include "sc_main/stats_window.h"
+#include "sc_main/start_pilot.h"
+#include "sc_main/steady_state.h"
 #include "common/activations.h"
 
 namespace ssd {
@@ -55,6 +57,14 @@ struct FullRun {
   FtlCounters ftl_start, ftl_end;
   std::string precondition_state;  // FullSsd::precondition_state
   std::string write_policy;        // ftl.write_policy
+  // report.warmup resolved, and with auto its rule (null otherwise) and the first request
+  // of the statistics' window (0: the window is the whole run).
+  std::string warmup = "fixed";
+  const SteadyStateRule* steady = nullptr;
+  std::uint64_t steady_window_start_request = 0;
+  const StartPilot* pilot = nullptr;                 // ftl.precondition_free = auto's pilot (null: none)
+  const std::vector<std::uint32_t>* free_at_end = nullptr;  // free blocks per plane at the window's end
+  std::uint64_t gc_copies_pending_at_start = 0;  // the GC runs under way at time 0: their copies left
 };
 json::Value full_stats(const FullRun& f, const RunFigures& run);
 void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run);

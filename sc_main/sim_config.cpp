@@ -172,12 +172,20 @@ Config make_config() {
                "0: the filled pages are written once, in order; > 0: the steady state of uniform random "
                "overwrites under greedy GC, with this many drive writes of erase history");
   c.add_enum("ftl.precondition_free", "auto", {"auto", "gc_mark", "gc_running", "reserve"},
-             "aged preconditioning: where each plane starts in its GC cycle. gc_mark = at the GC low mark, no "
-             "GC run under way (GC has caught up: a lightly loaded device); gc_running = one block under "
-             "the mark with a GC run under way, part of its copies done (GC behind sustained writes); "
-             "reserve = the last free block and one more, a run under way (where a saturating load ends "
-             "after a long run); auto = gc_running for a closed loop deeper than 1 (synthetic, or a trace "
-             "replayed closed), else gc_mark");
+             "aged preconditioning: where each plane starts in its GC cycle. auto = where the workload holds "
+             "it: a pilot run of the workload's first report.start_pilot_requests measures its host write "
+             "rate and GC's copy rate, and the planes start at the free blocks that balance them "
+             "(controller/start_state.h; the mean goes to ftl.precondition_free_blocks; stats.json ftl.start); "
+             "gc_mark = at the GC low mark, no GC run under way; gc_running = one block under the mark with "
+             "a GC run under way on every plane, part of its copies done; reserve = the last free block and "
+             "one more, runs under way");
+  c.add_double("ftl.precondition_free_blocks", 0, 0, 16777216,
+               "ftl.precondition_free = auto: the mean free blocks per plane at time 0, from the last reserve + 1 "
+               "to the GC low mark (each plane gets the integer below or above it, drawn from the seed; a "
+               "plane under the mark starts with a GC run under way). 0 = from the start pilot (ssdsim sets "
+               "it, and config.json keeps it: a run of that file needs no pilot)");
+  c.add_int("report.start_pilot_requests", 24000, 8, 1000000000,
+            "ftl.precondition_free = auto: the pilot run's requests (at most the workload's own); its rates are over the second half (the first holds the transient of every plane starting GC at once)");
   c.add_double("host.link_mb_s", 0, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)");
   c.add_enum("host.scheduler", "noop", {"noop", "rws", "piq_r", "piq_w", "piq"},
              "host I/O scheduler (PIQ paper): FIFO, reads first, or conflict-free batches of reads/writes/both");
@@ -260,6 +268,17 @@ Config make_config() {
             "arrival of the first request after the warm-up)");
   c.add_double("report.warmup_us", 0, 0, kMaxTimeUs,
                "requests arriving before this simulated time run but are left out of the statistics");
+  c.add_enum("report.warmup", "default", {"default", "auto", "fixed"},
+             "how the statistics' window starts. auto = run in rounds of report.warmup_round_requests "
+             "completions and end the warm-up at steady state, by the SNIA PTS rule: over "
+             "report.warmup_window_rounds rounds, each round's write amplification, IOPS and mean latency "
+             "per op within +/-20 % of the window's average and its fitted line within 10 % of it across the "
+             "window (stats.json steady_state; not reached: the statistics include start-up, and the summary "
+             "warns); fixed = report.warmup_requests and report.warmup_us (0: none); default = auto for a "
+             "synthetic workload without report.warmup_requests or report.warmup_us, else fixed");
+  c.add_int("report.warmup_round_requests", 2000, 10, 1000000000000ll,
+            "report.warmup = auto: requests completed per round");
+  c.add_int("report.warmup_window_rounds", 5, 2, 1000, "report.warmup = auto: the rounds a steady window spans");
   c.add_double("report.interval_us", 0, 0, kMaxTimeUs,
                "write --out DIR/timeseries.csv with one row per this many simulated us (0: none)");
   c.add_bool("report.timeline", true, "print each NAND command's timeline (nand_ops workloads)");
@@ -405,19 +424,23 @@ nand::NandConfig nand_config(const Config& cfg) {
   return n;
 }
 
+std::string warmup_mode(const Config& cfg) {
+  const std::string mode = cfg.get_string("report.warmup");
+  const bool explicit_warmup = cfg.get_int("report.warmup_requests") > 0 || cfg.get_double("report.warmup_us") > 0;
+  if (mode == "default") return cfg.get_string("workload.kind") == "synthetic" && !explicit_warmup ? "auto" : "fixed";
+  if (mode == "auto" && explicit_warmup)
+    throw ConfigError(cfg.locate("report.warmup = auto ends the warm-up at steady state: leave report.warmup_requests "
+                                 "and report.warmup_us at 0, or set report.warmup = fixed"));
+  if (mode == "auto" && cfg.get_string("workload.kind") == "nand_ops")
+    throw ConfigError(cfg.locate("report.warmup = auto needs host requests: a nand_ops script has none"));
+  return mode;
+}
+
 std::string precondition_free_mode(const Config& cfg) {
   const std::string mode = cfg.get_string("ftl.precondition_free");
-  if (mode == "auto") {
-    // A closed loop deeper than 1 keeps the chips busy: GC that yields to the host falls
-    // behind at the low mark (the default job at 300,000 requests and the bench job both
-    // lose free blocks from their first second), so its runs are under way. A closed loop
-    // of 1, an open loop and a trace leave GC time to catch up between requests.
-    const std::string kind = cfg.get_string("workload.kind");
-    const bool closed = (kind == "synthetic" && cfg.get_double("workload.rate_iops") == 0) ||
-                        (kind == "trace" && cfg.get_string("workload.replay") == "closed");
-    const bool busy = closed && cfg.get_int("workload.queue_depth") > 1;
-    return busy ? "gc_running" : "gc_mark";
-  }
+  if (mode != "auto" && cfg.get_double("ftl.precondition_free_blocks") > 0)
+    throw ConfigError(cfg.locate("ftl.precondition_free_blocks is the start of ftl.precondition_free = auto, not of " +
+                                 mode));
   return mode;
 }
 

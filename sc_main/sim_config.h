@@ -28,12 +28,17 @@ void apply_preset(Config& cfg, const std::string& name);
 // Throws ConfigError naming the keys when the combination is invalid.
 nand::NandConfig nand_config(const Config& cfg);
 ctrl::FtlConfig ftl_config(const Config& cfg);  // also checks the workload size
-// ftl.precondition_free with `auto` resolved: gc_mark, gc_running or reserve.
+// report.warmup with `default` resolved: auto or fixed. Throws ConfigError when auto
+// meets an explicit warm-up or a workload without host requests.
+std::string warmup_mode(const Config& cfg);
+// ftl.precondition_free: auto, gc_mark, gc_running or reserve. Throws ConfigError for
+// ftl.precondition_free_blocks given with another mode than auto.
 std::string precondition_free_mode(const Config& cfg);
-// The free blocks per plane that aged preconditioning starts with (ftl.precondition_free),
+// The free blocks per plane that aged preconditioning starts with for gc_mark,
+// gc_running and reserve (auto: the low mark; its start is ftl.precondition_free_blocks),
 // for a GC low mark of `gc_low` blocks.
 std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low, std::uint32_t reserve = 1);
-// The same for a resolved mode (gc_mark, gc_running or reserve).
+// The same for a mode.
 std::uint32_t precondition_free_blocks(const std::string& mode, std::uint32_t gc_low, std::uint32_t reserve = 1);
 TraceOptions trace_options(const Config& cfg);
 // A key listing host request ids (trace.request, report.request_timeline), parsed;

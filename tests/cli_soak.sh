@@ -7,7 +7,8 @@
 set -u
 ssdsim="$1"; dir="$2"; min_erases="$3"; min_reads="$4"; shift 4
 rm -rf "$dir"
-out="$("$ssdsim" "$@" --set report.audit=true --out "$dir" 2>&1)"; rc=$?
+# Soaks count the whole run (GC erases, reads checked): no warm-up left out.
+out="$("$ssdsim" --set report.warmup=fixed "$@" --set report.audit=true --out "$dir" 2>&1)"; rc=$?
 fail() { printf '%s\n' "$out"; echo "cli_soak: $*" >&2; exit 1; }
 [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
 key() {  # the number after "KEY": in stats.json (each key once, one per line)

@@ -13,6 +13,7 @@
 #include <systemc>
 
 #include "sc_main/full_ssd.h"
+#include "sc_main/start_pilot.h"
 #include "sc_main/sim_config.h"
 #include "tlm/illegal_phase.h"
 #include "tlm/payload_pool.h"
@@ -35,7 +36,11 @@ struct Result {
 FullSsd* build(const std::string& preset, const std::vector<std::string>& sets, FullSsd::Policies policies = {}) {
   Config cfg = make_config();
   apply_preset(cfg, preset);
+  // The figures here are timing equations over the whole run: no warm-up unless a test
+  // asks for one.
+  cfg.set_assignment("report.warmup=fixed");
   for (const std::string& s : sets) cfg.set_assignment(s);
+  resolve_start_state(cfg);  // ftl.precondition_free = auto: the pilot, as ssdsim runs it
   return new FullSsd("ssd", cfg, nullptr, "", false, std::move(policies));
 }
 
@@ -277,6 +282,7 @@ TEST_CASE("e2e: the host reports a phase its socket does not take, never reads i
   cfg.set_assignment("workload.requests=1");
   cfg.set_assignment("nand.blocks_per_plane=64");
   cfg.set_assignment("ftl.overprovisioning=0.1");
+  resolve_start_state(cfg);
   FullSsd* m = new FullSsd("ssd", cfg);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   HostPayloadPool pool("probe");

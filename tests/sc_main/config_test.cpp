@@ -87,24 +87,39 @@ TEST_CASE("config: NAND combinations the model cannot hold are refused by key", 
   CHECK_THROWS_WITH(trace_options(t), Catch::Contains("trace.end_us"));
 }
 
-TEST_CASE("config: ftl.precondition_free=auto puts GC runs under way for closed loops deeper than 1", "[config][steady]") {
+TEST_CASE("config: ftl.precondition_free modes, and ftl.precondition_free_blocks only with auto", "[config][steady]") {
   auto free_for = [](const std::vector<std::string>& sets) {
     Config c = make_config();
     for (const std::string& s : sets) c.set_assignment(s);
     return precondition_free_blocks(c, 52);
   };
-  CHECK(free_for({}) == 51);  // the default job: QD 32, closed loop
-  CHECK(free_for({"workload.queue_depth=1"}) == 52);
-  CHECK(free_for({"workload.rate_iops=1000"}) == 52);
-  CHECK(free_for({"workload.kind=trace"}) == 52);  // timed replay
-  CHECK(free_for({"workload.kind=trace", "workload.replay=closed"}) == 51);
-  CHECK(free_for({"workload.kind=trace", "workload.replay=closed", "workload.queue_depth=1"}) == 52);
   CHECK(free_for({"ftl.precondition_free=gc_mark"}) == 52);
   CHECK(free_for({"ftl.precondition_free=gc_running", "workload.queue_depth=1"}) == 51);
   CHECK(free_for({"ftl.precondition_free=reserve"}) == 2);
   Config c = make_config();
+  CHECK(precondition_free_mode(c) == "auto");
   c.set_assignment("ftl.precondition_free=gc_running");
   CHECK(precondition_free_blocks(c, 2) == 2);  // never under the last reserve + 1
+  c.set_assignment("ftl.precondition_free_blocks=10");
+  CHECK_THROWS_WITH(precondition_free_mode(c), Catch::Contains("ftl.precondition_free_blocks") &&
+                                                   Catch::Contains("gc_running"));
+}
+
+TEST_CASE("config: report.warmup default is auto for synthetic workloads, fixed otherwise", "[config][steady]") {
+  auto mode = [](const std::vector<std::string>& sets) {
+    Config c = make_config();
+    for (const std::string& s : sets) c.set_assignment(s);
+    return warmup_mode(c);
+  };
+  CHECK(mode({}) == "auto");
+  CHECK(mode({"report.warmup_requests=100"}) == "fixed");  // an explicit warm-up is kept
+  CHECK(mode({"report.warmup_us=5"}) == "fixed");
+  CHECK(mode({"workload.kind=trace"}) == "fixed");
+  CHECK(mode({"workload.kind=trace", "report.warmup=auto"}) == "auto");
+  CHECK(mode({"report.warmup=fixed"}) == "fixed");
+  CHECK_THROWS_WITH(mode({"report.warmup=auto", "report.warmup_requests=100"}),
+                    Catch::Contains("report.warmup = auto") && Catch::Contains("--set"));
+  CHECK_THROWS_WITH(mode({"workload.kind=nand_ops", "report.warmup=auto"}), Catch::Contains("nand_ops"));
 }
 
 TEST_CASE("config: strict JSON, one value per key whatever its spelling, no object for a value",

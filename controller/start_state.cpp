@@ -1,0 +1,68 @@
+#include "controller/start_state.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace ssd::ctrl {
+
+double GcBalance::write_amplification(double free_blocks) const {
+  const double ppb = pages_per_block, F = static_cast<double>(blocks_per_plane) - free_blocks - 2;
+  const double Vf = valid_pages - ppb;  // the two open blocks hold half a block each, on average
+  if (F < 1 || Vf >= F * ppb) return std::numeric_limits<double>::infinity();  // every page valid
+  if (Vf <= ppb) return 1.0;  // the plane's data fits its newest block: the victims are empty
+  // As SteadyImage::solve: the full blocks' pages C(a) = ppb (1 - e^-a) / (1 - e^(-a/F)) = Vf.
+  auto total = [&](double a) { return ppb * std::expm1(-a) / std::expm1(-a / F); };
+  double lo = 0, hi = 1;
+  while (total(hi) > Vf && hi < 1e6) hi *= 2;
+  for (int it = 0; it < 100; ++it) {
+    const double mid = (lo + hi) / 2;
+    (total(mid) > Vf ? lo : hi) = mid;
+  }
+  const double victim = ppb * std::exp(-hi * (F - 1) / F);  // the oldest block's valid pages
+  return ppb / (ppb - victim);
+}
+
+GcBalance::Choice GcBalance::choose(double host_pages_per_s, double copies_per_s) const {
+  const double H = host_pages_per_s, C = copies_per_s;
+  if (!(H >= 0) || !(C >= 0) || !std::isfinite(H) || !std::isfinite(C))
+    throw std::invalid_argument("GcBalance::choose: rates must be finite and not negative");
+  const double low = gc_low, bottom = gc_reserve + 1.0;
+  Choice c;
+  const double need = H * (write_amplification(low) - 1);  // copies a second holding the mark takes
+  if (need <= C) {
+    c.regime = Regime::KeepsUp;
+    c.collecting = C > 0 ? need / C : 0;
+    c.free_blocks = std::max(bottom, low - c.collecting);
+    c.write_amplification = write_amplification(low);
+    return c;
+  }
+  const double target = 1 + C / H;  // H > 0 here
+  if (write_amplification(bottom) >= target) {
+    c.regime = Regime::AtReserve;
+    c.free_blocks = bottom;
+  } else {
+    c.regime = Regime::GcBound;
+    double lo = bottom, hi = low;  // WA(lo) < target <= WA(hi)
+    for (int it = 0; it < 60; ++it) {
+      const double mid = (lo + hi) / 2;
+      (write_amplification(mid) < target ? lo : hi) = mid;
+    }
+    c.free_blocks = (lo + hi) / 2;
+  }
+  c.collecting = c.free_blocks <= low - 1 ? 1.0 : low - c.free_blocks;
+  c.write_amplification = write_amplification(c.free_blocks);
+  return c;
+}
+
+const char* regime_name(GcBalance::Regime r) {
+  switch (r) {
+    case GcBalance::Regime::KeepsUp: return "keeps_up";
+    case GcBalance::Regime::GcBound: return "gc_bound";
+    case GcBalance::Regime::AtReserve: return "at_reserve";
+  }
+  return "?";
+}
+
+}  // namespace ssd::ctrl
