@@ -157,15 +157,20 @@ job_args() {
   esac
 }
 measure() {  # measure BINARY TAG: for each job and count, a timed run and a counted one
-  local bin="$1" tag="$2" j n
+  local bin="$1" tag="$2" j n start
   for j in "${jobs[@]}"; do
+    # The start pilot (ftl.precondition_free = auto) runs once, apart: the counted runs
+    # start where it puts the planes, without forking it again (a revision without
+    # --resolve-start has no pilot).
+    # shellcheck disable=SC2046
+    start="$("$bin" $(job_args "$j") --resolve-start 2>/dev/null || true)"
     for n in "${icounts[@]}"; do
       # shellcheck disable=SC2046
-      "$bin" $(job_args "$j") --set workload.requests="$n" --set host.lookahead_thread=false \
+      "$bin" $(job_args "$j") ${start:+--set "$start"} --set workload.requests="$n" --set host.lookahead_thread=false \
         --out "$out/$tag.$j.$n.timed" >/dev/null 2>"$out/$tag.$j.$n.timed.log" ||
         { cat "$out/$tag.$j.$n.timed.log" >&2; echo "scripts/bench.sh: the run of $j at $n failed" >&2; exit 1; }
       # shellcheck disable=SC2046
-      instructions "$bin" "$out/$tag.$j.$n" $(job_args "$j") --set workload.requests="$n" \
+      instructions "$bin" "$out/$tag.$j.$n" $(job_args "$j") ${start:+--set "$start"} --set workload.requests="$n" \
         --set host.lookahead_thread=false > "$out/$tag.$j.$n.instructions"
     done
   done
