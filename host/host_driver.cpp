@@ -313,7 +313,9 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     *csv_ << ',' << c.id << '\n';
   }
   if (!warmup && !unwritten && data) bytes_[k] += std::uint64_t{c.sectors} * 512;
-  if (round_requests_) {
+  last_done_ = now;
+  ++completed_;
+  if (round_requests_) {  // after the count: a round's end may end the warm-up (end_warmup_now)
     if (data && !unwritten) {
       ++round_.count[k];
       round_.latency_sum[k] += now - c.t_submit;
@@ -326,8 +328,6 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
       on_round_(r);
     }
   }
-  last_done_ = now;
-  ++completed_;
   if (progress_seconds_ > 0 && (completed_ & 4095) == 0) {
     const auto t = std::chrono::steady_clock::now();
     if (std::chrono::duration<double>(t - last_progress_).count() >= progress_seconds_) {

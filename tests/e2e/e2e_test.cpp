@@ -562,3 +562,27 @@ TEST_CASE("e2e: programs released for later times, shuffled, keep every block in
                                   "firmware.cycles_per_gc_page=1000", "host.link_mb_s=0", "controller.clock_mhz=1000"},
                                  true);
 }
+
+TEST_CASE("e2e: the warm-up ends at steady state and every request is counted once, warm-up or window",
+          "[e2e][steady]") {
+  FullSsd* m;
+  // The default device at 90 % reads: GC bound, steady after a few rounds.
+  Result r = run(m, "default", {"report.warmup=auto", "workload.read_ratio=0.9", "workload.requests=20000"});
+  const SteadyStateRule& rule = *m->steady;
+  REQUIRE(rule.reached());
+  REQUIRE(m->steady_window_start_request > 0);
+  const host::HostDriver& h = *r.host;
+  // The requests admitted before the window are warm-up, those still in flight at the
+  // steady round's end included: ids 1 .. start - 1.
+  CHECK(h.warmup_completed() == m->steady_window_start_request - 1);
+  const std::uint64_t window = h.latency(HostOp::Read).count() + h.latency(HostOp::Write).count() + h.unwritten_reads();
+  CHECK(window + h.warmup_completed() == h.completed());
+  CHECK(h.completed() == 20000);
+  // The window starts at the first request after the warm-up, after the steady round's end.
+  const SteadyStateRule::Round& last = rule.rounds().back();
+  CHECK(rule.rounds().size() == rule.window_first() + rule.window());
+  CHECK(m->window_start.at >= us_to_ticks(last.end_us) - 1);
+  CHECK(last.last_completion == 2000 * rule.rounds().size());
+  // The GC figures count from the window's start too.
+  CHECK(m->ftl_at_start.host_pages > 0);
+}
