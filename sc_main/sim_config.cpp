@@ -185,7 +185,12 @@ Config make_config() {
                "plane under the mark starts with a GC run under way). 0 = from the start pilot (ssdsim sets "
                "it, and config.json keeps it: a run of that file needs no pilot)");
   c.add_int("report.start_pilot_requests", 24000, 8, 1000000000,
-            "ftl.precondition_free = auto: the pilot run's requests (at most the workload's own); its rates are over the second half (the first holds the transient of every plane starting GC at once)");
+            "ftl.precondition_free = auto: the start pilot's requests (a trace's: at most its run's own); its "
+            "rates are over the second half of its simulated time (the first holds the ramp of every plane "
+            "starting a GC run at once)");
+  c.add_double("report.start_pilot_us", 2000000, 1000, kMaxTimeUs,
+               "ftl.precondition_free = auto: a synthetic workload's start pilot ends after this much simulated "
+               "time if its requests have not all completed (a light load: GC's rate shows in a few runs)");
   c.add_double("host.link_mb_s", 0, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)");
   c.add_enum("host.scheduler", "noop", {"noop", "rws", "piq_r", "piq_w", "piq"},
              "host I/O scheduler (PIQ paper): FIFO, reads first, or conflict-free batches of reads/writes/both");

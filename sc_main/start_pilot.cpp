@@ -5,10 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cinttypes>
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <systemc>
 
@@ -36,12 +38,14 @@ ctrl::GcBalance gc_balance(const ctrl::Ftl& ftl, std::uint64_t preconditioned) {
 namespace {
 
 // The child's work: the pilot run, its figures as one line of text.
-std::string pilot_line(Config c, std::uint64_t requests) {
+std::string pilot_line(Config c, std::uint64_t requests, double until_us) {
   c.set_text("ftl.precondition_free", "gc_running", "pilot");
   c.set_text("workload.requests", std::to_string(requests), "pilot");
-  c.set_text("workload.duration_us", "0", "pilot");
+  char until[32];
+  std::snprintf(until, sizeof until, "%.17g", until_us);
+  c.set_text("workload.duration_us", until, "pilot");
   c.set_text("report.warmup", "fixed", "pilot");
-  c.set_text("report.warmup_requests", std::to_string(requests / 2), "pilot");
+  c.set_text("report.warmup_requests", "0", "pilot");
   c.set_text("report.warmup_us", "0", "pilot");
   c.set_text("report.interval_us", "0", "pilot");
   c.set_text("report.requests_csv", "", "pilot");
@@ -53,39 +57,53 @@ std::string pilot_line(Config c, std::uint64_t requests) {
   c.set_text("host.lookahead_thread", "false", "pilot");
   FullSsd top("pilot", c);
   const ctrl::GcUnit& gc = top.firmware->firmware().gc();
-  const std::uint32_t planes = top.firmware->ftl().planes();
-  // The planes with a run under way, sampled every few completions after the warm-up
-  // quarter, weighted by the time since the last sample.
-  double weighted = 0;
-  Tick last = 0;
-  bool counting = false;
+  const ctrl::Ftl& ftl = top.firmware->ftl();
+  const std::uint32_t planes = ftl.planes();
+  // Every few completions: the time, the FTL's counts and the planes with a run under way.
+  struct Sample {
+    Tick at;
+    FtlCounters ftl;
+    std::uint32_t active;
+  };
+  std::vector<Sample> samples{{0, FtlCounters::of(ftl), planes}};  // gc_running: every plane collects at 0
   top.host->set_rounds(std::max<std::uint64_t>(1, requests / 400), [&](const host::HostDriver::Round& r) {
-    if (!counting) {
-      counting = top.host->window_start() > 0;
-      last = r.end;
-      return;
-    }
     std::uint32_t active = 0;
     for (std::uint32_t p = 0; p < planes; ++p) active += gc.active(p) ? 1 : 0;
-    weighted += static_cast<double>(active) * static_cast<double>(r.end - last);
-    last = r.end;
+    samples.push_back({r.end, FtlCounters::of(ftl), active});
   });
   sc_core::sc_start();
   // The workload's own errors (a trace's bad line) are the configuration's: the run would
   // refuse them alike, with exit status 2.
   if (top.host->input_error()) throw ConfigError(top.host->errors().front());
   if (!top.host->errors().empty()) throw std::runtime_error(top.host->errors().front());
-  const FtlCounters d = top.ftl_at_end - top.ftl_at_start;
-  const double span = static_cast<double>(last - top.window_start.at);
-  const double seconds = static_cast<double>(top.host->last_completion() - top.window_start.at) / 1e12;
-  const double collecting = span > 0 ? weighted / span / planes : 1.0;
+  if (samples.size() < 3) throw std::runtime_error("the pilot completed too few requests to measure");
+  // The rates over the second half of the pilot's simulated time (the first holds the
+  // ramp of every plane starting a run at once); over the whole pilot if no plane
+  // collected in the second half (GC's rate is measured where it runs).
+  auto measure = [&](std::size_t from, double& seconds, double& collecting, FtlCounters& d) {
+    const Sample &a = samples[from], &b = samples.back();
+    double weighted = 0;  // plane-time collecting: each sample's planes held since the one before
+    for (std::size_t k = from + 1; k < samples.size(); ++k)
+      weighted += static_cast<double>(samples[k].active) * static_cast<double>(samples[k].at - samples[k - 1].at);
+    const double span = static_cast<double>(b.at - a.at);
+    seconds = span / 1e12;
+    collecting = span > 0 ? weighted / span / planes : 0;
+    d = b.ftl - a.ftl;
+  };
+  std::size_t half = 0;
+  while (half + 2 < samples.size() && samples[half].at < samples.back().at / 2) ++half;
+  double seconds = 0, collecting = 0;
+  FtlCounters d;
+  measure(half, seconds, collecting, d);
+  if (collecting == 0 || d.gc_pages == 0) measure(0, seconds, collecting, d);
   const double H = seconds > 0 ? static_cast<double>(d.host_pages) / planes / seconds : 0;
   const double C = seconds > 0 && collecting > 0 ? static_cast<double>(d.gc_pages) / (collecting * planes) / seconds : 0;
-  const ctrl::GcBalance::Choice choice = gc_balance(top.firmware->ftl(), top.preconditioned).choose(H, C);
+  const ctrl::GcBalance::Choice choice = gc_balance(ftl, top.preconditioned).choose(H, C);
   char line[512];
-  std::snprintf(line, sizeof line, "ok %.17g %.17g %.17g %.17g %.17g %.17g %d %.17g %.17g\n", seconds, H, C, collecting,
-                d.write_amplification(), choice.free_blocks, static_cast<int>(choice.regime), choice.collecting,
-                choice.write_amplification);
+  std::snprintf(line, sizeof line, "ok %.17g %.17g %.17g %.17g %.17g %.17g %d %.17g %.17g %llu\n", seconds, H, C,
+                collecting, d.write_amplification(), choice.free_blocks, static_cast<int>(choice.regime),
+                choice.collecting, choice.write_amplification,
+                static_cast<unsigned long long>(top.host->completed()));
   return line;
 }
 
@@ -95,11 +113,13 @@ StartPilot resolve_start_state(Config& cfg) {
   StartPilot pilot;
   if (!start_pilot_needed(cfg)) return pilot;
   (void)warmup_mode(cfg);  // what the run would refuse, refused before the pilot runs
+  // The pilot is the same length whatever the run's (a short run starts where a long one
+  // does); a trace's pilot stays within the requests the run replays.
   std::uint64_t requests = static_cast<std::uint64_t>(cfg.get_int("report.start_pilot_requests"));
   const std::uint64_t asked = static_cast<std::uint64_t>(cfg.get_int("workload.requests"));
-  if (cfg.get_string("workload.kind") == "trace" && !cfg.is_default("workload.requests")) requests = std::min(requests, asked);
-  if (cfg.get_string("workload.kind") == "synthetic" && asked) requests = std::min(requests, asked);
-  requests = std::max<std::uint64_t>(requests, 8);
+  if (cfg.get_string("workload.kind") == "trace" && !cfg.is_default("workload.requests") && asked)
+    requests = std::min(requests, asked);
+  const double until_us = cfg.get_string("workload.kind") == "synthetic" ? cfg.get_double("report.start_pilot_us") : 0;
 
   const auto wall0 = std::chrono::steady_clock::now();
   int fds[2];
@@ -117,7 +137,7 @@ StartPilot resolve_start_state(Config& cfg) {
     std::string line;
     int status = 0;
     try {
-      line = pilot_line(cfg, requests);
+      line = pilot_line(cfg, requests, until_us);
     } catch (const ConfigError& e) {
       line = std::string("config ") + e.what() + "\n";
       status = 2;
@@ -144,16 +164,15 @@ StartPilot resolve_start_state(Config& cfg) {
   int regime = 0;
   ctrl::GcBalance::Choice& c = pilot.choice;
   if (text.rfind("ok ", 0) != 0 ||
-      std::sscanf(text.c_str() + 3, "%lf %lf %lf %lf %lf %lf %d %lf %lf", &pilot.seconds, &pilot.host_pages_per_s,
+      std::sscanf(text.c_str() + 3, "%lf %lf %lf %lf %lf %lf %d %lf %lf %" SCNu64, &pilot.seconds, &pilot.host_pages_per_s,
                   &pilot.copies_per_s, &pilot.collecting, &pilot.write_amplification, &c.free_blocks, &regime,
-                  &c.collecting, &c.write_amplification) != 9 ||
+                  &c.collecting, &c.write_amplification, &pilot.requests) != 10 ||
       regime < 0 || regime > 2)
     throw std::runtime_error("start pilot (ftl.precondition_free = auto) failed" +
                              (text.rfind("error ", 0) == 0 ? ": " + text.substr(6, text.find_last_not_of('\n') - 5)
                                                            : std::string(" (exit status ") + std::to_string(status) + ")"));
   c.regime = static_cast<ctrl::GcBalance::Regime>(regime);
   pilot.ran = true;
-  pilot.requests = requests;
   pilot.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   char mean[32];
   std::snprintf(mean, sizeof mean, "%.6f", pilot.choice.free_blocks);

@@ -3,11 +3,11 @@
 // (controller/start_state.h) turns that into the mean free blocks per plane that the run
 // starts with (ftl.precondition_free_blocks).
 //
-// The pilot is the workload's first requests (report.start_pilot_requests, its rates over
-// the second half) on the same
-// device, started with a GC run under way on every plane (gc_running), in a child
-// process (fork) before the run builds its own model: a SystemC kernel elaborates once
-// per process. It is deterministic like any run: the same configuration and seed give
+// The pilot is the workload's first requests (report.start_pilot_requests, at most
+// report.start_pilot_us of simulated time, the same whatever the run's length; its rates
+// over the second half of its simulated time) on the same device, started with a GC run
+// under way on every plane (gc_running), in a child process (fork) before the run builds
+// its own model: a SystemC kernel elaborates once per process. It is deterministic like any run: the same configuration and seed give
 // the same pilot and the same start. Its figures go to stats.json (ftl.start).
 #pragma once
 
@@ -23,8 +23,8 @@ namespace ssd {
 struct StartPilot {
   bool ran = false;
   double wall_seconds = 0;        // the pilot's own wall time (fork to its answer)
-  std::uint64_t requests = 0;     // the pilot's requests (its first half left out of the rates)
-  double seconds = 0;             // the simulated time its rates are over
+  std::uint64_t requests = 0;     // the pilot's requests completed
+  double seconds = 0;             // the simulated time its rates are over (its second half)
   double host_pages_per_s = 0;    // per plane
   double copies_per_s = 0;        // per plane with a GC run under way
   double collecting = 0;          // planes with a run under way, time-weighted mean share
