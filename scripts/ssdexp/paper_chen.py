@@ -343,7 +343,8 @@ def reproduce(out: str, quick: bool, jobs) -> str:
         "**Device state.** Fresh (`ftl.precondition=1`, `ftl.precondition_age=0`: every logical page written once, "
         "in order): the paper mentions no garbage collection, and its traces touch 9-63 GB of the 512 GiB device; "
         "no run here collects garbage. " + ("" if quick else "The base setting is run on the aged device as well "
-                                           "(GC under way on every plane), as a check (section below). ")
+                                           "(each plane where a pilot of the workload puts it in its GC cycle), as a check "
+                                           "(section below). ")
         + "Every run checks every read against what was last written: 0 mismatches.",
         "**Effects and verdicts** (scripts/ssdexp/report.py): an effect is the relative change of a metric between two "
         "policies, measured on each run of a workload (its shapes and seeds: here the \"workloads\" of the "
@@ -582,8 +583,9 @@ def _aged(r: Report, df, results):
     d = _sel(df, age="aged")
     workloads = [w for w in WORKLOADS if len(d[d["workload"] == w])]
     r.p("## Check: the aged device (38 MB/s, 20/200 us)",
-        "The same on the preset's aged device (`ftl.precondition_age=1`: the steady state of random overwrites, a "
-        "GC run under way on every plane): GC's copies and erases share the channels with the host's commands. "
+        "The same on the preset's aged device (`ftl.precondition_age=1`: the steady state of random overwrites, "
+        "each plane where a pilot of the workload puts it in its GC cycle: the last section's table says where): "
+        "GC's copies and erases share the channels with the host's commands. "
         "The paper's numbers are weighed against the fresh device only; these effects have no paper value.")
     _value_table(r, d, workloads, [REFERENCE] + POLICIES)
     for w in workloads:
@@ -738,7 +740,7 @@ def _summary(df, results, trends, quick, has_batch) -> list:
            + (", quick set: one shape, one seed, 3,000 requests" if quick else "") + ").",
            "Agrees with the paper:\n" + ("\n".join(f"* {x}" for x in agree) or "* nothing"),
            "Does not agree:\n" + ("\n".join(f"* {x}" for x in differ) or "* nothing"),
-           *([f"On the aged device (a check: GC under way; no paper number) the three policies change Financial1's "
+           *([f"On the aged device (a check: GC running, each plane where the start pilot puts it; no paper number) the three policies change Financial1's "
               f"IOPS against the static placement by {', '.join(aged)} (section below)."] if aged else []),
            "Every number the paper gives, beside the model's (mean and range over the runs of the workload's shapes "
            "and seeds; the sections below give every effect, those without a paper number and those that got "

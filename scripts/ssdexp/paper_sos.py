@@ -254,8 +254,8 @@ def _fig6(r: Report, fig6, names: list, ages: list, gc) -> dict:
         "idle first goes next, oldest first on a tie, and none overtakes an earlier one that touches one of its "
         "logical pages; which chips are idle comes from the nominal tR, tPROG and bus times "
         "(scripts/ssdexp/offline_hos.py). Each on a fresh device (filled once, in order: `ftl.precondition_age=0`) "
-        "and an aged one (the steady state of random overwrites, GC running from the start: "
-        "`ftl.precondition_age=1`).",
+        "and an aged one (the steady state of random overwrites, each plane where a pilot of the workload puts it "
+        "in its GC cycle: `ftl.precondition_age=1`; the last section's table says where).",
         f"The paper's text gives no HOS bar, nor any HOS-vs-IOS number. Two inferences from what it does give "
         f"(table below, last section): if SOS's \"up to 42 % and 56 %\" over HOS and IOS are one benchmark's, HOS "
         f"was {PAPER_HOS_VS_IOS:+.0f} % against IOS on that one, unnamed, benchmark; and since SOS (QSL) is at most "

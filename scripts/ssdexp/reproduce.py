@@ -31,6 +31,37 @@ def placeholder(paper: str, title: str, experiments: list, out: str, quick: bool
     return r.write()
 
 
+def start_and_warmup(out: str) -> str | None:
+    """A section for report.md: per sweep of the reproduction, where its aged runs started
+    (ftl.start.regime, the start pilot's choice) and whether their warm-up reached steady
+    state (steady_state.reached). None when no sweep wrote results."""
+    import glob
+
+    import pandas as pd
+
+    rows = []
+    for path in sorted(glob.glob(os.path.join(out, "sweep-*", "results.csv"))):
+        df = pd.read_csv(path, low_memory=False)
+        regime = df["ftl.start.regime"].dropna() if "ftl.start.regime" in df else pd.Series(dtype=str)
+        auto = df[df["steady_state.warmup"] == "auto"] if "steady_state.warmup" in df else df.iloc[0:0]
+        reached = int(auto["steady_state.reached"].astype(str).str.lower().eq("true").sum()) if len(auto) else 0
+        rows.append([os.path.basename(os.path.dirname(path)), len(df),
+                     " / ".join(str(int((regime == r).sum())) for r in ("keeps_up", "gc_bound", "at_reserve")),
+                     f"{reached} of {len(auto)}" if len(auto) else "-"])
+    if not rows:
+        return None
+    lines = ["## Start state and warm-up of the runs", "",
+             "Aged runs start where a pilot of their workload puts the planes (`ftl.precondition_free = auto`: GC "
+             "keeps up, GC bound, or at the reserve), and a synthetic workload's statistics start at steady state "
+             "(`report.warmup = auto`). A run whose steady state is not reached has statistics that include "
+             "start-up; an open loop at the reserve can mean a queue that grows for the whole run "
+             "(docs/controller.md, \"The start state and the warm-up\").", "",
+             "| sweep | runs | aged, started keeps_up / gc_bound / at_reserve | warm-up auto: steady state reached |",
+             "|---|---:|---:|---:|"]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None):
     papers = {
         "piq": paper_piq.reproduce,
@@ -59,6 +90,10 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt:
         return 130
+    section = start_and_warmup(out)
+    if section:
+        with open(report, "a", encoding="utf-8") as f:
+            f.write("\n" + section)
     print(f"reproduce {a.paper}: {report} ({time.monotonic() - t0:.0f} s)")
     return 0
 
