@@ -1,5 +1,6 @@
 #include "controller/ftl.h"
 
+#include "common/splitmix.h"
 #include "controller/victim.h"
 
 #include <algorithm>
@@ -411,13 +412,8 @@ void Ftl::precondition_planes(std::uint64_t fill, double drive_writes, std::uint
   if (above_share > 0) {
     // One stream for the planes in order, apart from the planes' own (the image's).
     std::uint64_t x = (seed + 7) * 0xA0761D6478BD642Full;
-    for (std::uint32_t p = 0; p < planes_; ++p) {
-      std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      z ^= z >> 31;
-      if (static_cast<double>(z >> 11) * 0x1.0p-53 < above_share) ++start_free_[p];
-    }
+    for (std::uint32_t p = 0; p < planes_; ++p)
+      if (splitmix64::unit(splitmix64::next(x)) < above_share) ++start_free_[p];
   }
   const std::uint32_t F = B - below_free - 2;  // the most full blocks a plane has
   if (!aged) start_free_.clear();

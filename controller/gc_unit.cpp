@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "common/splitmix.h"
 #include "controller/firmware_counters.h"
 #include "controller/victim.h"
 
@@ -111,13 +112,7 @@ void GcUnit::host_read_ended(std::uint32_t plane) {
 
 std::uint64_t GcUnit::resume(std::uint64_t seed, FlashBackdoor& nand) {
   std::uint64_t x = seed ^ 0x47432052554E5321ull, copies = 0;  // one stream for the planes in order
-  auto below = [&x](std::uint64_t n) {  // splitmix64, then a number in [0, n) by multiply-shift
-    std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(z) * n) >> 64);
-  };
+  auto below = [&x](std::uint64_t n) { return splitmix64::below(splitmix64::next(x), n); };
   for (std::uint32_t plane = 0; plane < ftl_.planes(); ++plane) {
     if (jobs_[plane].active || !ftl_.gc_needed(plane) || !open(plane)) continue;
     Job& job = jobs_[plane];

@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "controller/steady_image.h"
+
 namespace ssd::ctrl {
 
 double GcBalance::write_amplification(double free_blocks) const {
@@ -12,15 +14,8 @@ double GcBalance::write_amplification(double free_blocks) const {
   const double Vf = valid_pages - ppb;  // the two open blocks hold half a block each, on average
   if (F < 1 || Vf >= F * ppb) return std::numeric_limits<double>::infinity();  // every page valid
   if (Vf <= ppb) return 1.0;  // the plane's data fits its newest block: the victims are empty
-  // As SteadyImage::solve: the full blocks' pages C(a) = ppb (1 - e^-a) / (1 - e^(-a/F)) = Vf.
-  auto total = [&](double a) { return ppb * std::expm1(-a) / std::expm1(-a / F); };
-  double lo = 0, hi = 1;
-  while (total(hi) > Vf && hi < 1e6) hi *= 2;
-  for (int it = 0; it < 100; ++it) {
-    const double mid = (lo + hi) / 2;
-    (total(mid) > Vf ? lo : hi) = mid;
-  }
-  const double victim = ppb * std::exp(-hi * (F - 1) / F);  // the oldest block's valid pages
+  const double a = SteadyImage::decay(Vf, F, ppb);  // as the image solves it
+  const double victim = ppb * std::exp(-a * (F - 1) / F);  // the oldest block's valid pages
   return ppb / (ppb - victim);
 }
 

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/splitmix.h"
+
 namespace ssd::ctrl {
 
 namespace {
@@ -38,13 +40,7 @@ SteadyImage::Permutation::Permutation(std::uint32_t n, std::uint64_t key) : n_(n
   lo_bits_ = bits / 2;
   lo_mask_ = (std::uint32_t{1} << lo_bits_) - 1;
   hi_mask_ = static_cast<std::uint32_t>((std::uint64_t{1} << (bits - lo_bits_)) - 1);
-  for (int i = 0; i < kRounds; ++i) {  // splitmix64 of the key: one key per round
-    key += 0x9E3779B97F4A7C15ull;
-    std::uint64_t z = key;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    key_[i] = z ^ (z >> 31);
-  }
+  for (int i = 0; i < kRounds; ++i) key_[i] = splitmix64::next(key);  // one key per round
 }
 
 SteadyImage::AffinePermutation::AffinePermutation(std::uint32_t n, std::uint64_t key) : n_(n) {
@@ -90,6 +86,17 @@ SteadyImage::SteadyImage(std::uint32_t planes, std::uint32_t blocks_per_plane, s
   starts_ = BigArray<std::uint32_t>(std::size_t{planes_} * stride_, true);
 }
 
+double SteadyImage::decay(double Vf, double F, double ppb) {
+  auto total = [&](double a) { return ppb * std::expm1(-a) / std::expm1(-a / F); };
+  double lo = 0, hi = 1;
+  while (total(hi) > Vf && hi < 1e6) hi *= 2;
+  for (int it = 0; it < 60; ++it) {
+    const double mid = (lo + hi) / 2;
+    (total(mid) > Vf ? lo : hi) = mid;
+  }
+  return hi;
+}
+
 void SteadyImage::solve(std::uint32_t p) {
   PlaneImage& pl = plane_[p];
   const Shape& sh = pl.shape;
@@ -104,14 +111,7 @@ void SteadyImage::solve(std::uint32_t p) {
   const double F = sh.full, ppb = ppb_;
   pl.a = 0;
   if (pl.Vf > 0 && pl.Vf < std::uint64_t{sh.full} * ppb_) {
-    auto total = [&](double a) { return ppb * std::expm1(-a) / std::expm1(-a / F); };
-    double lo = 0, hi = 1;
-    while (total(hi) > pl.Vf && hi < 1e6) hi *= 2;
-    for (int it = 0; it < 60; ++it) {
-      const double mid = (lo + hi) / 2;
-      (total(mid) > pl.Vf ? lo : hi) = mid;
-    }
-    pl.a = hi;
+    pl.a = decay(pl.Vf, F, ppb);
     pl.scale = -ppb / std::expm1(-pl.a / F);
     pl.k_per_log = -F / pl.a;
   }
@@ -149,10 +149,7 @@ void SteadyImage::draw_mask(std::uint32_t g) const {
     first_pages(ppb_);
   } else if (k < F) {  // a free block has none
     // The block's stream: xorshift64* from a splitmix64 of the plane's key and the age.
-    std::uint64_t x = plane_[p].mask_key + (std::uint64_t{k} + 1) * 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    x ^= x >> 31;
+    std::uint64_t x = splitmix64::mix(plane_[p].mask_key + (std::uint64_t{k} + 1) * splitmix64::kIncrement);
     if (x == 0) x = 1;
     auto below = [&x](std::uint64_t n) {  // a number in [0, n), by multiply-shift
       x ^= x >> 12;

@@ -148,6 +148,11 @@ class SteadyImage final : public nand::PageImage {
   std::uint64_t masks_drawn() const;
   std::uint64_t bytes() const;
 
+  // The decay a of the valid pages with age for which F full blocks of ppb pages hold Vf:
+  // C(a) = ppb (1 - e^-a) / (1 - e^(-a/F)) = Vf, for 0 < Vf < F ppb (C falls from F ppb at
+  // a -> 0 to ppb). The block of age k then holds ppb e^(-a k / F) valid pages.
+  static double decay(double Vf, double F, double ppb);
+
   // The keyed permutation of [0, n) (public for its tests).
   class Permutation {
    public:

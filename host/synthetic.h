@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/splitmix.h"
 #include "host/input_error.h"
 #include "tlm/host_protocol.h"
 
@@ -53,16 +54,9 @@ class SyntheticWorkload {
   std::uint64_t issued() const { return issued_; }
 
  private:
-  std::uint64_t rand() {  // splitmix64
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return static_cast<double>(rand() >> 11) * (1.0 / 9007199254740992.0); }
-  std::uint64_t below(std::uint64_t n) {
-    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(rand()) * n) >> 64);
-  }
+  std::uint64_t rand() { return splitmix64::next(state_); }
+  double uniform() { return splitmix64::unit(rand()); }
+  std::uint64_t below(std::uint64_t n) { return splitmix64::below(rand(), n); }
   std::uint64_t zipf_rank();  // 0 = the hottest
 
   SyntheticConfig cfg_;

@@ -4,14 +4,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/splitmix.h"
+
 namespace ssd::nand {
 
 namespace {
-std::uint64_t mix(std::uint64_t z) {  // splitmix64's finaliser
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+using splitmix64::mix;
 constexpr std::uint64_t kBadBlock = 1, kProgram = 2, kErase = 3, kRead = 4;
 // A standard normal draw from two uniforms in [0, 1) (Box-Muller).
 double normal(double u1, double u2) { return std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(6.283185307179586 * u2); }
