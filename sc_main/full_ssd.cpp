@@ -264,8 +264,8 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
           std::vector<std::string>{"write_amplification", "iops", "read_mean_us", "write_mean_us"},
           static_cast<unsigned>(cfg.get_int("report.warmup_window_rounds")));
       host->set_warmup(0, 0, start_window);
-      host->set_rounds(static_cast<std::uint64_t>(cfg.get_int("report.warmup_round_requests")),
-                       [this](const host::HostDriver::Round& r) { on_round(r); });
+      steady_round_requests = static_cast<std::uint64_t>(cfg.get_int("report.warmup_round_requests"));
+      host->set_rounds(steady_round_requests, [this](const host::HostDriver::Round& r) { on_round(r); });
     } else if (warm_requests || warm_us > 0) {
       host->set_warmup(warm_requests, us_to_ticks(warm_us), start_window);
     }
@@ -358,12 +358,12 @@ void FullSsd::on_round(const host::HostDriver::Round& r) {
   const FtlCounters now = FtlCounters::of(firmware->ftl());
   const FtlCounters d = now - ftl_at_round;
   ftl_at_round = now;
-  round_completed_total += r.completed;
   round_ops_total[0] += r.count[0];
   round_ops_total[1] += r.count[1];
+  const std::uint64_t completed = host->completed();  // this round's last included
   SteadyStateRule::Round round;
-  round.first_completion = round_completed_total - r.completed + 1;
-  round.last_completion = round_completed_total;
+  round.first_completion = completed - r.completed + 1;
+  round.last_completion = completed;
   round.start_us = ticks_to_us(r.start);
   round.end_us = ticks_to_us(r.end);
   const double seconds = (round.end_us - round.start_us) / 1e6;
@@ -373,7 +373,7 @@ void FullSsd::on_round(const host::HostDriver::Round& r) {
   const double wa = d.host_pages ? d.write_amplification() : SteadyStateRule::kMissing;
   double mean[2];
   for (int k = 0; k < 2; ++k)
-    mean[k] = r.count[k] && 20 * round_ops_total[k] >= round_completed_total
+    mean[k] = r.count[k] && 20 * round_ops_total[k] >= completed
                   ? ticks_to_us(r.latency_sum[k]) / static_cast<double>(r.count[k])
                   : SteadyStateRule::kMissing;
   round.values = {wa, seconds > 0 ? static_cast<double>(r.completed) / seconds : SteadyStateRule::kMissing, mean[0],

@@ -64,9 +64,9 @@ struct FullSsd : sc_core::sc_module {
   // statistics' window then (0: steady state not reached with requests left to measure).
   std::string warmup = "fixed";
   std::unique_ptr<SteadyStateRule> steady;
-  std::uint64_t steady_window_start_request = 0;
+  std::uint64_t steady_window_start_request = 0, steady_round_requests = 0;
   FtlCounters ftl_at_round;
-  std::uint64_t round_completed_total = 0, round_ops_total[2] = {0, 0};
+  std::uint64_t round_ops_total[2] = {0, 0};  // reads and writes completed in the rounds so far
   void on_round(const host::HostDriver::Round& r);
   FtlCounters ftl_at_start, ftl_at_end;  // ... and at its end (GC after the last host completion is not in it)
   std::vector<std::uint32_t> free_at_finish;  // per plane, at the window's end

@@ -5,7 +5,6 @@
 // 2 bad input (command line, config, workload file, or a script command the
 // NAND refuses).
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <unistd.h>
 #include <fstream>
@@ -259,7 +258,7 @@ int run(int argc, char** argv) {
                 "without running: exit 0 if valid, 2 with the error")
       ("list-presets", "list the presets")
       ("resolve-start", "run the start pilot of ftl.precondition_free = auto (docs/controller.md, "
-                        "\"Preconditioning\"), print the ftl.precondition_free_blocks it chooses as a --set "
+                        "\"The start state\"), print the ftl.precondition_free_blocks it chooses as a --set "
                         "assignment, and exit (nothing printed when the configuration needs no pilot)");
   po::variables_map vm;
   try {
@@ -296,11 +295,8 @@ int run(int argc, char** argv) {
   }
   if (vm.count("check")) return check_only(cfg, out_dir);
   if (vm.count("resolve-start")) {
-    if (resolve_start_state(cfg).ran) {
-      char mean[32];
-      std::snprintf(mean, sizeof mean, "%.6f", cfg.get_double("ftl.precondition_free_blocks"));  // as it was set
-      std::cout << "ftl.precondition_free_blocks=" << mean << '\n';
-    }
+    const StartPilot pilot = resolve_start_state(cfg);
+    if (pilot.ran) std::cout << "ftl.precondition_free_blocks=" << free_blocks_text(pilot.choice.free_blocks) << '\n';
     return 0;
   }
   const nand::NandConfig ncfg = nand_config(cfg);
@@ -374,8 +370,8 @@ int run(int argc, char** argv) {
     }
     const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window(), top.ftl_at_start,
                       top.ftl_at_end, top.precondition_state, cfg.get_string("ftl.write_policy"), top.warmup,
-                      top.steady.get(), top.steady_window_start_request, &top.pilot, &top.free_at_finish,
-                      top.precondition_gc_pending};
+                      top.steady.get(), top.steady_window_start_request, top.steady_round_requests, &top.pilot,
+                      &top.free_at_finish, top.precondition_gc_pending};
     print_full_summary(std::cout, run, fig);
     if (vcd) {
       std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written() << " changes; view: ";

@@ -192,7 +192,7 @@ json::Value steady_json(const FullRun& f) {
   put(st, "window_start_request", integer(f.steady_window_start_request));
   if (!r) return st;
   put(st, "window_rounds", integer(r->window()));
-  put(st, "round_requests", integer(r->rounds().empty() ? 0 : r->rounds().front().last_completion));
+  put(st, "round_requests", integer(f.steady_round_requests));
   put(st, "data_excursion", num(r->data_excursion()));
   put(st, "slope_excursion", num(r->slope_excursion()));
   if (r->reached()) put(st, "window_first_round", integer(r->window_first()));
@@ -518,7 +518,7 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   else
     os << "  simulated time      " << ticks_to_us(end) << " us (the statistics' window: to the last host completion)\n";
   if (const SteadyStateRule* r = f.steady) {
-    const std::uint64_t per_round = r->rounds().empty() ? 0 : r->rounds().front().last_completion;
+    const std::uint64_t per_round = f.steady_round_requests;
     if (f.steady_window_start_request)
       os << "  steady state        reached after " << r->rounds().size() << " rounds of " << per_round
          << " requests (SNIA PTS rule over " << r->window() << " rounds): the statistics start at request "

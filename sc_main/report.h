@@ -62,6 +62,7 @@ struct FullRun {
   std::string warmup = "fixed";
   const SteadyStateRule* steady = nullptr;
   std::uint64_t steady_window_start_request = 0;
+  std::uint64_t steady_round_requests = 0;  // report.warmup_round_requests (auto)
   const StartPilot* pilot = nullptr;                 // ftl.precondition_free = auto's pilot (null: none)
   const std::vector<std::uint32_t>* free_at_end = nullptr;  // free blocks per plane at the window's end
   std::uint64_t gc_copies_pending_at_start = 0;  // the GC runs under way at time 0: their copies left

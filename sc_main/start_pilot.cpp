@@ -76,19 +76,11 @@ std::string pilot_line(Config c, std::uint64_t requests, double until_us) {
   // refuse them alike, with exit status 2.
   if (top.host->input_error()) throw ConfigError(top.host->errors().front());
   if (!top.host->errors().empty()) throw std::runtime_error(top.host->errors().front());
-  // Too few completions to measure (a load so light that its requests come later than the
-  // pilot's time): no host writes seen, GC has nothing to keep up with.
-  if (samples.size() < 3) {
-    const ctrl::GcBalance::Choice choice = gc_balance(ftl, top.preconditioned).choose(0, 0);
-    char line[256];
-    std::snprintf(line, sizeof line, "ok 0 0 0 0 0 %.17g %d %.17g %.17g %llu\n", choice.free_blocks,
-                  static_cast<int>(choice.regime), choice.collecting, choice.write_amplification,
-                  static_cast<unsigned long long>(top.host->completed()));
-    return line;
-  }
   // The rates over the second half of the pilot's simulated time (the first holds the
   // ramp of every plane starting a run at once); over the whole pilot if no plane
-  // collected in the second half (GC's rate is measured where it runs).
+  // collected in the second half (GC's rate is measured where it runs). Too few
+  // completions to measure (a load so light that its requests come later than the pilot's
+  // time): no rates, no host writes seen, GC has nothing to keep up with.
   auto measure = [&](std::size_t from, double& seconds, double& collecting, FtlCounters& d) {
     const Sample &a = samples[from], &b = samples.back();
     double weighted = 0;  // plane-time collecting: each sample's planes held since the one before
@@ -99,12 +91,14 @@ std::string pilot_line(Config c, std::uint64_t requests, double until_us) {
     collecting = span > 0 ? weighted / span / planes : 0;
     d = b.ftl - a.ftl;
   };
-  std::size_t half = 0;
-  while (half + 2 < samples.size() && samples[half].at < samples.back().at / 2) ++half;
   double seconds = 0, collecting = 0;
   FtlCounters d;
-  measure(half, seconds, collecting, d);
-  if (collecting == 0 || d.gc_pages == 0) measure(0, seconds, collecting, d);
+  if (samples.size() >= 3) {
+    std::size_t half = 0;
+    while (half + 2 < samples.size() && samples[half].at < samples.back().at / 2) ++half;
+    measure(half, seconds, collecting, d);
+    if (collecting == 0 || d.gc_pages == 0) measure(0, seconds, collecting, d);
+  }
   const double H = seconds > 0 ? static_cast<double>(d.host_pages) / planes / seconds : 0;
   const double C = seconds > 0 && collecting > 0 ? static_cast<double>(d.gc_pages) / (collecting * planes) / seconds : 0;
   const ctrl::GcBalance::Choice choice = gc_balance(ftl, top.preconditioned).choose(H, C);
@@ -183,10 +177,14 @@ StartPilot resolve_start_state(Config& cfg) {
   c.regime = static_cast<ctrl::GcBalance::Regime>(regime);
   pilot.ran = true;
   pilot.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  char mean[32];
-  std::snprintf(mean, sizeof mean, "%.6f", pilot.choice.free_blocks);
-  cfg.set_text("ftl.precondition_free_blocks", mean, "start pilot");
+  cfg.set_text("ftl.precondition_free_blocks", free_blocks_text(pilot.choice.free_blocks), "start pilot");
   return pilot;
+}
+
+std::string free_blocks_text(double mean) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6f", mean);
+  return text;
 }
 
 }  // namespace ssd

@@ -45,4 +45,7 @@ ctrl::GcBalance gc_balance(const ctrl::Ftl& ftl, std::uint64_t preconditioned);
 // refuse (the pilot builds the same model) and std::runtime_error if the pilot fails.
 StartPilot resolve_start_state(Config& cfg);
 
+// ftl.precondition_free_blocks as resolve_start_state sets it (and --resolve-start prints it).
+std::string free_blocks_text(double mean);
+
 }  // namespace ssd
