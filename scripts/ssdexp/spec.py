@@ -124,6 +124,9 @@ class _Node:
 
 
 def _err(path, line, fieldname, what):
+    # A field name may hold any character a JSON key can: its control characters escaped,
+    # so that the error stays one line of the form FILE:LINE: field: what.
+    fieldname = re.sub(r"[\x00-\x1f\x7f]", lambda m: repr(m.group())[1:-1], str(fieldname))
     return SpecError(f"{path}:{line}: {fieldname}: {what}")
 
 
