@@ -9,19 +9,35 @@ DynamicAllocator::DynamicAllocator(const nand::NandConfig& n, const StaticAlloca
       chips_per_channel_(n.chips_per_channel),
       dies_per_chip_(n.dies_per_chip),
       planes_per_die_(n.planes_per_die),
+      pages_per_block_(n.pages_per_block),
       dies_(n.channels * n.chips_per_channel * n.dies_per_chip),
       fallback_(fallback),
       die_turn_(n.channels, 0) {}
 
 std::uint32_t DynamicAllocator::plane_in_die(std::uint32_t die, const AllocationView& v) const {
-  std::uint32_t best = kNone, best_offset = 0;
+  // Offsets are taken around the block (a plane that must open a block reports 0: the
+  // first page of its next block, one past its full block's last). The plane furthest
+  // behind is the one from which the fewest pages forward reach every other plane's
+  // offset: from plane 1 at the last page of its block, plane 0 (which just opened a
+  // block, at 0) is one page ahead, so plane 1 writes next and the two meet again at
+  // offset 0. Ties: the lower offset, then the lower plane.
+  std::uint32_t best = kNone, best_span = 0, best_offset = 0;
+  std::uint32_t offset[kMaxPlanes];
+  bool ok[kMaxPlanes];
   for (std::uint32_t p = 0; p < planes_per_die_; ++p) {
     const std::uint32_t plane = die * planes_per_die_ + p;
-    if (!v.can_place(plane)) continue;
-    const std::uint32_t off = v.next_offset(plane);
-    if (best == kNone || off < best_offset) {
-      best = plane;
-      best_offset = off;
+    ok[p] = v.can_place(plane);
+    offset[p] = ok[p] ? v.next_offset(plane) % pages_per_block_ : 0;
+  }
+  for (std::uint32_t p = 0; p < planes_per_die_; ++p) {
+    if (!ok[p]) continue;
+    std::uint32_t span = 0;
+    for (std::uint32_t q = 0; q < planes_per_die_; ++q)
+      if (ok[q]) span = std::max(span, (offset[q] + pages_per_block_ - offset[p]) % pages_per_block_);
+    if (best == kNone || span < best_span || (span == best_span && offset[p] < best_offset)) {
+      best = die * planes_per_die_ + p;
+      best_span = span;
+      best_offset = offset[p];
     }
   }
   return best;

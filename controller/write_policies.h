@@ -21,7 +21,7 @@
 //   stripe  by the write's sequence number i: channel i mod C, then package, die and
 //           plane by the quotients (multi-level stripe, channel fastest).
 // Inside the chosen die (all but stripe) the plane is the one whose host stream is the
-// furthest behind (least next page offset; ties: the lower plane), so that a die's
+// furthest behind, its offset taken around the block (plane_in_die), so that a die's
 // planes stay at one offset and its programs can run as n-plane commands. Ties between
 // channels or dies go to the first at or after the one after the last chosen (a
 // rotation, so that an idle device is striped, not filled from die 0; sqf and setf
@@ -47,7 +47,9 @@ class DynamicAllocator : public WriteAllocator {
 
  protected:
   // The plane of die `die` (chip * dies_per_chip + die) the host stream is furthest
-  // behind on among those that can place; kNone if none can.
+  // behind on among those that can place, its page offsets taken around the block, so
+  // that the die's planes write at one offset and meet again after one of them opens a
+  // block; kNone if none can.
   std::uint32_t plane_in_die(std::uint32_t die, const AllocationView& v) const;
   // The earliest-free die of a channel that has a plane that can place (ties: fewer
   // queued commands, then the rotation); kNone if none.
@@ -74,7 +76,7 @@ class DynamicAllocator : public WriteAllocator {
   std::uint32_t dies_per_channel() const { return chips_per_channel_ * dies_per_chip_; }
   std::uint32_t fallback(std::uint64_t lpn) const { return fallback_.plane_of(lpn); }
 
-  std::uint32_t channels_, chips_per_channel_, dies_per_chip_, planes_per_die_;
+  std::uint32_t channels_, chips_per_channel_, dies_per_chip_, planes_per_die_, pages_per_block_;
   std::uint32_t dies_;
   StaticAllocator fallback_;
   std::vector<std::uint32_t> die_turn_;  // per channel: the rotation among its dies

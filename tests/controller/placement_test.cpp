@@ -256,6 +256,38 @@ TEST_CASE("placement: inside a die, the plane whose host stream is furthest behi
   CHECK(sqf->plane_for(0, v) == 1);
 }
 
+TEST_CASE("placement: a die's planes meet again at one offset after a plane opens a block", "[placement]") {
+  // The offsets go around the block (8 pages): plane 0 has just filled its block and
+  // reports 0 (its next page opens a block), plane 1 has one page left at 7. Plane 1 is
+  // behind and writes next; the lowest raw offset would take plane 0 for the rest of
+  // its next block and leave plane 1 at 7.
+  const nand::NandConfig n = small();
+  const Ftl ftl(ftl_of(n));
+  for (const PolicyName& p : write_policies()) {
+    if (std::string(p.name) == "static" || std::string(p.name) == "stripe") continue;
+    INFO(p.name);
+    FakeView v(n);
+    for (std::uint32_t q = 0; q < v.planes(); ++q) v.offsets[q] = q % 2 == 0 ? 0 : 7;
+    auto a = make_write_allocator(p.name, ftl);
+    CHECK(a->plane_for(0, v) % 2 == 1);
+    // Page by page over ten blocks, every die's two planes stay within one page of each
+    // other (around the block) and at one offset after each pair: every placed page
+    // advances its plane's offset, as the FTL's allocation does.
+    FakeView w(n);
+    auto b = make_write_allocator(p.name, ftl);
+    const std::uint32_t ppb = n.pages_per_block;
+    for (int i = 0; i < static_cast<int>(10 * ppb * w.planes()); ++i) {
+      const std::uint32_t plane = b->plane_for(static_cast<std::uint64_t>(i), w);
+      w.offsets[plane] = (w.offsets[plane] + 1) % ppb;
+      for (std::uint32_t d = 0; d < w.planes() / 2; ++d) {
+        const std::uint32_t o0 = w.offsets[2 * d], o1 = w.offsets[2 * d + 1];
+        const std::uint32_t apart = std::min((o0 + ppb - o1) % ppb, (o1 + ppb - o0) % ppb);
+        if (apart > 1) FAIL("die " << d << " planes at offsets " << o0 << " and " << o1 << " after " << i + 1 << " pages");
+      }
+    }
+  }
+}
+
 TEST_CASE("placement: no policy places a page on a plane that cannot take one", "[placement]") {
   const nand::NandConfig n = small();
   const Ftl ftl(ftl_of(n));
