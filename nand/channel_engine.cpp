@@ -557,6 +557,15 @@ void ChannelEngine::complete(Job* j, Tick now, std::vector<Completed>& done) {
   FlashCommand* c = j->c;
   Die& d = die_of(*c);
   --d.inflight;
+  {
+    const unsigned op = static_cast<unsigned>(c->op), n = c->plane_count();
+    counters_.pages_by_planes[op][n - 1] += n;
+    if (const std::uint8_t gc = c->gc_mask()) {
+      const unsigned k = FlashCommand::bits(gc);
+      counters_.gc_pages[op] += k;
+      if (n > 1) counters_.gc_multiplane_pages[op] += k;
+    }
+  }
   switch (c->op) {
     case FlashOp::Read:
       --d.inflight_reads;

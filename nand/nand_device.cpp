@@ -101,6 +101,11 @@ ChannelCounters NandDevice::totals() const {
     t.read_pages += c.read_pages;
     t.programmed_pages += c.programmed_pages;
     t.erased_blocks += c.erased_blocks;
+    for (unsigned op = 0; op < 3; ++op) {
+      for (unsigned n = 0; n < kMaxPlanes; ++n) t.pages_by_planes[op][n] += c.pages_by_planes[op][n];
+      t.gc_pages[op] += c.gc_pages[op];
+      t.gc_multiplane_pages[op] += c.gc_multiplane_pages[op];
+    }
     t.protocol_errors += c.protocol_errors;
     t.failed_programs += c.failed_programs;
     t.failed_erases += c.failed_erases;

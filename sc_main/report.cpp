@@ -51,6 +51,29 @@ json::Value boolean(bool b) {
 }
 void put(json::Value& o, const std::string& k, json::Value v) { o.members.emplace_back(k, std::move(v)); }
 
+// Per operation (FlashOp's order), the share of the pages the NAND moved in commands of
+// two planes or more: all of them, the host's and GC's (0 where there were none).
+const char* const kOpNames[3] = {"read", "program", "erase"};
+struct PlaneShares {
+  double all[3], host[3], gc[3];
+};
+PlaneShares plane_shares(const nand::ChannelCounters& t) {
+  const auto ratio = [](std::uint64_t a, std::uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; };
+  PlaneShares s{};
+  for (unsigned op = 0; op < 3; ++op) {
+    std::uint64_t all = 0, multi = 0;
+    for (unsigned k = 0; k < kMaxPlanes; ++k) {
+      all += t.pages_by_planes[op][k];
+      if (k > 0) multi += t.pages_by_planes[op][k];
+    }
+    const std::uint64_t g = t.gc_pages[op], gm = t.gc_multiplane_pages[op];
+    s.all[op] = ratio(multi, all);
+    s.host[op] = ratio(multi - gm, all - g);
+    s.gc[op] = ratio(gm, g);
+  }
+  return s;
+}
+
 json::Value op_stats(const LatencyHistogram& h, std::uint64_t bytes, double sim_s) {
   json::Value o = obj();
   put(o, "count", integer(h.count()));
@@ -177,6 +200,25 @@ json::Value nand_section(const nand::NandDevice& nand, const WindowFigures& w) {
   put(n, "read_pages", integer(t.read_pages));
   put(n, "programmed_pages", integer(t.programmed_pages));
   put(n, "protocol_errors", integer(t.protocol_errors));
+  // The n-plane commands as the NAND ran them, over the whole run (warm-up included):
+  // per operation, the share of its pages (erase: blocks) moved in commands of two planes
+  // or more, all, the host's and GC's, and the pages by the command's plane count.
+  const PlaneShares ps = plane_shares(t);
+  const unsigned ppd = nand.config().planes_per_die;
+  json::Value share = obj(), host = obj(), gc = obj(), by_n = obj();
+  for (unsigned op = 0; op < 3; ++op) {
+    json::Value counts;
+    counts.kind = json::Value::Kind::Array;
+    for (unsigned k = 0; k < ppd && k < kMaxPlanes; ++k) counts.items.push_back(integer(t.pages_by_planes[op][k]));
+    put(share, kOpNames[op], num(ps.all[op]));
+    put(host, kOpNames[op], num(ps.host[op]));
+    put(gc, kOpNames[op], num(ps.gc[op]));
+    put(by_n, kOpNames[op], std::move(counts));
+  }
+  put(n, "multiplane_page_share", std::move(share));
+  put(n, "multiplane_page_share_host", std::move(host));
+  put(n, "multiplane_page_share_gc", std::move(gc));
+  put(n, "pages_by_planes", std::move(by_n));
   return n;
 }
 
@@ -547,6 +589,12 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
        << " % of planes collecting (pilot of " << f.pilot->requests << " requests, " << f.pilot->wall_seconds
        << " s of wall time: " << f.pilot->host_pages_per_s << " host pages/s and " << f.pilot->copies_per_s
        << " GC copies/s per plane)\n";
+  if (f.nand.config().planes_per_die > 1) {
+    const PlaneShares ps = plane_shares(f.nand.totals());
+    os << "  multi-plane         pages the NAND moved in n-plane commands (whole run): read " << 100 * ps.all[0]
+       << " %, program " << 100 * ps.all[1] << " % (host " << 100 * ps.host[1] << " %, GC " << 100 * ps.gc[1]
+       << " %), erase " << 100 * ps.all[2] << " % of blocks\n";
+  }
   const std::uint64_t reads = f.host.latency(HostOp::Read).count() + f.host.unwritten_reads();
   if (f.host.unwritten_reads())
     os << "  unwritten reads     " << f.host.unwritten_reads()

@@ -33,7 +33,16 @@ for policy in ("static", "delay", "sqf"):
     r = two["write"]["iops"] / one["write"]["iops"]
     share = two["batching"]["multiplane_share"]
     print(f"{policy}: one plane {one['write']['iops']:.0f} IOPS, two planes {two['write']['iops']:.0f} IOPS: "
-          f"x{r:.2f}, multi-plane share {share:.3f}")
+          f"x{r:.2f}, multi-plane share {share:.3f} (the NAND's pages: "
+          f"{two['nand']['multiplane_page_share']['program']:.3f})")
+    # The NAND's own count: pages by the plane count of their command, GC's apart.
+    for run, mp in ((one, False), (two, True)):
+        n = run["nand"]
+        assert sum(n["pages_by_planes"]["program"]) == n["programmed_pages"], n["pages_by_planes"]
+        assert n["multiplane_page_share_gc"]["program"] == 0
+        s = n["multiplane_page_share"]["program"]
+        assert (s >= 0.9 if mp and policy != "static" else True) and (s == 0 if not mp else True), (policy, mp, s)
+        assert s == n["multiplane_page_share_host"]["program"]
     if r < 1.8:
         bad.append(f"{policy}: x{r:.2f} < x1.8")
 assert not bad, "; ".join(bad)

@@ -142,12 +142,24 @@ struct FlashCommand {
   std::uint64_t lpn = kNoLpn;           // the logical page read, programmed or copied (kNoLpn: none, or not known yet)
   std::uint32_t host_page = 0;          // host work: the page's index in its host command
   std::uint64_t request = 0;            // host work: the host request's id (HostCommand::id, from 1); 0: none
+  // An n-plane command joined from parts (controller/combined_command.h, the scheduler
+  // block's multi-plane rescheduling): the planes whose part is GC work. A command of one
+  // plane is GC work by its origin (gc_mask()).
+  std::uint8_t gc_planes = 0;
 
-  unsigned plane_count() const {  // bits of an 8-bit mask, without a popcount instruction or call
-    unsigned m = plane_mask;
+  unsigned plane_count() const { return bits(plane_mask); }
+  static unsigned bits(std::uint8_t mask) {  // bits of an 8-bit mask, without a popcount instruction or call
+    unsigned m = mask;
     m = m - ((m >> 1) & 0x55u);
     m = (m & 0x33u) + ((m >> 2) & 0x33u);
     return (m + (m >> 4)) & 0x0Fu;
+  }
+  // The planes of the command whose page (erase: block) is GC work.
+  std::uint8_t gc_mask() const {
+    if (plane_count() > 1) return static_cast<std::uint8_t>(gc_planes & plane_mask);
+    return origin == FlashOrigin::GcRead || origin == FlashOrigin::GcProgram || origin == FlashOrigin::GcErase
+               ? plane_mask
+               : std::uint8_t{0};
   }
   // The lowest plane in plane_mask (0 for an empty mask): a single-plane command's plane.
   unsigned first_plane() const {

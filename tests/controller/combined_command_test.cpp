@@ -86,6 +86,11 @@ TEST_CASE("combined command: planes, blocks, data, bytes out and class come from
   CHECK(whole.origin == FlashOrigin::HostRead);
   CHECK(whole.lpn == 900);
   CHECK(whole.host_page == 3);
+  // Named by its host part, the command still knows which of its planes are GC work
+  // (the NAND counts n-plane pages by origin with it): plane 0, not plane 2.
+  CHECK(whole.gc_mask() == 0x1);
+  CHECK(a.gc_mask() == 0x1);
+  CHECK(b.gc_mask() == 0x0);
   FlashCommand c = page(1, 4), d = page(3, 4);
   c.out_bytes = 1024;
   FlashCommand w2;
