@@ -38,7 +38,7 @@ inline void begin_combined(FlashCommand& whole, const FlashCommand& first) {
   whole.die = first.die;
   whole.page = first.page;
   whole.plane_mask = 0;
-  whole.gc_planes = 0;
+  whole.gc_plane_mask = 0;
   whole.out_bytes = first.out_bytes;
   whole.read_level = first.read_level;
   whole.priority = first.priority;
@@ -53,7 +53,7 @@ inline void begin_combined(FlashCommand& whole, const FlashCommand& first) {
 // urgent class of its parts.
 inline void join(FlashCommand& whole, const FlashCommand& part) {
   const unsigned p = part.first_plane();
-  whole.gc_planes = static_cast<std::uint8_t>(whole.gc_planes | part.gc_mask());
+  whole.gc_plane_mask = static_cast<std::uint8_t>(whole.gc_plane_mask | part.gc_mask());
   whole.plane_mask = static_cast<std::uint8_t>(whole.plane_mask | part.plane_mask);
   whole.block[p] = part.block[p];
   whole.token[p] = part.token[p];

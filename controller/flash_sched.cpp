@@ -302,11 +302,11 @@ void FlashSched::twin_decision(Tick now) {
 void FlashSched::merge(const Grant& g, Tick now) {
   FlashCommand& h = *g.cmd;
   merged_.push_back({g, h.plane_mask, h.out_bytes});
-  h.gc_planes = h.gc_mask();
+  h.gc_plane_mask = h.gc_mask();
   for (unsigned i = 0; i < g.partners; ++i) {
     FlashCommand* p = g.part[i];
     const unsigned pl = p->first_plane();
-    h.gc_planes = static_cast<std::uint8_t>(h.gc_planes | p->gc_mask());
+    h.gc_plane_mask = static_cast<std::uint8_t>(h.gc_plane_mask | p->gc_mask());
     h.plane_mask = static_cast<std::uint8_t>(h.plane_mask | p->plane_mask);
     h.block[pl] = p->block[pl];
     h.token[pl] = p->token[pl];

@@ -16,11 +16,13 @@ DynamicAllocator::DynamicAllocator(const nand::NandConfig& n, const StaticAlloca
 
 std::uint32_t DynamicAllocator::plane_in_die(std::uint32_t die, const AllocationView& v) const {
   // Offsets are taken around the block (a plane that must open a block reports 0: the
-  // first page of its next block, one past its full block's last). The plane furthest
-  // behind is the one from which the fewest pages forward reach every other plane's
-  // offset: from plane 1 at the last page of its block, plane 0 (which just opened a
-  // block, at 0) is one page ahead, so plane 1 writes next and the two meet again at
-  // offset 0. Ties: the lower offset, then the lower plane.
+  // first page of its next block, one past its full block's last). The plane behind is
+  // the one from which the fewest pages forward reach every other plane's offset: from
+  // plane 1 at the last page of its block, plane 0 (whose next page opens a block, at 0)
+  // is one page ahead, so plane 1 writes next and the two meet again at offset 0. Ties:
+  // the lower offset, then the lower plane. (Planes more than half a block apart, after
+  // a stall or a retired block, are read the short way around: the die then writes the
+  // plane that is behind around the block, which brings them together all the same.)
   std::uint32_t best = kNone, best_span = 0, best_offset = 0;
   std::uint32_t offset[kMaxPlanes];
   bool ok[kMaxPlanes];

@@ -145,7 +145,7 @@ struct FlashCommand {
   // An n-plane command joined from parts (controller/combined_command.h, the scheduler
   // block's multi-plane rescheduling): the planes whose part is GC work. A command of one
   // plane is GC work by its origin (gc_mask()).
-  std::uint8_t gc_planes = 0;
+  std::uint8_t gc_plane_mask = 0;
 
   unsigned plane_count() const { return bits(plane_mask); }
   static unsigned bits(std::uint8_t mask) {  // bits of an 8-bit mask, without a popcount instruction or call
@@ -156,7 +156,7 @@ struct FlashCommand {
   }
   // The planes of the command whose page (erase: block) is GC work.
   std::uint8_t gc_mask() const {
-    if (plane_count() > 1) return static_cast<std::uint8_t>(gc_planes & plane_mask);
+    if (plane_count() > 1) return static_cast<std::uint8_t>(gc_plane_mask & plane_mask);
     return origin == FlashOrigin::GcRead || origin == FlashOrigin::GcProgram || origin == FlashOrigin::GcErase
                ? plane_mask
                : std::uint8_t{0};

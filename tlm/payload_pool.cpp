@@ -86,7 +86,7 @@ void FlashCommand::reset() {
   lpn = kNoLpn;
   host_page = 0;
   request = 0;
-  gc_planes = 0;
+  gc_plane_mask = 0;
   priority = FlashPriority::Host;
   keep_order = false;
   read_level = 0;

@@ -3,6 +3,7 @@
 // against the configured timing, and the NAND's own timeline of a k x p write batch.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -271,8 +272,8 @@ TEST_CASE("placement: a die's planes meet again at one offset after a plane open
     auto a = make_write_allocator(p.name, ftl);
     CHECK(a->plane_for(0, v) % 2 == 1);
     // Page by page over ten blocks, every die's two planes stay within one page of each
-    // other (around the block) and at one offset after each pair: every placed page
-    // advances its plane's offset, as the FTL's allocation does.
+    // other (around the block): every placed page advances its plane's offset, as the
+    // FTL's allocation does.
     FakeView w(n);
     auto b = make_write_allocator(p.name, ftl);
     const std::uint32_t ppb = n.pages_per_block;
@@ -285,6 +286,48 @@ TEST_CASE("placement: a die's planes meet again at one offset after a plane open
         if (apart > 1) FAIL("die " << d << " planes at offsets " << o0 << " and " << o1 << " after " << i + 1 << " pages");
       }
     }
+  }
+}
+
+TEST_CASE("placement: four planes around the block, and a plane that cannot place left out", "[placement]") {
+  nand::NandConfig n = small();
+  n.planes_per_die = 4;
+  const Ftl ftl(ftl_of(n));
+  const std::uint32_t ppb = n.pages_per_block;  // 8
+  auto at = [&](std::vector<std::uint32_t> offsets, std::vector<int> placeable = {1, 1, 1, 1}) {
+    FakeView v(n);
+    for (std::uint32_t q = 0; q < v.planes(); ++q) {
+      v.offsets[q] = offsets[q % 4];
+      v.placeable[q] = placeable[q % 4];
+    }
+    return make_write_allocator("sqf", ftl)->plane_for(0, v) % 4;
+  };
+  // Planes 0 and 1 have opened their next blocks (0 and 1), plane 2 is at its block's
+  // last page, plane 3 one before: plane 3 is the furthest behind, around the block.
+  CHECK(at({0, 1, ppb - 1, ppb - 2}) == 3);
+  CHECK(at({0, 1, ppb - 1, ppb - 1}) == 2);  // ties: the lower plane
+  CHECK(at({2, 2, 2, 2}) == 0);
+  CHECK(at({3, 1, 2, 3}) == 1);
+  // Plane 1, behind, cannot place: the next behind of the others.
+  CHECK(at({3, 1, 2, 3}, {1, 0, 1, 1}) == 2);
+  // An offset given as the block's size is its first page (a full block's stream).
+  CHECK(at({ppb, 1, 1, 1}) == 0);
+  // From 4 aligned planes, page by page: a turn over the four, at one offset.
+  FakeView w(n);
+  auto a = make_write_allocator("sqf", ftl);
+  for (int i = 0; i < static_cast<int>(3 * ppb * w.planes()); ++i) {
+    const std::uint32_t plane = a->plane_for(static_cast<std::uint64_t>(i), w);
+    w.offsets[plane] = (w.offsets[plane] + 1) % ppb;
+    // Each plane's offset from plane 0's, around the block, in [-1, ppb - 2].
+    const std::uint32_t die = plane / 4;
+    int lo = 0, hi = 0;
+    for (std::uint32_t q = 1; q < 4; ++q) {
+      const int d = static_cast<int>((w.offsets[die * 4 + q] + ppb - w.offsets[die * 4]) % ppb);
+      const int o = d == static_cast<int>(ppb) - 1 ? -1 : d;
+      lo = std::min(lo, o);
+      hi = std::max(hi, o);
+    }
+    if (hi - lo > 1) FAIL("die " << die << " planes more than a page apart after " << i + 1 << " pages");
   }
 }
 

@@ -27,6 +27,7 @@ struct Send {
   FlashOp op;
   unsigned die, plane;
   std::uint32_t block, page;
+  FlashOrigin origin = FlashOrigin::None;
 };
 
 // Plays the firmware: sends every command at time 0, in order, and notes each completion.
@@ -56,6 +57,7 @@ struct ScriptedFirmware : sc_module {
       c.page = s.page;
       c.token[s.plane] = 0x500 + i;
       c.id = i + 1;
+      c.origin = s.origin;
       tlm::tlm_phase ph = tlm::BEGIN_REQ;
       sc_time d = SC_ZERO_TIME;
       socket->nb_transport_fw(*gp, ph, d);
@@ -199,12 +201,21 @@ TEST_CASE("reschedule (NAND): Park Fig. 3(a), R1 and R4 run as one two-plane rea
           "[controller][reschedule]") {
   Bench b("bench", "multiplane", 1, 2);
   // R1 (plane 0, page 1), R2 (a write to plane 1), R3 (plane 0, page 2), R4 (plane 1, page 1).
-  b.fw.sends = {{FlashOp::Read, 0, 0, 0, 1},
-                {FlashOp::Program, 0, 1, 1, 0},
-                {FlashOp::Read, 0, 0, 0, 2},
-                {FlashOp::Read, 0, 1, 0, 1}};
+  // R4 is GC's read: the NAND counts its page as GC's inside the two-plane read the head
+  // R1 (the host's) carries.
+  b.fw.sends = {{FlashOp::Read, 0, 0, 0, 1, FlashOrigin::HostRead},
+                {FlashOp::Program, 0, 1, 1, 0, FlashOrigin::HostProgram},
+                {FlashOp::Read, 0, 0, 0, 2, FlashOrigin::HostRead},
+                {FlashOp::Read, 0, 1, 0, 1, FlashOrigin::GcRead}};
   sc_start();
   REQUIRE(b.fw.done.size() == 4);
+  const nand::ChannelCounters t = b.nand.totals();
+  CHECK(t.pages_by_planes[0][0] == 1);  // R3
+  CHECK(t.pages_by_planes[0][1] == 2);  // R1 and R4
+  CHECK(t.gc_pages[0] == 1);
+  CHECK(t.gc_multiplane_pages[0] == 1);
+  CHECK(t.pages_by_planes[1][0] == 1);  // R2
+  CHECK(t.gc_pages[1] == 0);
   // One two-plane read: its command (2 C: a command per plane), one tR, then both pages
   // out, plane 0's first.
   // The NAND completes the n-plane read when its last page is out: both parts then.

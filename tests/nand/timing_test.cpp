@@ -235,6 +235,32 @@ TEST_CASE("multi-plane: PROGRAM and READ over P planes pay P data phases and one
   CHECK(r.token[1] == w.token[1]);
 }
 
+TEST_CASE("multi-plane: the NAND counts pages by their command's planes, GC's by each plane's part",
+          "[nand][multi-plane]") {
+  NandConfig cfg = chen();
+  Harness h(cfg);
+  // A two-plane program joined from a host part (plane 0) and GC's (plane 1): named by
+  // its host part, counted plane by plane.
+  FlashCommand& joined = h.make(FlashOp::Program, 0, 1, 0b11, 4, 0);
+  joined.origin = FlashOrigin::HostProgram;
+  joined.gc_plane_mask = 0b10;
+  h.engine.submit(&joined, h.now);
+  FlashCommand& gc = h.make(FlashOp::Program, 0, 1, 0b01, 4, 1);
+  gc.origin = FlashOrigin::GcProgram;
+  h.engine.submit(&gc, h.now);
+  FlashCommand& host = h.make(FlashOp::Program, 0, 1, 0b10, 4, 1);
+  host.origin = FlashOrigin::HostProgram;
+  host.gc_plane_mask = 0b10;  // not joined: one plane is named by its origin alone
+  h.engine.submit(&host, h.now);
+  h.run();
+  const ChannelCounters& k = h.engine.counters();
+  CHECK(k.pages_by_planes[1][0] == 2);
+  CHECK(k.pages_by_planes[1][1] == 2);
+  CHECK(k.gc_pages[1] == 2);
+  CHECK(k.gc_multiplane_pages[1] == 1);
+  CHECK(k.pages_by_planes[0][0] + k.pages_by_planes[0][1] + k.gc_pages[0] + k.gc_pages[2] == 0);
+}
+
 TEST_CASE("multi-plane: refused when nand.multiplane is off", "[nand][multi-plane][protocol]") {
   NandConfig cfg = chen();
   cfg.multiplane = false;
