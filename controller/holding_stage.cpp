@@ -61,8 +61,7 @@ FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin
     c.issuer = reads_via_;
   }
   const std::uint32_t plane = ftl_.plane_of_ppa(ppa);
-  if (origin == FlashOrigin::GcRead || origin == FlashOrigin::GcProgram || origin == FlashOrigin::GcErase)
-    f.priority = gc_.issue_class(origin, plane);
+  if (is_gc(origin)) f.priority = gc_.issue_class(origin, plane);
   load_add(plane, op, +1);
   if (op == FlashOp::Program) {  // its page held, bound when it leaves
     c.bound = false;

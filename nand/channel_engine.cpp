@@ -570,16 +570,13 @@ void ChannelEngine::complete(Job* j, Tick now, std::vector<Completed>& done) {
     case FlashOp::Read:
       --d.inflight_reads;
       ++counters_.reads;
-      counters_.read_pages += c->plane_count();
       break;
     case FlashOp::Program:
       --d.inflight_programs;
       ++counters_.programs;
-      counters_.programmed_pages += c->plane_count();
       break;
     case FlashOp::Erase:
       ++counters_.erases;
-      counters_.erased_blocks += c->plane_count();
       break;
   }
   chip_finished(c->chip, now);

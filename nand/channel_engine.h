@@ -66,12 +66,17 @@ class NandObserver {
 
 struct ChannelCounters {
   std::uint64_t reads = 0, programs = 0, erases = 0;  // completed commands
-  std::uint64_t read_pages = 0, programmed_pages = 0, erased_blocks = 0;
   // Per operation (FlashOp: read, program, erase), the pages (erase: blocks) moved by
   // commands of n planes, at [op][n - 1]; of them, GC's (FlashCommand::gc_mask()), all
   // and in commands of two planes or more.
   std::array<std::array<std::uint64_t, kMaxPlanes>, 3> pages_by_planes{};
   std::array<std::uint64_t, 3> gc_pages{}, gc_multiplane_pages{};
+  // The pages (erase: blocks) of an operation, whatever their command's plane count.
+  std::uint64_t pages(FlashOp op) const {
+    std::uint64_t n = 0;
+    for (std::uint64_t k : pages_by_planes[static_cast<unsigned>(op)]) n += k;
+    return n;
+  }
   std::uint64_t protocol_errors = 0;
   // The fault model's (nand/fault_model.h): pages whose program failed, blocks whose
   // erase failed, page reads at a shifted level (read retry) and soft-decision reads.

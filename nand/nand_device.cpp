@@ -98,9 +98,6 @@ ChannelCounters NandDevice::totals() const {
     t.reads += c.reads;
     t.programs += c.programs;
     t.erases += c.erases;
-    t.read_pages += c.read_pages;
-    t.programmed_pages += c.programmed_pages;
-    t.erased_blocks += c.erased_blocks;
     for (unsigned op = 0; op < 3; ++op) {
       for (unsigned n = 0; n < kMaxPlanes; ++n) t.pages_by_planes[op][n] += c.pages_by_planes[op][n];
       t.gc_pages[op] += c.gc_pages[op];

@@ -61,11 +61,7 @@ PlaneShares plane_shares(const nand::ChannelCounters& t) {
   const auto ratio = [](std::uint64_t a, std::uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; };
   PlaneShares s{};
   for (unsigned op = 0; op < 3; ++op) {
-    std::uint64_t all = 0, multi = 0;
-    for (unsigned k = 0; k < kMaxPlanes; ++k) {
-      all += t.pages_by_planes[op][k];
-      if (k > 0) multi += t.pages_by_planes[op][k];
-    }
+    const std::uint64_t all = t.pages(static_cast<FlashOp>(op)), multi = all - t.pages_by_planes[op][0];
     const std::uint64_t g = t.gc_pages[op], gm = t.gc_multiplane_pages[op];
     s.all[op] = ratio(multi, all);
     s.host[op] = ratio(multi - gm, all - g);
@@ -197,8 +193,8 @@ json::Value nand_section(const nand::NandDevice& nand, const WindowFigures& w) {
   put(n, "reads", integer(t.reads));
   put(n, "programs", integer(t.programs));
   put(n, "erases", integer(t.erases));
-  put(n, "read_pages", integer(t.read_pages));
-  put(n, "programmed_pages", integer(t.programmed_pages));
+  put(n, "read_pages", integer(t.pages(FlashOp::Read)));
+  put(n, "programmed_pages", integer(t.pages(FlashOp::Program)));
   put(n, "protocol_errors", integer(t.protocol_errors));
   // The n-plane commands as the NAND ran them, over the whole run (warm-up included):
   // per operation, the share of its pages (erase: blocks) moved in commands of two planes

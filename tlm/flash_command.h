@@ -68,6 +68,7 @@ enum class FlashPriority : std::uint8_t { UrgentGc = 0, Host = 1, BackgroundGc =
 // What a command is for: set by its issuer for logs and waveforms; the NAND and the
 // scheduler block do not act on it (the scheduler acts on `priority`).
 enum class FlashOrigin : std::uint8_t { None = 0, HostRead, RmwRead, HostProgram, GcRead, GcProgram, GcErase };
+inline bool is_gc(FlashOrigin o) { return o == FlashOrigin::GcRead || o == FlashOrigin::GcProgram || o == FlashOrigin::GcErase; }
 constexpr std::uint64_t kNoLpn = ~std::uint64_t{0};
 // What a die was doing while a command waited in the scheduler block (tlm/latency_parts.h):
 // five kinds of work, then the channel's bus held by another chip.
@@ -157,9 +158,7 @@ struct FlashCommand {
   // The planes of the command whose page (erase: block) is GC work.
   std::uint8_t gc_mask() const {
     if (plane_count() > 1) return static_cast<std::uint8_t>(gc_plane_mask & plane_mask);
-    return origin == FlashOrigin::GcRead || origin == FlashOrigin::GcProgram || origin == FlashOrigin::GcErase
-               ? plane_mask
-               : std::uint8_t{0};
+    return is_gc(origin) ? plane_mask : std::uint8_t{0};
   }
   // The lowest plane in plane_mask (0 for an empty mask): a single-plane command's plane.
   unsigned first_plane() const {

@@ -298,7 +298,7 @@ TEST_CASE("controller: two reads released together run as one two-plane read, ea
   CHECK(r.combined == 1);
   CHECK(r.refused == 0);
   CHECK(r.nand.reads == 1);  // one NAND command, two pages
-  CHECK(r.nand.read_pages == 2);
+  CHECK(r.nand.pages(FlashOp::Read) == 2);
   CHECK(r.done[3] == r.done[4]);  // each page ends with the command
   CHECK(reads_took_us(r) >= kPairUs);
   CHECK(reads_took_us(r) < kPairUs + 1);
@@ -324,7 +324,7 @@ TEST_CASE("controller: the firmware's batching sends the two reads of one instan
   CHECK(r.tokens[4] == std::vector<Token>{B});
   CHECK(r.combined == 2);
   CHECK(r.nand.reads == 1);
-  CHECK(r.nand.read_pages == 2);
+  CHECK(r.nand.pages(FlashOp::Read) == 2);
   CHECK(r.done[3] == r.done[4]);
   CHECK(reads_took_us(r) >= kPairUs);
   CHECK(reads_took_us(r) < kPairUs + 1);
