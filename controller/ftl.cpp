@@ -1,6 +1,7 @@
 #include "controller/ftl.h"
 
 #include "common/splitmix.h"
+#include "controller/die_frontier.h"
 #include "controller/victim.h"
 
 #include <algorithm>
@@ -166,6 +167,21 @@ std::uint32_t Ftl::allocate(std::uint32_t plane, bool gc_stream) {
     open = kUnmapped;
   }
   return ppa;
+}
+
+std::uint32_t Ftl::allocate_in_die(std::uint32_t die, bool gc_stream) {
+  const std::uint32_t ppd = cfg_.nand.planes_per_die, first = die * ppd;
+  if (ppd == 1) return allocate(first, gc_stream);
+  std::uint32_t offset[kMaxPlanes];
+  bool ok[kMaxPlanes];
+  for (std::uint32_t p = 0; p < ppd; ++p) {
+    const Plane& pl = planes_v_[first + p];
+    const std::uint32_t open = pl.open[gc_stream ? 1 : 0];
+    ok[p] = open != kUnmapped || may_open_block(pl, gc_stream);
+    offset[p] = open == kUnmapped ? 0 : blocks_[open].write_ptr;
+  }
+  const std::uint32_t p = plane_behind(offset, ok, ppd, cfg_.nand.pages_per_block);
+  return p == kNoPlane ? kUnmapped : allocate(first + p, gc_stream);
 }
 
 bool Ftl::allocate_multi(std::uint32_t die, std::uint8_t plane_mask, bool gc_stream,

@@ -7,8 +7,9 @@
 // A physical page address (ppa) is one 32-bit index:
 //   ((plane_id * blocks_per_plane) + block) * pages_per_block + page,
 //   plane_id = ((channel * chips + chip) * dies + die) * planes + plane.
-// With static allocation a logical page always lives on one plane; GC moves data
-// only inside its plane, so its chip never changes (the PIQ paper relies on that).
+// With static allocation a logical page is written to one plane; GC moves data inside
+// its die (ftl.gc_destination = die) or its plane (plane), so its chip never changes (the
+// PIQ paper relies on that).
 #pragma once
 
 #include <algorithm>
@@ -165,6 +166,11 @@ class Ftl {
   // plane has no free block the stream may open (the host may not take the GC reserve).
   // The page is then being programmed until programmed(ppa) says its program ended.
   std::uint32_t allocate(std::uint32_t plane, bool gc_stream);
+  // Next free page of a stream of die `die` (numbered as in allocate_multi), on the plane
+  // the die-aligned frontier's rule picks (controller/die_frontier.h) among the die's
+  // planes whose stream can allocate; kUnmapped when none can. GC's copies go there
+  // (ftl.gc_destination = die).
+  std::uint32_t allocate_in_die(std::uint32_t die, bool gc_stream);
   // Gives back `ppa`, the page allocate() gave the plane's stream last and has not taken
   // back (a program that will not be made: cancelled, or moved to another plane before it
   // had its page). The stream's next allocation gives it again, so its block keeps no

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "controller/die_frontier.h"
+
 namespace ssd::ctrl {
 
 DynamicAllocator::DynamicAllocator(const nand::NandConfig& n, const StaticAllocator& fallback)
@@ -15,15 +17,8 @@ DynamicAllocator::DynamicAllocator(const nand::NandConfig& n, const StaticAlloca
       die_turn_(n.channels, 0) {}
 
 std::uint32_t DynamicAllocator::plane_in_die(std::uint32_t die, const AllocationView& v) const {
-  // Offsets are taken around the block (a plane that must open a block reports 0: the
-  // first page of its next block, one past its full block's last). The plane behind is
-  // the one from which the fewest pages forward reach every other plane's offset: from
-  // plane 1 at the last page of its block, plane 0 (whose next page opens a block, at 0)
-  // is one page ahead, so plane 1 writes next and the two meet again at offset 0. Ties:
-  // the lower offset, then the lower plane. (Planes more than half a block apart, after
-  // a stall or a retired block, are read the short way around: the die then writes the
-  // plane that is behind around the block, which brings them together all the same.)
-  std::uint32_t best = kNone, best_span = 0, best_offset = 0;
+  // The die-aligned frontier's rule (controller/die_frontier.h) over the planes that can
+  // place now.
   std::uint32_t offset[kMaxPlanes];
   bool ok[kMaxPlanes];
   for (std::uint32_t p = 0; p < planes_per_die_; ++p) {
@@ -31,18 +26,8 @@ std::uint32_t DynamicAllocator::plane_in_die(std::uint32_t die, const Allocation
     ok[p] = v.can_place(plane);
     offset[p] = ok[p] ? v.next_offset(plane) % pages_per_block_ : 0;
   }
-  for (std::uint32_t p = 0; p < planes_per_die_; ++p) {
-    if (!ok[p]) continue;
-    std::uint32_t span = 0;
-    for (std::uint32_t q = 0; q < planes_per_die_; ++q)
-      if (ok[q]) span = std::max(span, (offset[q] + pages_per_block_ - offset[p]) % pages_per_block_);
-    if (best == kNone || span < best_span || (span == best_span && offset[p] < best_offset)) {
-      best = die * planes_per_die_ + p;
-      best_span = span;
-      best_offset = offset[p];
-    }
-  }
-  return best;
+  const std::uint32_t p = plane_behind(offset, ok, planes_per_die_, pages_per_block_);
+  return p == kNoPlane ? kNone : die * planes_per_die_ + p;
 }
 
 std::uint32_t DynamicAllocator::earliest_free_die(std::uint32_t channel, const AllocationView& v) {

@@ -21,7 +21,7 @@
 //   stripe  by the write's sequence number i: channel i mod C, then package, die and
 //           plane by the quotients (multi-level stripe, channel fastest).
 // Inside the chosen die (all but stripe) the plane is the one whose host stream is the
-// furthest behind, its offset taken around the block (plane_in_die), so that a die's
+// furthest behind (the die-aligned frontier: controller/die_frontier.h), so that a die's
 // planes stay at one offset and its programs can run as n-plane commands. Ties between
 // channels or dies go to the first at or after the one after the last chosen (a
 // rotation, so that an idle device is striped, not filled from die 0; sqf and setf
@@ -46,10 +46,9 @@ class DynamicAllocator : public WriteAllocator {
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
 
  protected:
-  // The plane of die `die` (chip * dies_per_chip + die) the host stream is furthest
-  // behind on among those that can place, its page offsets taken around the block, so
-  // that the die's planes write at one offset and meet again after one of them opens a
-  // block; kNone if none can.
+  // The plane of die `die` (chip * dies_per_chip + die) the host stream writes next by
+  // the die-aligned frontier's rule (controller/die_frontier.h) among the planes that can
+  // place; kNone if none can.
   std::uint32_t plane_in_die(std::uint32_t die, const AllocationView& v) const;
   // The earliest-free die of a channel that has a plane that can place (ties: fewer
   // queued commands, then the rotation); kNone if none.

@@ -405,3 +405,62 @@ TEST_CASE("ftl: a multi-plane allocation stops at the host stream's reserve like
   CHECK(n == (32 - f.free_blocks(0)) * 16);          // every other block's pages, two at a time
   CHECK(f.allocate_multi(0, 0b11, true, got));  // the GC stream may take the reserve
 }
+
+TEST_CASE("ftl: a die's GC stream takes its planes in turn at one page offset, and opens their blocks together",
+          "[ftl][multiplane][frontier]") {
+  Ftl f(small());  // 2 planes per die, 16-page blocks
+  const std::uint32_t die = 3, p0 = die * 2, p1 = die * 2 + 1, ppb = 16;
+  const std::uint32_t free0 = f.free_blocks(p0), free1 = f.free_blocks(p1);
+  // Both planes must open a block (offset 0): the lower plane first, then the other one,
+  // which is then behind; so on, across the block boundary.
+  for (std::uint32_t i = 0; i < 2 * ppb + 6; ++i) {
+    const std::uint32_t ppa = f.allocate_in_die(die, true);
+    REQUIRE(ppa != kUnmapped);
+    CHECK(f.plane_of_ppa(ppa) == (i % 2 ? p1 : p0));
+    CHECK(ppa % ppb == (i / 2) % ppb);
+  }
+  CHECK(f.free_blocks(p0) == free0 - 2);  // two blocks each: they opened theirs together
+  CHECK(f.free_blocks(p1) == free1 - 2);
+  CHECK(f.next_offset(p0, true) == 3);
+  CHECK(f.next_offset(p1, true) == 3);
+  // The die's host streams are streams of their own.
+  CHECK(f.next_offset(p0, false) == 0);
+}
+
+TEST_CASE("ftl: a plane that cannot take a page never holds its die's GC stream back, and a retired block's "
+          "plane is written until it meets the others", "[ftl][multiplane][frontier]") {
+  Ftl f(small());
+  const std::uint32_t die = 0, p0 = 0, p1 = 1, ppb = 16;
+  // Plane 1's GC stream takes every free block of the plane: it cannot open another.
+  while (f.free_blocks(p1) > 0 || f.next_offset(p1, true) != 0) REQUIRE(f.allocate(p1, true) != kUnmapped);
+  for (std::uint32_t i = 0; i < ppb + 2; ++i) {  // plane 0 alone, across its block boundary
+    const std::uint32_t ppa = f.allocate_in_die(die, true);
+    REQUIRE(ppa != kUnmapped);
+    CHECK(f.plane_of_ppa(ppa) == p0);
+  }
+  // With neither plane able to take a page, none is given.
+  Ftl g(small());
+  for (std::uint32_t p : {p0, p1})
+    while (g.free_blocks(p) > 0 || g.next_offset(p, true) != 0) REQUIRE(g.allocate(p, true) != kUnmapped);
+  CHECK(g.allocate_in_die(die, true) == kUnmapped);
+
+  // Planes at offset 5; plane 0's open block fails (retired): it opens another, at 0, and
+  // is written alone until it is at 5 again, then the two go on in turn.
+  Ftl h(small());
+  for (std::uint32_t i = 0; i < 10; ++i) REQUIRE(h.allocate_in_die(die, true) != kUnmapped);
+  REQUIRE(h.next_offset(p0, true) == 5);
+  const std::uint32_t failed = h.block_of_ppa(h.allocate(p0, true));  // plane 0 at 6, then its block fails
+  h.retire(failed);
+  REQUIRE(h.next_offset(p0, true) == 0);
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    const std::uint32_t ppa = h.allocate_in_die(die, true);
+    CHECK(h.plane_of_ppa(ppa) == p0);
+    CHECK(ppa % ppb == i);
+    CHECK(h.block_of_ppa(ppa) != failed);
+  }
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    const std::uint32_t ppa = h.allocate_in_die(die, true);
+    CHECK(h.plane_of_ppa(ppa) == (i % 2 ? p1 : p0));
+    CHECK(ppa % ppb == 5 + i / 2);
+  }
+}
