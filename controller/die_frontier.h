@@ -1,9 +1,9 @@
 // The die-aligned write frontier's rule, plain C++: which plane of a die a stream's next
 // page goes to, so that the die's planes advance at one page offset and their programs
 // can run as n-plane commands (one page offset, a block per plane: docs/nand-timing.md).
-// Host streams under the dynamic write policies (controller/write_policies.h) and every
-// GC stream (Ftl::allocate_in_die) follow it; docs/scheduler.md ("Write placement")
-// states it.
+// Host streams under the dynamic write policies (controller/write_policies.h) and, with
+// ftl.gc_destination = die, GC's (Ftl::allocate_in_die) follow it; docs/scheduler.md
+// ("The die-aligned frontier") states it.
 //
 // The stream writes the plane that is furthest behind: offsets are taken around the
 // block (a plane that must open a block is at 0, the first page of its next block, one

@@ -29,7 +29,7 @@ Firmware::Firmware(const FtlConfig& ftl, const FirmwareConfig& cfg, std::unique_
       core_(clock_, cfg.clock_mhz, trace_),
       read_only_(ftl_, clock_, ports),
       gc_port_(ftl_, gc_, stage_, frontier_, core_, recovery_, read_only_, ports, faults_, cfg.cycles_per_gc_page),
-      gc_(ftl_, cfg.gc_yields, cfg.gc_copies_in_flight, gc_port_, counters_),
+      gc_(ftl_, cfg.gc_yields, cfg.gc_copies_in_flight, cfg.gc_in_die, gc_port_, counters_),
       stage_(stage_config(cfg, allocator && allocator->uses_forecast()), ftl_, frontier_, gc_, core_, clock_, ports,
              trace_, counters_, placement_, std::move(release)),
       recovery_(cfg.ecc, stage_, core_, cfg.cycles_per_page, faults_),

@@ -55,9 +55,12 @@ struct FirmwareConfig {
   // its last reserve. false: GC starts when the plane's chip has no command outstanding
   // (or at once when host writes are blocked), its commands queued with the host's.
   bool gc_yields = true;
-  // Copies of a GC run in flight per plane (a copy: its read issued, its program not
+  // Copies of a GC run in flight per victim (a copy: its read issued, its program not
   // ended); 0: all of the victim's at once.
   std::uint32_t gc_copies_in_flight = 8;
+  // GC copies go to the die's GC stream, on the plane the die-aligned frontier picks
+  // (ftl.gc_destination = die); false: to the victim's plane (plane).
+  bool gc_in_die = true;
   // Partial-page reads: a host read moves out only the ECC codewords of this many bytes
   // that hold its sectors (controller/read_unit.h); 0: every read moves its whole page.
   // A multiple of 512 that divides the page.

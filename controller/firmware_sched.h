@@ -96,7 +96,7 @@ class FlashOutlet {
   // Moves an unbound host program to `plane` (its data and logical page unchanged).
   // False, and nothing changed, if it is not an unbound, unreleased host program, or the
   // plane has no page free for the host stream or writes waiting for one. A GC program
-  // stays in its plane (GC moves data only inside a plane).
+  // is never moved (GC's stream placed it).
   virtual bool retarget(FwCommand& c, std::uint32_t plane) = 0;
   // Drops an unbound host program whose data is superseded (view().superseded(c)): its
   // page counts as written for its host request (the newer write carries the data), its

@@ -20,7 +20,7 @@ void GcPort::copy_read(std::uint32_t plane, std::uint32_t from) {
 
 void GcPort::copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                           Token token) {
-  FwCommand& p = stage_.build(FlashOp::Program, to, FlashOrigin::GcProgram, programs_);
+  FwCommand& p = stage_.build(FlashOp::Program, to, FlashOrigin::GcProgram, programs_, plane);
   p.cmd->token[p.cmd->first_plane()] = token;
   p.plane = plane;
   p.cmd->lpn = lpn;
@@ -33,6 +33,18 @@ void GcPort::erase(std::uint32_t plane, std::uint32_t victim) {
   FwCommand& f = stage_.build(FlashOp::Erase, victim * ftl_.config().nand.pages_per_block, FlashOrigin::GcErase, erases_);
   f.plane = plane;
   stage_.submit(f, core_.charge(cycles_));
+}
+
+void GcPort::erases(const std::uint32_t* planes, const std::uint32_t* victims, unsigned n, std::uint32_t lead) {
+  FwCommand* built[kMaxPlanes];
+  Tick ready = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    built[i] = &stage_.build(FlashOp::Erase, victims[i] * ftl_.config().nand.pages_per_block, FlashOrigin::GcErase,
+                             erases_, lead);
+    built[i]->plane = planes[i];
+    ready = core_.charge(cycles_);  // the core's work for each; all ready when the last is
+  }
+  for (unsigned i = 0; i < n; ++i) stage_.submit(*built[i], ready);
 }
 
 void GcPort::CopyReads::ended(FwCommand& f) {
@@ -52,7 +64,7 @@ void GcPort::CopyPrograms::ended(FwCommand& f) {
   if (fc.status == FlashStatus::ProgramFailed) {
     ++port.faults_.program_failures;
     port.ftl_.retire(port.ftl_.block_of_ppa(f.ppa));
-    port.read_only_.block_failed(f.plane);
+    port.read_only_.block_failed(port.ftl_.plane_of_ppa(f.ppa));  // the block failed where the copy went
     if (port.gc_.copy_program_failed(f.plane, f.ppa, f.copy_from, fc.lpn, fc.token[fc.first_plane()], fc.priority))
       ++port.faults_.recopied_pages;
     return;
@@ -71,7 +83,7 @@ void GcPort::Erases::ended(FwCommand& f) {
     ++port.faults_.erase_failures;
     port.gc_.erase_failed(plane);
     port.read_only_.block_failed(plane);
-    port.gc_.maybe_start(plane);
+    port.gc_.next_run(plane);
     return;
   }
   if (fc.status != FlashStatus::Ok) {
@@ -80,7 +92,7 @@ void GcPort::Erases::ended(FwCommand& f) {
   }
   port.gc_.erase_ended(plane);
   port.frontier_.wake(plane);  // host writes that waited for the space
-  port.gc_.maybe_start(plane);
+  port.gc_.next_run(plane);
 }
 
 }  // namespace ssd::ctrl

@@ -7,7 +7,7 @@
 //  - a copy's program failed: its block is retired and the copy programmed again to the
 //    GC stream's next page;
 //  - an erase failed: the victim is retired instead of joining the free pool, and GC goes
-//    on with another victim if the plane still needs one.
+//    on with another victim if the plane still needs one (GcUnit::next_run).
 #pragma once
 
 #include <cstdint>
@@ -38,6 +38,7 @@ class GcPort final : public GcUnit::Port {
   void copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                     Token token) override;
   void erase(std::uint32_t plane, std::uint32_t victim) override;
+  void erases(const std::uint32_t* planes, const std::uint32_t* victims, unsigned n, std::uint32_t lead) override;
   void set_listener(FirmwareListener* l) { listener_ = l; }
 
  private:

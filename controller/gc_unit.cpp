@@ -1,5 +1,6 @@
 #include "controller/gc_unit.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "common/splitmix.h"
@@ -8,22 +9,96 @@
 
 namespace ssd::ctrl {
 
-GcUnit::GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, Port& fw, FirmwareCounters& counters)
-    : ftl_(ftl), yields_(yields), limit_(copies_in_flight ? copies_in_flight : ~0u), fw_(fw), counters_(counters),
+GcUnit::GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, bool in_die, Port& fw,
+               FirmwareCounters& counters)
+    : ftl_(ftl),
+      yields_(yields),
+      limit_(copies_in_flight ? copies_in_flight : ~0u),
+      in_die_(in_die),
+      ppd_(ftl.config().nand.planes_per_die),
+      die_jobs_(in_die && ppd_ > 1 ? ftl.planes() / ppd_ : 0, 0),
+      fw_(fw),
+      counters_(counters),
       jobs_(ftl.planes()), background_programs_(ftl.planes(), 0), wanted_(ftl.config().nand.chips(), 0) {}
 
 void GcUnit::maybe_start(std::uint32_t plane) {
   // After the workload, only a plane whose host writes wait for space starts a run.
-  if (jobs_[plane].active || (workload_ended_ && !fw_.writes_waiting(plane)) || !ftl_.gc_needed(plane)) return;
+  if (!may_collect(plane)) return;
+  if (die_runs() && die_jobs_[plane / ppd_]) {
+    // The die's run is under way: a plane at its last reserve joins it (its host writes
+    // wait for space: GC in the foreground); the others wait for the next run.
+    if (fw_.at_last_reserve(plane) && open(plane)) {
+      ++die_jobs_[plane / ppd_];
+      ++counters_.gc_runs;
+      ++counters_.gc_foreground;
+      run(plane);
+    }
+    return;
+  }
   const std::uint32_t chip = ftl_.chip_of_plane(plane);
   if (fw_.at_last_reserve(plane)) {
     ++counters_.gc_foreground;
-    start(plane);
+    begin(plane);
   } else if (yields_ || fw_.commands_outstanding(chip) == 0) {
-    start(plane);  // yielding GC waits at the chip, behind the host's work
+    begin(plane);  // yielding GC waits at the chip, behind the host's work
   } else {
     wanted_[chip] = 1;
   }
+}
+
+void GcUnit::begin(std::uint32_t plane) {
+  if (!die_runs()) {
+    start(plane);
+    return;
+  }
+  // Every victim of the die's run chosen first, then their copies issued.
+  const std::uint32_t die = plane / ppd_, first = die * ppd_;
+  bool opened[kMaxPlanes] = {};
+  // A plane better off than the one that began the run (more free blocks) waits for a
+  // run of its own: the planes the host writes least collect least.
+  const std::uint32_t m = ftl_.free_blocks(plane);
+  for (std::uint32_t p = first; p < first + ppd_; ++p)
+    if ((p == plane || (may_collect(p) && ftl_.free_blocks(p) <= m)) && open(p)) {
+      opened[p - first] = true;
+      ++die_jobs_[die];
+      ++counters_.gc_runs;
+    }
+  for (std::uint32_t p = first; p < first + ppd_; ++p)
+    if (opened[p - first]) run(p);
+}
+
+void GcUnit::die_erases(std::uint32_t die) {
+  const std::uint32_t first = die * ppd_;
+  // Ready: every victim emptied and without reads in flight; a run that is stuck or
+  // whose victim retires ends through its own maybe_erase (neither is erased).
+  for (std::uint32_t p = first; p < first + ppd_; ++p) {
+    const Job& job = jobs_[p];
+    if (job.active && !job.erase_issued &&
+        (job.copies_left || ftl_.pending_reads(job.victim) || job.stuck || ftl_.retiring(job.victim)))
+      return;
+  }
+  // One class for them all: urgent if a plane of them is at its last reserve.
+  std::uint32_t planes[kMaxPlanes], victims[kMaxPlanes], lead = kUnmapped;
+  unsigned n = 0;
+  for (std::uint32_t p = first; p < first + ppd_; ++p) {
+    Job& job = jobs_[p];
+    if (!job.active || job.erase_issued) continue;
+    job.erase_issued = true;
+    planes[n] = p;
+    victims[n++] = job.victim;
+    if (lead == kUnmapped || (!fw_.at_last_reserve(lead) && fw_.at_last_reserve(p))) lead = p;
+  }
+  if (n) fw_.erases(planes, victims, n, lead);
+}
+
+void GcUnit::job_ended(std::uint32_t plane, bool next) {
+  if (!die_runs()) return;
+  const std::uint32_t die = plane / ppd_, first = die * ppd_;
+  if (--die_jobs_[die]) {
+    die_erases(die);  // the others may have waited for this one
+    return;
+  }
+  if (next) next_run(first);
 }
 
 void GcUnit::chip_idle(std::uint32_t chip) {
@@ -33,29 +108,32 @@ void GcUnit::chip_idle(std::uint32_t chip) {
   for (std::uint32_t p = chip * per_chip; p < (chip + 1) * per_chip; ++p) maybe_start(p);
 }
 
-FlashPriority GcUnit::issue_class(FlashOrigin origin, std::uint32_t plane) {
+FlashPriority GcUnit::issue_class(FlashOrigin origin, std::uint32_t plane, std::uint32_t on) {
   FlashPriority cls = !yields_                  ? FlashPriority::Host
                       : fw_.at_last_reserve(plane) ? FlashPriority::UrgentGc
                                                    : FlashPriority::BackgroundGc;
   // Programs of a block go to the NAND in page order: an urgent program may not overtake
   // the background programs of its plane still queued (they are in the same GC block).
-  if (origin == FlashOrigin::GcProgram && cls == FlashPriority::UrgentGc && background_programs_[plane])
+  if (origin == FlashOrigin::GcProgram && cls == FlashPriority::UrgentGc && background_programs_[on])
     cls = FlashPriority::BackgroundGc;
-  if (origin == FlashOrigin::GcProgram && cls == FlashPriority::BackgroundGc) ++background_programs_[plane];
+  if (origin == FlashOrigin::GcProgram && cls == FlashPriority::BackgroundGc) ++background_programs_[on];
   if (cls == FlashPriority::UrgentGc) ++counters_.gc_urgent_commands;
   return cls;
 }
 
 void GcUnit::copy_read_ended(std::uint32_t plane, std::uint32_t from, Token token) {
-  const std::uint32_t to = ftl_.allocate(plane, true);
+  const std::uint32_t to = copy_page(plane);
   if (to == kUnmapped) {  // only after blocks were retired: docs/controller.md, "Faults and recovery"
     drop_copy(plane);
     return;
   }
   fw_.copy_program(plane, to, from, ftl_.written_owner(from), token);
+  const std::uint32_t on = ftl_.plane_of_ppa(to);
+  if (on != plane) maybe_start(on);  // the copy may have opened a block there
 }
 
-// No free page for a copy (the plane lost blocks to failures): the page stays where it is,
+// No free page for a copy (the plane, or with GC by die every plane of the die, lost
+// blocks to failures): the page stays where it is,
 // valid, and the run ends without erasing its victim, which stays a full block.
 void GcUnit::drop_copy(std::uint32_t plane) {
   Job& job = jobs_[plane];
@@ -74,24 +152,43 @@ void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint
   ftl_.programmed(to);
   if (ftl_.relocate(lpn, to, from)) ++counters_.gc_copies;
   else ++counters_.gc_stale_copies;
-  if (cls == FlashPriority::BackgroundGc) --background_programs_[plane];
+  const std::uint32_t on = ftl_.plane_of_ppa(to);
+  if (cls == FlashPriority::BackgroundGc) --background_programs_[on];
   Job& job = jobs_[plane];
   --job.copies_left;
   --job.in_flight;
   issue_copies(plane);
   maybe_erase(plane);
+  if (on != plane) maybe_start(on);  // the block written may have become a candidate
 }
 
 void GcUnit::erase_ended(std::uint32_t plane) {
   ftl_.erased(jobs_[plane].victim);
   jobs_[plane] = Job{};
+  job_ended(plane, false);  // the next run: next_run(), once the woken writes are placed
+}
+
+void GcUnit::next_run(std::uint32_t plane) {
+  if (!die_runs()) {
+    maybe_start(plane);
+    return;
+  }
+  const std::uint32_t die = plane / ppd_, first = die * ppd_;
+  if (die_jobs_[die]) return;  // the run's other victims are not erased yet
+  // The die's next run, begun by its plane with the fewest free blocks that needs one
+  // (ties: the lower plane).
+  std::uint32_t order[kMaxPlanes];
+  for (std::uint32_t p = 0; p < ppd_; ++p) order[p] = first + p;
+  std::stable_sort(order, order + ppd_,
+                   [this](std::uint32_t a, std::uint32_t b) { return ftl_.free_blocks(a) < ftl_.free_blocks(b); });
+  for (std::uint32_t i = 0; i < ppd_ && !die_jobs_[die]; ++i) maybe_start(order[i]);
 }
 
 bool GcUnit::copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                                  Token token, FlashPriority cls) {
   ftl_.programmed(to);  // ended: the page holds nothing and is never mapped
-  if (cls == FlashPriority::BackgroundGc) --background_programs_[plane];
-  const std::uint32_t again = ftl_.allocate(plane, true);
+  if (cls == FlashPriority::BackgroundGc) --background_programs_[ftl_.plane_of_ppa(to)];
+  const std::uint32_t again = copy_page(plane);
   if (again == kUnmapped) {
     drop_copy(plane);
     return false;
@@ -103,6 +200,7 @@ bool GcUnit::copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uin
 void GcUnit::erase_failed(std::uint32_t plane) {
   ftl_.retired(jobs_[plane].victim);
   jobs_[plane] = Job{};
+  job_ended(plane, false);  // the next run: next_run()
 }
 
 void GcUnit::host_read_ended(std::uint32_t plane) {
@@ -115,6 +213,7 @@ std::uint64_t GcUnit::resume(std::uint64_t seed, FlashBackdoor& nand) {
   auto below = [&x](std::uint64_t n) { return splitmix64::below(splitmix64::next(x), n); };
   for (std::uint32_t plane = 0; plane < ftl_.planes(); ++plane) {
     if (jobs_[plane].active || !ftl_.gc_needed(plane) || !open(plane)) continue;
+    if (die_runs()) ++die_jobs_[plane / ppd_];  // the die's run: its planes under way
     Job& job = jobs_[plane];
     // Done before time 0: [0, n) of its n copies, so that at least one is left to run.
     const std::uint64_t done = below(job.pages.size());
@@ -190,6 +289,7 @@ void GcUnit::maybe_erase(std::uint32_t plane) {
     ftl_.release_victim(job.victim);
     job.active = false;
     job.victim = kUnmapped;
+    job_ended(plane, false);  // the die's next run starts on its planes' events
     return;
   }
   if (ftl_.retiring(job.victim)) {  // a program to it failed: emptied, it leaves use instead of being erased
@@ -197,7 +297,12 @@ void GcUnit::maybe_erase(std::uint32_t plane) {
     ++counters_.gc_retired;
     job.active = false;
     job.victim = kUnmapped;
+    job_ended(plane);
     maybe_start(plane);
+    return;
+  }
+  if (die_runs()) {
+    die_erases(plane / ppd_);
     return;
   }
   job.erase_issued = true;

@@ -1,19 +1,30 @@
 // Garbage collection as its own unit, plain C++: when a plane's GC run starts, which
 // victim it collects (greedy: controller/victim.h), how its copies are paced (at most
-// gc_copies_in_flight per plane), and when the victim is erased. Its port (GcUnit::Port:
+// gc_copies_in_flight per victim), and when the victim is erased. Its port (GcUnit::Port:
 // controller/gc_port.h in the firmware) carries the unit's commands out (builds them,
 // charges the core, hands them to the holding stage), shows it the write frontier's and
 // the stage's state, and tells it of their ends.
 //
-// A run starts when a plane's free blocks fall below the GC low mark:
+// A run starts when a plane's free blocks fall below the GC low mark. With in_die and
+// more than one plane per die, a die collects in runs of its own: a run begins when a
+// plane of the die needs one and the die has none under way, and takes a victim in that
+// plane and in each other plane of the die that needs GC and has no more free blocks
+// than it (a plane better off waits, so that the planes the host writes least collect
+// least); their copies share the die's GC stream, and their erases are issued together
+// once every victim of the run is emptied (one n-plane erase), so that the planes' free
+// blocks come back together. When the run's last victim is erased, the die's plane with
+// the fewest free blocks that needs GC begins the next. A run starts:
 //  - yielding GC (gc_yields, the default): at once; its commands are background work at
 //    the chip unless the plane is at its last reserve (host writes to it blocked or
 //    waiting), then they are urgent (foreground);
 //  - otherwise: when the plane's chip has no flash command outstanding, or at once when
 //    the plane is at its last reserve; its commands queue with the host's.
-// A copy is a read of a valid page of the victim, then its program into the plane's GC
-// stream. The logical page it carries comes with the data, as from a page's spare area
-// (Ftl::written_owner, when the read ends). A page invalidated before its read is
+// A copy is a read of a valid page of the victim, then its program into a GC stream: with
+// in_die (the default) the die's, whose next page goes to the plane the die-aligned
+// frontier's rule picks (Ftl::allocate_in_die: controller/die_frontier.h), so that the
+// copies line up at one page offset over the die's planes and run as n-plane programs;
+// otherwise the victim's plane's own. The logical page it carries comes with the data,
+// as from a page's spare area (Ftl::written_owner, when the read ends). A page invalidated before its read is
 // issued is skipped; one invalidated meanwhile is copied but left invalid
 // (Ftl::relocate). The victim is erased once every
 // copy has ended and no host read of it is outstanding.
@@ -47,9 +58,18 @@ class GcUnit {
     virtual void copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                               Token token) = 0;
     virtual void erase(std::uint32_t plane, std::uint32_t victim) = 0;
+    // The erases of the victims of a die's run (planes[i]'s victims[i], i < n), issued
+    // together, so that they can run as one n-plane erase: of one class, that of the run
+    // of `lead`, and ready at one time.
+    virtual void erases(const std::uint32_t* planes, const std::uint32_t* victims, unsigned n, std::uint32_t lead) {
+      (void)lead;
+      for (unsigned i = 0; i < n; ++i) erase(planes[i], victims[i]);
+    }
   };
 
-  GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, Port& fw, FirmwareCounters& counters);
+  // `in_die`: copies go to the die's GC stream (ftl.gc_destination = die), else to the
+  // victim's plane's (plane).
+  GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, bool in_die, Port& fw, FirmwareCounters& counters);
 
   // A plane may need GC (its free blocks fell, or a victim's reads ended): a run starts
   // if it needs one and none is under way.
@@ -58,14 +78,21 @@ class GcUnit {
   void chip_idle(std::uint32_t chip);
   // No run starts from now on (the host's workload has ended); runs under way finish.
   void end_of_workload() { workload_ended_ = true; }
-  // The class a GC command of `origin` on `plane` is issued in, counted as issued.
-  FlashPriority issue_class(FlashOrigin origin, std::uint32_t plane);
+  // The class a GC command of `origin` for the run of `plane`, on plane `on` (a copy's
+  // program: the plane its page is in), is issued in, counted as issued: urgent while
+  // `plane` is at its last reserve, unless `on` has background GC programs queued (a
+  // block's pages go to the NAND in order).
+  FlashPriority issue_class(FlashOrigin origin, std::uint32_t plane, std::uint32_t on);
 
   // Ends of the unit's commands, and of host reads (a victim waits for them).
   void copy_read_ended(std::uint32_t plane, std::uint32_t from, Token token);
   void copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                           FlashPriority cls);
   void erase_ended(std::uint32_t plane);  // the plane's victim is free again
+  // A victim of `plane` was erased (or its erase failed) and the host writes that waited
+  // for the space were placed: the plane's next run may begin, and with die runs, once
+  // the die's run is over, the die's next one (its neediest plane first).
+  void next_run(std::uint32_t plane);
   // Failures (docs/controller.md, "Faults and recovery"): a copy's program to `to` failed
   // (its block retiring): the copy is programmed again to the GC stream's next page; the
   // victim's erase failed: it is retired, and the plane's run is over.
@@ -115,10 +142,31 @@ class GcUnit {
   void issue_copies(std::uint32_t plane);  // up to copies_in_flight
   void maybe_erase(std::uint32_t plane);
   void drop_copy(std::uint32_t plane);
+  // Whether `plane` would collect now (it needs GC; after the workload, only for host
+  // writes that wait for space).
+  bool may_collect(std::uint32_t plane) const {
+    return !jobs_[plane].active && (!workload_ended_ || fw_.writes_waiting(plane)) && ftl_.gc_needed(plane);
+  }
+  bool die_runs() const { return !die_jobs_.empty(); }
+  // Starts the run of `plane`, and with die runs the run of its die: a victim in each of
+  // its planes that would collect now.
+  void begin(std::uint32_t plane);
+  // With die runs: the die's victims are erased together once all are emptied.
+  void die_erases(std::uint32_t die);
+  // The job of `plane` ended (cleared); with die runs, the die's run may be over, and
+  // then (`next`) the die's next run begins if a plane needs one.
+  void job_ended(std::uint32_t plane, bool next = true);
+  // A page of the GC stream for a copy of the run of `plane` (kUnmapped: none).
+  std::uint32_t copy_page(std::uint32_t plane) {
+    return in_die_ ? ftl_.allocate_in_die(plane / ppd_, true) : ftl_.allocate(plane, true);
+  }
 
   Ftl& ftl_;
   bool yields_;
-  std::uint32_t limit_;  // copies in flight per plane
+  std::uint32_t limit_;  // copies in flight per victim
+  bool in_die_;
+  std::uint32_t ppd_;                 // planes per die
+  std::vector<std::uint32_t> die_jobs_;  // die runs, per die: the run's victims not yet erased
   Port& fw_;
   FirmwareCounters& counters_;
   std::vector<Job> jobs_;

@@ -41,7 +41,8 @@ void HoldingStage::load_add(std::uint32_t plane, FlashOp op, int delta) {
   v += delta;
 }
 
-FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin, CommandIssuer& issuer) {
+FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin, CommandIssuer& issuer,
+                               std::uint32_t gc_plane) {
   FwCommand& c = commands_.acquire(op, 1, nand_.page_bytes);
   FlashCommand& f = *c.cmd;
   const PhysAddr a = ftl_.decode(ppa);
@@ -61,7 +62,7 @@ FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin
     c.issuer = reads_via_;
   }
   const std::uint32_t plane = ftl_.plane_of_ppa(ppa);
-  if (is_gc(origin)) f.priority = gc_.issue_class(origin, plane);
+  if (is_gc(origin)) f.priority = gc_.issue_class(origin, gc_plane == kUnmapped ? plane : gc_plane, plane);
   load_add(plane, op, +1);
   if (op == FlashOp::Program) {  // its page held, bound when it leaves
     c.bound = false;
@@ -186,8 +187,8 @@ void HoldingStage::time_came(FwCommand& c) {
   else leave(c);
 }
 
-// A released command leaves at its time: the host's work through the batching, the
-// rest on at once (GC's: the block orders it against the host's by its class).
+// A released command leaves at its time: through the batching when it is on, else on at
+// once (the block orders GC's against the host's by its class).
 void HoldingStage::leave(FwCommand& c) {
   if (!batched(c)) {
     send(c);

@@ -6,9 +6,10 @@
 // when its core work is done (submit: controller/firmware_sched.h, `controller.
 // firmware_sched`). Until the policy releases it, it is held: in its chip's queue (hold),
 // or by the policy's decision of the moment. Released, it leaves at its time through the
-// batching (controller/die_batcher.h, `ftl.batch_depth`): the host's work waits in its
-// die's lanes while the block has enough of the die's work, and leaves joined with its
-// die's other planes when they are at one page offset; other work leaves at once. A
+// batching (controller/die_batcher.h, `ftl.batch_depth`): host work and GC's programs
+// and erases wait in their die's lanes while the block has enough of the die's work of
+// their class, and leave joined with the die's other planes when they are at one page
+// offset (GC's copy reads go on at once). A
 // program is unbound all the while it is held, host or GC: it binds its page when it
 // leaves (controller/write_frontier.h), so until then it can be joined with others of
 // its die into one n-plane command (release_together, or the batching), and a host
@@ -62,9 +63,11 @@ class HoldingStage {
 
   // ---- what the issuers call ----
   // A command of `op` for page `ppa` (an erase: its block's first page), built now for
-  // `issuer`: its address, its GC class, counted for its die; a program is unbound (its
-  // page held in its plane's stream).
-  FwCommand& build(FlashOp op, std::uint32_t ppa, FlashOrigin origin, CommandIssuer& issuer);
+  // `issuer`: its address, its GC class (GC's: for the run of `gc_plane`, which a copy's
+  // program may serve from another plane of the die), counted for its die; a program is
+  // unbound (its page held in its plane's stream).
+  FwCommand& build(FlashOp op, std::uint32_t ppa, FlashOrigin origin, CommandIssuer& issuer,
+                   std::uint32_t gc_plane = kUnmapped);
   // Its core work ends at `ready`: to the release policy.
   void submit(FwCommand& c, Tick ready);
   // Reads built from now on end at `r` first, which hands them on to their issuer (read
@@ -119,10 +122,12 @@ class HoldingStage {
   }
   // An n-plane command made of `parts` (bound), its record's parts set.
   FwCommand& combine(FwCommand* const* parts, unsigned n);
-  bool batched(const FwCommand& c) const {
-    const FlashOrigin o = c.cmd->origin;
-    return batcher_.on() && (o == FlashOrigin::HostRead || o == FlashOrigin::RmwRead || o == FlashOrigin::HostProgram);
-  }
+  // The commands that go through the batching when it is on: all but GC's copy reads. A
+  // victim's valid pages lie at scattered offsets, so its reads rarely join, and they go
+  // to the block at once, where its order puts them behind the host's work; GC's programs
+  // line up at one offset in the die's GC stream (controller/gc_unit.h), and a die's run
+  // erases its victims together.
+  bool batched(const FwCommand& c) const { return batcher_.on() && c.cmd->origin != FlashOrigin::GcRead; }
   void part_ended(FwCommand& p, const FwCommand& released);
   // The chips' queues (hold): FIFOs through FwCommand::prev/next.
   struct Queue {

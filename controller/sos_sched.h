@@ -19,7 +19,7 @@
 // a queue gets its second host program while a chip is idle with its queue empty (the
 // lowest such chip). The mapping follows, because the program gets its page when it
 // leaves for the scheduler block (late binding). One move per idle
-// chip and trigger; a GC program never moves (its data must stay in its plane).
+// chip and trigger; a GC program never moves (GC's stream placed it).
 //
 // WHM, the write hit manager (whm): a host program of a logical page for which a
 // program is still queued (the paper's completion flag at 0) cancels that program

@@ -5,9 +5,10 @@
 //
 // StaticAllocator is the default policy (ftl.allocation): a logical page always goes to
 // the same plane, by an order of the four dimensions (channel, chip, die, plane), fastest
-// varying first. The FTL lays the preconditioned device out by it, and GC and wear
-// leveling keep data in its plane, so with it a page lives on plane_of(lpn) for the
-// whole run (the host's location vectors predict from it: host/io_scheduler.h).
+// varying first. The FTL lays the preconditioned device out by it, and GC keeps data in
+// its die (in its plane with ftl.gc_destination = plane), so with it a page lives on the
+// chip of plane_of(lpn) for the whole run (the host's location vectors predict the chip
+// from it: host/io_scheduler.h).
 #pragma once
 
 #include <cstdint>

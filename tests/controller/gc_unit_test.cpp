@@ -43,6 +43,13 @@ struct FakeFirmware final : GcUnit::Port {
     cmds.push_back({'p', plane, to, from, lpn});
   }
   void erase(std::uint32_t plane, std::uint32_t victim) override { cmds.push_back({'e', plane, victim, 0, 0}); }
+  std::vector<unsigned> erase_groups;  // erases(): how many went together, and for whose run
+  std::uint32_t erase_lead = kUnmapped;
+  void erases(const std::uint32_t* planes, const std::uint32_t* victims, unsigned n, std::uint32_t lead) override {
+    erase_groups.push_back(n);
+    erase_lead = lead;
+    for (unsigned i = 0; i < n; ++i) erase(planes[i], victims[i]);
+  }
   std::size_t count(char k) const {
     std::size_t n = 0;
     for (const Cmd& c : cmds) n += c.kind == k;
@@ -81,7 +88,7 @@ struct Rig {
   FakeFirmware fw;
   FirmwareCounters counters;
   GcUnit gc;
-  Rig(bool yields, std::uint32_t copies_in_flight, bool aged = true) : gc(ftl, yields, copies_in_flight, fw, counters) {
+  Rig(bool yields, std::uint32_t copies_in_flight, bool aged = true) : gc(ftl, yields, copies_in_flight, true, fw, counters) {
     if (aged) age(ftl);
   }
 };
@@ -166,7 +173,7 @@ TEST_CASE("gc: without yielding, a run waits for its chip to be idle unless the 
   fw.outstanding = 2;
   gc.maybe_start(0);
   CHECK(fw.cmds.empty());
-  CHECK(gc.issue_class(FlashOrigin::GcRead, 0) == FlashPriority::Host);  // one class with the host's
+  CHECK(gc.issue_class(FlashOrigin::GcRead, 0, 0) == FlashPriority::Host);  // one class with the host's
   fw.outstanding = 0;
   gc.chip_idle(0);
   CHECK(fw.count('r') == 8);
@@ -185,12 +192,12 @@ TEST_CASE("gc: yielding GC is background work, urgent at the last reserve, progr
           "[gc][controller]") {
   Rig rig(true, 8, false);
   auto& [ftl, fw, counters, gc] = rig;
-  CHECK(gc.issue_class(FlashOrigin::GcRead, 0) == FlashPriority::BackgroundGc);
-  CHECK(gc.issue_class(FlashOrigin::GcProgram, 0) == FlashPriority::BackgroundGc);  // one in flight
+  CHECK(gc.issue_class(FlashOrigin::GcRead, 0, 0) == FlashPriority::BackgroundGc);
+  CHECK(gc.issue_class(FlashOrigin::GcProgram, 0, 0) == FlashPriority::BackgroundGc);  // one in flight
   fw.last_reserve = true;
-  CHECK(gc.issue_class(FlashOrigin::GcRead, 0) == FlashPriority::UrgentGc);
+  CHECK(gc.issue_class(FlashOrigin::GcRead, 0, 0) == FlashPriority::UrgentGc);
   // A program may not overtake the plane's background programs still queued.
-  CHECK(gc.issue_class(FlashOrigin::GcProgram, 0) == FlashPriority::BackgroundGc);
+  CHECK(gc.issue_class(FlashOrigin::GcProgram, 0, 0) == FlashPriority::BackgroundGc);
   CHECK(counters.gc_urgent_commands == 1);
 }
 
@@ -233,4 +240,185 @@ TEST_CASE("gc: a trimmed page is never copied, nor mapped again by a copy in fli
   REQUIRE(fw.count('e') == 1);
   for (std::uint64_t lpn : trimmed) CHECK(ftl.lookup(lpn) == kUnmapped);
   CHECK(ftl.valid_pages(0) == 0);
+}
+
+namespace {
+
+// One die of two planes, each as age() leaves the one-plane device but for `rewrites[p]`
+// overwrites of its first 192 logical pages (8 per block: 96 leave 2 free blocks, 80
+// leave 3; GC below 4).
+FtlConfig two_plane_device() {
+  FtlConfig f = one_plane_device();
+  f.nand.planes_per_die = 2;
+  return f;
+}
+void age_two(Ftl& f, std::uint32_t rewrites0, std::uint32_t rewrites1) {
+  auto write = [&f](std::uint64_t lpn) {
+    const std::uint32_t ppa = f.allocate(f.plane_of_lpn(lpn), false);
+    REQUIRE(ppa != kUnmapped);
+    f.programmed(ppa);
+    f.map(lpn, ppa);
+  };
+  for (std::uint64_t lpn = 0; lpn < f.logical_pages(); ++lpn) write(lpn);
+  std::uint32_t done[2] = {0, 0};
+  const std::uint32_t want[2] = {rewrites0, rewrites1};
+  for (std::uint64_t lpn = 0; lpn < 384; lpn += 1) {  // lpn % 2: the plane; every other one of each
+    const std::uint32_t p = f.plane_of_lpn(lpn);
+    if ((lpn / 2) % 2 == 0 && done[p] < want[p]) {
+      write(lpn);
+      ++done[p];
+    }
+  }
+}
+
+struct DieRig {
+  Ftl ftl{two_plane_device()};
+  FakeFirmware fw;
+  FirmwareCounters counters;
+  GcUnit gc{ftl, true, 0 /* every copy at once */, true, fw, counters};
+};
+
+}  // namespace
+
+TEST_CASE("gc: a die's run takes a victim in each plane that needs GC, lines its copies up over the planes "
+          "and erases its victims together", "[gc][controller][frontier]") {
+  DieRig rig;
+  Ftl& ftl = rig.ftl;
+  FakeFirmware& fw = rig.fw;
+  age_two(ftl, 96, 96);
+  REQUIRE(ftl.free_blocks(0) == 2);
+  REQUIRE(ftl.free_blocks(1) == 2);
+  rig.gc.maybe_start(0);
+  CHECK(rig.gc.active(0));
+  CHECK(rig.gc.active(1));  // as needy as plane 0: in the run
+  CHECK(rig.counters.gc_runs == 2);
+  REQUIRE(fw.count('r') == 16);
+  // Every read ended: the copies' pages take the die's planes in turn at one offset,
+  // whichever victim they come from.
+  const std::size_t reads = fw.cmds.size();
+  for (std::size_t i = 0; i < reads; ++i) rig.gc.copy_read_ended(fw.cmds[i].plane, fw.cmds[i].from, 1);
+  REQUIRE(fw.count('p') == 16);
+  for (std::size_t k = 0; k < 16; ++k) {
+    const FakeFirmware::Cmd& c = fw.cmds[reads + k];
+    CHECK(ftl.plane_of_ppa(c.ppa) == k % 2);
+    CHECK(c.ppa % 16 == k / 2);
+  }
+  // Plane 0's victim emptied first: its erase waits for plane 1's.
+  for (std::size_t k = 0; k < 16; ++k) {
+    const FakeFirmware::Cmd c = fw.cmds[reads + k];
+    if (c.plane == 0) rig.gc.copy_program_ended(c.plane, c.ppa, c.from, c.lpn, FlashPriority::BackgroundGc);
+  }
+  CHECK(fw.count('e') == 0);
+  for (std::size_t k = 0; k < 16; ++k) {
+    const FakeFirmware::Cmd c = fw.cmds[reads + k];
+    if (c.plane == 1) rig.gc.copy_program_ended(c.plane, c.ppa, c.from, c.lpn, FlashPriority::BackgroundGc);
+  }
+  REQUIRE(fw.erase_groups == std::vector<unsigned>{2});  // both at once
+  CHECK(fw.count('e') == 2);
+  // Both erased: each plane has its victim back, less the GC block it opened; both still
+  // need GC, so the die's next run begins after the last erase (its writes woken), not
+  // before.
+  rig.gc.erase_ended(0);
+  rig.gc.next_run(0);
+  CHECK_FALSE(rig.gc.active(0));
+  rig.gc.erase_ended(1);
+  CHECK_FALSE(rig.gc.active(0));
+  rig.gc.next_run(1);
+  CHECK(rig.gc.active(0));
+  CHECK(rig.gc.active(1));
+  CHECK(rig.counters.gc_runs == 4);
+  CHECK(ftl.free_blocks(0) == 2);
+  CHECK(ftl.free_blocks(1) == 2);
+  CHECK(rig.counters.gc_copies == 16);
+}
+
+TEST_CASE("gc: a plane better off than the one that begins its die's run waits for a run of its own",
+          "[gc][controller][frontier]") {
+  DieRig rig;
+  Ftl& ftl = rig.ftl;
+  FakeFirmware& fw = rig.fw;
+  age_two(ftl, 96, 80);
+  REQUIRE(ftl.free_blocks(0) == 2);
+  REQUIRE(ftl.free_blocks(1) == 3);
+  REQUIRE(ftl.gc_needed(1));
+  rig.gc.maybe_start(0);
+  CHECK(rig.gc.active(0));
+  CHECK_FALSE(rig.gc.active(1));  // 3 free blocks against 2: not in this run
+  rig.gc.maybe_start(1);          // nor alone while the die's run is under way
+  CHECK_FALSE(rig.gc.active(1));
+  std::size_t handled = 0;
+  run_copies(rig.gc, fw, handled);
+  REQUIRE(fw.erase_groups == std::vector<unsigned>{1});
+  // Its erase ends the die's run: the neediest plane begins the next one, and plane 0,
+  // no better off than plane 1, joins it.
+  rig.gc.erase_ended(0);
+  rig.gc.next_run(0);
+  CHECK(rig.gc.active(1));
+  CHECK(rig.gc.active(0) == (ftl.gc_needed(0) && ftl.free_blocks(0) <= ftl.free_blocks(1)));
+
+  // Begun by the better-off plane, the run takes the needier one too.
+  DieRig rig2;
+  age_two(rig2.ftl, 96, 80);
+  rig2.gc.maybe_start(1);
+  CHECK(rig2.gc.active(0));
+  CHECK(rig2.gc.active(1));
+}
+
+TEST_CASE("gc: a die's erases go in the class of the run that is at its last reserve", "[gc][controller][frontier]") {
+  DieRig rig;
+  age_two(rig.ftl, 96, 96);
+  rig.gc.maybe_start(1);
+  std::size_t handled = 0;
+  run_copies(rig.gc, rig.fw, handled);
+  REQUIRE(rig.fw.erase_groups == std::vector<unsigned>{2});
+  CHECK(rig.fw.erase_lead == 0);  // none at its last reserve: the first plane's
+}
+
+TEST_CASE("gc: a plane at its last reserve joins its die's run under way", "[gc][controller][frontier]") {
+  DieRig rig;
+  age_two(rig.ftl, 96, 80);
+  rig.gc.maybe_start(0);
+  REQUIRE_FALSE(rig.gc.active(1));  // better off: not in the run
+  rig.fw.last_reserve = true;       // now its host writes wait for space
+  rig.gc.maybe_start(1);
+  CHECK(rig.gc.active(1));
+  CHECK(rig.counters.gc_foreground == 1);
+  std::size_t handled = 0;
+  run_copies(rig.gc, rig.fw, handled);
+  CHECK(rig.fw.erase_groups == std::vector<unsigned>{2});  // the run's erases, together
+}
+
+TEST_CASE("gc: in a die's run, a retiring victim is retired, never erased, whatever the other plane does",
+          "[gc][controller][frontier][faults]") {
+  DieRig rig;
+  Ftl& ftl = rig.ftl;
+  auto write = [&ftl](std::uint64_t lpn) {
+    const std::uint32_t ppa = ftl.allocate(ftl.plane_of_lpn(lpn), false);
+    REQUIRE(ppa != kUnmapped);
+    ftl.programmed(ppa);
+    ftl.map(lpn, ppa);
+  };
+  for (std::uint64_t lpn = 0; lpn < ftl.logical_pages(); ++lpn) write(lpn);
+  // Each plane's first block emptied (its 16 logical pages written again), then four
+  // blocks' worth of others: 3 free blocks a plane, GC needed.
+  for (std::uint64_t lpn = 0; lpn < 32; ++lpn) write(lpn);
+  for (std::uint64_t lpn = 32; lpn < 32 + 4 * 32; lpn += 2) {
+    write(lpn);
+    write(lpn + 1);
+  }
+  REQUIRE(ftl.free_blocks(0) == 3);
+  REQUIRE(ftl.free_blocks(1) == 3);
+  const std::uint32_t b0 = 0, b1 = ftl.config().nand.blocks_per_plane;  // plane 0's and plane 1's first block
+  REQUIRE(ftl.valid_pages(b0) == 0);
+  REQUIRE(ftl.valid_pages(b1) == 0);
+  ftl.retire(b1);  // a program to it failed: it leaves use once collected
+  rig.gc.maybe_start(0);
+  REQUIRE(rig.gc.active(0) != rig.gc.active(1));  // plane 1's run ended at once: retired
+  CHECK(ftl.bad(b1));
+  CHECK(rig.counters.gc_retired == 1);
+  // Plane 0's empty victim is erased alone; plane 1's retired block never is.
+  REQUIRE(rig.fw.erase_groups == std::vector<unsigned>{1});
+  CHECK(rig.fw.cmds.back().kind == 'e');
+  CHECK(rig.fw.cmds.back().ppa == b0);
+  CHECK(rig.fw.count('e') == 1);
 }

@@ -323,12 +323,15 @@ struct LeastBusyAllocator final : ctrl::WriteAllocator {
 }  // namespace
 
 namespace {
-// Runs the seam device (60,000 requests, audited) with `alloc` placing the host's writes,
-// checks that nothing was lost, and returns the pages left off their static plane.
+// Runs the seam device (60,000 requests, audited, GC copies in their plane) with `alloc`
+// placing the host's writes, checks that nothing was lost, and returns the pages left off
+// their static plane.
 template <typename Allocator>
 std::uint64_t run_with_allocator(std::unique_ptr<Allocator> alloc) {
   const Allocator* a = alloc.get();
-  FullSsd* m = build("default", with(kSeamDevice, {"workload.requests=60000", "report.audit=true"}), {std::move(alloc), nullptr});
+  // GC keeps each copy in its plane, so that a page off its static plane is the allocator's.
+  FullSsd* m = build("default", with(kSeamDevice, {"workload.requests=60000", "report.audit=true", "ftl.gc_destination=plane"}),
+                     {std::move(alloc), nullptr});
   sc_core::sc_start();
   REQUIRE(m->host->errors().empty());
   const ctrl::Ftl& ftl = m->firmware->ftl();
