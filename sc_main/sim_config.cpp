@@ -337,7 +337,7 @@ const std::vector<Preset>& presets() {
        "Park et al.: 16 ch x 2 packages x 4 dies x 4 planes, 64-page blocks of 2 KiB, "
        "120 GB, 25 ns/byte bus, tR 25 us, tPROG 250 us, tBERS 1.5 ms, SATA II link (300 MB/s), queue depth "
        "32, GC at 5 % free. Its dynamic write mappings are ftl.write_policy=sqf, setf and stripe; its "
-       "rescheduling is not in the model yet. Left open, chosen: "
+       "rescheduling is controller.reschedule. Left open, chosen: "
        "over-provisioning 7 %, cache and multi-plane commands on",
        {{"nand.channels", "16"}, {"nand.chips_per_channel", "2"}, {"nand.dies_per_chip", "4"},
         {"nand.planes_per_die", "4"}, {"nand.blocks_per_plane", "1788"},
