@@ -118,6 +118,34 @@ def num(v, fmt="{:.0f}", missing="n/a") -> str:
     return fmt.format(v) if finite(v) else missing
 
 
+# The NAND's multi-plane share: the pages it moved in commands of two planes or more, over
+# all pages of the operation, whoever joined them (the firmware's batches or the scheduler
+# block's rescheduling; stats.json nand.multiplane_page_share).
+MP_COLS = ["nand.multiplane_page_share.program", "nand.multiplane_page_share.read"]
+MP_HEADER = "n-plane pages, program / read"
+
+
+def mp_pages(g) -> str:
+    """The NAND's multi-plane share of programmed and of read pages, in %: the mean over a
+    group of runs (a DataFrame) or one run's (a row)."""
+    vals = []
+    for c in MP_COLS:
+        v = g[c] if c in g else float("nan")
+        seq = v.tolist() if hasattr(v, "tolist") else v
+        xs = []
+        for x in seq if isinstance(seq, list) else [seq]:
+            try:
+                f = float(x)
+            except (TypeError, ValueError):
+                continue
+            if math.isfinite(f):
+                xs.append(f)
+        vals.append(sum(xs) / len(xs) if xs else float("nan"))
+    if not any(finite(v) for v in vals):
+        return "n/a"
+    return "%s / %s %%" % (num(100 * vals[0], "{:.1f}"), num(100 * vals[1], "{:.1f}"))
+
+
 def save(r: Report, fig, name: str, caption: str):
     p = os.path.join(r.out, "figures", name)
     fig.savefig(p, dpi=110, bbox_inches="tight")
@@ -193,13 +221,13 @@ def isolated(r: Report, out: str, jobs, preset: str, policies: list, name: str) 
         x = d[d["policy"] == p].iloc[0]
         res[p] = (x["write.latency_us.mean"], x["nand.chip_utilization"])
         rows.append([NAMES[p], f"{x['write.latency_us.mean']:.0f}", f"{x['nand.chip_utilization']:.1f}",
-                     num(100 * float(x.get("batching.multiplane_share", float("nan"))), "{:.0f} %")])
+                     mp_pages(x)])
     r.p("## Check: one 64 KiB write at a time",
         f"50 writes of 64 KiB ({pages} pages), one outstanding at a time, on the fresh `{preset}` device: the mean "
         "write latency and the chips busy on average (`nand.chip_utilization`: how many of its chips one request "
         "keeps busy), per policy. Nothing else runs: what differs is only where each policy puts one request's "
         "pages.")
-    r.table(["policy", "write latency us", "chips busy", "multi-plane share"], rows)
+    r.table(["policy", "write latency us", "chips busy", MP_HEADER], rows)
     return res
 
 
@@ -313,7 +341,7 @@ def reproduce(out: str, quick: bool, jobs) -> str:
     cols = ["setting", "age", "workload", "shape", "seed_no", "batch", "policy", "read.count", "write.count",
             IOPS, LAT, "read.latency_us.mean", "write.latency_us.mean", "all.latency_us.p99", "nand.chip_utilization",
             "bus_mean_pct", "bus_spread_pct", "ftl.gc_pages_copied", "off_static_pct", "placement.prediction_error_us",
-            "predicted_wait_us", "actual_wait_us", "batching.batches", "mean_batch", "batching.multiplane_share",
+            "predicted_wait_us", "actual_wait_us", "batching.batches", "mean_batch", "batching.multiplane_share"] + MP_COLS + [
             "batching.multiplane_pages", "placement.predicted_wait_us", "placement.actual_wait_us"]
     for c in cols:
         if c not in df:
@@ -536,7 +564,8 @@ def _placement(r: Report, df, workloads):
         "delay all take the channel's earliest-free die by it; static uses none); the mean over the channels of "
         "the forecast and of the wait met; the share of host page writes placed away from their static plane "
         "(`placement.placed_off_static` over `ftl.host_pages_programmed`). `batching`: the flash commands the "
-        "firmware sent as multi-plane batches (`batching.multiplane_share`) and the mean batch size in pages. "
+        "firmware sent as multi-plane batches and the mean batch size in pages; the NAND's share of programmed and of "
+        "read pages moved in n-plane commands (`nand.multiplane_page_share`), whoever joined them. "
         "Means over shapes and seeds. n/a: the model does not report it (yet).")
     rows = []
     for w in workloads:
@@ -548,9 +577,9 @@ def _placement(r: Report, df, workloads):
                          num(g["placement.prediction_error_us"].astype(float).mean(), "{:.1f}"),
                          num(g["predicted_wait_us"].mean(), "{:.1f}"), num(g["actual_wait_us"].mean(), "{:.1f}"),
                          num(g["batching.batches"].astype(float).mean()), num(g["mean_batch"].mean(), "{:.2f}"),
-                         num(100 * g["batching.multiplane_share"].astype(float).mean(), "{:.1f} %")])
+                         mp_pages(g)])
     r.table(["workload", "policy", "writes", "placed off static", "forecast error us", "forecast wait us",
-             "wait met us", "batches", "mean batch pages", "multi-plane share"], rows)
+             "wait met us", "batches", "mean batch pages", MP_HEADER], rows)
     # Per channel: the forecast against the wait met, one run per policy (Financial1, first shape, seed 1).
     fig, ax = plt.subplots(figsize=(5.5, 5))
     plotted = 0
@@ -616,13 +645,12 @@ def _no_batching(r: Report, df):
                 per.append(change_pct(b.iloc[0], a.iloc[0]))
         e = Effect(per)
         rows.append([NAMES[p], fmt_pct(e.mean), f"{e.lo:+.1f} .. {e.hi:+.1f} %" if e.n else "",
-                     num(100 * g[g["batch"] == DEFAULT_BATCH]["batching.multiplane_share"].astype(float).mean(),
-                         "{:.1f} %")])
+                     mp_pages(g[g["batch"] == DEFAULT_BATCH])])
     r.p("## What batching gives (Financial1, fresh, 38 MB/s, 20/200 us)",
         f"Each policy with the firmware's batching (`ftl.batch_depth={DEFAULT_BATCH}`, the default) against "
         "without (`ftl.batch_depth=0`): the paper's write groups of up to dies x planes pages and its read groups "
         "across planes are part of its delay-based scheme; here batching is the firmware's, under every policy.")
-    r.table(["policy", "IOPS with batching vs without (mean)", "range", "multi-plane share with"], rows)
+    r.table(["policy", "IOPS with batching vs without (mean)", "range", MP_HEADER + ", with"], rows)
 
 
 def _deep(r: Report, df):
@@ -638,7 +666,7 @@ def _deep(r: Report, df):
             rows.append([NAMES[p], str(q), num(g[IOPS].mean()), num(g[LAT].mean(), "{:.0f}"),
                          num(g["placement.prediction_error_us"].astype(float).mean(), "{:.0f}"),
                          num(g["predicted_wait_us"].mean(), "{:.1f}"), num(g["actual_wait_us"].mean(), "{:.0f}"),
-                         num(100 * g["batching.multiplane_share"].astype(float).mean(), "{:.2f} %")])
+                         mp_pages(g)])
     erows = []
     for new, base in PAIRS + REF_PAIRS:
         for m in (IOPS, LAT):
@@ -652,7 +680,7 @@ def _deep(r: Report, df):
         "forecast against the wait met, and the multi-plane share, beside the same at 32 (means over shapes and "
         "seeds); then every effect at 256 (no paper value).")
     r.table(["policy", "outstanding", "IOPS", "latency us", "forecast error us", "forecast wait us", "wait met us",
-             "multi-plane share"], rows)
+             MP_HEADER], rows)
     r.table(["effect", "paper"] + EFFECT_HEADER, erows)
 
 

@@ -32,8 +32,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .paper_chen import (NAMES, add_derived, as_list, changes, col, finite, isolated, num, save,  # noqa: E402
-                         short, spread_line, spread_pct)
+from .paper_chen import (MP_COLS, MP_HEADER, NAMES, add_derived, as_list, changes, col, finite, isolated,  # noqa: E402
+                         mp_pages, num, save, short, spread_line, spread_pct)
 from .report import (EFFECT_HEADER, NOISE_PP, TOLERANCE_PP, TOLERANCE_REL, Effect, Report, fmt_pct,  # noqa: E402
                      label_rows, run, verdict)
 
@@ -253,7 +253,7 @@ def reproduce(out: str, quick: bool, jobs) -> str:
             "controller.link_utilization", "nand.chip_utilization", "chip_spread_pct", "bus_mean_pct",
             "bus_spread_pct", "ftl.gc_pages_copied", "ftl.write_amplification", "off_static_pct",
             "placement.prediction_error_us", "predicted_wait_us", "actual_wait_us", "batching.batches", "mean_batch",
-            "batching.multiplane_share", "batching.multiplane_pages"] + RS_COLS
+            "batching.multiplane_share", "batching.multiplane_pages"] + MP_COLS + RS_COLS
     for c in cols:
         if c not in df:
             df[c] = float("nan")
@@ -459,9 +459,8 @@ def _flash(r: Report, df, names, results, quick):
                 extra = [fmt_pct(ec.mean) if ec.n else "n/a"]
             rows.append([f"{w}: {f} vs neither", fmt_pct(-TABLE3_FLASH[w][f])] + e.cells() + extra)
         m = x.groupby("flash")[LAT].mean()
-        share = x[x["flash"] == "n-plane"]["batching.multiplane_share"].astype(float).mean()
-        vals.append([w] + [num(m.get(f)) for f in FLASH] + [num(100 * share, "{:.2f} %")])
-    r.table(["workload"] + [f"{f} us" for f in FLASH] + ["multi-plane share (n-plane)"], vals)
+        vals.append([w] + [num(m.get(f)) for f in FLASH] + [mp_pages(x[x["flash"] == f]) for f in ("n-plane", "both")])
+    r.table(["workload"] + [f"{f} us" for f in FLASH] + [f"{MP_HEADER} ({f})" for f in ("n-plane", "both")], vals)
     r.table(["effect", "paper"] + EFFECT_HEADER + (["closed loop"] if len(c) else []), rows)
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     fl = ["n-plane", "cache reg.", "both"]
@@ -499,10 +498,10 @@ def _placement(r: Report, df, names, age):
             rows.append([w, NAMES[p], num(g["off_static_pct"].mean(), "{:.1f} %"),
                          num(g["placement.prediction_error_us"].astype(float).mean(), "{:.1f}"),
                          num(g["predicted_wait_us"].mean(), "{:.1f}"), num(g["actual_wait_us"].mean(), "{:.1f}"),
-                         num(100 * g["batching.multiplane_share"].astype(float).mean(), "{:.2f} %"),
+                         mp_pages(g),
                          num(g["mean_batch"].mean(), "{:.2f}")])
     r.table(["workload", "mapping", "placed off static", "forecast error us", "forecast wait us", "wait met us",
-             "multi-plane share", "mean batch pages"], rows)
+             MP_HEADER, "mean batch pages"], rows)
 
 
 def _why(r: Report, df, names, ages, quick, iso=None):
@@ -735,7 +734,7 @@ def _fig4(r: Report, out: str, jobs, quick: bool, link: float, results) -> dict:
     d = add_derived(d)
     cols = ["read_ratio", "size", "arm", "seed_no", "workload.rate_iops", LAT, "read.latency_us.mean",
             "write.latency_us.mean", "write.latency_parts.rmw_read.mean_us", "all.latency_us.p99",
-            "controller.link_utilization", "bus_mean_pct", "batching.multiplane_share"] + RS_COLS
+            "controller.link_utilization", "bus_mean_pct", "batching.multiplane_share"] + MP_COLS + RS_COLS
     for c in cols:
         if c not in d:
             d[c] = float("nan")
