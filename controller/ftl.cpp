@@ -176,9 +176,8 @@ std::uint32_t Ftl::allocate_in_die(std::uint32_t die, bool gc_stream) {
   bool ok[kMaxPlanes];
   for (std::uint32_t p = 0; p < ppd; ++p) {
     const Plane& pl = planes_v_[first + p];
-    const std::uint32_t open = pl.open[gc_stream ? 1 : 0];
-    ok[p] = open != kUnmapped || may_open_block(pl, gc_stream);
-    offset[p] = open == kUnmapped ? 0 : blocks_[open].write_ptr;
+    ok[p] = pl.open[gc_stream ? 1 : 0] != kUnmapped || may_open_block(pl, gc_stream);
+    offset[p] = next_offset(first + p, gc_stream);
   }
   const std::uint32_t p = plane_behind(offset, ok, ppd, cfg_.nand.pages_per_block);
   return p == kNoPlane ? kUnmapped : allocate(first + p, gc_stream);

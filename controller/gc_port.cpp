@@ -29,11 +29,7 @@ void GcPort::copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t f
   stage_.submit(p, core_.charge(cycles_));
 }
 
-void GcPort::erase(std::uint32_t plane, std::uint32_t victim) {
-  FwCommand& f = stage_.build(FlashOp::Erase, victim * ftl_.config().nand.pages_per_block, FlashOrigin::GcErase, erases_);
-  f.plane = plane;
-  stage_.submit(f, core_.charge(cycles_));
-}
+void GcPort::erase(std::uint32_t plane, std::uint32_t victim) { erases(&plane, &victim, 1, plane); }
 
 void GcPort::erases(const std::uint32_t* planes, const std::uint32_t* victims, unsigned n, std::uint32_t lead) {
   FwCommand* built[kMaxPlanes];

@@ -24,10 +24,10 @@
 // frontier's rule picks (Ftl::allocate_in_die: controller/die_frontier.h), so that the
 // copies line up at one page offset over the die's planes and run as n-plane programs;
 // otherwise the victim's plane's own. The logical page it carries comes with the data,
-// as from a page's spare area (Ftl::written_owner, when the read ends). A page invalidated before its read is
-// issued is skipped; one invalidated meanwhile is copied but left invalid
-// (Ftl::relocate). The victim is erased once every
-// copy has ended and no host read of it is outstanding.
+// as from a page's spare area (Ftl::written_owner, when the read ends). A page
+// invalidated before its read is issued is skipped; one invalidated meanwhile is copied
+// but left invalid (Ftl::relocate). The victim is erased once every copy has ended and no
+// host read of it is outstanding.
 #pragma once
 
 #include <cstdint>

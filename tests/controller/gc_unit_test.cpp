@@ -57,17 +57,19 @@ struct FakeFirmware final : GcUnit::Port {
   }
 };
 
+// A host write of `lpn` to its static plane, its program ended.
+void write(Ftl& f, std::uint64_t lpn) {
+  const std::uint32_t ppa = f.allocate(f.plane_of_lpn(lpn), false);
+  REQUIRE(ppa != kUnmapped);
+  f.programmed(ppa);
+  f.map(lpn, ppa);
+}
+
 // Writes every logical page once (24 blocks), then every other one of the first 192 again:
 // blocks 0-11 keep 8 valid pages each, 30 blocks are used, 2 free: GC is needed.
 void age(Ftl& f) {
-  auto write = [&f](std::uint64_t lpn) {
-    const std::uint32_t ppa = f.allocate(0, false);
-    REQUIRE(ppa != kUnmapped);
-    f.programmed(ppa);
-    f.map(lpn, ppa);
-  };
-  for (std::uint64_t lpn = 0; lpn < f.logical_pages(); ++lpn) write(lpn);
-  for (std::uint64_t lpn = 0; lpn < 192; lpn += 2) write(lpn);
+  for (std::uint64_t lpn = 0; lpn < f.logical_pages(); ++lpn) write(f, lpn);
+  for (std::uint64_t lpn = 0; lpn < 192; lpn += 2) write(f, lpn);
   REQUIRE(f.gc_needed(0));
 }
 
@@ -253,19 +255,13 @@ FtlConfig two_plane_device() {
   return f;
 }
 void age_two(Ftl& f, std::uint32_t rewrites0, std::uint32_t rewrites1) {
-  auto write = [&f](std::uint64_t lpn) {
-    const std::uint32_t ppa = f.allocate(f.plane_of_lpn(lpn), false);
-    REQUIRE(ppa != kUnmapped);
-    f.programmed(ppa);
-    f.map(lpn, ppa);
-  };
-  for (std::uint64_t lpn = 0; lpn < f.logical_pages(); ++lpn) write(lpn);
+  for (std::uint64_t lpn = 0; lpn < f.logical_pages(); ++lpn) write(f, lpn);
   std::uint32_t done[2] = {0, 0};
   const std::uint32_t want[2] = {rewrites0, rewrites1};
   for (std::uint64_t lpn = 0; lpn < 384; lpn += 1) {  // lpn % 2: the plane; every other one of each
     const std::uint32_t p = f.plane_of_lpn(lpn);
     if ((lpn / 2) % 2 == 0 && done[p] < want[p]) {
-      write(lpn);
+      write(f, lpn);
       ++done[p];
     }
   }
@@ -392,20 +388,11 @@ TEST_CASE("gc: in a die's run, a retiring victim is retired, never erased, whate
           "[gc][controller][frontier][faults]") {
   DieRig rig;
   Ftl& ftl = rig.ftl;
-  auto write = [&ftl](std::uint64_t lpn) {
-    const std::uint32_t ppa = ftl.allocate(ftl.plane_of_lpn(lpn), false);
-    REQUIRE(ppa != kUnmapped);
-    ftl.programmed(ppa);
-    ftl.map(lpn, ppa);
-  };
-  for (std::uint64_t lpn = 0; lpn < ftl.logical_pages(); ++lpn) write(lpn);
+  for (std::uint64_t lpn = 0; lpn < ftl.logical_pages(); ++lpn) write(ftl, lpn);
   // Each plane's first block emptied (its 16 logical pages written again), then four
   // blocks' worth of others: 3 free blocks a plane, GC needed.
-  for (std::uint64_t lpn = 0; lpn < 32; ++lpn) write(lpn);
-  for (std::uint64_t lpn = 32; lpn < 32 + 4 * 32; lpn += 2) {
-    write(lpn);
-    write(lpn + 1);
-  }
+  for (std::uint64_t lpn = 0; lpn < 32; ++lpn) write(ftl, lpn);
+  for (std::uint64_t lpn = 32; lpn < 32 + 4 * 32; ++lpn) write(ftl, lpn);
   REQUIRE(ftl.free_blocks(0) == 3);
   REQUIRE(ftl.free_blocks(1) == 3);
   const std::uint32_t b0 = 0, b1 = ftl.config().nand.blocks_per_plane;  // plane 0's and plane 1's first block
