@@ -38,11 +38,12 @@ class BusyForecast {
     cost_[static_cast<unsigned>(FlashOp::Erase)] = {n.bus_ticks(n.erase_cmd_cycles), 0, us_to_ticks(n.t_erase_us)};
   }
 
-  // Command `c` was issued at `now` (its address inside the geometry). Returns its
-  // predicted wait, from now to the forecast start of its work (Chen et al. Eq. 9:
-  // delay = predicted end - arrival - its own time), which the caller keeps with the
-  // command and gives back at its completion.
-  Tick issued(const FlashCommand& c, Tick now) {
+  // Command `c` was issued at `now` (its address inside the geometry), for a request that
+  // arrived at the controller at `arrived` (no later than now). Returns its predicted
+  // delay, from its arrival to the forecast start of its work (Chen et al. Eq. 9: delay =
+  // predicted end - arrival - its own time), which the caller keeps with the command and
+  // gives back at its completion.
+  Tick issued(const FlashCommand& c, Tick now, Tick arrived) {
     const Cost& k = cost_[static_cast<unsigned>(c.op)];
     const unsigned planes = plane_count(c.plane_mask);
     const Tick bus = planes * (k.cmd + k.page);  // an erase moves no page (page 0)
@@ -54,9 +55,11 @@ class BusyForecast {
     ++d.outstanding;
     ch.end = bus_at + bus;
     ++ch.outstanding;
-    ch.waits += start - now;
-    return start - now;
+    const Tick delay = start - std::min(arrived, now);
+    ch.waits += delay;
+    return delay;
   }
+  Tick issued(const FlashCommand& c, Tick now) { return issued(c, now, now); }
   // Command `c`, issued before with predicted wait `predicted`, completed at `now`.
   void completed(const FlashCommand& c, Tick now, Tick predicted = 0) {
     Resource& d = die_[die_index(c)];
@@ -87,15 +90,15 @@ class BusyForecast {
     return die_[chip * dies_per_chip_ + die].outstanding;
   }
   std::uint32_t channel_outstanding(std::uint32_t channel) const { return channel_[channel].outstanding; }
-  // Chen et al.'s queueTotalDelay (Eq. 8): the predicted waits of the commands
-  // outstanding on the channel, summed.
+  // Chen et al.'s queueTotalDelay (Eq. 8): the predicted delays (Eq. 9, from arrival) of
+  // the commands outstanding on the channel, summed.
   Tick channel_delay(std::uint32_t channel) const { return channel_[channel].waits; }
 
  private:
   struct Resource {
     Tick end = 0;
     std::uint32_t outstanding = 0;
-    Tick waits = 0;  // a channel: the predicted waits of its outstanding commands
+    Tick waits = 0;  // a channel: the predicted delays of its outstanding commands
   };
   struct Cost {
     Tick cmd = 0, page = 0, array = 0;  // command and address cycles, a plane's data, array time

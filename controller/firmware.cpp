@@ -15,6 +15,7 @@ HoldingStage::Config stage_config(const FirmwareConfig& cfg, bool keep_forecast)
   s.order = cfg.batch_order;
   s.mark_hazards = cfg.mark_hazards;
   s.keep_forecast = keep_forecast;
+  s.delay_from_release = cfg.delay_from_release;
   return s;
 }
 

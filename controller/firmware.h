@@ -61,6 +61,10 @@ struct FirmwareConfig {
   // GC copies go to the die's GC stream, on the plane the die-aligned frontier picks
   // (ftl.gc_destination = die); false: to the victim's plane (plane).
   bool gc_in_die = true;
+  // The forecast's delay of a command (Chen's Eq. 9, which queueTotalDelay sums) counts
+  // from its request's arrival at the controller, as the paper defines it; true: from the
+  // command's release to the flash (ftl.queue_delay_from = release).
+  bool delay_from_release = false;
   // Partial-page reads: a host read moves out only the ECC codewords of this many bytes
   // that hold its sectors (controller/read_unit.h); 0: every read moves its whole page.
   // A multiple of 512 that divides the page.
@@ -99,6 +103,7 @@ class Firmware {
   void process(HostCommand& c, void* payload) { splitter_.process(c, payload); }
   void time_came(FwCommand& c) { stage_.time_came(c); }
   void settle() { stage_.settle(); }
+  void alarm() { stage_.alarm(); }
   // A command's end from the scheduler block: decoded first (decodes(c): the module hands
   // it on after c.ecc_ticks), then completed().
   bool decodes(FwCommand& c) { return recovery_.decodes(c); }
@@ -135,6 +140,8 @@ class Firmware {
   const FirmwareCounters& counters() const { return counters_; }
   const FaultCounters& fault_counters() const { return faults_; }
   const PlacementCounters& placement() const { return placement_; }
+  // Chen's write groups, under a policy that forms them (null otherwise).
+  const WriteGroupCounters* write_groups() const { return frontier_.allocator().groups(); }
   const ReadOnly& read_only() const { return read_only_; }
   bool batching() const { return stage_.batching(); }
   const FirmwareScheduler& release_policy() const { return stage_.policy(); }

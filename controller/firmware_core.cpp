@@ -32,7 +32,7 @@ FirmwareCore::FirmwareCore(sc_module_name name, const FtlConfig& ftl, const Firm
   sensitive << work_settled_;
   dont_initialize();
   SC_METHOD(settle_work);
-  sensitive << work_.get_event() << flash_out_.get_event();
+  sensitive << work_.get_event() << flash_out_.get_event() << alarm_;
   dont_initialize();
   SC_METHOD(on_decoded);
   sensitive << decode_.get_event();
@@ -97,6 +97,7 @@ void FirmwareCore::on_work() {
   // not when it was released (one released later for an earlier time must not pass it
   // with a later page).
   while (tlm::tlm_generic_payload* gp = flash_out_.get_next_transaction()) fw_.time_came(fw_.commands().of(*gp));
+  fw_.alarm();  // write groups due leave
   in_work_ = false;
   fw_.settle();
 }
@@ -136,6 +137,8 @@ void FirmwareCore::send(FwCommand& c) { to_block_.send(*static_cast<tlm::tlm_gen
 void FirmwareCore::wake_at(FwCommand& c, Tick at) {
   flash_out_.notify(*static_cast<tlm::tlm_generic_payload*>(c.payload), sc_delay(at - sim_now()));
 }
+
+void FirmwareCore::alarm_at(Tick at) { alarm_.notify(sc_delay(at - sim_now())); }
 
 void FirmwareCore::settle_soon() {
   if (!in_work_) work_settled_.notify(SC_ZERO_TIME);  // on_work settles at its end

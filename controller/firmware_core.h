@@ -40,6 +40,7 @@ class FirmwareCore : public sc_core::sc_module, private FirmwarePorts {
   const FirmwareCounters& counters() const { return fw_.counters(); }
   const FaultCounters& fault_counters() const { return fw_.fault_counters(); }
   const PlacementCounters& placement() const { return fw_.placement(); }
+  const WriteGroupCounters* write_groups() const { return fw_.write_groups(); }
   const FirmwareConfig& config() const { return fw_.config(); }
   const FirmwareScheduler& firmware_scheduler() const { return fw_.release_policy(); }
   bool batching() const { return fw_.batching(); }
@@ -68,6 +69,7 @@ class FirmwareCore : public sc_core::sc_module, private FirmwarePorts {
   void send(FwCommand& c) override;
   void wake_at(FwCommand& c, Tick at) override;
   void settle_soon() override;
+  void alarm_at(Tick at) override;
   void complete(HostWork& w) override;
   void error(const std::string& what) override;
   void warning(const std::string& what) override;
@@ -77,6 +79,7 @@ class FirmwareCore : public sc_core::sc_module, private FirmwarePorts {
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> work_;       // host commands, core work done
   sc_core::sc_event work_settled_;                               // work_'s and flash_out_'s items, a delta later
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> flash_out_;  // flash commands released for later
+  sc_core::sc_event alarm_;                                      // write groups due (HoldingStage::alarm)
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> decode_;     // reads being decoded (ECC on)
   bool in_work_ = false;  // on_work runs: it settles the instant's batches at its end
   sc_core::sc_event idle_event_;  // tracing: the core's reserved work ends

@@ -50,9 +50,14 @@ struct PlacementCounters {
   std::uint64_t placed_off_static = 0;  // host pages programmed off their static plane (ftl.allocation)
   // Per channel, over the host commands completed that the forecast predicted (a policy that
   // weighs it: WriteAllocator::uses_forecast): the predicted and the actual wait from
-  // release to the first bus cycle, summed, and the commands.
+  // the request's arrival at the controller to the command's first bus cycle (Chen's
+  // Eq. 9), summed, and the commands.
   std::vector<std::uint64_t> predicted_wait_ps, actual_wait_ps, predicted_commands;
   std::uint64_t abs_error_ps = 0;  // |actual - predicted|, summed over those commands
+  // Chen's write groups (WriteAllocator::groups): over the groups whose first page has
+  // run, the forecast and the actual delay from the group's opening to that page's start,
+  // summed, |actual - predicted| summed, and the groups.
+  std::uint64_t group_predicted_ps = 0, group_actual_ps = 0, group_abs_error_ps = 0, groups_timed = 0;
   // Batching (controller/die_batcher.h): commands sent to the scheduler block through it,
   // batches by their pages (index n: n pages), pages sent in n-plane commands.
   std::uint64_t batches = 0;

@@ -38,6 +38,9 @@ class FlashOut {
   // Call HoldingStage::settle() once the work of this instant is done: at the end of the
   // firmware's work step under way, or a delta cycle from now.
   virtual void settle_soon() = 0;
+  // Call HoldingStage::alarm() at `at` (> now) or earlier: a call for a time later than one
+  // pending may be dropped (the stage asks again for what remains).
+  virtual void alarm_at(Tick at) = 0;
 };
 
 // Toward the host interface.

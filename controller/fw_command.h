@@ -60,9 +60,15 @@ struct FwCommand {
 
   // ---- times (the latency attribution) ----
   Tick t_built = 0;         // built
+  Tick t_arrived = 0;       // its request's arrival at the controller (a host command's
+                            // passing to the firmware; GC's: built)
   Tick t_first_built = 0;   // a read at a further level: when the page's first read was built
   Tick t_released = 0;      // released by the firmware's scheduling policy
-  Tick predicted_wait = 0;  // the forecast of its wait from release to its start
+  Tick predicted_wait = 0;  // the forecast of its wait from arrival to its start (Chen's Eq. 9)
+  // A host program that opened a write group (WriteAllocator::group_note): the group's
+  // forecast start; kNoGroup otherwise.
+  Tick group_start = ~Tick{0};
+  std::uint64_t write_group = 0;  // a host program in a write group (0: none) until the group leaves
   Tick ecc_ticks = 0;       // a read: the decode after its data is out
   bool decoded = false;     // a read: its decode charged
 

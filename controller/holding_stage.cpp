@@ -56,6 +56,7 @@ FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin
   f.origin = origin;
   c.ppa = ppa;
   c.t_built = clock_.now();
+  c.t_arrived = c.t_built;
   c.issuer = &issuer;
   if (op == FlashOp::Read && reads_via_) {  // decoded first (read recovery), then to its issuer
     c.then = &issuer;
@@ -174,7 +175,7 @@ void HoldingStage::issued(FwCommand& c) {
   chip_activity(chip_of(c), +1);
   const Tick now = clock_.now();
   c.t_released = now;
-  if (cfg_.keep_forecast) c.predicted_wait = forecast_.issued(*c.cmd, now);
+  if (cfg_.keep_forecast) c.predicted_wait = forecast_.issued(*c.cmd, now, delay_origin(c));
   if (!listener_ || c.cmd->op != FlashOp::Program) return;
   if (!c.combined()) listener_->program_issued(c.cmd->lpn, c.replaces);
   else
@@ -190,6 +191,14 @@ void HoldingStage::time_came(FwCommand& c) {
 // A released command leaves at its time: through the batching when it is on, else on at
 // once (the block orders GC's against the host's by its class).
 void HoldingStage::leave(FwCommand& c) {
+  if (c.write_group) {  // a write group's: gathered until the group leaves
+    WriteGroup* g = write_group(c.write_group);
+    if (g) {
+      gather(c, *g);
+      return;
+    }
+    c.write_group = 0;
+  }
   if (!batched(c)) {
     send(c);
     return;
@@ -239,6 +248,7 @@ FwCommand& HoldingStage::combine(FwCommand* const* parts, unsigned n) {
   FwCommand& w = commands_.acquire(parts[0]->cmd->op, n, nand_.page_bytes);
   begin_combined(*w.cmd, *parts[0]->cmd);
   w.t_built = parts[0]->t_built;
+  w.t_arrived = parts[0]->t_arrived;
   w.ppa = parts[0]->ppa;
   for (unsigned i = 0; i < n; ++i) {
     join(*w.cmd, *parts[i]->cmd);
@@ -290,6 +300,76 @@ void HoldingStage::settle() {
   }
 }
 
+// ---- write groups ----
+
+void HoldingStage::join_group(FwCommand& c, const WriteAllocator::GroupNote& g) {
+  if (!batcher_.on()) return;  // nothing would join them: each goes when released
+  while (!write_groups_.empty() && write_groups_.front().gathered.empty() && write_groups_.front().id == 0)
+    write_groups_.pop_front();  // gone
+  if (g.opened) {
+    if (!write_groups_.empty() && !write_groups_.back().closed) {  // no more pages join it
+      write_groups_.back().closed = true;
+      group_may_leave(write_groups_.back());
+    }
+    write_groups_.push_back({g.id, g.until, 0, false, {}});
+    if (g.until > clock_.now()) ports_.alarm_at(g.until);
+  }
+  WriteGroup* w = write_group(g.id);
+  if (!w) return;  // gone at its start already: the page goes alone
+  ++w->joined;
+  c.write_group = g.id;
+  if (g.last) w->closed = true;
+}
+
+HoldingStage::WriteGroup* HoldingStage::write_group(std::uint64_t id) {
+  for (WriteGroup& g : write_groups_)
+    if (g.id == id) return &g;
+  return nullptr;
+}
+
+void HoldingStage::gather(FwCommand& c, WriteGroup& g) {
+  c.where = Gathering;
+  g.gathered.push_back(&c);
+  group_may_leave(g);
+}
+
+// The group leaves when complete, or at its forecast start: its programs gathered go on
+// at this instant, in the order they came; one released later goes on alone.
+void HoldingStage::group_may_leave(WriteGroup& g) {
+  if (g.id == 0) return;
+  if (clock_.now() < g.until && !(g.closed && g.gathered.size() == g.joined)) return;
+  g.id = 0;  // gone
+  std::vector<FwCommand*> out;
+  out.swap(g.gathered);
+  for (FwCommand* c : out) {
+    c->write_group = 0;
+    leave(*c);
+  }
+}
+
+void HoldingStage::alarm() {
+  if (write_groups_.empty()) return;
+  const Tick now = clock_.now();
+  Tick next = ~Tick{0};
+  for (std::size_t i = 0; i < write_groups_.size(); ++i) {  // by index: leaving may add groups
+    if (write_groups_[i].id == 0) continue;
+    if (write_groups_[i].until <= now) group_may_leave(write_groups_[i]);
+    else next = std::min(next, write_groups_[i].until);
+  }
+  if (next != ~Tick{0}) ports_.alarm_at(next);
+}
+
+// A write group's program that leaves another way (cancelled, released together with
+// others by the release policy): the group no longer waits for it.
+void HoldingStage::leaves_group(FwCommand& c) {
+  if (!c.write_group) return;
+  WriteGroup* g = write_group(c.write_group);
+  c.write_group = 0;
+  if (!g) return;
+  --g->joined;
+  group_may_leave(*g);
+}
+
 // ---- what a policy may change while it holds a command ----
 
 bool HoldingStage::retarget(FwCommand& c, std::uint32_t plane) {
@@ -325,6 +405,7 @@ bool HoldingStage::retarget(FwCommand& c, std::uint32_t plane) {
 
 bool HoldingStage::cancel(FwCommand& c) {
   if (c.bound || c.released || !c.issuer || !c.issuer->superseded(c)) return false;
+  leaves_group(c);
   if (c.where == Held) unlink(c);
   const std::uint32_t plane = plane_of(c);
   frontier_.give_back(plane, c.cmd->origin == FlashOrigin::GcProgram);
@@ -387,6 +468,7 @@ bool HoldingStage::release_together(FwCommand* const* parts, unsigned n, Tick at
     p.next = i + 1 < n ? parts[i + 1] : nullptr;
     p.released = true;
     p.where = Grouped;
+    leaves_group(p);
     issued(p);
   }
   if (at <= clock_.now()) {
@@ -448,11 +530,22 @@ void HoldingStage::part_ended(FwCommand& p, const FwCommand& released) {
     return;
   const FlashCommand& f = *p.cmd;
   const Tick predicted = released.predicted_wait;
-  const Tick actual = f.t_start > released.t_released ? f.t_start - released.t_released : 0;
+  const Tick from = delay_origin(released);
+  const Tick actual = f.t_start > from ? f.t_start - from : 0;
   placement_.predicted_wait_ps[f.channel] += predicted;
   placement_.actual_wait_ps[f.channel] += actual;
   ++placement_.predicted_commands[f.channel];
   placement_.abs_error_ps += actual > predicted ? actual - predicted : predicted - actual;
+  // A write group's first page: the group's forecast start against its first page's start,
+  // both from the group's opening (the page's build).
+  if (p.group_start != WriteAllocator::kNoGroup) {
+    const Tick gp = p.group_start > p.t_built ? p.group_start - p.t_built : 0;
+    const Tick ga = f.t_start > p.t_built ? f.t_start - p.t_built : 0;
+    placement_.group_predicted_ps += gp;
+    placement_.group_actual_ps += ga;
+    placement_.group_abs_error_ps += ga > gp ? ga - gp : gp - ga;
+    ++placement_.groups_timed;
+  }
 }
 
 // A flash command's end, each of its pages handed out as if it had run alone.

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -51,9 +52,10 @@ class HoldingStage {
     DieBatcher::Order order;        // the scheduler block's order, which the batching keeps
     bool mark_hazards = false;      // mark commands that conflict with ones in flight (keep_order)
     bool keep_forecast = false;     // keep the busy forecast (a write allocator weighs it)
+    bool delay_from_release = false;  // its delays from release, not arrival (FirmwareConfig)
   };
   // Where a command is, from its build to its leaving.
-  enum Where : std::uint8_t { Built, Submitted, Held, TakenOut, Timed, Grouped, Queued, Sent };
+  enum Where : std::uint8_t { Built, Submitted, Held, TakenOut, Timed, Grouped, Queued, Sent, Gathering };
 
   HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier, GcUnit& gc, Core& core, const Clock& clock,
                FirmwarePorts& ports, FirmwareTrace& trace, FirmwareCounters& counters, PlacementCounters& placement,
@@ -73,10 +75,18 @@ class HoldingStage {
   // Reads built from now on end at `r` first, which hands them on to their issuer (read
   // recovery, with the controller's ECC on; null: none).
   void route_reads(CommandIssuer* r) { reads_via_ = r; }
+  // Host program `c`, just built, belongs to write group `g` (Chen's, the placement's:
+  // WriteAllocator::group_note). With the batching on, a group's programs released wait
+  // for one another (Gathering) and leave together, at one instant, so that the batching
+  // joins those of a die at one offset: once the group is complete (full, or a later page
+  // went to another group, and each of its programs released or cancelled), or at its
+  // forecast start at the latest.
+  void join_group(FwCommand& c, const WriteAllocator::GroupNote& g);
 
   // ---- what the module calls ----
   void time_came(FwCommand& c);  // FlashOut::wake_at's time
   void settle();                 // FlashOut::settle_soon's: the instant's batches leave
+  void alarm();                  // FlashOut::alarm_at's time: write groups due leave
   void completed(FwCommand& c);  // the scheduler block completed c (decoded, with ECC)
   FwCommands& commands() { return commands_; }
   const FwCommands& commands() const { return commands_; }
@@ -111,6 +121,8 @@ class HoldingStage {
   // Why `n` commands cannot be released together (empty: they can), as of now.
   std::string why_not_together(FwCommand* const* parts, unsigned n) const;
   void issued(FwCommand& c);  // released: counted per chip, forecast, told
+  // Where the forecast's delay of a released command counts from (Chen's Eq. 9).
+  Tick delay_origin(const FwCommand& c) const { return cfg_.delay_from_release ? c.t_released : c.t_arrived; }
   void leave(FwCommand& c);   // at its time: through the batching, or on at once
   void leave_group(FwCommand& first);  // programs released together: joined, or one by one
   void send(FwCommand& c);    // bound, marked, on to the block
@@ -201,6 +213,19 @@ class HoldingStage {
   std::vector<Queue> queues_;               // per chip
   std::vector<AllocationView::DieLoad> load_;  // per die
   BusyForecast forecast_;
+  // Write groups not yet gone (join_group), oldest first: the programs gathered so far.
+  struct WriteGroup {
+    std::uint64_t id = 0;      // 0: gone
+    Tick until = 0;
+    std::uint32_t joined = 0;  // programs built in it and not cancelled
+    bool closed = false;       // no more programs will join
+    std::vector<FwCommand*> gathered;
+  };
+  std::deque<WriteGroup> write_groups_;
+  WriteGroup* write_group(std::uint64_t id);
+  void gather(FwCommand& c, WriteGroup& g);
+  void group_may_leave(WriteGroup& g);
+  void leaves_group(FwCommand& c);
   DieBatcher batcher_;
   std::vector<std::uint32_t> dirty_dies_;  // dies that may send a batch, this instant
   std::vector<char> die_dirty_;

@@ -1,5 +1,7 @@
 #include "controller/host_splitter.h"
 
+#include <algorithm>
+
 #include "controller/gc_unit.h"
 #include "controller/holding_stage.h"
 #include "controller/read_unit.h"
@@ -71,6 +73,7 @@ void HostSplitter::process(HostCommand& c, void* payload) {
         }
         FwCommand& f = stage_.build(FlashOp::Read, ppa, FlashOrigin::HostRead, *this);
         f.host = &w;
+        f.t_arrived = std::min(c.t_fw_in, now);
         f.cmd->host_page = i;
         f.cmd->request = c.id;
         f.cmd->lpn = lpn;

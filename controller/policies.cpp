@@ -79,11 +79,11 @@ std::unique_ptr<FirmwareScheduler> make_firmware_scheduler(const std::string& na
 const std::vector<PolicyName>& write_policies() {
   static const std::vector<PolicyName> names = {
       {"static", "a logical page always on one plane, by ftl.allocation"},
-      {"rr", "Chen et al.'s round-robin baseline: channels in turn, then the channel's earliest-free die"},
+      {"rr", "Chen et al.'s round-robin baseline: channels in turn, and each channel's dies in turn"},
       {"weight", "Chen et al.'s weight-based dispatch: the channel with the least weight of queued commands "
-                 "(read 1, program or erase 2), then its earliest-free die"},
+                 "(read 1, program or erase 2), then its earliest-free die, in write groups of up to dies x planes"},
       {"delay", "Chen et al.'s delay-based dispatch: the channel with the least total predicted wait "
-                "(queueTotalDelay, Eqs. 1-9), then its earliest-free die"},
+                "(queueTotalDelay, Eqs. 1-9), then its earliest-free die, in write groups of up to dies x planes"},
       {"sqf", "Park et al.'s shortest-queue-first: the die with the fewest queued commands"},
       {"setf", "Park et al.'s shortest-estimated-time-first: the die whose forecast work ends first"},
       {"stripe", "Park et al.'s multi-level stripe: write i to channel i mod C, then package, die, plane"},

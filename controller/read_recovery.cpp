@@ -44,6 +44,7 @@ void ReadRecovery::retry(const FwCommand& f) {
   ++faults_.retry_reads;
   const FlashCommand& fc = *f.cmd;
   FwCommand& r = stage_.build(FlashOp::Read, f.ppa, fc.origin, *f.then);
+  r.t_arrived = f.t_arrived;
   FlashCommand& rc = *r.cmd;
   rc.read_level = static_cast<std::uint8_t>(fc.read_level + 1);
   r.host = f.host;

@@ -58,6 +58,13 @@ class AllocationView {
   virtual DieLoad die_load(std::uint32_t die) const = 0;
 };
 
+// Chen et al.'s write groups (controller/write_policies.h), for a policy that forms them:
+// index n counts the groups of n pages, as formed (pages placed in them so far) and as
+// predicted when each was opened (its size from the channel's bus time).
+struct WriteGroupCounters {
+  std::vector<std::uint64_t> formed, predicted;
+};
+
 class WriteAllocator {
  public:
   virtual ~WriteAllocator() = default;
@@ -66,6 +73,20 @@ class WriteAllocator {
   // Whether plane_for reads view.forecast() (the firmware keeps it only then: it costs a
   // little at every command).
   virtual bool uses_forecast() const { return false; }
+  // A policy that forms write groups: their sizes (null: it forms none).
+  virtual const WriteGroupCounters* groups() const { return nullptr; }
+  // The write group the last plane_for put its page in (id 0: none, the page goes alone):
+  // the group's forecast start (pages join it until then, and it leaves for the flash
+  // then at the latest), whether this page opened it and whether it filled it. The
+  // holding stage keeps a group's programs until it is complete, so that they leave
+  // together (controller/holding_stage.h).
+  struct GroupNote {
+    std::uint64_t id = 0;
+    Tick until = 0;
+    bool opened = false, last = false;
+  };
+  virtual GroupNote group_note() const { return {}; }
+  static constexpr Tick kNoGroup = ~Tick{0};
 };
 
 class StaticAllocator final : public WriteAllocator {

@@ -58,6 +58,8 @@ class WriteFrontier {
   // Whether the plane's free pool is at its last reserve: host writes to it blocked or
   // waiting (GC then runs in the foreground).
   bool at_last_reserve(std::uint32_t plane) const { return ftl_.writes_blocked(plane) || writes_waiting(plane); }
+  // The write group of the page the last place() placed.
+  WriteAllocator::GroupNote group_note() const { return allocator_->group_note(); }
   const AllocationView& view() const { return view_; }
   const WriteAllocator& allocator() const { return *allocator_; }
   bool uses_forecast() const { return allocator_->uses_forecast(); }

@@ -30,6 +30,18 @@ std::uint32_t DynamicAllocator::plane_in_die(std::uint32_t die, const Allocation
   return p == kNoPlane ? kNone : die * planes_per_die_ + p;
 }
 
+bool DynamicAllocator::row_complete(std::uint32_t die, const AllocationView& v) const {
+  std::uint32_t offset = kNone;
+  for (std::uint32_t p = 0; p < planes_per_die_; ++p) {
+    const std::uint32_t plane = die * planes_per_die_ + p;
+    if (!v.can_place(plane)) continue;
+    const std::uint32_t o = v.next_offset(plane) % pages_per_block_;
+    if (offset != kNone && o != offset) return false;
+    offset = o;
+  }
+  return true;
+}
+
 std::uint32_t DynamicAllocator::earliest_free_die(std::uint32_t channel, const AllocationView& v) {
   const std::uint32_t per = dies_per_channel(), first = channel * per;
   const Tick now = v.now();
@@ -58,15 +70,61 @@ std::uint64_t ChannelFirstAllocator::weight(std::uint32_t channel, std::uint32_t
   return w;
 }
 
-std::uint32_t ChannelFirstAllocator::plane_for(std::uint64_t lpn, const AllocationView& v) {
+ChannelFirstAllocator::ChannelFirstAllocator(const nand::NandConfig& n, const StaticAllocator& fallback, Rule rule)
+    : DynamicAllocator(n, fallback),
+      rule_(rule),
+      page_bus_(n.bus_ticks(n.cmd_addr_cycles) + n.bus_ticks(n.page_bytes)) {
+  counts_.formed.assign(n.dies_per_chip * n.planes_per_die + 1, 0);
+  counts_.predicted.assign(n.dies_per_chip * n.planes_per_die + 1, 0);
+}
+
+bool ChannelFirstAllocator::group_full(std::uint32_t plane, const AllocationView& v) const {
+  if (group_.pages >= group_.size || plane == kNone) return true;
+  // Its die's row complete with this page, and the chip gone round: no page can join.
+  const std::uint32_t die = plane / planes_per_die_;
+  if (group_.first_die + (die - group_.first_die + 1) % dies_per_chip_ != group_.first_die + group_.start) return false;
+  const std::uint32_t after = (v.next_offset(plane) + 1) % pages_per_block_;
+  for (std::uint32_t p = die * planes_per_die_; p < (die + 1) * planes_per_die_; ++p)
+    if (p != plane && v.can_place(p) && v.next_offset(p) % pages_per_block_ != after) return false;
+  return true;
+}
+
+std::uint32_t ChannelFirstAllocator::round_robin(std::uint64_t lpn, const AllocationView& v) {
   const std::uint32_t per = dies_per_channel();
-  // The batch of this instant goes on while it has fewer than k x p pages and its next
-  // die can place.
-  if (batch_.pages != 0 && batch_.at == v.now() && batch_.pages < dies_per_chip_ * planes_per_die_) {
-    const std::uint32_t die = batch_.first_die + (batch_.start + batch_.pages / planes_per_die_) % dies_per_chip_;
-    const std::uint32_t plane = plane_in_die(die, v);
+  const auto die_k = [&](std::uint32_t ch) {
+    return least(per, die_turn_[ch], [&](std::uint32_t i) -> std::uint64_t {
+      return die_can_place(ch * per + i, v) ? 0 : kNoKey;
+    });
+  };
+  const std::uint32_t ch =
+      least(channels_, turn_, [&](std::uint32_t c) -> std::uint64_t { return die_k(c) == kNone ? kNoKey : 0; });
+  if (ch == kNone) return fallback(lpn);
+  turn_ = (ch + 1) % channels_;
+  const std::uint32_t k = die_k(ch);
+  die_turn_[ch] = (k + 1) % per;
+  return plane_in_die(ch * per + k, v);
+}
+
+std::uint32_t ChannelFirstAllocator::plane_for(std::uint64_t lpn, const AllocationView& v) {
+  note_ = {};
+  if (rule_ == Rule::RoundRobin) return round_robin(lpn, v);
+  const std::uint32_t per = dies_per_channel();
+  const Tick now = v.now();
+  // The group goes on while it has room and has not started: on its die while the die's
+  // row (its planes' next offset) is incomplete, then on the chip's next die, once round.
+  if (group_.pages != 0 && group_.pages < group_.size && now <= group_.until) {
+    std::uint32_t die = group_.die;
+    bool on = true;
+    if (row_complete(die, v)) {
+      die = group_.first_die + (die - group_.first_die + 1) % dies_per_chip_;
+      on = die != group_.first_die + group_.start;
+    }
+    const std::uint32_t plane = on ? plane_in_die(die, v) : kNone;
     if (plane != kNone) {
-      ++batch_.pages;
+      group_.die = die;
+      --counts_.formed[group_.pages];
+      ++counts_.formed[++group_.pages];
+      note_ = {groups_, group_.until, false, group_full(plane, v)};
       return plane;
     }
   }
@@ -75,26 +133,22 @@ std::uint32_t ChannelFirstAllocator::plane_for(std::uint64_t lpn, const Allocati
       if (die_can_place(ch * per + i, v)) return true;
     return false;
   };
-  std::uint32_t ch = kNone;
-  switch (rule_) {
-    case Rule::RoundRobin:
-      ch = least(channels_, turn_, [&](std::uint32_t c) -> std::uint64_t { return placeable(c) ? 0 : kNoKey; });
-      break;
-    case Rule::Weight:
-      ch = least(channels_, turn_,
-                 [&](std::uint32_t c) -> std::uint64_t { return placeable(c) ? weight(c, per, v) : kNoKey; });
-      break;
-    case Rule::Delay:
-      ch = least(channels_, turn_, [&](std::uint32_t c) -> std::uint64_t {
-        return placeable(c) ? static_cast<std::uint64_t>(v.forecast().channel_delay(c)) : kNoKey;
-      });
-      break;
-  }
+  const BusyForecast& f = v.forecast();
+  const std::uint32_t ch = least(channels_, turn_, [&](std::uint32_t c) -> std::uint64_t {
+    if (!placeable(c)) return kNoKey;
+    return rule_ == Rule::Weight ? weight(c, per, v) : static_cast<std::uint64_t>(f.channel_delay(c));
+  });
   if (ch == kNone) return fallback(lpn);
   turn_ = (ch + 1) % channels_;
   const std::uint32_t die = earliest_free_die(ch, v);
-  batch_ = {die - die % dies_per_chip_, die % dies_per_chip_, 1, v.now()};
-  return plane_in_die(die, v);
+  const Tick start = std::max({now, f.channel_end(ch), f.die_end(die / dies_per_chip_, die % dies_per_chip_)});
+  const std::uint32_t size = group_size(now, start, page_bus_, dies_per_chip_ * planes_per_die_);
+  group_ = {die - die % dies_per_chip_, die % dies_per_chip_, die, size, 1, start};
+  ++counts_.formed[1];
+  ++counts_.predicted[size];
+  const std::uint32_t plane = plane_in_die(die, v);
+  note_ = {++groups_, start, true, group_full(plane, v)};
+  return plane;
 }
 
 std::uint32_t DieFirstAllocator::plane_for(std::uint64_t lpn, const AllocationView& v) {

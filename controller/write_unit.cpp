@@ -1,5 +1,7 @@
 #include "controller/write_unit.h"
 
+#include <algorithm>
+
 #include "controller/gc_unit.h"
 #include "controller/holding_stage.h"
 #include "controller/host_splitter.h"
@@ -22,6 +24,7 @@ void WriteUnit::write(HostWork& w, std::uint32_t page, std::uint64_t lpn, Token 
     return;
   }
   FwCommand& f = stage_.build(FlashOp::Read, ppa, FlashOrigin::RmwRead, old_data_);
+  f.t_arrived = std::min(w.cmd->t_fw_in, now);
   f.write_op = op;
   f.cmd->lpn = lpn;
   f.cmd->host_page = page;
@@ -47,9 +50,14 @@ void WriteUnit::program(std::uint32_t op, bool again) {
   f.replaces = w.replaces;
   f.cmd->lpn = lpn;
   const HostCommand& hc = *host_of(op).cmd;
+  f.t_arrived = std::min(hc.t_fw_in, f.t_built);
   f.cmd->request = hc.id;
   f.cmd->host_page = static_cast<std::uint32_t>(lpn - hc.lba / spp_);
   if (!again) ftl_.count_host_page();
+  if (const WriteAllocator::GroupNote g = frontier_.group_note(); g.id) {  // Chen's write group
+    if (g.opened) f.group_start = g.until;
+    stage_.join_group(f, g);
+  }
   stage_.submit(f, clock_.now());
   gc_.maybe_start(ftl_.plane_of_ppa(ppa));
 }

@@ -51,6 +51,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     fw.gc_yields = cfg.get_string("controller.gc_priority") == "host_first";
     fw.gc_copies_in_flight = static_cast<std::uint32_t>(cfg.get_int("ftl.gc_copies_in_flight"));
     fw.gc_in_die = cfg.get_string("ftl.gc_destination") == "die";
+    fw.delay_from_release = cfg.get_string("ftl.queue_delay_from") == "release";
     fw.read_unit_bytes = static_cast<std::uint32_t>(cfg.get_int("controller.read_unit_bytes"));
     fw.ecc.on = fcfg.nand.fault.bit_errors();
     fw.ecc.retry_steps = fcfg.nand.fault.retry_steps;

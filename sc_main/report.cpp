@@ -70,6 +70,34 @@ PlaneShares plane_shares(const nand::ChannelCounters& t) {
   return s;
 }
 
+// Chen's write groups as stats.json and the summary give them: groups, mean pages formed
+// and predicted, and the mean forecast, actual and |error| of the delay from a group's
+// opening to its first page's start.
+struct GroupFigures {
+  std::uint64_t groups = 0;
+  double mean_size = 0, mean_predicted_size = 0, predicted_delay_us = 0, actual_delay_us = 0, delay_error_us = 0;
+};
+GroupFigures group_figures(const ctrl::WriteGroupCounters& g, const ctrl::PlacementCounters& pc) {
+  GroupFigures r;
+  std::uint64_t pages = 0, predicted_pages = 0;
+  for (std::size_t n = 1; n < g.formed.size(); ++n) {
+    r.groups += g.formed[n];
+    pages += n * g.formed[n];
+    predicted_pages += n * g.predicted[n];
+  }
+  const double ng = static_cast<double>(r.groups), nt = static_cast<double>(pc.groups_timed);
+  if (r.groups) {
+    r.mean_size = static_cast<double>(pages) / ng;
+    r.mean_predicted_size = static_cast<double>(predicted_pages) / ng;
+  }
+  if (pc.groups_timed) {
+    r.predicted_delay_us = static_cast<double>(pc.group_predicted_ps) / nt / 1e6;
+    r.actual_delay_us = static_cast<double>(pc.group_actual_ps) / nt / 1e6;
+    r.delay_error_us = static_cast<double>(pc.group_abs_error_ps) / nt / 1e6;
+  }
+  return r;
+}
+
 json::Value op_stats(const LatencyHistogram& h, std::uint64_t bytes, double sim_s) {
   json::Value o = obj();
   put(o, "count", integer(h.count()));
@@ -370,6 +398,28 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(pl, "actual_wait_us", array(actual));
   put(pl, "prediction_error_us",
       num(predicted_n ? static_cast<double>(pc.abs_error_ps) / static_cast<double>(predicted_n) / 1e6 : 0.0));
+  // Chen's write groups (weight, delay): the groups by pages formed and by size predicted
+  // (index 0: one page), and the forecast against the actual delay from a group's opening
+  // to its first page's start.
+  if (const ctrl::WriteGroupCounters* g = f.firmware.write_groups()) {
+    const GroupFigures gf = group_figures(*g, pc);
+    json::Value wg = obj();
+    std::vector<double> formed, predicted_sizes;
+    for (std::size_t n = 1; n < g->formed.size(); ++n) {
+      formed.push_back(static_cast<double>(g->formed[n]));
+      predicted_sizes.push_back(static_cast<double>(g->predicted[n]));
+    }
+    put(wg, "groups", integer(gf.groups));
+    put(wg, "sizes", array(formed));
+    put(wg, "predicted_sizes", array(predicted_sizes));
+    put(wg, "mean_size", num(gf.mean_size));
+    put(wg, "mean_predicted_size", num(gf.mean_predicted_size));
+    put(wg, "timed", integer(pc.groups_timed));
+    put(wg, "predicted_delay_us", num(gf.predicted_delay_us));
+    put(wg, "actual_delay_us", num(gf.actual_delay_us));
+    put(wg, "delay_error_us", num(gf.delay_error_us));
+    put(pl, "write_groups", std::move(wg));
+  }
   put(root, "placement", pl);
 
   // Batching into n-plane commands (whole run).
@@ -590,6 +640,13 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
     os << "  multi-plane         pages the NAND moved in n-plane commands (whole run): read " << 100 * ps.all[0]
        << " %, program " << 100 * ps.all[1] << " % (host " << 100 * ps.host[1] << " %, GC " << 100 * ps.gc[1]
        << " %), erase " << 100 * ps.all[2] << " % of blocks\n";
+  }
+  if (const ctrl::WriteGroupCounters* g = f.firmware.write_groups()) {
+    const GroupFigures gf = group_figures(*g, f.firmware.placement());
+    os << "  write groups        " << gf.groups << " of " << std::setprecision(2) << gf.mean_size
+       << " pages on average (predicted " << gf.mean_predicted_size << "); a group's first page started "
+       << std::setprecision(1) << gf.actual_delay_us << " us after it opened (forecast " << gf.predicted_delay_us
+       << " us, mean |error| " << gf.delay_error_us << " us)\n" << std::setprecision(3);
   }
   const std::uint64_t reads = f.host.latency(HostOp::Read).count() + f.host.unwritten_reads();
   if (f.host.unwritten_reads())

@@ -170,6 +170,9 @@ Config make_config() {
              "where a GC copy is programmed: die = the die's GC stream, on the plane the die-aligned frontier picks "
              "(the die's planes at one page offset, so that copies run as n-plane programs: docs/scheduler.md, Write "
              "placement); plane = the victim's plane's own GC stream");
+  c.add_enum("ftl.queue_delay_from", fw.delay_from_release ? "release" : "arrival", {"arrival", "release"},
+             "ftl.write_policy = delay: a command's delay in queueTotalDelay (Chen et al. Eq. 9) counts from its "
+             "request's arrival at the controller (arrival, as the paper defines it) or from its release to the flash");
   c.add_double("ftl.precondition", 1.0, 0, 1,
                "fraction of the logical space written (and aged) before time 0 (1: every host read reaches the flash)");
   c.add_double("ftl.precondition_age", 1.0, 0, 1000,

@@ -110,6 +110,9 @@ struct Rig final : FirmwarePorts {
     FwCommand* cp = &c;
     at(when, 1, [this, cp] { fw.time_came(*cp); });
   }
+  void alarm_at(Tick when) override {
+    at(when, 1, [this] { fw.alarm(); });
+  }
   void settle_soon() override {
     if (settle_pending) return;
     settle_pending = true;

@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "controller/policies.h"
 #include "controller/sos_sched.h"
 #include "tests/controller/firmware_rig.h"
 
@@ -587,4 +588,49 @@ TEST_CASE("SOS on the holding stage: QSL moves and WHM hits under GC, every read
   CHECK(r.fw.ftl().gc_erases() > 5000);
   CHECK(unbound_programs(r) == 0);
   CHECK(r.fw.commands().pool().outstanding() == 0);
+}
+
+TEST_CASE("holding stage: a write group's programs wait for one another and leave as one n-plane program",
+          "[firmware][holding_stage][multiplane][chen]") {
+  // One die of two planes (k x p = 2), Chen's delay placement, the batching on. At t = 0 a
+  // write of lpns 0 and 1: the die idle, lpn 0 is a group of one (plane 0, offset 0); the
+  // die now forecast busy, lpn 1 opens a group of two, on the plane behind (plane 1, offset
+  // 0), which completes the die's row, so the group can take no more and leaves: the two,
+  // released at one instant, go as one two-plane program. lpn 2 at 10 us opens the next
+  // group (plane 0, offset 1) and waits in it; lpn 3 at 20 us joins it (plane 1, offset 1):
+  // both leave then, as one two-plane program.
+  FtlConfig f = test::tiny_device();
+  f.nand.channels = 1;
+  f.nand.chips_per_channel = 1;
+  f.nand.blocks_per_plane = 32;
+  Rig r(f, test::free_firmware(), nullptr, make_write_allocator("delay", f));
+  const std::uint32_t spp = 8;
+  const Tick us = kTicksPerUs;
+  r.send_host(HostOp::Write, 0, 2 * spp);
+  std::uint64_t sent_at_5 = 0;
+  r.at(5 * us, 0, [&] { sent_at_5 = r.sent; });
+  r.at(10 * us, 0, [&] { r.send_host(HostOp::Write, 2 * spp, spp); });
+  r.at(20 * us, 0, [&] { r.send_host(HostOp::Write, 3 * spp, spp); });
+  std::uint64_t sent_at_15 = 0;
+  r.at(15 * us, 0, [&] { sent_at_15 = r.sent; });
+  r.run();
+  CHECK(sent_at_5 == 1);   // lpns 0 and 1 as one command
+  CHECK(sent_at_15 == 1);  // lpn 2 waited for its group
+  CHECK(r.sent == 2);
+  CHECK(r.multiplane == 2);
+  CHECK(r.requests[1].done == r.requests[2].done);  // one tPROG for both, ended together
+  const WriteGroupCounters* g = r.fw.write_groups();
+  REQUIRE(g != nullptr);
+  CHECK(g->formed[1] == 2);
+  CHECK(g->formed[2] == 1);
+  CHECK(r.fw.placement().groups_timed == 3);
+  // A group that never fills leaves at its forecast start: lpn 4 alone, the run ends.
+  r.at(r.t + 1, 0, [&] { r.send_host(HostOp::Write, 4 * spp, spp); });
+  r.run();
+  CHECK(r.completed == 4);
+  CHECK(r.errors.empty());
+  r.send_host(HostOp::Read, 0, 5 * spp);
+  r.run();
+  CHECK(r.reads_checked == 5);
+  CHECK(r.mismatches == 0);
 }

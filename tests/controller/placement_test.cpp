@@ -220,31 +220,134 @@ TEST_CASE("placement: weight and delay choose the channel, then its earliest-fre
   }
 }
 
-TEST_CASE("placement: Chen's write batch, k x p pages of one instant on one chip", "[placement][chen]") {
-  const nand::NandConfig n = small();  // k = 2 dies, p = 2 planes
+TEST_CASE("placement: rr is plain round robin, channels and then each channel's dies in turn", "[placement][chen]") {
+  const nand::NandConfig n = small();  // 2 channels of 4 dies
   const Ftl ftl(ftl_of(n));
   FakeView v(n);
-  v.issue(FlashOp::Program, 0);  // die 0 busy: channel 0's earliest-free die is 1
-  // rr and delay (no wait predicted yet) take channel 0, weight channel 1 (channel 0
-  // weighs 2): there the first die, 4.
-  for (const char* name : {"rr", "weight", "delay"}) {
+  v.issue(FlashOp::Program, 0);  // die 0 busy: rr does not look
+  auto rr = make_write_allocator("rr", ftl);
+  CHECK_FALSE(rr->uses_forecast());
+  CHECK(rr->groups() == nullptr);
+  // Pages of one instant as of any: channel 0 die 0, channel 1 die 4, channel 0 die 1, ...
+  const std::uint32_t want[10] = {0, 4, 1, 5, 2, 6, 3, 7, 0, 4};
+  for (std::uint32_t w : want) CHECK(die_of_plane(n, rr->plane_for(0, v)) == w);
+  // A die that cannot place is passed over, the rotation going on after it.
+  v.placeable[2] = v.placeable[3] = 0;  // die 1
+  CHECK(die_of_plane(n, rr->plane_for(0, v)) == 2);  // channel 0: die 1 skipped
+  CHECK(die_of_plane(n, rr->plane_for(0, v)) == 5);
+}
+
+TEST_CASE("placement: Chen's write group, its size from the bus time until its flash is free", "[placement][chen]") {
+  // One channel, one chip of k = 2 dies x p = 2 planes. Two programs issued at t = 0: the
+  // bus carries them one after the other (B = C + D each), die 0 ends at B + tPROG, die 1
+  // at 2B + tPROG. A group opened at t = 0 on the earliest-free die, 0, starts at the
+  // later of the channel's end (2B) and die 0's (B + tPROG = 307.9 us) and holds
+  // 1 + floor(307.9 / 107.9) = 3 pages.
+  nand::NandConfig n = small();
+  n.channels = 1;
+  n.chips_per_channel = 1;
+  const Ftl ftl(ftl_of(n));
+  const Tick B = n.bus_ticks(n.cmd_addr_cycles) + n.bus_ticks(n.page_bytes), P = us_to_ticks(n.t_prog_us);
+  for (const char* name : {"weight", "delay"}) {
     INFO(name);
-    const std::uint32_t base = std::string(name) == "weight" ? 8 : 0;
+    FakeView v(n);
+    v.issue(FlashOp::Program, 0);
+    v.issue(FlashOp::Program, 1);
+    REQUIRE(v.fc.die_end(0, 0) == B + P);
     auto a = make_write_allocator(name, ftl);
-    std::vector<std::uint32_t> got;
-    for (int i = 0; i < 6; ++i) {
-      got.push_back(a->plane_for(0, v));
-      if (i < 4) v.offsets[got.back()]++;  // the plane's stream moves on
-    }
-    // A die's two planes, then the chip's other die's, then a new batch elsewhere. rr and
-    // delay: die 1 (die 0 busy), then die 0; weight: die 4, then die 5.
-    const std::uint32_t want[4] = {base ? 8u : 2u, base ? 9u : 3u, base ? 10u : 0u, base ? 11u : 1u};
-    for (int i = 0; i < 4; ++i) CHECK(got[i] == want[i]);
-    // The fifth page begins a new batch: for rr on the next channel.
-    if (std::string(name) == "rr") CHECK(channel_of_plane(n, got[4]) == 1);
-    for (std::uint32_t& o : v.offsets) o = 0;
-    ++v.t;
+    REQUIRE(a->uses_forecast());
+    CHECK(ChannelFirstAllocator::group_size(0, B + P, B, 4) == 3);
+    std::uint32_t p = a->plane_for(0, v);
+    CHECK(die_of_plane(n, p) == 0);
+    CHECK(a->group_note().opened);
+    CHECK(a->group_note().until == B + P);
+    CHECK_FALSE(a->group_note().last);
+    v.offsets[p]++;
+    // Pages of later requests join until the group's start: die 0's other plane at
+    // 100 us, then die 1 at its start.
+    v.t = us_to_ticks(100);
+    p = a->plane_for(0, v);
+    CHECK(p == 1);
+    CHECK_FALSE(a->group_note().opened);
+    CHECK(a->group_note().id == 1);
+    v.offsets[p]++;
+    v.t = B + P;
+    p = a->plane_for(0, v);
+    CHECK(die_of_plane(n, p) == 1);
+    CHECK(a->group_note().last);  // the third: full
+    v.offsets[p]++;
+    // Full at 3: the next page opens a group, on die 0 again (it ends first); one page
+    // past the start opens one too.
+    p = a->plane_for(0, v);
+    CHECK(a->group_note().opened);
+    CHECK(a->group_note().id == 2);
+    const Tick second = a->group_note().until;
+    v.t = second + 1;
+    a->plane_for(0, v);
+    CHECK(a->group_note().opened);
+    CHECK(a->group_note().id == 3);
+    // Groups by pages formed: one of 3, two of 1 so far; by size predicted, the first 3.
+    const WriteGroupCounters* g = a->groups();
+    REQUIRE(g != nullptr);
+    CHECK(g->formed[3] == 1);
+    CHECK(g->formed[1] == 2);
+    CHECK(g->predicted[3] == 1);
+    CHECK(g->predicted[1] + g->predicted[2] + g->predicted[3] + g->predicted[4] == 3);
   }
+}
+
+TEST_CASE("placement: an idle flash gets groups of one page, a busy one up to k x p", "[placement][chen]") {
+  const nand::NandConfig n = small();  // k = 2, p = 2
+  const Ftl ftl(ftl_of(n));
+  const Tick B = n.bus_ticks(n.cmd_addr_cycles) + n.bus_ticks(n.page_bytes);
+  CHECK(ChannelFirstAllocator::group_size(0, 0, B, 4) == 1);
+  CHECK(ChannelFirstAllocator::group_size(0, B - 1, B, 4) == 1);
+  CHECK(ChannelFirstAllocator::group_size(0, B, B, 4) == 2);
+  CHECK(ChannelFirstAllocator::group_size(5, 5 + 100 * B, B, 4) == 4);
+  CHECK(ChannelFirstAllocator::group_size(10, 5, B, 4) == 1);  // a start already past
+  // Idle device: delay's pages of one instant go one to a channel, to the earliest-free
+  // die of each (no group waits on an idle flash).
+  FakeView v(n);
+  auto a = make_write_allocator("delay", ftl);
+  CHECK(channel_of_plane(n, a->plane_for(0, v)) == 0);
+  CHECK(channel_of_plane(n, a->plane_for(0, v)) == 1);
+  // Every die of the device busy for a long time: a group of k x p pages, the die's two
+  // planes and then the chip's other die, all at one instant.
+  for (std::uint32_t d = 0; d < 8; ++d)
+    for (int i = 0; i < 4; ++i) v.issue(FlashOp::Program, d);
+  ++v.t;
+  auto b = make_write_allocator("delay", ftl);
+  std::vector<std::uint32_t> got;
+  for (int i = 0; i < 5; ++i) {
+    got.push_back(b->plane_for(0, v));
+    v.offsets[got.back()]++;
+  }
+  CHECK(die_of_plane(n, got[0]) == die_of_plane(n, got[1]));
+  CHECK(got[0] != got[1]);
+  CHECK(die_of_plane(n, got[2]) == die_of_plane(n, got[3]));
+  CHECK(die_of_plane(n, got[2]) / 2 == die_of_plane(n, got[0]) / 2);  // the same chip
+  CHECK(die_of_plane(n, got[2]) != die_of_plane(n, got[0]));
+  CHECK(b->groups()->formed[4] == 1);
+  CHECK(b->groups()->formed[1] == 1);  // the fifth page: a new group
+}
+
+TEST_CASE("placement: queueTotalDelay counts each command's delay from its request's arrival (Eq. 9)",
+          "[placement][chen]") {
+  // Two reads of die 0 issued at 50 us, their requests arrived at 0 and at 30 us: the first
+  // starts at 50 us (delay 50), the second after the first's bus and tR (delay 20 + B + tR).
+  const nand::NandConfig n = small();
+  BusyForecast f(n);
+  const Tick us = us_to_ticks(1), B = n.bus_ticks(n.cmd_addr_cycles) + n.bus_ticks(n.page_bytes);
+  FlashCommand c;
+  c.op = FlashOp::Read;
+  c.plane_mask = 1;
+  const Tick d1 = f.issued(c, 50 * us, 0);
+  const Tick d2 = f.issued(c, 50 * us, 30 * us);
+  CHECK(d1 == 50 * us);
+  CHECK(d2 == 20 * us + B + us_to_ticks(n.t_read_us));
+  CHECK(f.channel_delay(0) == d1 + d2);
+  f.completed(c, 60 * us, d1);
+  CHECK(f.channel_delay(0) == d2);
 }
 
 TEST_CASE("placement: inside a die, the plane whose host stream is furthest behind", "[placement]") {
