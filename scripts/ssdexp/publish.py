@@ -10,7 +10,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMMANDS = {"piq": "bash scripts/reproduce piq --out out/reproduce-piq   # 839 runs, about 5 minutes on two cores",
             "sos": "bash scripts/reproduce sos --out out/reproduce-sos   # 75 runs, about a minute",
-            "chen": "bash scripts/reproduce chen --out out/reproduce-chen   # 180 runs, 2-3 minutes on two cores",
+            "chen": "bash scripts/reproduce chen --out out/reproduce-chen   # 188 runs, 2-3 minutes on two cores",
             "park": "bash scripts/reproduce park --out out/reproduce-park   # 344 runs, about 13 minutes on two "
                     "cores"}
 HEAD = """# The papers reproduced on the model
