@@ -141,6 +141,21 @@ def _mean_of(g, c) -> float:
         return float("nan")
 
 
+# Beside an effect row: the NAND's n-plane share of programmed pages under the two arms.
+MP_PAIR_HEADER = "n-plane program pages, new / base"
+
+
+def mp_program(g) -> str:
+    """The mean n-plane share of programmed pages over runs g, in %."""
+    v = _mean_of(g, MP_COLS[0])
+    return "n/a" if not finite(v) else f"{100 * v:.1f} %"
+
+
+def mp_pair(x, new: str, base: str, col: str = "policy") -> str:
+    """mp_program of the runs of x whose `col` is `new`, and of those whose `col` is `base`."""
+    return f"{mp_program(x[x[col] == new])} / {mp_program(x[x[col] == base])}"
+
+
 def group_sizes(g) -> str:
     a, b = _mean_of(g, GROUP_COLS[0]), _mean_of(g, GROUP_COLS[1])
     return "-" if not finite(a) else f"{a:.2f} / {b:.2f}"
@@ -457,8 +472,8 @@ def _effect_table(r: Report, d, pairs, where: tuple, results: dict, metrics=METR
             cells = es[0].cells()
             if len(es) > 1:
                 cells[-1] = "; ".join(f"against {fmt_pct(e.paper)}: {e.verdict()}" for e in es)
-            rows.append([f"{NAMES[new]} vs {NAMES[base]}: {label}", pap] + cells)
-    r.table(["effect", "paper"] + EFFECT_HEADER, rows)
+            rows.append([f"{NAMES[new]} vs {NAMES[base]}: {label}", pap] + cells + [mp_pair(d, new, base)])
+    r.table(["effect", "paper"] + EFFECT_HEADER + [MP_PAIR_HEADER], rows)
 
 
 def _means(d, metric: str) -> dict:
@@ -473,12 +488,15 @@ def _value_table(r: Report, d, workloads, policies, label_extra=None):
         for s in SHAPES:
             if (w, s, policies[0]) not in ms[IOPS]:
                 continue
+            x = d[(d["workload"] == w) & (d["shape"] == s)]
             rows.append([w, s] + [num(ms[IOPS].get((w, s, p))) for p in policies]
                         + [num(ms[LAT].get((w, s, p)), "{:.1f}") for p in policies]
-                        + [" / ".join(num(ms["bus_spread_pct"].get((w, s, p)), "{:.1f}") for p in policies)])
+                        + [" / ".join(num(ms["bus_spread_pct"].get((w, s, p)), "{:.1f}") for p in policies)]
+                        + [" / ".join(mp_program(x[x["policy"] == p]) for p in policies)])
     r.table(["workload", "shape"] + [f"IOPS {NAMES[p]}" for p in policies]
             + [f"latency us {NAMES[p]}" for p in policies]
-            + ["channel bus spread % " + " / ".join(NAMES[p] for p in policies)], rows)
+            + ["channel bus spread % " + " / ".join(NAMES[p] for p in policies)]
+            + ["n-plane program pages " + " / ".join(NAMES[p] for p in policies)], rows)
 
 
 def _figs45(r: Report, df, workloads, results):
@@ -528,6 +546,7 @@ def _sweep_fig(r: Report, df, other: str, title: str, fname: str, results):
     """Figs. 6-7 or 8-9: the base setting and `other`, RR, weight and delay."""
     settings = [BASE, other]
     d = df[(df["age"] == "fresh") & (df["batch"] == DEFAULT_BATCH) & (df["qd"] == QD) & (df["setting"].isin(settings))
+           & (df["delay_from"] == "arrival") & (df["layout"] == LAYOUT)
            & (df["policy"].isin(POLICIES))]
     workloads = [w for w in WORKLOADS if len(d[(d["workload"] == w) & (d["setting"] == other)])]
     r.p(f"## {title}", "Financial1 and WebSearch1 (the workloads the paper gives numbers for), RR, weight and delay, "
@@ -678,7 +697,8 @@ def _aged(r: Report, df, results):
 
 
 def _no_batching(r: Report, df):
-    d = df[(df["setting"] == BASE) & (df["age"] == "fresh") & (df["workload"] == "Financial1") & (df["qd"] == QD)]
+    d = df[(df["setting"] == BASE) & (df["age"] == "fresh") & (df["workload"] == "Financial1") & (df["qd"] == QD)
+           & (df["delay_from"] == "arrival") & (df["layout"] == LAYOUT)]
     if not len(d[d["batch"] == 0]):
         return
     rows = []
@@ -719,17 +739,17 @@ def _deep(r: Report, df):
     for new, base in PAIRS + REF_PAIRS:
         for m in (IOPS, LAT):
             e = Effect(changes(d, new, base, m))
-            erows.append([f"{NAMES[new]} vs {NAMES[base]}: {METRICS[m]}", "-"] + e.cells())
+            erows.append([f"{NAMES[new]} vs {NAMES[base]}: {METRICS[m]}", "-"] + e.cells() + [mp_pair(d, new, base)])
     r.p(f"## Check: deep queues ({DEEP_QD} outstanding, Financial1, fresh, 38 MB/s, 20/200 us)",
         f"The paper's controller batches the requests it has accumulated; at {QD} outstanding over the device's 256 "
         "dies a die seldom has a second command queued, and the firmware batches a die's commands only when the "
         f"scheduler block already holds `ftl.batch_depth` of them. The same with {DEEP_QD} requests outstanding "
         f"(`workload.queue_depth` and `controller.ncq_depth` {DEEP_QD}, beyond SATA's 32): IOPS, latency, the "
-        "forecast against the wait met, and the multi-plane share, beside the same at 32 (means over shapes and "
+        "forecast against the delay met, and the multi-plane share, beside the same at 32 (means over shapes and "
         "seeds); then every effect at 256 (no paper value).")
-    r.table(["policy", "outstanding", "IOPS", "latency us", "forecast error us", "forecast wait us", "wait met us",
+    r.table(["policy", "outstanding", "IOPS", "latency us", "forecast error us", "forecast delay us", "delay met us",
              MP_HEADER], rows)
-    r.table(["effect", "paper"] + EFFECT_HEADER, erows)
+    r.table(["effect", "paper"] + EFFECT_HEADER + [MP_PAIR_HEADER], erows)
 
 
 def _why(r: Report, df, workloads, iso=None):

@@ -33,7 +33,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from .paper_chen import (MP_COLS, MP_HEADER, NAMES, add_derived, as_list, changes, col, finite, isolated,  # noqa: E402
-                         mp_pages, num, save, short, spread_line, spread_pct)
+                         MP_PAIR_HEADER, mp_pages, mp_pair, mp_program, num, save, short, spread_line,
+                         spread_pct)
 from .report import (EFFECT_HEADER, NOISE_PP, TOLERANCE_PP, TOLERANCE_REL, Effect, Report, fmt_pct,  # noqa: E402
                      label_rows, run, verdict)
 
@@ -340,10 +341,13 @@ def _mapping(r: Report, df, names, load, age, results):
     for w in names:
         g = d[d["workload"] == w].groupby("policy")
         m, sp = g[LAT].mean(), g["chip_spread_pct"].mean()
+        x = d[d["workload"] == w]
         rows.append([w] + [num(m.get(p), "{:.0f}") for p in [STATIC] + POLICIES]
-                    + [" / ".join(num(sp.get(p), "{:.1f}") for p in [STATIC] + POLICIES)])
+                    + [" / ".join(num(sp.get(p), "{:.1f}") for p in [STATIC] + POLICIES)]
+                    + [" / ".join(mp_program(x[x["policy"] == p]) for p in [STATIC] + POLICIES)])
     r.table(["workload"] + [NAMES[p] for p in [STATIC] + POLICIES]
-            + ["chip spread % " + " / ".join(NAMES[p] for p in [STATIC] + POLICIES)], rows)
+            + ["chip spread % " + " / ".join(NAMES[p] for p in [STATIC] + POLICIES)]
+            + ["n-plane program pages " + " / ".join(NAMES[p] for p in [STATIC] + POLICIES)], rows)
     for p in POLICIES:
         rows = []
         means = []
@@ -357,14 +361,15 @@ def _mapping(r: Report, df, names, load, age, results):
                     results[("map", load, age, w, p)] = e
                     if e.n:
                         means.append(e.mean)
-                rows.append([f"{w}: {label}", fmt_pct(paper) if paper is not None else "-"] + e.cells())
+                rows.append([f"{w}: {label}", fmt_pct(paper) if paper is not None else "-"] + e.cells()
+                            + [mp_pair(x, p, STATIC)])
         if len(means) == len(names) and len(names) == len(WORKLOADS):
             paper = -sum(TABLE3_MAP[w][p] for w in names) / len(names)
             e = Effect(means, paper)
             results[("map", load, age, "all four", p)] = e
-            rows.append([f"all four workloads: mean response time", fmt_pct(paper)] + e.cells())
+            rows.append([f"all four workloads: mean response time", fmt_pct(paper)] + e.cells() + [mp_pair(d, p, STATIC)])
         r.p(f"**{LONG[p]} vs static** ({age} device, {load})")
-        r.table(["effect", "paper"] + EFFECT_HEADER, rows)
+        r.table(["effect", "paper"] + EFFECT_HEADER + [MP_PAIR_HEADER], rows)
 
 
 def _improvement(d, w, p, base=STATIC, policy="policy") -> float:
@@ -457,11 +462,12 @@ def _flash(r: Report, df, names, results, quick):
                             -TABLE3_FLASH[w][f])
                 results[("flash", CLOSED, "aged", w, f)] = ec
                 extra = [fmt_pct(ec.mean) if ec.n else "n/a"]
-            rows.append([f"{w}: {f} vs neither", fmt_pct(-TABLE3_FLASH[w][f])] + e.cells() + extra)
+            rows.append([f"{w}: {f} vs neither", fmt_pct(-TABLE3_FLASH[w][f])] + e.cells() + extra
+                        + [mp_pair(x, f, "neither", "flash")])
         m = x.groupby("flash")[LAT].mean()
         vals.append([w] + [num(m.get(f)) for f in FLASH] + [mp_pages(x[x["flash"] == f]) for f in ("n-plane", "both")])
     r.table(["workload"] + [f"{f} us" for f in FLASH] + [f"{MP_HEADER} ({f})" for f in ("n-plane", "both")], vals)
-    r.table(["effect", "paper"] + EFFECT_HEADER + (["closed loop"] if len(c) else []), rows)
+    r.table(["effect", "paper"] + EFFECT_HEADER + (["closed loop"] if len(c) else []) + [MP_PAIR_HEADER], rows)
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     fl = ["n-plane", "cache reg.", "both"]
     width = 0.8 / len(fl)
@@ -485,9 +491,10 @@ def _placement(r: Report, df, names, age):
     d = _map_rows(df, age)
     r.p(f"## Placement forecasts and batching ({age} device, {MAIN})",
         "From stats.json, means over the seeds: the share of host page writes placed away from their static plane; "
-        "`placement.prediction_error_us`, the mean absolute difference between the wait forecast for a host "
-        "command when it was issued and the wait it met (meaningful for SETF, whose choice rests on the forecast); "
-        "the mean forecast and wait met over the channels; the share of flash commands sent as multi-plane batches "
+        "`placement.prediction_error_us`, the mean absolute difference between the delay forecast for a host "
+        "command when it was issued and the delay it met, both from its request's arrival at the controller "
+        "(meaningful for SETF, whose choice rests on the forecast); the mean forecast and delay met over the "
+        "channels; the share of flash commands sent as multi-plane batches "
         "and the mean batch size in pages. n/a: the model does not report it (yet).")
     rows = []
     for w in names:
@@ -500,7 +507,7 @@ def _placement(r: Report, df, names, age):
                          num(g["predicted_wait_us"].mean(), "{:.1f}"), num(g["actual_wait_us"].mean(), "{:.1f}"),
                          mp_pages(g),
                          num(g["mean_batch"].mean(), "{:.2f}")])
-    r.table(["workload", "mapping", "placed off static", "forecast error us", "forecast wait us", "wait met us",
+    r.table(["workload", "mapping", "placed off static", "forecast error us", "forecast delay us", "delay met us",
              MP_HEADER, "mean batch pages"], rows)
 
 
@@ -626,6 +633,10 @@ def _resched(r: Report, full, names, results):
              "both", "both, no batching", "both resched."]
     m = d.groupby(["workload", "arm"])[LAT].mean()
     r.table(["workload"] + [f"{h} us" for h in heads], [[w] + [num(m.get((w, a))) for a in arms] for w in names])
+    r.p("The NAND's n-plane share of programmed pages in the same runs (`nand.multiplane_page_share.program`, "
+        "whoever joined them: the firmware's batching or the block's rescheduling):")
+    r.table(["workload"] + heads,
+            [[w] + [mp_program(d[(d["workload"] == w) & (d["arm"] == a)]) for a in arms] for w in names])
     for c, (hw, _) in RESCHED.items():
         rows, means, pts = [], [], []
         for w in names:
@@ -639,28 +650,35 @@ def _resched(r: Report, full, names, results):
                 means.append(e.mean)
             if ep.n:
                 pts.append(ep.mean)
-            rows.append([f"{w}: {LONG_RS[c]} vs neither", fmt_pct(-paper)] + e.cells())
-            rows.append([f"{w}: {LONG_RS[c]} vs {hw} without, points of neither's time", fmt_pct(-ppts)] + ep.cells())
+            rows.append([f"{w}: {LONG_RS[c]} vs neither", fmt_pct(-paper)] + e.cells()
+                        + [mp_pair(x, _arm(c), "neither", "arm")])
+            rows.append([f"{w}: {LONG_RS[c]} vs {hw} without, points of neither's time", fmt_pct(-ppts)] + ep.cells()
+                        + [mp_pair(x, _arm(c), hw, "arm")])
             for metric, label in list(METRICS.items())[:3]:
                 rows.append([f"{w}: {LONG_RS[c]} vs {hw} without, relative: {label}", "-"]
-                            + Effect(changes(x, _arm(c), hw, metric, keys=("seed_no",), policy="arm")).cells())
+                            + Effect(changes(x, _arm(c), hw, metric, keys=("seed_no",), policy="arm")).cells()
+                            + [mp_pair(x, _arm(c), hw, "arm")])
             if hw in ("n-plane", "both"):
                 rows.append([f"{w}: {hw} with the firmware's batching off vs on (no rescheduling)", "-"]
                             + Effect(changes(x, f"{hw}, no batching", hw, LAT, keys=("seed_no",),
-                                             policy="arm")).cells())
+                                             policy="arm")).cells()
+                            + [mp_pair(x, f"{hw}, no batching", hw, "arm")])
                 rows.append([f"{w}: {LONG_RS[c]} vs {hw} with the firmware's batching off", "-"]
                             + Effect(changes(x, _arm(c), f"{hw}, no batching", LAT, keys=("seed_no",),
-                                             policy="arm")).cells())
+                                             policy="arm")).cells()
+                            + [mp_pair(x, _arm(c), f"{hw}, no batching", "arm")])
         if len(means) == len(names) == len(WORKLOADS):
             e = Effect(means, -sum(TABLE3_RESCHED[w][c][0] for w in names) / len(names))
             results[("resched", MAIN, "aged", "all four", c)] = e
-            rows.append(["all four workloads: vs neither", fmt_pct(e.paper)] + e.cells())
+            rows.append(["all four workloads: vs neither", fmt_pct(e.paper)] + e.cells()
+                        + [mp_pair(d, _arm(c), "neither", "arm")])
         if len(pts) == len(names) == len(WORKLOADS):
             e = Effect(pts, -sum(TABLE3_RESCHED[w][c][1] for w in names) / len(names))
             results[("resched_pts", MAIN, "aged", "all four", c)] = e
-            rows.append([f"all four workloads: vs {hw} without, points", fmt_pct(e.paper)] + e.cells())
+            rows.append([f"all four workloads: vs {hw} without, points", fmt_pct(e.paper)] + e.cells()
+                        + [mp_pair(d, _arm(c), hw, "arm")])
         r.p(f"**{LONG_RS[c][0].upper() + LONG_RS[c][1:]}** (on {hw}; aged device, {MAIN})")
-        r.table(["effect", "paper"] + EFFECT_HEADER, rows)
+        r.table(["effect", "paper"] + EFFECT_HEADER + [MP_PAIR_HEADER], rows)
     r.p("**What the block's rescheduling did** (stats.json `reschedule`, means over the seeds). Counts are of "
         "single-page commands granted (each part of an n-plane command counts). *n-plane cmds formed*: commands "
         "the block joined into n-plane commands, per 1000 granted, and how many of 2, 3 and 4 pages; *op. "
@@ -908,10 +926,12 @@ def _fig5(r: Report, full, names, results):
         "Mean response time (us) and, last, the combination's normalized to the baseline (the paper's Fig. 5 plots "
         "normalized response times).")
     m = d.groupby(["workload", "fig5"])[LAT].mean()
-    r.table(["workload"] + [f"{v} us" for v in FIG5_KEYS.values()] + ["normalized (model)", "normalized (paper)"],
+    r.table(["workload"] + [f"{v} us" for v in FIG5_KEYS.values()] + ["normalized (model)", "normalized (paper)"]
+            + [f"n-plane program pages, {v}" for v in FIG5_KEYS.values()],
             [[w] + [num(m.get((w, k))) for k in FIG5_KEYS]
              + [num(m.get((w, combo), float("nan")) / m.get((w, base), float("nan")), "{:.3f}"),
-                f"{1 - FIG5[w] / 100:.3f}"] for w in names])
+                f"{1 - FIG5[w] / 100:.3f}"]
+             + [mp_program(d[(d["workload"] == w) & (d["fig5"] == k)]) for k in FIG5_KEYS] for w in names])
     rows, means = [], []
     for w in names:
         x = d[d["workload"] == w]
@@ -919,18 +939,22 @@ def _fig5(r: Report, full, names, results):
         results[("fig5", MAIN, "aged", w)] = e
         if e.n:
             means.append(e.mean)
-        rows.append([f"{w}: both reschedulings + stripe vs static, no rescheduling", fmt_pct(-FIG5[w])] + e.cells())
+        rows.append([f"{w}: both reschedulings + stripe vs static, no rescheduling", fmt_pct(-FIG5[w])] + e.cells()
+                    + [mp_pair(x, combo, base, "fig5")])
         for metric, label in list(METRICS.items())[1:3]:
             rows.append([f"{w}: the same, {label}", "-"]
-                        + Effect(changes(x, combo, base, metric, keys=("seed_no",), policy="fig5")).cells())
+                        + Effect(changes(x, combo, base, metric, keys=("seed_no",), policy="fig5")).cells()
+                        + [mp_pair(x, combo, base, "fig5")])
         for k in ("static | both", "stripe | none"):
             rows.append([f"{w}: {FIG5_KEYS[k]} alone vs static, no rescheduling", "-"]
-                        + Effect(changes(x, k, base, LAT, keys=("seed_no",), policy="fig5")).cells())
+                        + Effect(changes(x, k, base, LAT, keys=("seed_no",), policy="fig5")).cells()
+                        + [mp_pair(x, k, base, "fig5")])
     if len(means) == len(names) == len(WORKLOADS):
         e = Effect(means, -sum(FIG5.values()) / len(FIG5))
         results[("fig5", MAIN, "aged", "all four")] = e
-        rows.append(["all four workloads: both reschedulings + stripe", fmt_pct(e.paper)] + e.cells())
-    r.table(["effect", "paper"] + EFFECT_HEADER, rows)
+        rows.append(["all four workloads: both reschedulings + stripe", fmt_pct(e.paper)] + e.cells()
+                    + [mp_pair(d, combo, base, "fig5")])
+    r.table(["effect", "paper"] + EFFECT_HEADER + [MP_PAIR_HEADER], rows)
     r.p("What the block's rescheduling did in the combination (stats.json `reschedule`, as in Table 3's section):")
     r.table(["workload"] + STATS_HEADER,
             [[w] + _stats_row(d[(d["workload"] == w) & (d["fig5"] == combo)]) for w in names])
