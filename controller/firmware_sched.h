@@ -134,11 +134,16 @@ class FirmwareScheduler {
     bool integer;
   };
   virtual std::vector<Stat> stats() const { return {}; }
+  // Whether it releases every command at its ready time and holds none. Only then does
+  // the stage gather a write group's programs (HoldingStage::join_group): a policy that
+  // holds a busy chip's commands would hold the group's others while one waits.
+  virtual bool releases_all() const { return false; }
 };
 
 class InOrderRelease final : public FirmwareScheduler {
  public:
   void submit(FwCommand& c, Tick ready, FlashOutlet& out) override { out.release(c, ready); }
+  bool releases_all() const override { return true; }
 };
 
 }  // namespace ssd::ctrl

@@ -1,5 +1,6 @@
 #include "controller/holding_stage.h"
 
+#include <algorithm>
 #include <array>
 
 #include "controller/combined_command.h"
@@ -249,6 +250,7 @@ FwCommand& HoldingStage::combine(FwCommand* const* parts, unsigned n) {
   begin_combined(*w.cmd, *parts[0]->cmd);
   w.t_built = parts[0]->t_built;
   w.t_arrived = parts[0]->t_arrived;
+  for (unsigned i = 1; i < n; ++i) w.t_arrived = std::min(w.t_arrived, parts[i]->t_arrived);
   w.ppa = parts[0]->ppa;
   for (unsigned i = 0; i < n; ++i) {
     join(*w.cmd, *parts[i]->cmd);
@@ -303,14 +305,13 @@ void HoldingStage::settle() {
 // ---- write groups ----
 
 void HoldingStage::join_group(FwCommand& c, const WriteAllocator::GroupNote& g) {
-  if (!batcher_.on()) return;  // nothing would join them: each goes when released
-  while (!write_groups_.empty() && write_groups_.front().gathered.empty() && write_groups_.front().id == 0)
-    write_groups_.pop_front();  // gone
+  // Gathered only when the batching may join them and the release policy holds nothing.
+  if (!batcher_.on() || !policy_->releases_all()) return;
+  write_groups_.erase(std::remove_if(write_groups_.begin(), write_groups_.end(),
+                                     [](const WriteGroup& w) { return w.id == 0; }),
+                      write_groups_.end());  // gone
   if (g.opened) {
-    if (!write_groups_.empty() && !write_groups_.back().closed) {  // no more pages join it
-      write_groups_.back().closed = true;
-      group_may_leave(write_groups_.back());
-    }
+    close_group();
     write_groups_.push_back({g.id, g.until, 0, false, {}});
     if (g.until > clock_.now()) ports_.alarm_at(g.until);
   }
@@ -319,6 +320,12 @@ void HoldingStage::join_group(FwCommand& c, const WriteAllocator::GroupNote& g) 
   ++w->joined;
   c.write_group = g.id;
   if (g.last) w->closed = true;
+}
+
+void HoldingStage::close_group() {
+  if (write_groups_.empty() || write_groups_.back().closed) return;
+  write_groups_.back().closed = true;  // no more pages join it
+  group_may_leave(write_groups_.back());
 }
 
 HoldingStage::WriteGroup* HoldingStage::write_group(std::uint64_t id) {
@@ -381,6 +388,7 @@ bool HoldingStage::retarget(FwCommand& c, std::uint32_t plane) {
   if (ppa == kUnmapped) return false;
   const bool queued = c.where == Held;
   if (queued) unlink(c);
+  leaves_group(c);  // moved off its group's chip: it goes alone
   FlashCommand& f = *c.cmd;
   const Token t = f.token[ftl_.decode(c.ppa).plane];
   frontier_.give_back(from, false);

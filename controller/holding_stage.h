@@ -82,6 +82,9 @@ class HoldingStage {
   // went to another group, and each of its programs released or cancelled), or at its
   // forecast start at the latest.
   void join_group(FwCommand& c, const WriteAllocator::GroupNote& g);
+  // A write group was opened for a page that then waited for space (built later, in
+  // another group): the group before it takes no more pages.
+  void close_group();
 
   // ---- what the module calls ----
   void time_came(FwCommand& c);  // FlashOut::wake_at's time

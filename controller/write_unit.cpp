@@ -43,7 +43,10 @@ void WriteUnit::program(std::uint32_t op, bool again) {
   const WritePath::Op& w = buffer_.op(op);
   const std::uint64_t lpn = w.lpn;
   const std::uint32_t ppa = frontier_.place(op, lpn, again);
-  if (ppa == kUnmapped) return;  // it waits for space in its plane
+  if (ppa == kUnmapped) {  // it waits for space in its plane
+    if (frontier_.group_note().opened) stage_.close_group();
+    return;
+  }
   FwCommand& f = stage_.build(FlashOp::Program, ppa, FlashOrigin::HostProgram, *this);
   f.cmd->token[f.cmd->first_plane()] = w.token;
   f.write_op = op;

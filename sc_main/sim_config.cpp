@@ -171,8 +171,10 @@ Config make_config() {
              "(the die's planes at one page offset, so that copies run as n-plane programs: docs/scheduler.md, Write "
              "placement); plane = the victim's plane's own GC stream");
   c.add_enum("ftl.queue_delay_from", fw.delay_from_release ? "release" : "arrival", {"arrival", "release"},
-             "ftl.write_policy = delay: a command's delay in queueTotalDelay (Chen et al. Eq. 9) counts from its "
-             "request's arrival at the controller (arrival, as the paper defines it) or from its release to the flash");
+             "where the busy forecast counts a command's delay from (Chen et al. Eq. 9): its request's arrival at the "
+             "controller (arrival, as the paper defines it) or its release to the flash; ftl.write_policy = delay "
+             "ranks channels by these delays, and stats.json placement's predicted and actual waits use the same "
+             "origin under every policy that keeps the forecast");
   c.add_double("ftl.precondition", 1.0, 0, 1,
                "fraction of the logical space written (and aged) before time 0 (1: every host read reaches the flash)");
   c.add_double("ftl.precondition_age", 1.0, 0, 1000,

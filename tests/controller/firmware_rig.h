@@ -221,6 +221,7 @@ struct Rig final : FirmwarePorts {
     c.lba = lba;
     c.sectors = sectors;
     c.id = requests.size();
+    c.t_fw_in = t;
     r.sent = t;
     const PageSpan span = page_span(lba, sectors, spp);
     for (std::uint64_t lpn = span.first; lpn < span.end() && sectors; ++lpn) {

@@ -599,10 +599,7 @@ TEST_CASE("holding stage: a write group's programs wait for one another and leav
   // released at one instant, go as one two-plane program. lpn 2 at 10 us opens the next
   // group (plane 0, offset 1) and waits in it; lpn 3 at 20 us joins it (plane 1, offset 1):
   // both leave then, as one two-plane program.
-  FtlConfig f = test::tiny_device();
-  f.nand.channels = 1;
-  f.nand.chips_per_channel = 1;
-  f.nand.blocks_per_plane = 32;
+  const FtlConfig f = one_die();
   Rig r(f, test::free_firmware(), nullptr, make_write_allocator("delay", f));
   const std::uint32_t spp = 8;
   const Tick us = kTicksPerUs;
@@ -633,4 +630,32 @@ TEST_CASE("holding stage: a write group's programs wait for one another and leav
   r.run();
   CHECK(r.reads_checked == 5);
   CHECK(r.mismatches == 0);
+}
+
+TEST_CASE("holding stage: under SOS, which holds a busy chip's commands, a write group is not gathered",
+          "[firmware][holding_stage][sos][chen]") {
+  // One die of two planes, delay placement in write groups, SOS releasing one command at a
+  // time per chip (no QSL, no WHM, free cycles). The firmware's forecast takes tPROG 5 ms,
+  // so a group opened at 10 us starts, by the forecast, after 5 ms; the rig's NAND takes
+  // 500 us. Were lpn 2's program gathered when SOS releases it (at 1000 us), it would keep
+  // the chip busy, SOS would hold lpn 3, and lpn 2 would wait for its group's forecast
+  // start. Not gathered, the four programs run back to back.
+  FtlConfig f = one_die();
+  f.nand.t_prog_us = 5000;
+  SosConfig sos;
+  sos.qsl = sos.whm = false;
+  sos.cycles_per_decision = sos.cycles_per_qsl_move = sos.cycles_per_whm_lookup = 0;
+  Rig r(f, test::free_firmware(), std::make_unique<SosScheduler>(sos), make_write_allocator("delay", f));
+  const std::uint32_t spp = 8;
+  const Tick us = kTicksPerUs;
+  r.send_host(HostOp::Write, 0, 2 * spp);
+  r.at(10 * us, 0, [&] { r.send_host(HostOp::Write, 2 * spp, spp); });
+  r.at(20 * us, 0, [&] { r.send_host(HostOp::Write, 3 * spp, spp); });
+  r.run();
+  REQUIRE(r.completed == 3);
+  CHECK(r.requests[0].done == 2 * Rig::kProgram);
+  CHECK(r.requests[1].done == 3 * Rig::kProgram);
+  CHECK(r.requests[2].done == 4 * Rig::kProgram);
+  CHECK(r.multiplane == 0);
+  CHECK(r.errors.empty());
 }
