@@ -30,12 +30,12 @@ std::uint32_t DynamicAllocator::plane_in_die(std::uint32_t die, const Allocation
   return p == kNoPlane ? kNone : die * planes_per_die_ + p;
 }
 
-bool DynamicAllocator::row_complete(std::uint32_t die, const AllocationView& v) const {
+bool DynamicAllocator::row_complete(std::uint32_t die, const AllocationView& v, std::uint32_t placed) const {
   std::uint32_t offset = kNone;
   for (std::uint32_t p = 0; p < planes_per_die_; ++p) {
     const std::uint32_t plane = die * planes_per_die_ + p;
     if (!v.can_place(plane)) continue;
-    const std::uint32_t o = v.next_offset(plane) % pages_per_block_;
+    const std::uint32_t o = (v.next_offset(plane) + (plane == placed ? 1 : 0)) % pages_per_block_;
     if (offset != kNone && o != offset) return false;
     offset = o;
   }
@@ -80,13 +80,9 @@ ChannelFirstAllocator::ChannelFirstAllocator(const nand::NandConfig& n, const St
 
 bool ChannelFirstAllocator::group_full(std::uint32_t plane, const AllocationView& v) const {
   if (group_.pages >= group_.size || plane == kNone) return true;
-  // Its die's row complete with this page, and the chip gone round: no page can join.
+  // The chip gone round, and its die's row complete with this page: no page can join.
   const std::uint32_t die = plane / planes_per_die_;
-  if (group_.first_die + (die - group_.first_die + 1) % dies_per_chip_ != group_.first_die + group_.start) return false;
-  const std::uint32_t after = (v.next_offset(plane) + 1) % pages_per_block_;
-  for (std::uint32_t p = die * planes_per_die_; p < (die + 1) * planes_per_die_; ++p)
-    if (p != plane && v.can_place(p) && v.next_offset(p) % pages_per_block_ != after) return false;
-  return true;
+  return next_die(die) == kNone && row_complete(die, v, plane);
 }
 
 std::uint32_t ChannelFirstAllocator::round_robin(std::uint64_t lpn, const AllocationView& v) {
@@ -113,13 +109,8 @@ std::uint32_t ChannelFirstAllocator::plane_for(std::uint64_t lpn, const Allocati
   // The group goes on while it has room and has not started: on its die while the die's
   // row (its planes' next offset) is incomplete, then on the chip's next die, once round.
   if (group_.pages != 0 && group_.pages < group_.size && now <= group_.until) {
-    std::uint32_t die = group_.die;
-    bool on = true;
-    if (row_complete(die, v)) {
-      die = group_.first_die + (die - group_.first_die + 1) % dies_per_chip_;
-      on = die != group_.first_die + group_.start;
-    }
-    const std::uint32_t plane = on ? plane_in_die(die, v) : kNone;
+    const std::uint32_t die = row_complete(group_.die, v) ? next_die(group_.die) : group_.die;
+    const std::uint32_t plane = die == kNone ? kNone : plane_in_die(die, v);
     if (plane != kNone) {
       group_.die = die;
       --counts_.formed[group_.pages];

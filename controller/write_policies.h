@@ -60,8 +60,9 @@ class DynamicAllocator : public WriteAllocator {
   // the die-aligned frontier's rule (controller/die_frontier.h) among the planes that can
   // place; kNone if none can.
   std::uint32_t plane_in_die(std::uint32_t die, const AllocationView& v) const;
-  // Whether the die's planes that can place are all at one offset (its row complete).
-  bool row_complete(std::uint32_t die, const AllocationView& v) const;
+  // Whether the die's planes that can place are all at one offset (its row complete),
+  // the stream of plane `placed` (kNone: none) counted one page further on.
+  bool row_complete(std::uint32_t die, const AllocationView& v, std::uint32_t placed = kNone) const;
   // The earliest-free die of a channel that has a plane that can place (ties: fewer
   // queued commands, then the rotation); kNone if none.
   std::uint32_t earliest_free_die(std::uint32_t channel, const AllocationView& v);
@@ -116,6 +117,11 @@ class ChannelFirstAllocator final : public DynamicAllocator {
   // Whether the group can take no page after this one, placed on `plane` (a plane that
   // can place; the group's die is the plane's).
   bool group_full(std::uint32_t plane, const AllocationView& v) const;
+  // The chip's die after `die` in the group's round; kNone once round to the one it began on.
+  std::uint32_t next_die(std::uint32_t die) const {
+    const std::uint32_t next = group_.first_die + (die - group_.first_die + 1) % dies_per_chip_;
+    return next == group_.first_die + group_.start ? kNone : next;
+  }
 
   Rule rule_;
   Tick page_bus_;           // T_commands + T_data (Eqs. 2-3): a page's bus time
