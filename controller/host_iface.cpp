@@ -53,7 +53,8 @@ void HostIface::accept(tlm::tlm_generic_payload& gp) {
   HostCommand& c = host_cmd(gp);
   c.tag = free_tags_.back();
   free_tags_.pop_back();
-  max_in_use_ = std::max(max_in_use_, ++in_use_);
+  tags_change(+1);
+  max_in_use_ = std::max(max_in_use_, in_use_);
   const Tick now = sim_now();
   c.t_tag = now;
   const Tick ready = c.op == HostOp::Write ? link(std::uint64_t{c.sectors} * 512) : now;
@@ -119,7 +120,7 @@ tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase
 void HostIface::deliver(tlm::tlm_generic_payload& gp) {
   HostCommand& c = host_cmd(gp);
   free_tags_.push_back(c.tag);
-  --in_use_;
+  tags_change(-1);
   c.t_done = sim_now();
   trace_state();
   to_host_out_.send(gp);

@@ -17,6 +17,7 @@
 #include "tlm/host_protocol.h"
 #include "tlm/outbox.h"
 #include "tlm/request_life.h"
+#include "tlm/sim_now.h"
 
 namespace ssd::ctrl {
 
@@ -29,6 +30,10 @@ class HostIface : public sc_core::sc_module {
 
   unsigned tags_in_use() const { return in_use_; }
   unsigned max_tags_in_use() const { return max_in_use_; }
+  // Tags in use integrated over time up to `at` (no earlier than the last change): the
+  // requests the device held, tag-picoseconds; over a window, divided by its length, the
+  // mean number held.
+  Tick tag_ticks(Tick at) const { return tag_ticks_ + Tick{in_use_} * (at > tags_since_ ? at - tags_since_ : 0); }
   std::uint64_t backpressure_events() const { return backpressure_; }
   // Link busy time up to `now` (transfers reserved past it not counted).
   Tick link_busy(Tick now) const { return link_.busy(now); }
@@ -50,6 +55,13 @@ class HostIface : public sc_core::sc_module {
   unsigned depth_;
   double ps_per_byte_;  // 0: unlimited
   unsigned in_use_ = 0, max_in_use_ = 0;
+  Tick tag_ticks_ = 0, tags_since_ = 0;  // tag_ticks() up to tags_since_, the last change
+  void tags_change(int by) {
+    const Tick now = sim_now();
+    tag_ticks_ += Tick{in_use_} * (now - tags_since_);
+    tags_since_ = now;
+    in_use_ = static_cast<unsigned>(static_cast<int>(in_use_) + by);
+  }
   std::vector<std::uint16_t> free_tags_;
   tlm::tlm_generic_payload* waiting_ = nullptr;  // BEGIN_REQ held back while tags are full
   // The base protocol's exclusion rules toward the firmware (one BEGIN_REQ until its

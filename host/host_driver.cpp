@@ -19,6 +19,7 @@ HostDriver::HostDriver(sc_module_name name, std::unique_ptr<RequestSource> sourc
                        std::uint64_t preconditioned, const SchedulerSetup& sched)
     : sc_module(name), socket("socket"), src_(std::move(source)),
       sched_(sched.kind, sched.locations ? sched.locations->chips() : 1, sched.dispatch), queue_length_(sched.queue_length),
+      window_counts_outstanding_(sched.window_counts_outstanding),
       locations_(sched.locations), conflicts_(sched.locations ? sched.locations->chips() : 1), qd_(queue_depth), spp_(sectors_per_page),
       shadow_(logical_pages, preconditioned), pool_("host commands") {
   socket.register_nb_transport_bw(this, &HostDriver::bw);
@@ -107,6 +108,22 @@ std::uint64_t HostDriver::end_warmup_now() {
   return id_ + 1;
 }
 
+void HostDriver::admit_and_dispatch() {
+  // Sending a request frees its place in a window of waiting requests: admit and send
+  // again until neither moves (a window that counts outstanding requests frees a place
+  // only at a completion).
+  for (;;) {
+    while (!queue_.empty() && window_has_room()) {
+      admit(queue_.front().r, queue_.front().arrival);
+      queue_.pop_front();
+      ++in_host_;
+    }
+    const unsigned before = outstanding_;
+    dispatch();
+    if (queue_.empty() || outstanding_ == before || !window_has_room()) return;
+  }
+}
+
 void HostDriver::dispatch() {
   IoScheduler::Entry e;
   while (!awaiting_end_req_ && sched_.pop(e)) send(e);
@@ -181,7 +198,7 @@ void HostDriver::pump() {
     // that finds no request waiting before it and room in the scheduling queue goes
     // straight in.
     while (in_host_ + queue_.size() < qd_ && fetch()) {
-      if (queue_.empty() && sched_.waiting() < queue_length_) {
+      if (queue_.empty() && window_has_room()) {
         admit(next_, now);
         ++in_host_;
       } else {
@@ -190,12 +207,7 @@ void HostDriver::pump() {
       have_next_ = false;
     }
   }
-  while (!queue_.empty() && sched_.waiting() < queue_length_) {
-    admit(queue_.front().r, queue_.front().arrival);
-    queue_.pop_front();
-    ++in_host_;
-  }
-  dispatch();
+  admit_and_dispatch();
   trace_counts();
   if (src_->timed() && have_next_) pump_event_.notify(sc_delay(next_arrival_ - now));
   // Closed loop: the next request is read now rather than at the next completion, so
@@ -209,7 +221,7 @@ tlm::tlm_sync_enum HostDriver::bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& 
   expect_no_delay("host, from the host interface", d);
   if (ph == tlm::END_REQ) {
     awaiting_end_req_ = false;
-    if (!in_pump_) dispatch();
+    if (!in_pump_) admit_and_dispatch();
     return tlm::TLM_ACCEPTED;
   }
   if (ph != tlm::BEGIN_RESP) {

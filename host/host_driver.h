@@ -54,6 +54,10 @@ class HostDriver : public sc_core::sc_module {
     SchedulerKind kind = SchedulerKind::Noop;
     DispatchKind dispatch = DispatchKind::Ncq;
     unsigned queue_length = 64;
+    // What queue_length bounds: the requests waiting to be sent (false), or those plus
+    // the ones sent and not yet completed (true: the paper's scheduling window, Gao et
+    // al. Sec. III-B). The device's NCQ depth is a separate limit either way.
+    bool window_counts_outstanding = false;
     std::shared_ptr<LocationMapper> locations;
   };
   HostDriver(sc_core::sc_module_name name, std::unique_ptr<RequestSource> source, unsigned queue_depth,
@@ -205,6 +209,7 @@ class HostDriver : public sc_core::sc_module {
 
   bool fetch();  // reads the next request into next_ (false at the end)
   void admit(const HostRequest& r, Tick arrival);  // into the scheduling queue
+  void admit_and_dispatch();  // requests before the window into it, and out to the device
   void dispatch();                                 // from the scheduling queue to the device
   void send(const IoScheduler::Entry& e);
   void fail(const std::string& msg);
@@ -220,6 +225,11 @@ class HostDriver : public sc_core::sc_module {
   std::deque<Waiting> queue_;  // arrived, not yet in the scheduling queue (it is full)
   IoScheduler sched_;
   unsigned queue_length_;
+  bool window_counts_outstanding_;
+  // Room in the scheduling queue for one more request (SchedulerSetup::queue_length).
+  bool window_has_room() const {
+    return sched_.waiting() + (window_counts_outstanding_ ? outstanding_ : 0u) < queue_length_;
+  }
   std::shared_ptr<LocationMapper> locations_;
   ConflictTracker conflicts_;  // over the requests in the scheduling queue or outstanding
   std::uint64_t wait_sum_[2] = {0, 0}, dispatched_[2] = {0, 0};

@@ -219,6 +219,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
     hs.kind = host::parse_scheduler(cfg.get_string("host.scheduler"));
     hs.dispatch = host::parse_dispatch(cfg.get_string("host.dispatch"));
     hs.queue_length = static_cast<unsigned>(cfg.get_int("host.queue_length"));
+    hs.window_counts_outstanding = cfg.get_string("host.queue_window") == "waiting_and_outstanding";
     // Location vectors follow the device's static allocation (Formula 1 for channel first,
     // chip second); GC and wear leveling keep data in its chip.
     const ctrl::Ftl* f = &ftl;

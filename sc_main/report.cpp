@@ -507,6 +507,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
 
   json::Value ct = obj();
   put(ct, "ncq_backpressure", integer(f.iface.backpressure_events()));
+  put(ct, "ncq_tags_mean", num(f.window.ncq_tags_mean));
+  put(ct, "ncq_tags_max", integer(f.iface.max_tags_in_use()));
   put(ct, "scheduler_decisions", integer(f.sched.decisions()));
   put(ct, "flash_commands", integer(f.sched.issued()));
   put(ct, "link_utilization", num(f.window.link_utilization));

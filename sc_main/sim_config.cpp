@@ -211,6 +211,11 @@ Config make_config() {
              "scheduler's order; batch = a batch at a time (PIQ's Algorithm 1, 'Issue Batch_List.Head'): the next "
              "batch of a batched list only once every request of the one before it has completed (docs/host.md)");
   c.add_int("host.queue_length", 64, 1, 512, "host I/O scheduler queue length");
+  c.add_enum("host.queue_window", "waiting", {"waiting", "waiting_and_outstanding"},
+             "what host.queue_length bounds: waiting = the requests in the scheduling queue not yet sent "
+             "(those sent and not completed are outside it, bounded by the device's NCQ depth alone); "
+             "waiting_and_outstanding = those plus the ones sent and not yet completed, the PIQ paper's "
+             "scheduling window (Gao et al. Sec. III-B): at length 1 the device holds at most one request");
   c.add_bool("host.lookahead", true,
              "accel/: each request the host reads from the workload is announced before it is sent, so the "
              "firmware's lookup tables' lines are fetched meanwhile (simulation speed only: results are identical)");
@@ -320,7 +325,7 @@ const std::vector<Preset>& presets() {
         {"workload.queue_depth", "32"}, {"workload.seed", "798"}}},
       {"piq",
        "Gao et al. (PIQ): 8 ch x 8 chips, 2 KiB pages, 64-page blocks, 128 GiB, 10 % over-provisioning, "
-       "channel-first allocation, host queue 64, its PIQ host scheduler on. Left open by the paper, chosen: "
+       "channel-first allocation, host queue 64 (outstanding and waiting requests), its PIQ host scheduler on. Left open by the paper, chosen: "
        "NAND timing (typical of its time: 40 MT/s, tR 25 us, tPROG 200 us, tBERS 1.5 ms), 1 die and 1 plane "
        "per chip, GC threshold 5 %, no host link limit, NCQ 32, the device scheduler (HOS)",
        {{"nand.channels", "8"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "1"},
@@ -328,7 +333,7 @@ const std::vector<Preset>& presets() {
         {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
         {"nand.t_read_us", "25"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "1500"},
         {"ftl.overprovisioning", "0.1"}, {"ftl.allocation", "CWDP"}, {"host.queue_length", "64"},
-        {"host.scheduler", "piq"}}},
+        {"host.queue_window", "waiting_and_outstanding"}, {"host.scheduler", "piq"}}},
       {"delay",
        "Chen et al. (delay-based): 16 ch x 8 chips x 2 dies x 2 planes, 2048 blocks of 128 "
        "4 KiB pages, 38 MB/s bus, tR 20 us, tPROG 200 us (its other setting: 50 MB/s, 30/400 us); its "

@@ -28,6 +28,7 @@ WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& f
   WindowTicks t = nand_ticks(nand, at);
   t.core_busy = fw.core_busy(at);
   t.link_busy = iface.link_busy(at);
+  t.ncq_tag_ticks = iface.tag_ticks(at);
   return t;
 }
 
@@ -50,6 +51,7 @@ WindowFigures window_between(const WindowTicks& from, const WindowTicks& to) {
     w.bus_utilization.push_back(ratio(to.bus_busy[ch] - at(from.bus_busy, ch), len));
   w.core_utilization = ratio(to.core_busy - from.core_busy, len);
   w.link_utilization = ratio(to.link_busy - from.link_busy, len);
+  w.ncq_tags_mean = ratio(to.ncq_tag_ticks - from.ncq_tag_ticks, len);
   check_window(w);
   return w;
 }

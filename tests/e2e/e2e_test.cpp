@@ -589,3 +589,30 @@ TEST_CASE("e2e: the warm-up ends at steady state and every request is counted on
   // The GC figures count from the window's start too.
   CHECK(m->ftl_at_start.host_pages > 0);
 }
+
+// The PIQ paper's scheduling window (Sec. III-B): host.queue_length bounds the waiting and
+// the outstanding requests together, so that at length 1 the device holds one request at
+// a time, whatever its NCQ depth; counting only the waiting ones, the NCQ fills.
+namespace {
+const std::vector<std::string> kWindowDevice = with(
+    kFree, {"nand.chips_per_channel=2", "nand.blocks_per_plane=64", "ftl.precondition=0.5",
+            "workload.queue_depth=16", "workload.requests=3000", "workload.read_ratio=0.5", "host.queue_length=1"});
+}  // namespace
+
+TEST_CASE("e2e: a host queue of length 1 counting outstanding requests leaves one request in the device",
+          "[e2e][host][window]") {
+  FullSsd* m;
+  Result r = run(m, "piq", with(kWindowDevice, {"host.queue_window=waiting_and_outstanding"}));
+  INFO("most NCQ tags in use " << m->iface->max_tags_in_use());
+  CHECK(m->iface->max_tags_in_use() == 1);
+  CHECK(r.host->completed() == 3000);
+  CHECK(r.host->reads_checked() > 1000);
+}
+
+TEST_CASE("e2e: a host queue of length 1 counting only waiting requests lets the NCQ fill", "[e2e][host][window]") {
+  FullSsd* m;
+  Result r = run(m, "piq", with(kWindowDevice, {"host.queue_window=waiting"}));
+  INFO("most NCQ tags in use " << m->iface->max_tags_in_use());
+  CHECK(m->iface->max_tags_in_use() == 16);  // the closed loop's 16, all in the device
+  CHECK(r.host->completed() == 3000);
+}
