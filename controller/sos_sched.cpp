@@ -72,8 +72,28 @@ void SosScheduler::forget(const FwCommand& c) {
   if (it != newest_.end() && it->second == &c) newest_.erase(it);
 }
 
+// The command a chip's queue offers, by the class its issuer gave it (GC's: controller.
+// gc_priority), as the scheduler block's HOS takes it (controller/sched_policy.h): while
+// urgent GC waits, the chip's oldest host read (it takes no free space, so holding it back
+// cannot end the GC run sooner); else the oldest command of the first class that has one,
+// urgent GC, the host's, background GC. With gc_priority = fifo every command is of the
+// host's class: the queue's head.
+FwCommand* SosScheduler::candidate(std::uint32_t chip, const FirmwareView& v) {
+  FwCommand* oldest[3] = {nullptr, nullptr, nullptr};  // per FlashPriority
+  FwCommand* host_read = nullptr;
+  for (FwCommand* e = v.first_held(chip); e; e = v.next_held(*e)) {
+    const auto cls = static_cast<unsigned>(e->cmd->priority);
+    if (cls < 3 && !oldest[cls]) oldest[cls] = e;
+    if (!host_read && e->cmd->priority == FlashPriority::Host && e->cmd->op == FlashOp::Read) host_read = e;
+  }
+  if (oldest[static_cast<unsigned>(FlashPriority::UrgentGc)] && host_read) return host_read;
+  for (FwCommand* c : oldest)
+    if (c) return c;
+  return v.first_held(chip);
+}
+
 void SosScheduler::release(std::uint32_t chip, FlashOutlet& out) {
-  FwCommand& c = *out.view().first_held(chip);
+  FwCommand& c = *candidate(chip, out.view());
   if (movable(c)) unqueued(c.cmd->lpn, c.order);
   forget(c);
   ++decisions_;

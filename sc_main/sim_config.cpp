@@ -119,7 +119,7 @@ Config make_config() {
             "Verilog block's WMAX)");
   c.add_bool("controller.read_first", false, "hos: take the oldest read of a chip queue (of its first class) before its oldest command");
   c.add_enum("controller.gc_priority", fw.gc_yields ? "host_first" : "fifo", {"host_first", "fifo"},
-             "hos: host_first = a chip serves host commands before GC's, unless the GC's plane is at its last "
+             "hos (and sos's release): host_first = a chip serves host commands before GC's, unless the GC's plane is at its last "
              "free block (then GC first: foreground); GC starts as soon as a plane needs it. fifo = GC commands "
              "queue with the host's in arrival order, GC starts when its chip has no command outstanding");
   c.add_bool("controller.decide_ahead", true,

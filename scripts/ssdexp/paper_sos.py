@@ -465,8 +465,8 @@ def _codesign(r: Report, cod, ages: list) -> dict:
         f"(\"slower\": by more than {NOISE_PP:.0f} %.) "
         "Where SOS is slower than HOS even with free decisions, the gap is not its decisions' cost (its WHM lookups "
         "and QSL moves still cost their cycles) but mostly SOS itself: one command per chip at a time (the "
-        "block's queues hold a second one in the chip's cache register) and GC's commands in build order among "
-        "the host's (the block serves host commands first). The firmware core is saturated (over 95 % busy) "
+        "block's queues hold a second one in the chip's cache register, and join a die's commands into n-plane "
+        "commands where the device has them). The firmware core is saturated (over 95 % busy) "
         + "; ".join((f"from {sat(a):.1f} us per decision" if sat(a) is not None else "at no point of the sweep")
                     + f" on the {a} device" for a in ages) + ".")
     r.figure(p, "Mean response time of SOS against its firmware cost per decision, HOS and IOS for reference")
@@ -512,9 +512,9 @@ def _sos(r: Report, fig6, names: list, ages: list) -> dict:
         + "; ".join(f"{a} device: {moves[(a, 'SOS')]:.0f} moves" for a in ages) + "), WHM what its write hits "
         "give (none where no page is written again while its last write is queued). Against the model's own "
         "per-chip queues (last column) SOS differs in two ways: it sends a chip one command at a time (the next "
-        "when the firmware sees the last one complete), so a chip's cache register never holds a second command; "
-        "and its queues are in build order, GC's commands among the host's, while the block serves host commands "
-        "before background GC. GC pages copied during the runs, HOS (queues) / SOS: "
+        "when the firmware sees the last one complete), so a chip's cache register never holds a second command "
+        "and no n-plane command forms. Both take a chip's host commands before its background GC's "
+        "(`controller.gc_priority`). GC pages copied during the runs, HOS (queues) / SOS: "
         + "; ".join(f"{a} device {gc[(a, 'HOS (queues)')]:.0f} / {gc[(a, 'SOS')]:.0f}" for a in ages) + ".")
     whm = fig6[fig6["arm"] == "SOS (WHM)"]
     hits = [100 * x for x in whm["firmware.write_hit_ratio"]]

@@ -247,6 +247,49 @@ TEST_CASE("sos: an idle chip takes its queue's head, one command at a time, afte
   CHECK(out.charged == 600);
 }
 
+TEST_CASE("sos: an idle chip takes its host commands before its background GC, urgent GC before host writes",
+          "[sos][gc]") {
+  // controller.gc_priority = host_first: GC's commands carry their class. A chip's queue
+  // built GC read, GC erase, host read, host write (the order GC and the host built them).
+  Cmds k;
+  SosScheduler s(SosConfig{});
+  FakeOutlet out(1);
+  auto gc = [&](FlashOp op, std::uint64_t id, FlashPriority p) -> FwCommand& {
+    FwCommand& c = k.make(op, 0, id);
+    c.cmd->origin = op == FlashOp::Read ? FlashOrigin::GcRead : FlashOrigin::GcErase;
+    c.cmd->priority = p;
+    return c;
+  };
+  FwCommand& g1 = gc(FlashOp::Read, 1, FlashPriority::BackgroundGc);
+  FwCommand& g2 = gc(FlashOp::Erase, 2, FlashPriority::BackgroundGc);
+  FwCommand& r3 = k.make(FlashOp::Read, 0, 3);
+  FwCommand& w4 = k.make(FlashOp::Program, 0, 4, 40);
+  for (FwCommand* c : {&g1, &g2, &r3, &w4}) s.submit(*c, 0, out);
+  std::vector<std::uint64_t> order;
+  for (int i = 0; i < 4; ++i) {
+    out.busy_chip[0] = false;
+    s.chip_idle(0, out);
+    REQUIRE(out.released.size() == order.size() + 1);
+    order.push_back(out.released.back().first);
+  }
+  CHECK(order == std::vector<std::uint64_t>{3, 4, 1, 2});  // the host's first, each class oldest first
+
+  // Urgent GC (its plane at the last reserve) goes before the host's write, not its read.
+  FakeOutlet o2(1);
+  SosScheduler t(SosConfig{});
+  FwCommand& w5 = k.make(FlashOp::Program, 0, 5, 50);
+  FwCommand& u6 = gc(FlashOp::Read, 6, FlashPriority::UrgentGc);
+  FwCommand& r7 = k.make(FlashOp::Read, 0, 7);
+  for (FwCommand* c : {&w5, &u6, &r7}) t.submit(*c, 0, o2);
+  std::vector<std::uint64_t> o2order;
+  for (int i = 0; i < 3; ++i) {
+    o2.busy_chip[0] = false;
+    t.chip_idle(0, o2);
+    o2order.push_back(o2.released.back().first);
+  }
+  CHECK(o2order == std::vector<std::uint64_t>{7, 6, 5});
+}
+
 TEST_CASE("sos: QSL moves the last queued write of the longest queue with two or more to an idle empty chip",
           "[sos][qsl]") {
   Cmds k;
