@@ -114,13 +114,20 @@ void SosScheduler::dispatch(std::uint32_t chip, FlashOutlet& out) {
 // to a plane of `chip` (whose queue is empty); false if none moves.
 bool SosScheduler::level(std::uint32_t chip, FlashOutlet& out) {
   const FirmwareView& v = out.view();
+  ++qsl_chances_;
   std::uint32_t from = chip;
   for (std::uint32_t k = 0; k < v.chips(); ++k)
     if (k != chip && v.held_programs(k) > 1 && (from == chip || v.held(k) > v.held(from))) from = k;
-  if (from == chip) return false;
+  if (from == chip) {
+    ++qsl_no_source_;
+    return false;
+  }
   FwCommand* e = v.last_held(from);
   while (e && !(movable(*e) && oldest_of_page(*e))) e = v.prev_held(*e);
-  if (!e) return false;  // each would overtake an older program of its page
+  if (!e) {  // each would overtake an older program of its page
+    ++qsl_page_order_;
+    return false;
+  }
   // Out of its queue while it moves: a move frees a page where host writes may wait and
   // may start GC, so commands may arrive during it, and another idle chip's QSL must not
   // take the same program.
@@ -140,12 +147,17 @@ bool SosScheduler::level(std::uint32_t chip, FlashOutlet& out) {
     return true;
   }
   out.put_back(moving, place);  // stays where it was
+  ++qsl_refused_;
   return false;
 }
 
 std::vector<FirmwareScheduler::Stat> SosScheduler::stats() const {
   return {{"sos_decisions", static_cast<double>(decisions_), true},
           {"qsl_moves", static_cast<double>(qsl_moves_), true},
+          {"qsl_chances", static_cast<double>(qsl_chances_), true},
+          {"qsl_no_source", static_cast<double>(qsl_no_source_), true},
+          {"qsl_page_order", static_cast<double>(qsl_page_order_), true},
+          {"qsl_refused", static_cast<double>(qsl_refused_), true},
           {"write_hits", static_cast<double>(write_hits_), true},
           {"write_hit_ratio", host_programs_ ? static_cast<double>(write_hits_) / static_cast<double>(host_programs_) : 0.0,
            false}};

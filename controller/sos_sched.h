@@ -83,6 +83,10 @@ class SosScheduler final : public FirmwareScheduler {
   std::unordered_map<std::uint64_t, std::deque<std::uint64_t>> queued_;
   std::uint64_t seq_ = 0;  // submissions, in the order queued: FwCommand::order
   std::uint64_t qsl_moves_ = 0, write_hits_ = 0, decisions_ = 0, host_programs_ = 0;
+  // QSL's chances (an idle chip with an empty queue) and why one moved nothing: no other
+  // queue held two host programs; each would overtake an older program of its page; every
+  // plane of the chip refused it (FlashOutlet::retarget).
+  std::uint64_t qsl_chances_ = 0, qsl_no_source_ = 0, qsl_page_order_ = 0, qsl_refused_ = 0;
 };
 
 }  // namespace ssd::ctrl

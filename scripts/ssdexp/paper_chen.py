@@ -28,7 +28,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .report import (EFFECT_HEADER, NOISE_PP, TOLERANCE_PP, TOLERANCE_REL, Effect, Report,  # noqa: E402
+from .report import (EFFECT_HEADER, HEADLINE, NOISE_PP, RULE, Effect, Report, headline,  # noqa: E402
                      change_pct, fmt_pct, label_rows, run)
 
 POLICIES = ["rr", "weight", "delay"]
@@ -244,8 +244,7 @@ def add_derived(df):
 
 def short(v: str) -> str:
     """A verdict's first words (summary cells)."""
-    for w in ("reproduced", "same direction", "different size", "opposite", "mixed signs", "not reproduced",
-              "not measured"):
+    for w in HEADLINE:
         if v.startswith(w):
             return w + (" (" + v.split("(", 1)[1] if w in ("different size", "mixed signs") and "(" in v else "")
     return v
@@ -433,10 +432,7 @@ def reproduce(out: str, quick: bool, jobs) -> str:
         + "Every run checks every read against what was last written: 0 mismatches.",
         "**Effects and verdicts** (scripts/ssdexp/report.py): an effect is the relative change of a metric between two "
         "policies, measured on each run of a workload (its shapes and seeds: here the \"workloads\" of the "
-        f"verdict rules); *reproduced* when their mean is within {TOLERANCE_PP:.0f} points or {TOLERANCE_REL:.0%} of "
-        "the paper's size (the wider) and most runs agree in sign; *same direction* within 2x; *different size* "
-        f"beyond; *opposite*; *mixed signs* when at most half agree. A run within {NOISE_PP:.0f} point of zero counts "
-        "for neither sign. IOPS up and latency down are improvements: the paper's \"improved by 8.4 % and 7.8 %\" "
+        f"verdict rules); {RULE}. IOPS up and latency down are improvements: the paper's \"improved by 8.4 % and 7.8 %\" "
         "is +8.4 % IOPS and -7.8 % latency here.")
 
     results = {}  # (setting, age, workload, new, base, metric) -> Effect (first paper value)
@@ -856,10 +852,14 @@ def _summary(df, results, trends, quick, has_batch) -> list:
         (agree if ok else differ).append(f"Trend, {w}, delay's IOPS gain over weight with {what}: "
                                          f"{fmt_pct(a)} -> {fmt_pct(b)} (paper {paper}){loss}")
     n_rep = sum(1 for x in rows if x[-1].startswith("reproduced"))
+    verdicts = [Effect(results[(setting, "fresh", w, new, base, m)].per, v).verdict()
+                for (setting, w, new, base, m), papers in PAPER.items()
+                if (setting, "fresh", w, new, base, m) in results for v, _ in papers]
     aged = [] if quick else [
         f"{NAMES[p]} {fmt_pct(results[(BASE, 'aged', w, p, REFERENCE, IOPS)].mean)}"
         for w in ("Financial1",) for p in POLICIES if (BASE, "aged", w, p, REFERENCE, IOPS) in results]
     out = ["## Summary",
+           f"**Counts** (the paper's {len(rows)} numbers): {headline(verdicts)}.",
            f"{n_rep} of the paper's {len(rows)} numbers reproduced (stated and inferred, IOPS and latency counted "
            "apart; closed loop at 32 outstanding, fresh device, `delay` preset"
            + (", quick set: one shape, one seed, 3,000 requests" if quick else "") + ").",

@@ -20,7 +20,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from .report import (EFFECT_HEADER, Effect, Report, change_pct, fmt_pct, label_rows, run,  # noqa: E402
-                     trace_path, TOLERANCE_PP, TOLERANCE_REL, NOISE_PP)
+                     trace_path, HEADLINE, NOISE_PP, RULE, headline)
 
 HOST = ["noop", "rws", "piq_r", "piq_w", "piq"]
 BATCHED = ["piq_r", "piq_w", "piq"]  # the schemes with batches: host.dispatch=batch changes them
@@ -222,7 +222,7 @@ def reproduce(out: str, quick: bool, jobs) -> str:
     for df, f in [(main, "piq_paper_load.csv"), (batch, "piq_paper_load_batch.csv"), (stress, "piq_stress.csv")]:
         df[cols].to_csv(os.path.join(out, f), index=False)
     ql[["host.queue_length", "workload", "read.latency_us.mean", "write.latency_us.mean",
-        "nand.chip_utilization_while_busy"]].to_csv(os.path.join(out, "piq_queue_length.csv"), index=False)
+        "nand.chip_utilization_while_busy", "controller.ncq_tags_mean", "controller.ncq_tags_max"]].to_csv(os.path.join(out, "piq_queue_length.csv"), index=False)
 
     r.p(__doc__.split("\n\n", 1)[1].strip().replace("\n", " "),
         f"Workloads: {', '.join(names)}. Device schedulers: {', '.join(devices).upper()}. Every run checks every "
@@ -241,11 +241,7 @@ def reproduce(out: str, quick: bool, jobs) -> str:
         "has completed (docs/host.md, \"Dispatch\": the paper's Algorithm 1 ends with \"Issue Batch_List.Head\" and "
         "counts service in read and write cycles, but says its results were taken \"without batch scheduler\"). "
         "NOOP and RWS have no batches and are the same under both.",
-        f"**Verdicts** (scripts/ssdexp/report.py): *reproduced* when the mean over the workloads is within "
-        f"{TOLERANCE_PP:.0f} points or {TOLERANCE_REL:.0%} of the paper's size (the wider) and most workloads agree "
-        "in sign; *same direction* within 2x of the paper's size; *different size* beyond 2x; *opposite*; and "
-        "*mixed signs* when at most half the workloads agree with the paper's sign: then the mean is no verdict. "
-        f"A workload within {NOISE_PP:.0f} point of zero counts for neither sign.")
+        f"**Verdicts**: {RULE}.")
     rows = []
     for n, (key, value, t, note) in chosen.items():
         m = main[(main["workload"] == n) & (main["host.scheduler"] == "noop") & (main["controller.scheduler"] == devices[0])]
@@ -463,11 +459,21 @@ def _fig11(r, ql, names, qls):
             if len(a) and len(b) and a.iloc[0] > 0:
                 per.append(change_pct(a.iloc[0], b.iloc[0]))
         rows.append([f"{METRICS[m]}, length {lo} -> {hi}", fmt_pct(paper)] + Effect(per, paper).cells())
-    waited = ql[ql["host.queue_length"] == qls[0]]
     r.p("## Fig. 11: queue length (PIQ, HOS device, the paper's load)",
-        "The host scheduling queue holds at most `host.queue_length` requests; arrivals beyond wait before it, in "
-        f"order. At length {qls[0]} the mean read time in the host is {waited['host.read_wait_us'].mean():.0f} us "
-        "over the workloads.")
+        "The host scheduling queue holds at most `host.queue_length` requests, waiting and outstanding together "
+        "(`host.queue_window=waiting_and_outstanding`, the paper's window): the device holds at most that many, "
+        "and never more than its 32 NCQ tags; arrivals beyond wait before the queue, in order. Per length, over "
+        "the workloads (medians): the requests the device held on average (`controller.ncq_tags_mean`), the "
+        "most it held, a read's time in the host, and the mean read and write latency.")
+    per_len = []
+    for q in qls:
+        x = ql[ql["host.queue_length"] == q]
+        held = x["controller.ncq_tags_mean"].median() if "controller.ncq_tags_mean" in x else float("nan")
+        most = x["controller.ncq_tags_max"].max() if "controller.ncq_tags_max" in x else float("nan")
+        per_len.append([q, f"{held:.2f}", f"{most:.0f}", f"{x['host.read_wait_us'].median():.0f}",
+                        f"{x['read.latency_us.mean'].median():.0f}", f"{x['write.latency_us.mean'].median():.0f}"])
+    r.table(["queue length", "device holds, mean", "device holds, most", "read's time in the host us",
+             "read latency us", "write latency us"], per_len)
     r.table(["effect", "paper"] + EFFECT_HEADER, rows)
     _save(r, fig, "fig11.png", "Fig. 11: mean latency against the host queue length, normalised to the shortest")
 
@@ -607,8 +613,7 @@ def _gaps(r, main, stress, names, devices, quick):
 
 def _short(v: str) -> str:
     """A verdict's first words (the table's cells)."""
-    for w in ("reproduced", "same direction", "different size", "opposite", "mixed signs", "not reproduced",
-              "not measured"):
+    for w in HEADLINE:
         if v.startswith(w):
             return w
     return v
@@ -627,6 +632,13 @@ def _summary(results, main, stress, ncq, devices, names) -> list:
     total = {d: sum(1 for dev in devices for pair, m in paper_keys if ("paper", dev, d, pair) in results)
              for d in ("ncq", "batch")}
     out = ["## Summary"]
+
+    def counts(reg, disp):
+        return headline(eff(reg, dev, disp, pair, m).verdict() for dev in devices for pair, m in paper_keys
+                        if (reg, dev, disp, pair) in results)
+    out.append(f"**Counts** (the paper's {len(paper_keys)} effects on each of {', '.join(d.upper() for d in devices)}): "
+               f"at the paper's load, NCQ dispatch (the paper's regime): {counts('paper', 'ncq')}. With batch "
+               f"dispatch: {counts('paper', 'batch')}. In the stress case: {counts('stress', 'ncq')}.")
     dev0 = devices[0]
     noop = main[(main["controller.scheduler"] == dev0) & (main["host.scheduler"] == "noop")]
     txt = ("**At the paper's load** (each workload at the rate that gives its Table I conflicts), with NCQ dispatch, "
@@ -637,8 +649,11 @@ def _summary(results, main, stress, ncq, devices, names) -> list:
                        f"{eff('paper', d, 'ncq', ('piq', 'rws'), rd).hi:+.0f} %)" for d in devices)
            + " (paper -19.7 %). The measured reason: under NOOP a read waits "
            f"{noop['host.read_wait_us'].median():.1f} us in the host queue of its {noop[rd].median():.0f} us mean "
-           f"latency (medians over the workloads, {dev0.upper()}); with 32 NCQ tags the device takes almost every "
-           "request as it arrives, and a host scheduler can only reorder what waits.")
+           f"latency (medians over the workloads, {dev0.upper()}); the device held "
+           + (f"{noop['controller.ncq_tags_mean'].median():.1f} requests on average and at most "
+              f"{noop['controller.ncq_tags_max'].median():.0f} " if "controller.ncq_tags_mean" in noop else "")
+           + "of its 32 NCQ tags (the host's window, waiting and outstanding, is 64): the device takes "
+           "almost every request as it arrives, and a host scheduler can only reorder what waits.")
     if ncq is not None:
         s2 = ncq[ncq["controller.ncq_depth"] == ncq["controller.ncq_depth"].min()]
         e = Effect(_pair_rows(s2[s2["host.scheduler"] == "piq"], s2[s2["host.scheduler"] == "noop"], NCQ_APPS, rd))

@@ -2,17 +2,24 @@
 effect, and report.md. The papers' modules (paper_*.py) use it; scripts/reproduce runs them.
 
 An effect is a relative change in % of one metric between two settings, measured on each
-workload. Its verdict (docs/experiments.md, "Verdicts"):
-- *reproduced*: the mean over the workloads lies within TOLERANCE_PP percentage points or
-  TOLERANCE_REL of the paper's size (the wider), and most workloads agree with the paper's
-  sign;
-- *same direction*: the sign agrees (on the mean and on most workloads), the size is within
-  2x of the paper's but outside the tolerance;
-- *different size*: the sign agrees, the size is more than 2x off (either way);
-- *opposite*: the mean has the other sign;
+workload. The paper states it as an average over its workloads, or as "up to" (its
+largest); the model's value is then the mean over the workloads, or the largest change in
+the paper's direction. Its verdict (docs/experiments.md, "Verdicts"), first rule that holds:
+- *not measurable*: no workload measured it;
 - *mixed signs*: the workloads disagree in sign and at most half agree with the paper: no
-  verdict on the mean, whatever it is.
-A workload whose change is within NOISE_PP of zero counts for neither sign.
+  verdict on the value, whatever it is;
+- *no effect, as the paper*: the paper's number and the model's value both within NOISE_PP
+  of zero. Never counted as reproduced: two nulls agree without showing anything;
+- *no effect in the model*: the model's value within NOISE_PP of zero, the paper's not;
+- *opposite*: the signs differ;
+- *reproduced*: the signs agree, most workloads agree with the paper's sign, and the value
+  is within TOLERANCE_REL of the paper's size (|model - paper| <= 0.3 |paper|): the size
+  of the gap scales with the effect, so a -1.9 % never reproduces a -5.4 %;
+- *different size*: the signs agree, the size does not (the ratio to the paper's is given;
+  a paper within NOISE_PP of zero against a model's effect is "different size (the paper:
+  none)").
+A workload whose change is within NOISE_PP of zero counts for neither sign. The headline of
+a report counts its effects by these verdicts (HEADLINE).
 """
 
 from __future__ import annotations
@@ -26,9 +33,11 @@ from .sweep import ROOT, sweep
 
 TRACES = os.environ.get("SSD_TRACES_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "traces")
 
-TOLERANCE_PP = 5.0
-TOLERANCE_REL = 0.25
+TOLERANCE_REL = 0.30
 NOISE_PP = 1.0
+# A report's headline counts, in this order (the verdict's first words).
+HEADLINE = ["reproduced", "different size", "opposite", "no effect in the model", "mixed signs",
+            "no effect, as the paper", "not measurable"]
 
 
 class TracesMissing(RuntimeError):
@@ -57,11 +66,16 @@ def _sign(v: float) -> int:
 
 
 class Effect:
-    """One effect over the workloads: per-workload changes (%), their summary and verdict."""
+    """One effect over the workloads: per-workload changes (%), their summary and verdict.
+    `kind`: how the paper states it, "average" (against the mean) or "up to" (against the
+    largest change in the paper's direction)."""
 
-    def __init__(self, per: list, paper: float | None = None):
+    def __init__(self, per: list, paper: float | None = None, kind: str = "average"):
+        if kind not in ("average", "up to"):
+            raise ValueError(f"an effect's kind is 'average' or 'up to', not {kind!r}")
         self.per = [v for v in per if v == v]
         self.paper = paper
+        self.kind = kind
         n = len(self.per)
         self.n = n
         self.mean = sum(self.per) / n if n else float("nan")
@@ -74,6 +88,14 @@ class Effect:
         self.agree = self.pos if ps > 0 else self.neg if ps < 0 else n - self.pos - self.neg
 
     @property
+    def value(self) -> float:
+        """What the paper's number is held against: the mean, or for "up to" the largest
+        change in the paper's direction."""
+        if self.kind == "up to" and self.n and self.paper is not None:
+            return self.lo if self.paper < 0 else self.hi
+        return self.mean
+
+    @property
     def mixed(self) -> bool:
         return self.pos > 0 and self.neg > 0
 
@@ -81,23 +103,20 @@ class Effect:
         if self.paper is None:
             return ""
         if not self.n:
-            return "not measured"
-        paper, m = self.paper, self.mean
+            return "not measurable"
+        paper, m = self.paper, self.value
         if self.mixed and 2 * self.agree <= self.n:
             return f"mixed signs ({self.agree} of {self.n} agree with the paper)"
-        tol = max(TOLERANCE_PP, TOLERANCE_REL * abs(paper))
-        most = 2 * self.agree > self.n
         tail = f" ({self.agree} of {self.n} agree in sign)" if self.agree < self.n else ""
-        if abs(m - paper) <= tol and most:
-            return "reproduced" + tail
-        if paper == 0 or _sign(m) == 0:
-            return "not reproduced" + tail
+        if _sign(paper) == 0:
+            return "no effect, as the paper" if _sign(m) == 0 else "different size (the paper: none)"
+        if _sign(m) == 0:
+            return "no effect in the model"
         if (m > 0) != (paper > 0):
             return "opposite" + tail
-        ratio = abs(m) / abs(paper)
-        if ratio > 2 or ratio < 0.5:
-            return f"different size ({ratio:.2g}x the paper's)" + tail
-        return "same direction, outside the tolerance" + tail
+        if abs(m - paper) <= TOLERANCE_REL * abs(paper) and 2 * self.agree > self.n:
+            return "reproduced" + tail
+        return f"different size ({abs(m) / abs(paper):.2g}x the paper's)" + tail
 
     def cells(self) -> list:
         """mean, median, range, signs (+/-/~0 of n), verdict."""
@@ -107,12 +126,43 @@ class Effect:
                 f"{self.pos}+ {self.neg}- of {self.n}", self.verdict()]
 
 
+def category(verdict_text: str) -> str:
+    """The headline category of a verdict (one of HEADLINE)."""
+    for c in HEADLINE:
+        if verdict_text.startswith(c):
+            return c
+    raise ValueError(f"not a verdict: {verdict_text!r}")
+
+
+def headline(verdicts) -> str:
+    """The headline counts of a report's verdicts: 'N reproduced, N different size, ...'
+    (every category, zeros included, so that reports compare)."""
+    counts = {c: 0 for c in HEADLINE}
+    for v in verdicts:
+        counts[category(v)] += 1
+    return ", ".join(f"{counts[c]} {c}" for c in HEADLINE)
+
+
+RULE = (f"*reproduced* when the model's value (the mean over the workloads, or for the paper's \"up to\" the "
+        f"largest change in its direction) has the paper's sign, most workloads agree in sign, and it is within "
+        f"{TOLERANCE_REL:.0%} of the paper's size; *different size* with the sign but not the size; *opposite*; "
+        f"*no effect in the model* within {NOISE_PP:.0f} point of zero where the paper has an effect; *no effect, "
+        f"as the paper* when both are within {NOISE_PP:.0f} point of zero (never counted as reproduced); *mixed "
+        f"signs* when at most half the workloads agree with the paper's sign; a workload within {NOISE_PP:.0f} "
+        "point of zero counts for neither sign (scripts/ssdexp/report.py)")
+
+
 EFFECT_HEADER = ["mean", "median", "range over workloads", "signs", "verdict"]
 
 
 def verdict(paper: float, model: float) -> str:
     """The verdict on a single measured value (one workload, or one figure)."""
     return Effect([model], paper).verdict()
+
+
+def counts_line(verdicts) -> str:
+    """'**Counts:** ...' for a report's opening."""
+    return f"**Counts** (every effect with a paper number): {headline(verdicts)}."
 
 
 class Report:

@@ -357,20 +357,46 @@ def check_verdicts():
     # A mean over mixed signs is flagged, never a verdict on its own, even when it is close.
     v = Effect([-90.0, -20.0, +50.0, +2.0], -36.0).verdict()
     assert v.startswith("mixed signs (2 of 4"), v
-    # Same sign, most agree, size within 2x but outside the tolerance.
-    assert Effect([-30.0, -32.0], -19.7).verdict() == "same direction, outside the tolerance"
-    # A 4x gap is a different size, not a quiet "same direction".
+    # The tolerance is relative to the paper's effect: 30 % of it, not 5 points. A model at
+    # -1.9 % does not reproduce a paper's -5.4 % (it did under 5 points absolute).
+    v = Effect([-1.9, -1.9], -5.4).verdict()
+    assert v.startswith("different size (0.35x"), v
+    assert Effect([-4.0, -4.2], -5.4).verdict() == "reproduced"  # 24 % off
+    assert Effect([-25.0, -26.0], -19.7).verdict() == "reproduced"  # 29 % off
+    v = Effect([-26.0, -27.0], -19.7).verdict()  # 35 % off
+    assert v.startswith("different size (1.3x"), v
     v = Effect([-80.0, -82.0], -20.0).verdict()
     assert v.startswith("different size (4x"), v
-    v = Effect([-1.5, -2.0], -47.0).verdict()
-    assert v.startswith("different size (0.037x"), v
     assert Effect([+30.0, +40.0], -20.0).verdict().startswith("opposite")
-    assert Effect([0.2, -0.3], -20.0).verdict().startswith("not reproduced")
+    # Null against null is a verdict of its own, never reproduced; a null model against a
+    # paper's effect says so.
+    assert Effect([0.2, -0.3], 0.4).verdict() == "no effect, as the paper"
+    assert Effect([0.2, -0.3], -20.0).verdict() == "no effect in the model"
+    assert Effect([-5.0, -6.0], 0.0).verdict() == "different size (the paper: none)"
     v = Effect([-25.0, -25.0, +1.5], -20.0).verdict()
     assert v == "reproduced (2 of 3 agree in sign)", v
+    # "Up to" is held against the largest change in the paper's direction, "average"
+    # against the mean: a mean of -14 % does not reproduce "up to -42 %", its -40 % does.
+    up = Effect([-40.0, -2.0, -0.0], -42.0, kind="up to")
+    assert up.value == -40.0 and up.verdict().startswith("reproduced"), up.verdict()
+    v = Effect([-40.0, -2.0, -0.0], -42.0).verdict()
+    assert v.startswith("different size (0.33x"), v
+    assert Effect([+12.0, +3.0], +10.0, kind="up to").value == 12.0
+    try:
+        Effect([1.0], 1.0, kind="range")
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("an unknown kind of claim must be an error")
     e = Effect([-10.0, 0.5, +4.0], -5.0)
     assert (e.pos, e.neg, e.n, e.median, e.lo, e.hi) == (1, 1, 3, 0.5, -10.0, 4.0)
-    assert Effect([], -5.0).verdict() == "not measured"
+    assert Effect([], -5.0).verdict() == "not measurable"
+    # The headline counts every category, zeros included, in one order.
+    from ssdexp.report import headline
+    h = headline(["reproduced", "reproduced (2 of 3 agree in sign)", "no effect, as the paper",
+                  "different size (4x the paper's)", "opposite"])
+    assert h == ("2 reproduced, 1 different size, 1 opposite, 0 no effect in the model, 0 mixed signs, "
+                 "1 no effect, as the paper, 0 not measurable"), h
 
     df = pd.DataFrame([{"workload.read_ratio": 0.25, "workload.path": "", "host.scheduler": "noop"},
                        {"workload.read_ratio": 0.5, "workload.path": "", "host.scheduler": "piq"},
