@@ -397,6 +397,12 @@ def check_verdicts():
                   "different size (4x the paper's)", "opposite"])
     assert h == ("2 reproduced, 1 different size, 1 opposite, 0 no effect in the model, 0 mixed signs, "
                  "1 no effect, as the paper, 0 not measurable"), h
+    # docs/results.md's opening table reads each report's first counts back.
+    from ssdexp.publish import counts_of
+    text = (f"# X\n\n**Counts** (the paper's effects: at its load (the paper's regime)): {h}. Elsewhere: "
+            + headline(["opposite"]) + ".")
+    assert counts_of(text) == [2, 1, 1, 0, 0, 1, 0], counts_of(text)
+    assert counts_of("# Wear\n\nno counts here") is None
 
     df = pd.DataFrame([{"workload.read_ratio": 0.25, "workload.path": "", "host.scheduler": "noop"},
                        {"workload.read_ratio": 0.5, "workload.path": "", "host.scheduler": "piq"},
