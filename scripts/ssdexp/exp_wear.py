@@ -228,14 +228,6 @@ def _table(r: Report, pts):
              "retry %", "soft %", "uncorr. %", "retries / read", "read_retry us", "ecc_decode us"], rows)
 
 
-def _save(r: Report, fig, name: str, caption: str):
-    p = os.path.join(r.out, "figures", name)
-    fig.savefig(p, dpi=110, bbox_inches="tight")
-    fig.savefig(p[:-4] + ".svg", bbox_inches="tight")
-    plt.close(fig)
-    r.figure(p, caption)
-
-
 def _rated(ax):
     ax.axvline(MODEL["nand.fault.rated_cycles"], color="k", ls="--", lw=0.8, label="rated endurance")
 
@@ -258,7 +250,7 @@ def _fig_latency(r: Report, pts, lo, hi, nseeds: int):
     ax.set_title("Read latency percentiles against wear")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    _save(r, fig, "wear_read_latency.png", "Read latency p50, p99 and p99.9 against P/E cycles (mean over seeds"
+    r.save_figure(fig, "wear_read_latency.png", "Read latency p50, p99 and p99.9 against P/E cycles (mean over seeds"
           + (", bars: their range)" if nseeds > 1 else ")"))
 
 
@@ -280,7 +272,7 @@ def _fig_tiers(r: Report, pts):
     ax.set_title("Decode tier of the page reads against wear")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(True, axis="y", alpha=0.3)
-    _save(r, fig, "wear_tiers.png", "Share of page reads per decode tier (stacked) against P/E cycles")
+    r.save_figure(fig, "wear_tiers.png", "Share of page reads per decode tier (stacked) against P/E cycles")
 
 
 def _first(pts, cond) -> float | None:

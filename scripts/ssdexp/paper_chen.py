@@ -19,8 +19,6 @@ logical capacity.
 
 from __future__ import annotations
 
-import json
-import math
 import os
 
 import matplotlib
@@ -28,13 +26,13 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .report import (EFFECT_HEADER, HEADLINE, NOISE_PP, RULE, Effect, Report, headline,  # noqa: E402
+from .frame import (MP_COLS, MP_HEADER, MP_PAIR_HEADER, NAMES, mean_of, add_derived, as_list, changes,  # noqa: E402
+                    finite, isolated, mp_pages, mp_pair, mp_program, num, pd_concat, short, spread_line)
+from .report import (EFFECT_HEADER, NOISE_PP, RULE, Effect, Report, headline,  # noqa: E402
                      change_pct, fmt_pct, label_rows, run)
 
 POLICIES = ["rr", "weight", "delay"]
 REFERENCE = "static"
-NAMES = {"static": "static", "rr": "RR", "weight": "weight", "delay": "delay",
-         "sqf": "SQF", "setf": "SETF", "stripe": "stripe"}
 # Workload shapes: read ratio, size range and alignment (bytes). "UMass shape": as other
 # papers report these traces (and the SOS reproduction runs them); "Table 2 shape": the
 # paper's own Table 2 (write fraction; sizes uniform around its average read and write
@@ -90,40 +88,8 @@ PAPER = {
 PAPER_PAIRS = [(9.6, 8.8), (77.8, 43.8), (8.4, 7.8), (9.3, 8.5), (7.2, 6.7), (16.5, 14.2), (0.899, 0.896)]
 
 
-# --- shared with paper_park -------------------------------------------------------------
+# --- Chen's write groups (stats.json placement.write_groups; weight and delay) ---
 
-def col(df, key):
-    """A column of the results, NaN where the binary does not report it (yet)."""
-    if key in df:
-        return df[key]
-    return df.index.to_series().map(lambda _: float("nan"))
-
-
-def as_list(v) -> list:
-    """A list cell (JSON text in the table), [] if missing."""
-    if isinstance(v, str):
-        try:
-            v = json.loads(v)
-        except ValueError:
-            return []
-    if v is None or (isinstance(v, float) and v != v):
-        return []
-    return list(v)
-
-
-def finite(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def num(v, fmt="{:.0f}", missing="n/a") -> str:
-    return fmt.format(v) if finite(v) else missing
-
-
-# The NAND's multi-plane share: the pages it moved in commands of two planes or more, over
-# all pages of the operation, whoever joined them (the firmware's batches or the scheduler
-# block's rescheduling; stats.json nand.multiplane_page_share).
-MP_COLS = ["nand.multiplane_page_share.program", "nand.multiplane_page_share.read"]
-MP_HEADER = "n-plane pages, program / read"
 # Chen's write groups (stats.json placement.write_groups; weight and delay).
 GROUP_COLS = ["placement.write_groups.mean_size", "placement.write_groups.mean_predicted_size",
               "placement.write_groups.predicted_delay_us", "placement.write_groups.actual_delay_us"]
@@ -131,73 +97,15 @@ GROUP_SIZE_HEADER = "write group pages, formed / predicted"
 GROUP_DELAY_HEADER = "group start us, forecast / met"
 
 
-def _mean_of(g, c) -> float:
-    if c not in g:
-        return float("nan")
-    v = g[c]
-    try:
-        return float(v.astype(float).mean()) if hasattr(v, "astype") else float(v)
-    except (TypeError, ValueError):
-        return float("nan")
-
-
-# Beside an effect row: the NAND's n-plane share of programmed pages under the two arms.
-MP_PAIR_HEADER = "n-plane program pages, new / base"
-
-
-def mp_program(g) -> str:
-    """The mean n-plane share of programmed pages over runs g, in %."""
-    v = _mean_of(g, MP_COLS[0])
-    return "n/a" if not finite(v) else f"{100 * v:.1f} %"
-
-
-def mp_pair(x, new: str, base: str, col: str = "policy") -> str:
-    """mp_program of the runs of x whose `col` is `new`, and of those whose `col` is `base`."""
-    return f"{mp_program(x[x[col] == new])} / {mp_program(x[x[col] == base])}"
-
-
 def group_sizes(g) -> str:
-    a, b = _mean_of(g, GROUP_COLS[0]), _mean_of(g, GROUP_COLS[1])
+    a, b = mean_of(g, GROUP_COLS[0]), mean_of(g, GROUP_COLS[1])
     return "-" if not finite(a) else f"{a:.2f} / {b:.2f}"
 
 
 def group_delays(g) -> str:
-    a, b = _mean_of(g, GROUP_COLS[2]), _mean_of(g, GROUP_COLS[3])
+    a, b = mean_of(g, GROUP_COLS[2]), mean_of(g, GROUP_COLS[3])
     return "-" if not finite(a) else f"{a:.0f} / {b:.0f}"
 
-
-def pd_concat(*frames):
-    import pandas as pd
-    return pd.concat(frames, ignore_index=True)
-
-
-def mp_pages(g) -> str:
-    """The NAND's multi-plane share of programmed and of read pages, in %: the mean over a
-    group of runs (a DataFrame) or one run's (a row)."""
-    vals = []
-    for c in MP_COLS:
-        v = g[c] if c in g else float("nan")
-        seq = v.tolist() if hasattr(v, "tolist") else v
-        xs = []
-        for x in seq if isinstance(seq, list) else [seq]:
-            try:
-                f = float(x)
-            except (TypeError, ValueError):
-                continue
-            if math.isfinite(f):
-                xs.append(f)
-        vals.append(sum(xs) / len(xs) if xs else float("nan"))
-    if not any(finite(v) for v in vals):
-        return "n/a"
-    return "%s / %s %%" % (num(100 * vals[0], "{:.1f}"), num(100 * vals[1], "{:.1f}"))
-
-
-def save(r: Report, fig, name: str, caption: str):
-    p = os.path.join(r.out, "figures", name)
-    fig.savefig(p, dpi=110, bbox_inches="tight")
-    fig.savefig(p[:-4] + ".svg", bbox_inches="tight")
-    plt.close(fig)
-    r.figure(p, caption)
 
 
 ABBR = {"Financial1": "F1", "Financial2": "F2", "WebSearch1": "W1", "WebSearch3": "W3",
@@ -211,90 +119,6 @@ LEGEND = "F1, F2, W1, W3: Financial1, Financial2, WebSearch1, WebSearch3; UMass,
 def ratio_bars(ax, xs, ys, width, label):
     """Bars of ratios drawn from 1 (the baseline), so that small differences show."""
     ax.bar(xs, [y - 1 if finite(y) else 0 for y in ys], width, bottom=1, label=label)
-
-
-def spread_pct(values: list) -> float:
-    """The coefficient of variation of per-channel figures, in % (0: perfectly even)."""
-    v = [x for x in values if finite(x)]
-    if len(v) < 2:
-        return float("nan")
-    m = sum(v) / len(v)
-    return 100.0 * math.sqrt(sum((x - m) ** 2 for x in v) / len(v)) / m if m else float("nan")
-
-
-def mean_batch(sizes: list) -> float:
-    n = sum(sizes)
-    return sum((i + 1) * c for i, c in enumerate(sizes)) / n if n else float("nan")
-
-
-def add_derived(df):
-    """Per run: the spread of the channels' bus utilization, the share of host page writes
-    placed away from their static plane, the mean batch size, the mean forecast and wait."""
-    df["bus_spread_pct"] = [spread_pct(as_list(v)) for v in col(df, "nand.bus_utilization")]
-    df["bus_mean_pct"] = [100.0 * sum(as_list(v)) / len(as_list(v)) if as_list(v) else float("nan")
-                          for v in col(df, "nand.bus_utilization")]
-    off, pages = col(df, "placement.placed_off_static"), col(df, "ftl.host_pages_programmed")
-    df["off_static_pct"] = [100.0 * o / p if finite(o) and finite(p) and p else float("nan")
-                            for o, p in zip(off, pages)]
-    df["mean_batch"] = [mean_batch(as_list(v)) for v in col(df, "batching.batch_sizes")]
-    for k, c in (("predicted_wait_us", "placement.predicted_wait_us"), ("actual_wait_us", "placement.actual_wait_us")):
-        df[k] = [sum(as_list(v)) / len(as_list(v)) if as_list(v) else float("nan") for v in col(df, c)]
-    return df
-
-
-def short(v: str) -> str:
-    """A verdict's first words (summary cells)."""
-    for w in HEADLINE:
-        if v.startswith(w):
-            return w + (" (" + v.split("(", 1)[1] if w in ("different size", "mixed signs") and "(" in v else "")
-    return v
-
-
-def isolated(r: Report, out: str, jobs, preset: str, policies: list, name: str) -> dict:
-    """One 64 KiB write at a time (queue depth 1) on the fresh device, per policy: how far
-    each spreads one request's pages (the chips busy while it runs) and what that costs.
-    Returns policy -> (write latency us, chips busy)."""
-    d = run(f"{name}-isolated", {
-        "base": {"preset": preset, "set": {"ftl.precondition": 1, "ftl.precondition_age": 0, "workload.read_ratio": 0,
-                                           "workload.size_bytes": 65536, "workload.align_bytes": 65536,
-                                           "workload.requests": 50, "workload.queue_depth": 1}},
-        "grid": {"ftl.write_policy": policies}}, out, jobs)
-    label_rows(d, {p: {"ftl.write_policy": p} for p in policies}, "policy")
-    pages = 65536 // int(d["nand.page_bytes"].iloc[0])
-    res, rows = {}, []
-    for p in policies:
-        x = d[d["policy"] == p].iloc[0]
-        res[p] = (x["write.latency_us.mean"], x["nand.chip_utilization"])
-        rows.append([NAMES[p], f"{x['write.latency_us.mean']:.0f}", f"{x['nand.chip_utilization']:.1f}",
-                     mp_pages(x)])
-    r.p("## Check: one 64 KiB write at a time",
-        f"50 writes of 64 KiB ({pages} pages), one outstanding at a time, on the fresh `{preset}` device: the mean "
-        "write latency and the chips busy on average (`nand.chip_utilization`: how many of its chips one request "
-        "keeps busy), per policy. Nothing else runs: what differs is only where each policy puts one request's "
-        "pages.")
-    r.table(["policy", "write latency us", "chips busy", MP_HEADER], rows)
-    return res
-
-
-def slower_spread(iso: dict, ref: str, policies: list) -> str:
-    """What the isolated-write check says, in words: which policies spread one request over
-    fewer chips than `ref`, and so take longer."""
-    slow = [p for p in policies if iso[p][0] > 1.1 * iso[ref][0] and iso[p][1] < 0.9 * iso[ref][1]]
-    if not slow:
-        return "One request is spread as widely under every policy: the differences above come from the load."
-    return (f"{NAMES[ref].capitalize()} puts a request's consecutive logical pages on consecutive channels; "
-            f"{', '.join(NAMES[p] for p in slow)} put{'s' if len(slow) == 1 else ''} several of them on fewer chips "
-            "(and channels), whose transfers then wait for one another on the bus: a cost at low load that only "
-            "evens out when many requests are outstanding.")
-
-
-def spread_line(iso: dict, ref: str, policies: list) -> str:
-    """The report's bullet on the isolated-write check: chips busy and time per policy, and
-    what they say (slower_spread)."""
-    return ("* **How one request is spread.** One 64 KiB write at a time (section above): static keeps "
-            f"{iso[ref][1]:.1f} chips busy and takes {iso[ref][0]:.0f} us; "
-            + ", ".join(f"{NAMES[p]} {iso[p][1]:.1f} chips and {iso[p][0]:.0f} us" for p in policies)
-            + ". " + slower_spread(iso, ref, policies))
 
 
 # --- the runs ---------------------------------------------------------------------------
@@ -370,17 +194,6 @@ def _sel(df, setting=BASE, age="fresh", workload=None, batch=DEFAULT_BATCH, poli
     if policy is not None:
         m &= df["policy"] == policy
     return df[m]
-
-
-def changes(d, new: str, base: str, metric: str, keys=("shape", "seed_no"), policy="policy") -> list:
-    """The change (%) of `metric` from `base` to `new`, one per run of the same workload
-    (its shape and seed)."""
-    per = []
-    for _, g in d.groupby(list(keys)):
-        a, b = g[g[policy] == new][metric], g[g[policy] == base][metric]
-        if len(a) and len(b) and finite(b.iloc[0]) and finite(a.iloc[0]) and b.iloc[0] > 0:
-            per.append(change_pct(b.iloc[0], a.iloc[0]))
-    return per
 
 
 def reproduce(out: str, quick: bool, jobs) -> str:
@@ -533,7 +346,7 @@ def _figs45(r: Report, df, workloads, results):
     axes[0].set_title("Fig. 4: throughput")
     axes[1].set_title("Fig. 5: latency")
     axes[0].legend(fontsize=7)
-    save(r, fig, "fig4_5.png", "Figs. 4-5: IOPS and mean latency normalised to RR, fresh device, 38 MB/s, "
+    r.save_figure(fig, "fig4_5.png", "Figs. 4-5: IOPS and mean latency normalised to RR, fresh device, 38 MB/s, "
                                "20/200 us (bars: model, mean over seeds; black marks: the paper's, stated or inferred; "
                                f"{LEGEND})")
 
@@ -578,7 +391,7 @@ def _sweep_fig(r: Report, df, other: str, title: str, fname: str, results):
         ax.grid(True, axis="y", alpha=0.3)
         ax.set_title(f"{title.split(':')[0]}: {METRICS[m]}")
     axes[0].legend(fontsize=7)
-    save(r, fig, fname, f"{title}: IOPS and mean latency normalised to weight-based dispatch (bars: model; black "
+    r.save_figure(fig, fname, f"{title}: IOPS and mean latency normalised to weight-based dispatch (bars: model; black "
                         f"marks: the paper's delay-based; {LEGEND}; bus MB/s and tR/tPROG us under each)")
 
 
@@ -662,7 +475,7 @@ def _placement(r: Report, df, workloads):
         ax.set_title("Per-channel forecast against the delay met\n(Financial1, 38 MB/s, 20/200 us)")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
-        save(r, fig, "placement_forecast.png", "Each channel's mean forecast delay against the mean delay its host "
+        r.save_figure(fig, "placement_forecast.png", "Each channel's mean forecast delay against the mean delay its host "
                                                "commands met, one Financial1 run per policy")
     else:
         plt.close(fig)

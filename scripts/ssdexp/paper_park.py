@@ -32,9 +32,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .paper_chen import (MP_COLS, MP_HEADER, NAMES, add_derived, as_list, changes, col, finite, isolated,  # noqa: E402
-                         MP_PAIR_HEADER, mp_pages, mp_pair, mp_program, num, save, short, spread_line,
-                         spread_pct)
+from .frame import (MP_COLS, MP_HEADER, MP_PAIR_HEADER, NAMES, add_derived, as_list, changes, col,  # noqa: E402
+                    finite, isolated, mp_pages, mp_pair, mp_program, num, short, spread_line, spread_pct)
 from .report import (EFFECT_HEADER, NOISE_PP, RULE, Effect, Report, fmt_pct, headline,  # noqa: E402
                      label_rows, run, verdict)
 
@@ -392,7 +391,7 @@ def _fig_mapping(r: Report, df, names, ages):
     axes[0][0].set_ylabel("mean response time improvement over static (%)")
     axes[0][0].legend(fontsize=7)
     fig.suptitle("Table 3: dynamic write mapping against the static stripe mapping")
-    save(r, fig, "table3_mapping.png", "Table 3, dynamic write mapping: improvement of the mean response time over "
+    r.save_figure(fig, "table3_mapping.png", "Table 3, dynamic write mapping: improvement of the mean response time over "
                                        f"the static mapping, {MAIN} (bars: model, mean over seeds; black marks: the "
                                        "paper)")
 
@@ -434,7 +433,7 @@ def _loads(r: Report, df, names, results):
     axes[0][0].set_ylabel("improvement over static (%)")
     axes[0][0].legend(fontsize=7)
     fig.suptitle("Dynamic write mapping against the load (open loop at a share of the link; closed loop at 32)")
-    save(r, fig, "mapping_vs_load.png", "Improvement of the mean response time over the static mapping against the "
+    r.save_figure(fig, "mapping_vs_load.png", "Improvement of the mean response time over the static mapping against the "
                                         "load, aged device, seed 1")
 
 
@@ -497,7 +496,7 @@ def _flash(r: Report, df, names, results, quick):
     ax.set_title(f"Table 3 without rescheduling: n-plane commands and cache registers ({MAIN})", fontsize=9)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=7)
-    save(r, fig, "table3_flash.png", "Table 3, without rescheduling: improvement of the mean response time over "
+    r.save_figure(fig, "table3_flash.png", "Table 3, without rescheduling: improvement of the mean response time over "
                                      "neither n-plane commands nor cache registers (bars: model; marks: the paper)")
 
 
@@ -726,7 +725,7 @@ def _resched(r: Report, full, names, results):
     ax.set_title(f"Table 3, rescheduling: multi-plane, pipeline and both ({MAIN})", fontsize=9)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=7)
-    save(r, fig, "table3_resched.png", "Table 3, rescheduling: improvement of the mean response time over neither "
+    r.save_figure(fig, "table3_resched.png", "Table 3, rescheduling: improvement of the mean response time over neither "
                                        "n-plane commands nor cache registers (bars: model with rescheduling; circles: "
                                        "the model's same hardware without; black marks: the paper)")
 
@@ -911,7 +910,7 @@ def _fig4(r: Report, out: str, jobs, quick: bool, link: float, results) -> dict:
     axes[0].legend(fontsize=7)
     fig.suptitle(f"Fig. 4: rescheduling against the same hardware without it (synthetic, {FIG4_LOAD}, aged device)",
                  fontsize=10)
-    save(r, fig, "fig4_rescheduling.png", "Fig. 4: improvement of the mean response time by multi-plane "
+    r.save_figure(fig, "fig4_rescheduling.png", "Fig. 4: improvement of the mean response time by multi-plane "
                                           "rescheduling (two- and four-plane dies) and pipeline rescheduling over the "
                                           "same hardware without it, against (a) the read ratio, (b) the request size "
                                           "(lines: model, mean over the seeds; dotted: the paper's largest gains)")
@@ -996,7 +995,7 @@ def _fig5(r: Report, full, names, results):
                  fontsize=9)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=7)
-    save(r, fig, "fig5.png", "Fig. 5: normalized mean response time of both reschedulings, the stripe mapping and "
+    r.save_figure(fig, "fig5.png", "Fig. 5: normalized mean response time of both reschedulings, the stripe mapping and "
                              "both together, against the same hardware with the static mapping and no rescheduling "
                              "(bars: model; black marks: the paper)")
 

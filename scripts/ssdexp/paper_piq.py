@@ -20,7 +20,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from .report import (EFFECT_HEADER, Effect, Report, change_pct, fmt_pct, label_rows, run,  # noqa: E402
-                     trace_path, HEADLINE, NOISE_PP, RULE, headline)
+                     trace_path, HEADLINE, RULE, headline)
 
 HOST = ["noop", "rws", "piq_r", "piq_w", "piq"]
 BATCHED = ["piq_r", "piq_w", "piq"]  # the schemes with batches: host.dispatch=batch changes them
@@ -319,14 +319,6 @@ def _bar_positions(n, k):
     return width, [x + 0.4 - width / 2 for x in range(n)]
 
 
-def _save(r, fig, name, caption):
-    p = os.path.join(r.out, "figures", name)
-    fig.savefig(p, dpi=110, bbox_inches="tight")
-    fig.savefig(p[:-4] + ".svg", bbox_inches="tight")
-    plt.close(fig)
-    r.figure(p, caption)
-
-
 def _value(sub, w, h, m):
     s = sub[(sub["workload"] == w) & (sub["host.scheduler"] == h)][m]
     return s.iloc[0] if len(s) else float("nan")
@@ -347,7 +339,7 @@ def _fig_norm(r, sub, names, dev, metrics, base, tag, caption):
         ax.set_title(f"{METRICS[m]} ({dev.upper()} device)", fontsize=9)
         ax.grid(True, axis="y", alpha=0.3)
     axes[0].legend(fontsize=7)
-    _save(r, fig, f"{tag}_{dev}.png", f"{caption}, {dev.upper()} device, the paper's load")
+    r.save_figure(fig, f"{tag}_{dev}.png", f"{caption}, {dev.upper()} device, the paper's load")
 
 
 def _fig_util(r, sub, names, dev):
@@ -362,7 +354,7 @@ def _fig_util(r, sub, names, dev):
     ax.set_title(f"Fig. 12: chip utilization ({dev.upper()} device)")
     ax.legend(fontsize=7)
     ax.grid(True, axis="y", alpha=0.3)
-    _save(r, fig, f"fig12_{dev}.png", f"Fig. 12: chip utilization, {dev.upper()} device, the paper's load")
+    r.save_figure(fig, f"fig12_{dev}.png", f"Fig. 12: chip utilization, {dev.upper()} device, the paper's load")
 
 
 def _fig9(r, sub, names, dev):
@@ -475,7 +467,7 @@ def _fig11(r, ql, names, qls):
     r.table(["queue length", "device holds, mean", "device holds, most", "read's time in the host us",
              "read latency us", "write latency us"], per_len)
     r.table(["effect", "paper"] + EFFECT_HEADER, rows)
-    _save(r, fig, "fig11.png", "Fig. 11: mean latency against the host queue length, normalised to the shortest")
+    r.save_figure(fig, "fig11.png", "Fig. 11: mean latency against the host queue length, normalised to the shortest")
 
 
 NCQ_APPS = ["HM_0-like", "PROJ_1-like", "SRC2_0-like", "USR_0-like"]

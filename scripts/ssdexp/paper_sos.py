@@ -310,10 +310,7 @@ def _fig6(r: Report, fig6, names: list, ages: list, gc) -> dict:
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, bbox_to_anchor=(0.5, -0.12))
     fig.suptitle("Fig. 6, IOS and HOS two ways: response time over IOS")
-    p = os.path.join(r.out, "figures", "fig6.png")
-    fig.savefig(p, dpi=110, bbox_inches="tight")
-    fig.savefig(p[:-4] + ".svg", bbox_inches="tight")
-    plt.close(fig)
+    p = r.write_figure(fig, "fig6.png")
     r.figure(p, "Fig. 6, IOS and HOS (per-chip queues; the trace reordered offline, on IOS): mean response time "
                 "normalised to IOS")
 
@@ -352,10 +349,7 @@ def _fig7(r: Report, fig7, ratios: dict):
     ax.set_title("Fig. 7: idle while other chips are busy, HOS and SOS (QSL)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
-    p = os.path.join(r.out, "figures", "fig7.png")
-    fig.savefig(p, dpi=110, bbox_inches="tight")
-    fig.savefig(p[:-4] + ".svg", bbox_inches="tight")
-    plt.close(fig)
+    p = r.write_figure(fig, "fig7.png")
     hos, qsl = fig7[fig7["arm"] == "HOS"], fig7[fig7["arm"] == "SOS (QSL)"].copy()
     qsl["sos_decisions_sum"] = qsl["firmware.sos_decisions"].sum() if "firmware.sos_decisions" in qsl else float("nan")
     at16 = hos[hos["chips"] == 16]["idle_pct"].max()
@@ -455,10 +449,7 @@ def _codesign(r: Report, cod, ages: list) -> dict:
     axes[0][0].set_ylabel("mean response time (us)")
     axes[0][0].legend(fontsize=7)
     fig.suptitle("Where software scheduling stops paying")
-    p = os.path.join(r.out, "figures", "sos_cost_sweep.png")
-    fig.savefig(p, dpi=110, bbox_inches="tight")
-    fig.savefig(p[:-4] + ".svg", bbox_inches="tight")
-    plt.close(fig)
+    p = r.write_figure(fig, "sos_cost_sweep.png")
 
     def sat(age):
         d = cod[(cod["age"] == age) & (cod["arm"] == "SOS") & (cod["firmware.core_utilization"] > 0.95)]

@@ -14,6 +14,17 @@ COMMANDS = {"piq": "bash scripts/reproduce piq --out out/reproduce-piq   # 839 r
             "park": "bash scripts/reproduce park --out out/reproduce-park   # 344 runs, about 13 minutes on two "
                     "cores",
             "wear": "bash scripts/reproduce wear --out out/reproduce-wear"}
+HEAD = """# The papers reproduced on the model
+
+Each section is the `report.md` of a full run of `scripts/reproduce PAPER`; the command
+under each heading reproduces it (the model is deterministic: the same numbers). Its CSV
+files and SVG figures are in the run's output directory; the PNG figures are copied here
+by `scripts/ssdexp/publish.py`. How verdicts are given and what each sweep runs:
+[experiments.md](experiments.md). Park et al.'s request rescheduling runs in the C++
+scheduler block; the Verilog block (rtl/) takes the same decisions, and its added
+hardware is measured by rtl/cost.sh (docs/scheduler.md).
+"""
+
 # Each paper report's "**Counts**" line (report.headline): its first counts are the paper's regime.
 COUNTS = re.compile(r"\d+ reproduced(?:, \d+ [a-z ,]+?)*?, \d+ not measurable")
 

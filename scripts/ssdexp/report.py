@@ -190,6 +190,21 @@ class Report:
         rel = os.path.relpath(path, self.out)
         self.lines += [f"![{caption}]({rel})", "", f"*{caption}*", ""]
 
+    def write_figure(self, fig, name: str, dpi: int = 110) -> str:
+        """A matplotlib figure as figures/NAME (PNG) and its SVG beside it, closed; its path
+        (for figure(), where the report shows it)."""
+        import matplotlib.pyplot as plt
+
+        p = os.path.join(self.out, "figures", name)
+        fig.savefig(p, dpi=dpi, bbox_inches="tight")
+        fig.savefig(os.path.splitext(p)[0] + ".svg", bbox_inches="tight")
+        plt.close(fig)
+        return p
+
+    def save_figure(self, fig, name: str, caption: str, dpi: int = 110):
+        """write_figure, shown here with its caption."""
+        self.figure(self.write_figure(fig, name, dpi), caption)
+
     def insert(self, at: int, *paragraphs: str):
         """Paragraphs at line `at` (a summary written once the results are known)."""
         block = []
