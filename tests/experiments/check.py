@@ -404,6 +404,45 @@ def check_verdicts():
     assert counts_of(text) == [2, 1, 1, 0, 0, 1, 0], counts_of(text)
     assert counts_of("# Wear\n\nno counts here") is None
 
+    # A paper's claims table, judged by one driver (scripts/ssdexp/claims.py).
+    from ssdexp import claims as cl
+    avg = cl.Claim("Fig. 8", "PIQ vs RWS: read latency", "read.latency_us.mean", "piq", "rws", -19.7,
+                   regime="paper load, ncq, IOS")
+    upto = cl.Claim("Fig. 6", "SOS vs IOS", "all.latency_us.mean", "sos", "ios", -56.0, "up to", "up to 56 % lower",
+                    regime="paper load, ncq, HOS")
+    trend = cl.Claim("Fig. 4", "gain grows as writes dominate", kind="trend", words="larger with writes",
+                     regime="aged")
+    gone = cl.Claim("Fig. 4", "gain larger for smaller requests", kind="trend", regime="aged")
+    unmeasured = cl.Claim("Fig. 4", "pipeline gains more", kind="trend", regime="aged")
+    for bad in ({"kind": "range", "paper": 1.0}, {"kind": "trend", "paper": 1.0}, {"kind": "average"}):
+        try:
+            cl.Claim("x", "y", **bad)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(f"a claim {bad} must be an error")
+    per = {avg: [-18.0, -22.0, -20.0], upto: [-40.0, -2.0, -0.0], trend: (True, "-5 % vs -1 %"), gone: False,
+           unmeasured: None}
+    j = cl.judge([avg, upto, trend, gone, unmeasured], per.get)
+    assert [x.verdict for x in j] == ["reproduced", "reproduced (2 of 3 agree in sign)", "reproduced",
+                                      "no effect in the model",
+                                      "not measurable"], [x.verdict for x in j]
+    assert j[0].effect.mean == -20.0 and j[0].model == "-20.0 %" and j[0].range == "-22.0 .. -18.0 %"
+    assert j[1].model == "-40.0 %" and j[1].effect.mean != j[1].effect.value  # "up to": the largest, not the mean
+    assert j[2].effect is None and j[2].model == "-5 % vs -1 %"
+    assert cl.counts(j) == headline(x.verdict for x in j)
+    assert cl.counts(j, "aged") == ("1 reproduced, 0 different size, 0 opposite, 1 no effect in the model, "
+                                    "0 mixed signs, 0 no effect, as the paper, 1 not measurable")
+    # A regime's part holds its devices ("paper load, ncq" holds "..., IOS" and "..., HOS"), no other.
+    assert cl.counts(j, "paper load, ncq").startswith("2 reproduced, 0 different size")
+    assert cl.counts(j, "paper load, ncq, IOS").startswith("1 reproduced")
+    assert cl.counts(j, "paper load").startswith("2 reproduced") and cl.counts(j, "paper").startswith("0 reproduced")
+    assert cl.find(j, new="piq") == [j[0]]
+    t = cl.table(j).splitlines()
+    assert len(t) == 2 + 5 and t[0].startswith("| figure | effect | regime | paper | model |"), t[0]
+    assert "| up to -56.0 % (up to 56 % lower) | -40.0 % |" in t[3], t[3]
+    assert t[4].endswith("| larger with writes | -5 % vs -1 % |  | reproduced |"), t[4]
+
     df = pd.DataFrame([{"workload.read_ratio": 0.25, "workload.path": "", "host.scheduler": "noop"},
                        {"workload.read_ratio": 0.5, "workload.path": "", "host.scheduler": "piq"},
                        {"workload.read_ratio": 0.25, "workload.path": "", "host.scheduler": "piq"}])
