@@ -30,8 +30,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from . import offline_hos  # noqa: E402
-from .report import (EFFECT_HEADER, NOISE_PP, Effect, Report, change_pct, fmt_pct, headline,  # noqa: E402
+from . import claims, offline_hos  # noqa: E402
+from .claims import Claim  # noqa: E402
+from .report import (EFFECT_HEADER, NOISE_PP, Effect, Report, change_pct, fmt_pct,  # noqa: E402
                      label_rows, run, trace_path, verdict)
 
 # Inferences from the text on Fig. 6, not numbers of the paper. If SOS's "up to 42 % and 56 %" over HOS and
@@ -76,6 +77,16 @@ PAPER_SOS_IDLE_16 = 2.0  # Fig. 7: SOS (QSL) below 2 % at every chip count
 DECISION_CYCLES = [0, 1000, 2000, 3000, 4000, 6000, 8000]
 DEFAULT_DECISION = 3000  # firmware.cycles_per_decision's default (controller/sos_sched.h)
 SHARED = {"tpcc trace": ("mqsim_tpcc-small.trace", "mqsim"), "hm_0 trace": ("msr_hm_0_excerpt.csv", "msr")}
+LAT = "all.latency_us.mean"
+# Every number of the paper (and the inferences from its text) the summary counts, each
+# judged on the fresh and the aged device (Fig. 7's runs are aged).
+CLAIMS = (
+    [Claim("Fig. 6", f"{arm} vs {base}: mean response time", LAT, arm, base, paper, kind, words, regime=age)
+     for age in AGES for arm, base, paper, words, kind in PAPER_SOS]
+    + [Claim("Fig. 7", "HOS: per-chip idle time ratio at 16 chips", "nand.chip_idle_while_others_busy_ratio", "HOS",
+             "", PAPER_IDLE_16, words="rises with the chips, to 23.5 % at 16", regime="aged")]
+    + [Claim("Fig. 6 (inferred)", f"{arm} vs IOS: mean response time", LAT, arm, "IOS", PAPER_HOS_VS_IOS,
+             words="inferred, one benchmark", regime=age) for age in AGES for arm in ARMS[1:]])
 
 
 def workloads(quick: bool) -> dict:
@@ -241,7 +252,14 @@ def reproduce(out: str, quick: bool, jobs) -> str:
     sos_effects, own = _sos(r, fig6, names, ages)
     at1, at16 = _fig7(r, fig7, ratios)
     crossing = _codesign(r, cod, ages)
-    r.insert(summary_at, *_summary(effects, ages, at1, at16, gc, sos_effects, fig7, crossing, fig6, cod, own))
+
+    def measure(c: Claim) -> list:
+        if c.figure == "Fig. 7":
+            return [at16]
+        e = effects.get((c.regime, c.new)) if c.base == "IOS" and c.new in ARMS else None
+        return (e or sos_effects[(c.regime, c.new, c.base)]).per
+    judged = claims.judge([c for c in CLAIMS if c.regime in ages], measure)
+    r.insert(summary_at, *_summary(effects, ages, at1, at16, gc, judged, fig7, crossing, fig6, cod, own))
     return r.write()
 
 
@@ -473,7 +491,7 @@ def _codesign(r: Report, cod, ages: list) -> dict:
 
 
 def _sos(r: Report, fig6, names: list, ages: list) -> dict:
-    """Fig. 6's SOS bars and Table I; returns (age, effect index) -> Effect."""
+    """Fig. 6's SOS bars and Table I; returns (age, arm, base) -> Effect."""
     r.p("## Fig. 6: response time, SOS (QSL, WHM, both)",
         "The same trace files replayed with SOS in the firmware (`controller.firmware_sched=sos`: per-chip software "
         "queues, a chip's next command released when the firmware sees the chip idle, one at a time) over the "
@@ -499,7 +517,7 @@ def _sos(r: Report, fig6, names: list, ages: list) -> dict:
         for k, (arm, base, paper, words, kind) in enumerate(PAPER_SOS):
             e = Effect([change_pct(ms[(w, base)]["all.latency_us.mean"], ms[(w, arm)]["all.latency_us.mean"])
                         for w in names], paper, kind)
-            effects[(age, k)] = e
+            effects[(age, arm, base)] = e
             q = Effect([change_pct(ms[(w, "HOS (queues)")]["all.latency_us.mean"],
                                    ms[(w, arm)]["all.latency_us.mean"]) for w in names])
             erows.append([f"{arm} vs {base}", words, f"{fmt_pct(e.value)} ({'largest' if kind == 'up to' else 'mean'})"]
@@ -552,10 +570,11 @@ def _sos(r: Report, fig6, names: list, ages: list) -> dict:
     return effects, own
 
 
-def _summary(effects: dict, ages: list, at1: float, at16: float, gc, sos_effects: dict, fig7, crossing, fig6, cod,
+def _summary(effects: dict, ages: list, at1: float, at16: float, gc, judged: list, fig7, crossing, fig6, cod,
              own) -> list:
-    """The report's opening: what agrees with the paper and what does not, with numbers."""
-    agree, differ, verdicts = [], [], []
+    """The report's opening: what agrees with the paper and what does not, with numbers;
+    every verdict is a judged claim of CLAIMS."""
+    agree, differ = [], []
     for arm in ARMS[1:]:
         es = [effects[(a, arm)] for a in ages]
         n, faster, slower = sum(e.n for e in es), sum(e.neg for e in es), sum(e.pos for e in es)
@@ -564,32 +583,32 @@ def _summary(effects: dict, ages: list, at1: float, at16: float, gc, sos_effects
                 + f"), slower on {slower}"
                 + (f", within {NOISE_PP:.0f} % on {n - faster - slower}" if n - faster - slower else ""))
         (agree if 2 * faster > n and not slower else differ).append(line)
-    for k, (arm, base, paper, words, kind) in enumerate(PAPER_SOS):
+    for arm, base, paper, words, kind in PAPER_SOS:
         for a in ages:
-            e = sos_effects[(a, k)]
+            j, = claims.find(judged, figure="Fig. 6", new=arm, base=base, regime=a)
+            e = j.effect
             line = (f"{arm} against {base}, {a} device: {'largest gain' if kind == 'up to' else 'mean'} "
                     f"{fmt_pct(e.value)}, range {e.lo:+.0f} to {e.hi:+.0f} % "
-                    f"over {e.n} workloads (paper: {words}): {e.verdict()}")
-            verdicts.append(e.verdict())
-            (agree if e.verdict().startswith("reproduced") else differ).append(line)
-    verdicts.append(verdict(PAPER_IDLE_16, at16))
+                    f"over {e.n} workloads (paper: {words}): {j.verdict}")
+            (agree if j.verdict.startswith("reproduced") else differ).append(line)
+    idle16, = claims.find(judged, figure="Fig. 7")
     (agree if at16 > at1 else differ).append(
         f"Fig. 7: HOS's per-chip idle ratio {'rises' if at16 > at1 else 'does not rise'} with the chips, "
         f"{at1:.1f} % at 1 chip to {at16:.1f} % at 16 (paper: about 0 to {PAPER_IDLE_16} %; at 16 chips: "
-        f"{verdict(PAPER_IDLE_16, at16)})")
+        f"{idle16.verdict})")
     qsl = fig7[fig7["arm"] == "SOS (QSL)"]["idle_pct"].max()
     (agree if qsl < PAPER_SOS_IDLE_16 else differ).append(
         f"Fig. 7: SOS (QSL)'s per-chip idle ratio at most {qsl:.1f} % over 1 to 16 chips (paper: below "
         f"{PAPER_SOS_IDLE_16:.0f} %)")
     for a in ages:
         for arm in ARMS[1:]:
-            e = effects[(a, arm)]
+            j, = claims.find(judged, figure="Fig. 6 (inferred)", new=arm, regime=a)
+            e = j.effect
             beyond = sum(1 for c in e.per if c < PAPER_HOS_BOUND)
             line = (f"{arm} against IOS, {a} device: mean {fmt_pct(e.mean)}, range {e.lo:+.0f} to "
                     f"{e.hi:+.0f} % over {e.n} workloads, {beyond} beyond the paper's bound of "
-                    f"{PAPER_HOS_BOUND:+.0f} %; against the inferred {PAPER_HOS_VS_IOS:+.0f} %: {e.verdict()}")
-            verdicts.append(e.verdict())
-            (agree if e.verdict().startswith("reproduced") else differ).append(line)
+                    f"{PAPER_HOS_BOUND:+.0f} %; against the inferred {PAPER_HOS_VS_IOS:+.0f} %: {j.verdict}")
+            (agree if j.verdict.startswith("reproduced") else differ).append(line)
     # SOS against the model's own per-chip queues (HOS in the block): Fig. 6's workloads, and
     # the co-design runs at the default cost per decision and with free decisions.
     names = sorted(set(fig6["workload"]))
@@ -619,7 +638,7 @@ def _summary(effects: dict, ages: list, at1: float, at16: float, gc, sos_effects
     return [
         "## Summary",
         f"**Counts** (every effect of the lists below with a paper number or an inference from its text): "
-        f"{headline(verdicts)}.",
+        f"{claims.counts(judged)}.",
         hos_line,
         "The paper gives no HOS-against-IOS number. From its text: HOS at about "
         f"{PAPER_HOS_VS_IOS:+.0f} % against IOS on one unnamed benchmark (if SOS's two \"up to\" figures are that "
@@ -628,6 +647,9 @@ def _summary(effects: dict, ages: list, at1: float, at16: float, gc, sos_effects
         "offline and replayed on IOS.",
         "Agrees with the paper:\n" + ("\n".join(f"* {x}" for x in agree) or "* nothing"),
         "Does not agree:\n" + ("\n".join(f"* {x}" for x in differ) or "* nothing"),
+        "Every claim counted, judged (scripts/ssdexp/claims.py; the model's value is the mean over the workloads, or "
+        "for \"up to\" the largest change in the paper's direction):",
+        claims.table(judged),
         "Co-design (no paper number; section below): SOS with 0 to 20 us of firmware per decision, "
         + "; ".join(f"{a} device: " + ", ".join(
             (f"slower than {b} from {crossing[(a, b)]:.1f} us" if crossing[(a, b)] is not None
