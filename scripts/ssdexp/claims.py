@@ -110,20 +110,22 @@ def paper_cell(c: Claim) -> str:
     if c.kind == "trend":
         return c.words or "trend"
     v = ("up to " if c.kind == "up to" else "") + fmt_pct(c.paper)
-    return f"{v} ({c.words})" if c.words else v
+    return f"{v} ({c.words})" if c.words and c.words != c.figure else v
 
 
-TABLE_HEADER = ["figure", "effect", "regime", "paper", "model", "range over workloads", "verdict"]
+TABLE_HEADER = ["figure", "effect", "workloads", "regime", "paper", "model", "range over workloads", "verdict"]
 
 
 def table(judged: list) -> str:
-    """The markdown table of every claim: where the paper says it, the effect, the regime,
+    """The markdown table of every claim: where the paper says it, the effect, the workloads
+    it is held over ("all": every workload of its run set), the regime,
     the paper's value (its kind and words), the model's (mean, or for "up to" the largest
     change in the paper's direction), the range over the workloads, the verdict."""
     lines = ["| " + " | ".join(TABLE_HEADER) + " |",
-             "|" + "|".join("---" if i < 3 else "---:" for i in range(len(TABLE_HEADER))) + "|"]
+             "|" + "|".join("---" if i < 4 else "---:" for i in range(len(TABLE_HEADER))) + "|"]
     for j in judged:
         c = j.claim
-        lines.append("| " + " | ".join([c.figure, c.effect, c.regime, paper_cell(c), j.model, j.range,
-                                        short(j.verdict)]) + " |")
+        cells = [c.figure, c.effect, ", ".join(c.workloads) or "all", c.regime, paper_cell(c), j.model, j.range,
+                 short(j.verdict)]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

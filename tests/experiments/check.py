@@ -439,8 +439,8 @@ def check_verdicts():
     assert cl.counts(j, "paper load").startswith("2 reproduced") and cl.counts(j, "paper").startswith("0 reproduced")
     assert cl.find(j, new="piq") == [j[0]]
     t = cl.table(j).splitlines()
-    assert len(t) == 2 + 5 and t[0].startswith("| figure | effect | regime | paper | model |"), t[0]
-    assert "| up to -56.0 % (up to 56 % lower) | -40.0 % |" in t[3], t[3]
+    assert len(t) == 2 + 5 and t[0].startswith("| figure | effect | workloads | regime | paper | model |"), t[0]
+    assert "| all | paper load, ncq, HOS | up to -56.0 % (up to 56 % lower) | -40.0 % |" in t[3], t[3]
     assert t[4].endswith("| larger with writes | -5 % vs -1 % |  | reproduced |"), t[4]
 
     df = pd.DataFrame([{"workload.read_ratio": 0.25, "workload.path": "", "host.scheduler": "noop"},
