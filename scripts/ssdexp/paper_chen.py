@@ -26,9 +26,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from . import claims  # noqa: E402
+from .claims import Claim  # noqa: E402
 from .frame import (MP_COLS, MP_HEADER, MP_PAIR_HEADER, NAMES, mean_of, add_derived, as_list, changes,  # noqa: E402
-                    finite, isolated, mp_pages, mp_pair, mp_program, num, pd_concat, short, spread_line)
-from .report import (EFFECT_HEADER, NOISE_PP, RULE, Effect, Report, headline,  # noqa: E402
+                    finite, isolated, mp_pages, mp_pair, mp_program, num, pd_concat, spread_line)
+from .report import (EFFECT_HEADER, NOISE_PP, RULE, Effect, Report,  # noqa: E402
                      change_pct, fmt_pct, label_rows, run)
 
 POLICIES = ["rr", "weight", "delay"]
@@ -84,6 +86,23 @@ PAPER = {
     (SLOW, "WebSearch1", "delay", "weight", IOPS): [(0.899, "Sec. 5.2.3")],
     (SLOW, "WebSearch1", "delay", "weight", LAT): [(-0.896, "Sec. 5.2.3")],
 }
+# The same numbers as the claims the summary judges and counts, each on the fresh device
+# of its setting (regime "fresh, SETTING"), held over the runs of its workload.
+CLAIMS = [Claim("inferred" if src.startswith("inferred") else src.split(":")[0],
+                f"{NAMES[new]} vs {NAMES[base]}: {METRICS[m]}", m, new, base, v, words=src, workloads=(w,),
+                regime=f"fresh, {setting}")
+          for (setting, w, new, base, m), papers in PAPER.items() for v, src in papers]
+
+
+def _setting(c: Claim) -> str:
+    return c.regime.split(", ", 1)[1]
+
+
+def _result_key(c: Claim) -> tuple:
+    """Where _effect_table put the claim's effect: (setting, age, workload, new, base, metric)."""
+    return (_setting(c), c.regime.split(", ", 1)[0], c.workloads[0], c.new, c.base, c.metric)
+
+
 # The paper's "improved by" pairs of IOPS and latency, to show they obey Little's law.
 PAPER_PAIRS = [(9.6, 8.8), (77.8, 43.8), (8.4, 7.8), (9.3, 8.5), (7.2, 6.7), (16.5, 14.2), (0.899, 0.896)]
 
@@ -647,33 +666,27 @@ def _inconsistencies(r: Report):
 
 
 def _summary(df, results, trends, quick, has_batch) -> list:
-    agree, differ, rows = [], [], []
-    for (setting, w, new, base, m), papers in PAPER.items():
-        e = results.get((setting, "fresh", w, new, base, m))
-        if e is None:
-            continue
-        for v, src in papers:
-            ev = Effect(e.per, v)
-            verdict = ev.verdict()
-            rows.append([f"{NAMES[new]} vs {NAMES[base]}, {w}, {setting}", METRICS[m], f"{fmt_pct(v)} ({src})",
-                         fmt_pct(ev.mean), f"{ev.lo:+.1f} .. {ev.hi:+.1f} %" if ev.n else "", short(verdict)])
-            line = (f"{NAMES[new]} vs {NAMES[base]}, {w}, {setting}, {METRICS[m]}: model {fmt_pct(ev.mean)} "
-                    f"(paper {fmt_pct(v)}, {src}): {verdict}")
-            (agree if verdict.startswith("reproduced") else differ).append(line)
+    """The report's opening; its verdicts and counts are CLAIMS judged on the runs made (a
+    setting this run set leaves out is not judged)."""
+    judged = claims.judge([c for c in CLAIMS if _result_key(c) in results],
+                          lambda c: results[_result_key(c)].per)
+    agree, differ = [], []
+    for j in judged:
+        c, ev = j.claim, j.effect
+        line = (f"{NAMES[c.new]} vs {NAMES[c.base]}, {c.workloads[0]}, {_setting(c)}, {METRICS[c.metric]}: model "
+                f"{fmt_pct(ev.mean)} (paper {fmt_pct(c.paper)}, {c.words}): {j.verdict}")
+        (agree if j.verdict.startswith("reproduced") else differ).append(line)
     for w, what, paper, a, b, ok in trends:
         loss = " (the change is the paper's way, but delay is behind weight at both)" if ok and max(a, b) < 0 else ""
         (agree if ok else differ).append(f"Trend, {w}, delay's IOPS gain over weight with {what}: "
                                          f"{fmt_pct(a)} -> {fmt_pct(b)} (paper {paper}){loss}")
-    n_rep = sum(1 for x in rows if x[-1].startswith("reproduced"))
-    verdicts = [Effect(results[(setting, "fresh", w, new, base, m)].per, v).verdict()
-                for (setting, w, new, base, m), papers in PAPER.items()
-                if (setting, "fresh", w, new, base, m) in results for v, _ in papers]
+    n_rep = sum(1 for j in judged if j.verdict.startswith("reproduced"))
     aged = [] if quick else [
         f"{NAMES[p]} {fmt_pct(results[(BASE, 'aged', w, p, REFERENCE, IOPS)].mean)}"
         for w in ("Financial1",) for p in POLICIES if (BASE, "aged", w, p, REFERENCE, IOPS) in results]
     out = ["## Summary",
-           f"**Counts** (the paper's {len(rows)} numbers): {headline(verdicts)}.",
-           f"{n_rep} of the paper's {len(rows)} numbers reproduced (stated and inferred, IOPS and latency counted "
+           f"**Counts** (the paper's {len(judged)} numbers): {claims.counts(judged)}.",
+           f"{n_rep} of the paper's {len(judged)} numbers reproduced (stated and inferred, IOPS and latency counted "
            "apart; closed loop at 32 outstanding, fresh device, `delay` preset"
            + (", quick set: one shape, one seed, 3,000 requests" if quick else "") + ").",
            "Agrees with the paper:\n" + ("\n".join(f"* {x}" for x in agree) or "* nothing"),
@@ -683,8 +696,7 @@ def _summary(df, results, trends, quick, has_batch) -> list:
            "Every number the paper gives, beside the model's (mean and range over the runs of the workload's shapes "
            "and seeds; the sections below give every effect, those without a paper number and those that got "
            "worse included):",
-           "\n".join(["| effect | metric | paper | model | range | verdict |", "|---|---:|---:|---:|---:|---:|"]
-                     + ["| " + " | ".join(c) + " |" for c in rows])]
+           claims.table(judged)]
     if df["placement.prediction_error_us"].isna().all() if "placement.prediction_error_us" in df else True:
         out.append("The binary reports no `placement` or `batching` statistics yet: their columns are n/a.")
     if not has_batch and not quick:
