@@ -19,8 +19,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from . import claims  # noqa: E402
+from .claims import Claim  # noqa: E402
 from .report import (EFFECT_HEADER, Effect, Report, change_pct, fmt_pct, label_rows, run,  # noqa: E402
-                     trace_path, HEADLINE, RULE, headline)
+                     trace_path, HEADLINE, RULE)
 
 HOST = ["noop", "rws", "piq_r", "piq_w", "piq"]
 BATCHED = ["piq_r", "piq_w", "piq"]  # the schemes with batches: host.dispatch=batch changes them
@@ -65,6 +67,24 @@ PAPER = {
                         "nand.chip_utilization_while_busy": +11.9},
     ("rws", "noop"): {},
 }
+# The figure of each metric the paper's averages are of.
+FIGURE = {"read.latency_us.mean": "Fig. 8", "write.latency_us.mean": "Fig. 8", "read.conflict_wait_us": "Fig. 10",
+          "write.conflict_wait_us": "Fig. 10", "nand.chip_utilization_while_busy": "Fig. 12"}
+# The run sets the averages are judged in: (regime, dispatch), each on each device. The
+# paper's load with NCQ dispatch is the paper's regime; batch dispatch runs the batched
+# schemes only (BATCHED: PAIRS[:3]).
+REGIMES = [("paper", "ncq"), ("paper", "batch"), ("stress", "ncq")]
+REGIME_WORDS = {"paper": "paper load", "stress": "stress"}
+
+
+def regime(reg: str, disp: str, dev: str | None = None) -> str:
+    return f"{REGIME_WORDS[reg]}, {disp}" + (f", {dev.upper()}" if dev else "")
+
+
+CLAIMS = [Claim(f"{FIGURE[m]} (Sec. V.B)", f"{new.upper()} vs {base.upper()}: {METRICS[m].split(' (')[0]}", m, new,
+                base, v, regime=regime(reg, disp, dev))
+          for reg, disp in REGIMES for dev in ("ios", "hos") for new, base in (PAIRS[:3] if disp == "batch" else PAIRS)
+          for m, v in PAPER[(new, base)].items()]
 # Fig. 11 (PIQ, queue length): read 1->512 -19 %, write 1->512 -37 %, read 1->32 -18 %,
 # read 32->512 -1 %.
 PAPER_QL = [(1, 512, "read.latency_us.mean", -19.0), (1, 512, "write.latency_us.mean", -37.0),
@@ -614,20 +634,31 @@ def _short(v: str) -> str:
 def _summary(results, main, stress, ncq, devices, names) -> list:
     """The report's opening: what agrees with the paper and what does not, in a few plain
     sentences and one table of every effect the paper gives."""
-    def eff(regime, dev, disp, pair, m):
-        return results[(regime, dev, disp, pair)][m]
+    def eff(reg, dev, disp, pair, m):
+        return results[(reg, dev, disp, pair)][m]
+
+    def where(c: Claim) -> tuple:
+        """The results key of a claim: (regime, device, dispatch, pair)."""
+        reg = {v: k for k, v in REGIME_WORDS.items()}[c.regime.split(", ")[0]]
+        disp, dev = c.regime.split(", ")[1:]
+        return (reg, dev.lower(), disp, (c.new, c.base))
+
+    # Every verdict counted: the paper's averages, on each device run.
+    judged = claims.judge([c for c in CLAIMS if where(c) in results], lambda c: results[where(c)][c.metric].per)
+
+    def jd(reg, dev, disp, pair, m):
+        j, = claims.find(judged, regime=regime(reg, disp, dev), new=pair[0], base=pair[1], metric=m)
+        return j
 
     rd, wr = "read.latency_us.mean", "write.latency_us.mean"
     paper_keys = [(pair, m) for pair in PAIRS for m in PAPER[pair]]
-    npaper = {d: sum(eff("paper", dev, d, pair, m).verdict().startswith("reproduced") for dev in devices
-                     for pair, m in paper_keys if ("paper", dev, d, pair) in results) for d in ("ncq", "batch")}
-    total = {d: sum(1 for dev in devices for pair, m in paper_keys if ("paper", dev, d, pair) in results)
-             for d in ("ncq", "batch")}
+    npaper = {d: sum(j.verdict.startswith("reproduced") for j in judged if j.claim.in_regime(regime("paper", d)))
+              for d in ("ncq", "batch")}
+    total = {d: sum(1 for j in judged if j.claim.in_regime(regime("paper", d))) for d in ("ncq", "batch")}
     out = ["## Summary"]
 
     def counts(reg, disp):
-        return headline(eff(reg, dev, disp, pair, m).verdict() for dev in devices for pair, m in paper_keys
-                        if (reg, dev, disp, pair) in results)
+        return claims.counts(judged, regime(reg, disp))
     out.append(f"**Counts** (the paper's {len(paper_keys)} effects on each of {', '.join(d.upper() for d in devices)}): "
                f"at the paper's load, NCQ dispatch (the paper's regime): {counts('paper', 'ncq')}. With batch "
                f"dispatch: {counts('paper', 'batch')}. In the stress case: {counts('stress', 'ncq')}.")
@@ -666,7 +697,7 @@ def _summary(results, main, stress, ncq, devices, names) -> list:
         rw = eff("stress", d, "ncq", ("rws", "noop"), rd)
         pq = [eff("stress", d, "ncq", ("piq", "rws"), m) for m in (rd, wr)]
         st.append(f"on {d.upper()}, PIQ_R against NOOP changes read latency by {fmt_pct(pr.mean)} (paper -19.6 %: "
-                  f"{_short(pr.verdict())}), of which RWS alone (reads first, no batches) gives {fmt_pct(rw.mean)}; "
+                  f"{_short(jd('stress', d, 'ncq', ('piq_r', 'noop'), rd).verdict)}), of which RWS alone (reads first, no batches) gives {fmt_pct(rw.mean)}; "
                   f"PIQ against RWS {fmt_pct(pq[0].mean)} / {fmt_pct(pq[1].mean)} for reads / writes (paper -19.7 / "
                   "-47.0 %)")
     out.append("**In the stress case** (closed loop at 64 outstanding, not the paper's regime, where nearly every "
@@ -688,8 +719,8 @@ def _summary(results, main, stress, ncq, devices, names) -> list:
     for pair, m in paper_keys:
         cells = [f"{pair[0].upper()} vs {pair[1].upper()}: {METRICS[m].split(' (')[0]}", fmt_pct(PAPER[pair][m])]
         for reg, d, disp in cols:
-            e = results.get((reg, d, disp, pair), {}).get(m)
-            cells.append(f"{fmt_pct(e.mean)}, {_short(e.verdict())}" if e else "-")
+            js = claims.find(judged, regime=regime(reg, disp, d), new=pair[0], base=pair[1], metric=m)
+            cells.append(f"{fmt_pct(js[0].effect.mean)}, {_short(js[0].verdict)}" if js else "-")
         rows.append(cells)
     out.append("Every effect the paper gives (mean over the workloads, verdict; the sections below give the median, "
                "range, sign counts and the effects the paper does not give, those that got worse included):")
