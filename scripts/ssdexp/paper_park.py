@@ -32,9 +32,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from . import claims  # noqa: E402
+from .claims import Claim  # noqa: E402
 from .frame import (MP_COLS, MP_HEADER, MP_PAIR_HEADER, NAMES, add_derived, as_list, changes, col,  # noqa: E402
                     finite, isolated, mp_pages, mp_pair, mp_program, num, short, spread_line, spread_pct)
-from .report import (EFFECT_HEADER, NOISE_PP, RULE, Effect, Report, fmt_pct, headline,  # noqa: E402
+from .report import (EFFECT_HEADER, NOISE_PP, RULE, Effect, Report, fmt_pct,  # noqa: E402
                      label_rows, run, verdict)
 
 # Table 2 shapes: read fraction, sizes (bytes, uniform in steps of the alignment), alignment, Zipf theta.
@@ -239,6 +241,106 @@ def _arm(col_name: str) -> str:
     return f"{hw} + resched {rs}"
 
 
+# Every number and claim of the paper the summary counts: Table 3 and Fig. 5 at the main
+# load (the aged device, and the fresh one for the mappings), Fig. 4's largest gains and
+# trends. WHERE[claim]: the key under which the sections leave its measure in `results`.
+CLAIMS, WHERE = [], {}
+
+
+def _claim(key: tuple, *args, **kw) -> Claim:
+    c = Claim(*args, **kw)
+    CLAIMS.append(c)
+    WHERE[c] = key
+    return c
+
+
+def _four(table: dict, pick=lambda v: v) -> float:
+    """The paper's number for "all four": the mean of its four workloads'."""
+    return -sum(pick(table[w]) for w in WORKLOADS) / len(WORKLOADS)
+
+
+for _p in POLICIES:
+    for _w in list(WORKLOADS) + ["all four"]:
+        for _age in AGES:
+            _claim(("map", MAIN, _age, _w, _p), "Table 3", f"{LONG[_p]} vs static", LAT, _p, STATIC,
+                   -TABLE3_MAP[_w][_p] if _w in WORKLOADS else _four(TABLE3_MAP, lambda v: v[_p]),
+                   workloads=(_w,) if _w in WORKLOADS else (), regime=f"{_age}, {MAIN}")
+for _w in WORKLOADS:
+    for _f in ("n-plane", "cache reg.", "both"):
+        _claim(("flash", MAIN, "aged", _w, _f), "Table 3", f"{_f} vs neither (static mapping)", LAT, _f, "neither",
+               -TABLE3_FLASH[_w][_f], workloads=(_w,), regime=f"aged, {MAIN}")
+for _c, (_hw, _) in RESCHED.items():
+    for _w in list(WORKLOADS) + ["all four"]:
+        for _i, (_what, _base, _words) in enumerate(((f"{LONG_RS[_c]} vs neither", "neither", ""),
+                                                     (f"{LONG_RS[_c]} vs {_hw} without (points)", _hw,
+                                                      "points of neither's time"))):
+            _claim(("resched_pts" if _i else "resched", MAIN, "aged", _w, _c), "Table 3", _what, LAT, _arm(_c),
+                   _base, -TABLE3_RESCHED[_w][_c][_i] if _w in WORKLOADS else _four(TABLE3_RESCHED,
+                                                                                   lambda v: v[_c][_i]),
+                   words=_words, workloads=(_w,) if _w in WORKLOADS else (), regime=f"aged, {MAIN}")
+for _w in list(WORKLOADS) + ["all four"]:
+    _claim(("fig5", MAIN, "aged", _w), "Fig. 5", "both reschedulings + stripe vs static, no rescheduling", LAT,
+           "stripe | both", "static | none", -FIG5[_w] if _w in WORKLOADS else -sum(FIG5.values()) / len(FIG5),
+           workloads=(_w,) if _w in WORKLOADS else (), regime=f"aged, {MAIN}")
+_R4 = f"aged, {FIG4_LOAD}"
+_RMAX, _RMIN = max(FIG4_RATIOS), min(FIG4_RATIOS)
+_SMIN, _SMAX = min(FIG4_SIZES) // 1024, max(FIG4_SIZES) // 1024
+FIG4_CLAIMS = (
+    [_claim(("fig4", "up to", _cv), "Fig. 4(a)", f"{_cv}: largest gain over the read ratios (a)", LAT, _a, _nob or _hw,
+            -_pp, "up to", f"\"up to {_pp:g} %\"", regime=_R4)
+     for _cv, (_a, _hw, _nob, _pp) in FIG4_CURVES.items()]
+    + [_claim(("fig4", "reads", _cv), "Fig. 4(a)", f"{_cv}: reads only (read ratio {_RMAX:g}): insignificant", LAT,
+              _a, _nob or _hw, kind="trend", words="insignificant", regime=_R4)
+       for _cv, (_a, _hw, _nob, _) in FIG4_CURVES.items()]
+    + [_claim(("fig4", "writes", _cv), "Fig. 4(a)",
+              f"{_cv}: gain grows as writes dominate (read ratio {_RMIN:g} vs {_RMAX:g})", LAT, _a, _nob or _hw,
+              kind="trend", words="larger with writes", regime=_R4)
+       for _cv, (_a, _hw, _nob, _) in FIG4_CURVES.items()]
+    + [_claim(("fig4", "size", _cv), "Fig. 4(b)",
+              f"{_cv}: gain larger for smaller requests ({_SMIN} vs {_SMAX} KiB)", LAT, _a, _nob or _hw,
+              kind="trend", words="larger when smaller", regime=_R4)
+       for _cv, (_a, _hw, _nob, _) in FIG4_CURVES.items()]
+    + [_claim(("fig4", "pipeline > multi-plane", None), "Fig. 4",
+              "pipeline gains more than multi-plane (best point of (a) and (b))", LAT, "pipeline", "multi-plane",
+              kind="trend", words="pipeline more", regime=_R4),
+       _claim(("fig4", "4 > 2 planes", None), "Fig. 4", "multi-plane gains more with four planes than two (best point)",
+              LAT, "4-plane", "2-plane", kind="trend", words="more with more planes", regime=_R4)])
+
+
+def _fig4_measure(curve_vals: dict, ratios: list, sizes: list) -> dict:
+    """Each Fig. 4 claim's measure from the curves' values: (what judge takes, the model in
+    words, the best read ratio of an "up to" or None)."""
+    def at(xname, cv, xv):
+        return curve_vals[(xname, cv, xv)]
+    bests = {cv: min([v for (xn, c, _), v in curve_vals.items() if c == cv and finite(v)] or [float("nan")])
+             for cv in FIG4_CURVES}
+    mp = min(bests["multi-plane, 2-plane dies"], bests["multi-plane, 4-plane dies"])
+    out = {}
+    for c in FIG4_CLAIMS:
+        _, test, cv = WHERE[c]
+        if test == "up to":
+            ok = {xv: v for xv in ratios if finite(v := at("read ratio", cv, xv))}
+            best = min(ok, key=ok.get) if ok else None
+            model = ok[best] if ok else float("nan")
+            out[c] = ([model], f"{fmt_pct(model)} at read ratio {best:g}" if best is not None else "n/a", best)
+        elif test == "reads":
+            rd = at("read ratio", cv, max(ratios))
+            out[c] = (finite(rd) and abs(rd) <= NOISE_PP, fmt_pct(rd), None)
+        elif test == "writes":
+            wr, rd = at("read ratio", cv, min(ratios)), at("read ratio", cv, max(ratios))
+            out[c] = (finite(wr) and finite(rd) and wr < rd - NOISE_PP, f"{fmt_pct(wr)} vs {fmt_pct(rd)}", None)
+        elif test == "size":
+            sm, lg = at("request size", cv, min(sizes)), at("request size", cv, max(sizes))
+            out[c] = (finite(sm) and finite(lg) and sm < lg - NOISE_PP, f"{fmt_pct(sm)} vs {fmt_pct(lg)}", None)
+        elif test == "pipeline > multi-plane":
+            out[c] = (finite(mp) and finite(bests["pipeline"]) and bests["pipeline"] < mp - NOISE_PP,
+                      f"pipeline {fmt_pct(bests['pipeline'])}, multi-plane {fmt_pct(mp)}", None)
+        else:
+            four, two = bests["multi-plane, 4-plane dies"], bests["multi-plane, 2-plane dies"]
+            out[c] = (four < two - NOISE_PP, f"four {fmt_pct(four)}, two {fmt_pct(two)}", None)
+    return out
+
+
 def reproduce(out: str, quick: bool, jobs) -> str:
     from .ssdsim import Ssdsim, find_binary
     from .sweep import ROOT
@@ -291,7 +393,7 @@ def reproduce(out: str, quick: bool, jobs) -> str:
         "load is an open loop (Poisson arrivals) at the rate that keeps the link "
         f"{100 * LOADS[MAIN]:.0f} % busy at "
         "the workload's mean request size"
-        + ("" if quick else f"; 50 % and 90 %, and the closed loop, are run on the aged device as well (one seed)")
+        + ("" if quick else "; 50 % and 90 %, and the closed loop, are run on the aged device as well (one seed)")
         + ". The synthetic requests of each type come independently, so runs of consecutive reads or writes are "
         "short (1.3-4 on average at these read fractions), where Table 2's are 1.6-55. "
         f"Each run is {nreq:,} requests" + ("" if quick else ", seeds 1 and 2 at the main load") + ". "
@@ -364,7 +466,7 @@ def _mapping(r: Report, df, names, load, age, results):
             paper = -sum(TABLE3_MAP[w][p] for w in names) / len(names)
             e = Effect(means, paper)
             results[("map", load, age, "all four", p)] = e
-            rows.append([f"all four workloads: mean response time", fmt_pct(paper)] + e.cells() + [mp_pair(d, p, STATIC)])
+            rows.append(["all four workloads: mean response time", fmt_pct(paper)] + e.cells() + [mp_pair(d, p, STATIC)])
         r.p(f"**{LONG[p]} vs static** ({age} device, {load})")
         r.table(["effect", "paper"] + EFFECT_HEADER + [MP_PAIR_HEADER], rows)
 
@@ -829,49 +931,16 @@ def _fig4(r: Report, out: str, jobs, quick: bool, link: float, results) -> dict:
     r.p(f"**Fig. 4(b): against the request size** (read ratio {FIG4_RATIO:g})")
     table(lambda v: (d["read_ratio"] == FIG4_RATIO) & (d["size"] == v), "request size", sizes,
           lambda v: f"{v // 1024} KiB")
-    # Verdicts: the paper gives Fig. 4's largest gains and its trends in words.
+    # Verdicts: the paper gives Fig. 4's largest gains and its trends in words (FIG4_CLAIMS).
+    measured = _fig4_measure(curve_vals, ratios, sizes)
     rows = []
-    for cv, (_, _, _, paper) in FIG4_CURVES.items():
-        vals = {xv: curve_vals[("read ratio", cv, xv)] for xv in ratios}
-        ok = {k: v for k, v in vals.items() if finite(v)}
-        best = min(ok, key=ok.get) if ok else None
-        model = ok[best] if ok else float("nan")
-        v = verdict(-paper, model)
-        results[("fig4", cv)] = (f"{cv}: largest gain over the read ratios (a)", -paper, model,
-                                 f"{fmt_pct(model)} at read ratio {best:g}" if best is not None else "n/a", v)
-        rows.append([f"{cv}: largest gain over the read ratios (a)", fmt_pct(-paper),
-                     f"{fmt_pct(model)} (read ratio {best:g})" if best is not None else "n/a", v])
-
-    def claim(key, text, paper, holds, model):
-        v = "reproduced" if holds else "no effect in the model"
-        results[("fig4", key)] = (text, None, float("nan"), model, v)
-        rows.append([text, paper, model, v])
-
-    for cv in FIG4_CURVES:
-        rd = curve_vals[("read ratio", cv, max(ratios))]
-        claim(f"{cv} reads", f"{cv}: reads only (read ratio {max(ratios):g}): insignificant", "insignificant",
-              finite(rd) and abs(rd) <= NOISE_PP, fmt_pct(rd))
-    for cv in FIG4_CURVES:
-        wr, rd = curve_vals[("read ratio", cv, min(ratios))], curve_vals[("read ratio", cv, max(ratios))]
-        claim(f"{cv} writes", f"{cv}: gain grows as writes dominate (read ratio {min(ratios):g} vs {max(ratios):g})",
-              "larger with writes", finite(wr) and finite(rd) and wr < rd - NOISE_PP,
-              f"{fmt_pct(wr)} vs {fmt_pct(rd)}")
-    for cv in FIG4_CURVES:
-        sm = curve_vals[("request size", cv, min(sizes))]
-        lg = curve_vals[("request size", cv, max(sizes))]
-        claim(f"{cv} size",
-              f"{cv}: gain larger for smaller requests ({min(sizes) // 1024} vs {max(sizes) // 1024} KiB)",
-              "larger when smaller", finite(sm) and finite(lg) and sm < lg - NOISE_PP,
-              f"{fmt_pct(sm)} vs {fmt_pct(lg)}")
-    bests = {cv: min([v for (xn, c, _), v in curve_vals.items() if c == cv and finite(v)] or [float("nan")])
-             for cv in FIG4_CURVES}
-    mp = min(bests["multi-plane, 2-plane dies"], bests["multi-plane, 4-plane dies"])
-    claim("pipeline > multi-plane", "pipeline gains more than multi-plane (best point of (a) and (b))",
-          "pipeline more", finite(mp) and finite(bests["pipeline"]) and bests["pipeline"] < mp - NOISE_PP,
-          f"pipeline {fmt_pct(bests['pipeline'])}, multi-plane {fmt_pct(mp)}")
-    claim("4 > 2 planes", "multi-plane gains more with four planes than two (best point)", "more with more planes",
-          bests["multi-plane, 4-plane dies"] < bests["multi-plane, 2-plane dies"] - NOISE_PP,
-          f"four {fmt_pct(bests['multi-plane, 4-plane dies'])}, two {fmt_pct(bests['multi-plane, 2-plane dies'])}")
+    for j in claims.judge(FIG4_CLAIMS, lambda c: measured[c][0]):
+        c = j.claim
+        results[WHERE[c]] = measured[c]
+        _, shown, best = measured[c]
+        if c.kind == "up to":
+            shown = f"{fmt_pct(j.effect.value)} (read ratio {best:g})" if best is not None else "n/a"
+        rows.append([c.effect, c.words if c.kind == "trend" else fmt_pct(c.paper), shown, j.verdict])
     for cv, (arm, hw, nob, paper) in FIG4_CURVES.items():
         if not nob:
             continue
@@ -1111,63 +1180,77 @@ def _inconsistencies(r: Report):
 
 
 def _summary(results, names, ages, quick) -> list:
+    """The report's opening. Its verdicts and counts are CLAIMS judged on what the sections
+    measured (a claim whose runs this run set leaves out is not judged); the closed-loop
+    column, no claim of the paper's, is the sections' effects."""
+    def measure(c: Claim):
+        x = results[WHERE[c]]
+        return x.per if isinstance(x, Effect) else x[0]
+    judged = claims.judge([c for c in CLAIMS if WHERE[c] in results], measure)
+    at = {WHERE[j.claim]: j for j in judged}
     agree, differ, rows = [], [], []
     cols = [(MAIN, a) for a in ages] + ([] if quick else [(CLOSED, "aged")])
 
-    noted = []  # the verdicts of the summary's lists: the counts
+    def note(line: str, j):
+        (agree if j.verdict.startswith("reproduced") else differ).append(line + f": {j.verdict}")
 
-    def note(line: str, e):
-        noted.append(e.verdict())
-        (agree if e.verdict().startswith("reproduced") else differ).append(line + f": {e.verdict()}")
+    def cell(j) -> str:
+        return f"{fmt_pct(j.effect.mean)}, {short(j.verdict)}"
 
     for p in POLICIES:
         for w in names + ["all four"]:
-            es = [results.get(("map", load, a, w, p)) for load, a in cols]
-            if es[0] is None:
+            js = [at.get(("map", load, a, w, p)) for load, a in cols]
+            if js[0] is None:
                 continue
-            paper = es[0].paper
+            paper = js[0].claim.paper
             rows.append([f"{LONG[p]} vs static", w, fmt_pct(paper)]
-                        + [f"{fmt_pct(e.mean)}, {short(e.verdict())}" if e else "-" for e in es])
-            for (load, a), e in zip(cols, es):
-                if e is None or load != MAIN:
-                    continue
-                note(f"{NAMES[p]} vs static, {w}, {a} device: model {fmt_pct(e.mean)} (paper {fmt_pct(paper)})", e)
+                        + [cell(j) if j else "-" for j in js[:len(ages)]]
+                        + [f"{fmt_pct(e.mean)}, {short(e.verdict())}" if e else "-"
+                           for e in (results.get(("map", load, a, w, p)) for load, a in cols[len(ages):])])
+            for a, j in zip(ages, js):
+                if j is not None:
+                    note(f"{NAMES[p]} vs static, {w}, {a} device: model {fmt_pct(j.effect.mean)} (paper "
+                         f"{fmt_pct(paper)})", j)
     for w in names:
         for f in ("n-plane", "cache reg.", "both"):
-            es = [results.get(("flash", load, a, w, f)) if a == "aged" else None for load, a in cols]
-            if es[0] is None:
+            j = at.get(("flash", MAIN, "aged", w, f))
+            if j is None:
                 continue
-            rows.append([f"{f} vs neither (static mapping)", w, fmt_pct(es[0].paper)]
+            es = [results.get(("flash", load, a, w, f)) if a == "aged" else None for load, a in cols[1:]]
+            rows.append([f"{f} vs neither (static mapping)", w, fmt_pct(j.claim.paper), cell(j)]
                         + [f"{fmt_pct(e.mean)}, {short(e.verdict())}" if e else "-" for e in es])
-            note(f"{f} vs neither, {w}, aged device: model {fmt_pct(es[0].mean)} (paper {fmt_pct(es[0].paper)})", es[0])
+            note(f"{f} vs neither, {w}, aged device: model {fmt_pct(j.effect.mean)} (paper {fmt_pct(j.claim.paper)})",
+                 j)
     blank = ["-"] * (len(cols) - 1)
     for c, (hw, _) in RESCHED.items():
         for w in names + ["all four"]:
-            e, ep = results.get(("resched", MAIN, "aged", w, c)), results.get(("resched_pts", MAIN, "aged", w, c))
-            for x, what in ((e, f"{LONG_RS[c]} vs neither"), (ep, f"{LONG_RS[c]} vs {hw} without (points)")):
-                if x is None:
+            for key, what in ((("resched", MAIN, "aged", w, c), f"{LONG_RS[c]} vs neither"),
+                              (("resched_pts", MAIN, "aged", w, c), f"{LONG_RS[c]} vs {hw} without (points)")):
+                j = at.get(key)
+                if j is None:
                     continue
-                rows.append([what, w, fmt_pct(x.paper), f"{fmt_pct(x.mean)}, {short(x.verdict())}"] + blank)
-                note(f"{what}, {w}, aged device: model {fmt_pct(x.mean)} (paper {fmt_pct(x.paper)})", x)
+                rows.append([what, w, fmt_pct(j.claim.paper), cell(j)] + blank)
+                note(f"{what}, {w}, aged device: model {fmt_pct(j.effect.mean)} (paper {fmt_pct(j.claim.paper)})", j)
     for w in names + ["all four"]:
-        e = results.get(("fig5", MAIN, "aged", w))
-        if e is None:
+        j = at.get(("fig5", MAIN, "aged", w))
+        if j is None:
             continue
-        rows.append(["Fig. 5: both reschedulings + stripe vs static, none", w, fmt_pct(e.paper),
-                     f"{fmt_pct(e.mean)}, {short(e.verdict())}"] + blank)
-        note(f"Fig. 5, both reschedulings + stripe, {w}: model {fmt_pct(e.mean)} (paper {fmt_pct(e.paper)})", e)
-    fig4 = [v for k, v in results.items() if k[0] == "fig4"]
-    for text, paper, model, shown, v in fig4:
-        noted.append(v)
-        (agree if v.startswith("reproduced") else differ).append(
-            f"Fig. 4, {text}: model {shown}" + (f" (paper {fmt_pct(paper)})" if paper is not None else "") + f": {v}")
+        rows.append(["Fig. 5: both reschedulings + stripe vs static, none", w, fmt_pct(j.claim.paper), cell(j)] + blank)
+        note(f"Fig. 5, both reschedulings + stripe, {w}: model {fmt_pct(j.effect.mean)} (paper "
+             f"{fmt_pct(j.claim.paper)})", j)
+    fig4 = [j for j in judged if j.claim.figure.startswith("Fig. 4")]
+    for j in fig4:
+        t, p = j.claim.effect, j.claim.paper
+        (agree if j.verdict.startswith("reproduced") else differ).append(
+            f"Fig. 4, {t}: model {results[WHERE[j.claim]][1]}" + (f" (paper {fmt_pct(p)})" if p is not None else "")
+            + f": {j.verdict}")
     n_rep = sum(1 for x in rows if x[3].split(", ", 1)[-1].startswith("reproduced"))
-    n4 = sum(1 for x in fig4 if x[4].startswith("reproduced"))
+    n4 = sum(1 for j in fig4 if j.verdict.startswith("reproduced"))
     head = (["effect on the mean response time", "workload", "paper"]
             + [f"model, {a} device, {load}" for load, a in cols])
     return ["## Summary",
             f"**Counts** (every number and claim of the lists below: Table 3, Fig. 5 and Fig. 4; a trend of Fig. 4 "
-            f"the model does not show counts as no effect in the model): {headline(noted)}.",
+            f"the model does not show counts as no effect in the model): {claims.counts(judged)}.",
             f"{n_rep} of the {len(rows)} numbers of Table 3 and Fig. 5 reproduced on the aged device, open loop at "
             f"the rate that keeps the SATA II link {100 * LOADS[MAIN]:.0f} % busy (`park` preset"
             + (", quick set: two workloads, one seed, 3,000 requests" if quick else "") + f"); {n4} of the "
@@ -1176,7 +1259,7 @@ def _summary(results, names, ages, quick) -> list:
             "\"The Verilog block\").",
             f"Agrees with the paper ({MAIN}; Fig. 4 at {FIG4_LOAD.split(', ')[1]}):\n"
             + ("\n".join(f"* {x}" for x in agree) or "* nothing"),
-            f"Does not agree:\n" + ("\n".join(f"* {x}" for x in differ) or "* nothing"),
+            "Does not agree:\n" + ("\n".join(f"* {x}" for x in differ) or "* nothing"),
             "Every Table 3 and Fig. 5 number, beside the model's (mean over the seeds; the sections below give the "
             "ranges, read and write response times, those that got worse included, and the rescheduling's "
             "statistics)" + ("" if quick else "; the closed loop saturates the link (one seed)") + ":",
@@ -1185,5 +1268,5 @@ def _summary(results, names, ages, quick) -> list:
                       + ["| " + " | ".join(c) + " |" for c in rows]),
             "Fig. 4 (section below: every point):",
             "\n".join(["| claim of the paper | paper | model | verdict |", "|---|---:|---:|---:|"]
-                      + [f"| {t} | {fmt_pct(p) if p is not None else '-'} | {m} | {short(v)} |"
-                         for t, p, _, m, v in fig4])]
+                      + [f"| {j.claim.effect} | {fmt_pct(j.claim.paper) if j.claim.paper is not None else '-'} | "
+                         f"{results[WHERE[j.claim]][1]} | {short(j.verdict)} |" for j in fig4])]
