@@ -644,7 +644,8 @@ def _summary(results, main, stress, ncq, devices, names) -> list:
         return (reg, dev.lower(), disp, (c.new, c.base))
 
     # Every verdict counted: the paper's averages, on each device run.
-    judged = claims.judge([c for c in CLAIMS if where(c) in results], lambda c: results[where(c)][c.metric].per)
+    judged = claims.judge([c for c in CLAIMS if where(c)[1] in devices and where(c) in results],
+                          lambda c: results[where(c)][c.metric].per)
 
     def jd(reg, dev, disp, pair, m):
         j, = claims.find(judged, regime=regime(reg, disp, dev), new=pair[0], base=pair[1], metric=m)
