@@ -396,8 +396,12 @@ def _fig7(r: Report, fig7, ratios: dict):
            f"{qsl['firmware.qsl_page_order'].sum():.0f} only programs that would overtake an older one of their "
            f"page, {qsl['firmware.qsl_refused'].sum():.0f} every plane refusing)"
            if "firmware.qsl_chances" in qsl else "an unknown number of chances")
-        + f" over {qsl['sos_decisions_sum'].iloc[0]:.0f} decisions: on the aged device GC's commands keep the "
-        "queues from emptying, so QSL seldom has a chip to fill. SOS (QSL) at or below "
+        + f" over {qsl['sos_decisions_sum'].iloc[0]:.0f} decisions"
+        + (f"; writes spent {100 * qsl['write.latency_parts.write_stall.share'].mean():.0f} % of their time "
+           "waiting for a free page (`write_stall`, mean over the runs): on the aged device a write waits for GC "
+           "before it is a program in a queue, so a queue seldom holds two for QSL to take"
+           if "write.latency_parts.write_stall.share" in qsl else "")
+        + ". SOS (QSL) at or below "
         f"HOS at (chips, workload): {', '.join(below) or 'none'}.")
     r.table(["scheduler", "workload"] + [f"{b * c} chips" for b, c in CHIPS], rows)
     r.figure(p, "Fig. 7: per-chip average idle time ratio against the number of chips, HOS and SOS (QSL)")
@@ -540,15 +544,22 @@ def _sos(r: Report, fig6, names: list, ages: list) -> dict:
     moves = fig6.groupby(["age", "arm"])["firmware.qsl_moves"].sum()
     chances = fig6.groupby(["age", "arm"])["firmware.qsl_chances"].sum() if "firmware.qsl_chances" in fig6 else None
 
+    nosrc = fig6.groupby(["age", "arm"])["firmware.qsl_no_source"].sum() if "firmware.qsl_no_source" in fig6 else None
+    stall = (fig6.groupby(["age", "arm"])["write.latency_parts.write_stall.share"].mean()
+             if "write.latency_parts.write_stall.share" in fig6 else None)
+
     def qsl_words(a):
         if chances is None:
             return f"{a} device: {moves[(a, 'SOS')]:.0f} moves"
         return (f"{a} device: {moves[(a, 'SOS')]:.0f} moves in {chances[(a, 'SOS')]:.0f} chances (an idle chip "
-                "with an empty queue)")
+                "with an empty queue)" + (f", {nosrc[(a, 'SOS')]:.0f} of them with no other queue holding two host "
+                                           "programs" if nosrc is not None else "")
+                + (f"; writes spent {100 * stall[(a, 'SOS')]:.0f} % of their time waiting for a free page "
+                   "(`write_stall`, mean over the workloads), before they are programs in a queue" if stall is not None else ""))
     r.p("What the measurements say of the gaps. SOS's queues are per chip, like HOS's, so most of its gain over "
         "IOS and over the offline HOS is out-of-order dispatch itself; QSL adds what its moves give ("
-        + "; ".join(qsl_words(a) for a in ages) + "; QSL acts only for a chip idle with nothing queued, and on "
-        "the aged device GC's commands keep the queues from emptying), WHM what its write hits "
+        + "; ".join(qsl_words(a) for a in ages) + ": QSL moves a queued host program, and a write waiting for "
+        "GC to free a page is not one yet), WHM what its write hits "
         "give (none where no page is written again while its last write is queued). Against the model's own "
         "per-chip queues (last column) SOS differs in two ways: it sends a chip one command at a time (the next "
         "when the firmware sees the last one complete), so a chip's cache register never holds a second command "
