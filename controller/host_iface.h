@@ -30,10 +30,15 @@ class HostIface : public sc_core::sc_module {
 
   unsigned tags_in_use() const { return in_use_; }
   unsigned max_tags_in_use() const { return max_in_use_; }
-  // Tags in use integrated over time up to `at` (no earlier than the last change): the
-  // requests the device held, tag-picoseconds; over a window, divided by its length, the
-  // mean number held.
-  Tick tag_ticks(Tick at) const { return tag_ticks_ + Tick{in_use_} * (at > tags_since_ ? at - tags_since_ : 0); }
+  unsigned depth() const { return depth_; }
+  // Tags in use integrated over time up to `at`, tag-picoseconds (a double: tags x ps
+  // overflow 64 bits within simulated minutes at the largest depths): the requests the
+  // device held; over a window, divided by its length, the mean number held. An `at`
+  // before the last change counts as that change's time (a window that starts at a past
+  // arrival loses at most the tags held since it, a request's wait).
+  double tag_ticks(Tick at) const {
+    return tag_ticks_ + static_cast<double>(in_use_) * static_cast<double>(at > tags_since_ ? at - tags_since_ : 0);
+  }
   std::uint64_t backpressure_events() const { return backpressure_; }
   // Link busy time up to `now` (transfers reserved past it not counted).
   Tick link_busy(Tick now) const { return link_.busy(now); }
@@ -55,10 +60,11 @@ class HostIface : public sc_core::sc_module {
   unsigned depth_;
   double ps_per_byte_;  // 0: unlimited
   unsigned in_use_ = 0, max_in_use_ = 0;
-  Tick tag_ticks_ = 0, tags_since_ = 0;  // tag_ticks() up to tags_since_, the last change
+  double tag_ticks_ = 0;  // tag_ticks() up to tags_since_, the last change
+  Tick tags_since_ = 0;
   void tags_change(int by) {
     const Tick now = sim_now();
-    tag_ticks_ += Tick{in_use_} * (now - tags_since_);
+    tag_ticks_ += static_cast<double>(in_use_) * static_cast<double>(now - tags_since_);
     tags_since_ = now;
     in_use_ = static_cast<unsigned>(static_cast<int>(in_use_) + by);
   }

@@ -5,8 +5,8 @@
 // Every flash command the firmware builds is held in its chip's queue in the stage
 // (FlashOutlet::hold), in the order built: the paper's per-chip software queues (Fig. 5).
 // The dynamic scheduler watches each chip through the firmware's view: whenever a chip is
-// idle (no command of it released and not seen complete) it releases the head of the
-// chip's queue, at most one command per chip at a time. Each release is a decision on the
+// idle (no command of it released and not seen complete) it releases one command of the
+// chip's queue (which: below), at most one command per chip at a time. Each release is a decision on the
 // firmware core (cycles_per_decision), made when the core is free. The head is taken by
 // class, as HOS's block takes it (controller.gc_priority = host_first, the default): a
 // chip's host commands before its background GC's, urgent GC before the host's writes

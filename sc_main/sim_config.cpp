@@ -213,7 +213,7 @@ Config make_config() {
   c.add_int("host.queue_length", 64, 1, 512, "host I/O scheduler queue length");
   c.add_enum("host.queue_window", "waiting", {"waiting", "waiting_and_outstanding"},
              "what host.queue_length bounds: waiting = the requests in the scheduling queue not yet sent "
-             "(those sent and not completed are outside it, bounded by the device's NCQ depth alone); "
+             "(those sent and not completed are outside it, bounded by the device's NCQ depth and the workload's); "
              "waiting_and_outstanding = those plus the ones sent and not yet completed, the PIQ paper's "
              "scheduling window (Gao et al. Sec. III-B): at length 1 the device holds at most one request");
   c.add_bool("host.lookahead", true,

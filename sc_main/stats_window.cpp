@@ -29,6 +29,7 @@ WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& f
   t.core_busy = fw.core_busy(at);
   t.link_busy = iface.link_busy(at);
   t.ncq_tag_ticks = iface.tag_ticks(at);
+  t.ncq_depth = iface.depth();
   return t;
 }
 
@@ -51,7 +52,8 @@ WindowFigures window_between(const WindowTicks& from, const WindowTicks& to) {
     w.bus_utilization.push_back(ratio(to.bus_busy[ch] - at(from.bus_busy, ch), len));
   w.core_utilization = ratio(to.core_busy - from.core_busy, len);
   w.link_utilization = ratio(to.link_busy - from.link_busy, len);
-  w.ncq_tags_mean = ratio(to.ncq_tag_ticks - from.ncq_tag_ticks, len);
+  w.ncq_tags_mean = len ? (to.ncq_tag_ticks - from.ncq_tag_ticks) / static_cast<double>(len) : 0.0;
+  w.ncq_depth = to.ncq_depth;
   check_window(w);
   return w;
 }
@@ -80,6 +82,7 @@ void check_window(const WindowFigures& w) {
     in("nand.bus_utilization[" + std::to_string(i) + "]", w.bus_utilization[i], 1.0);
   in("firmware.core_utilization", w.core_utilization, 1.0);
   in("controller.link_utilization", w.link_utilization, 1.0);
+  in("controller.ncq_tags_mean", w.ncq_tags_mean, static_cast<double>(w.ncq_depth));
   if (!bad.str().empty())
     throw std::logic_error("statistics over the window [" + std::to_string(w.start) + ", " + std::to_string(w.end) +
                            " ps]: " + bad.str());

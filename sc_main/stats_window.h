@@ -26,7 +26,8 @@ struct WindowTicks {
   Tick any_chip_busy = 0;                 // time with at least one chip busy
   std::vector<Tick> chip_busy, chip_idle_while_others_busy, bus_busy;
   Tick core_busy = 0, link_busy = 0;
-  Tick ncq_tag_ticks = 0;                 // HostIface::tag_ticks
+  double ncq_tag_ticks = 0;               // HostIface::tag_ticks
+  unsigned ncq_depth = 0;                 // HostIface::depth (0: no host interface)
 };
 WindowTicks nand_ticks(const nand::NandDevice& nand, Tick at);
 // The FTL's page and erase counts at an instant: GC figures over [a, b] are differences.
@@ -58,6 +59,7 @@ struct WindowFigures {
   double core_utilization = 0;             // firmware core busy / end, in [0, 1]
   double link_utilization = 0;             // host link busy / end, in [0, 1]
   double ncq_tags_mean = 0;                // requests the device held (NCQ tags in use), time mean
+  unsigned ncq_depth = 0;                  // its bound
   std::size_t chips = 0;
 };
 

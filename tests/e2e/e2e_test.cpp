@@ -605,6 +605,8 @@ TEST_CASE("e2e: a host queue of length 1 counting outstanding requests leaves on
   Result r = run(m, "piq", with(kWindowDevice, {"host.queue_window=waiting_and_outstanding"}));
   INFO("most NCQ tags in use " << m->iface->max_tags_in_use());
   CHECK(m->iface->max_tags_in_use() == 1);
+  CHECK(m->window().ncq_tags_mean <= 1.0);
+  CHECK(m->window().ncq_tags_mean > 0.5);  // a request in the device most of the time
   CHECK(r.host->completed() == 3000);
   CHECK(r.host->reads_checked() > 1000);
 }
@@ -614,5 +616,6 @@ TEST_CASE("e2e: a host queue of length 1 counting only waiting requests lets the
   Result r = run(m, "piq", with(kWindowDevice, {"host.queue_window=waiting"}));
   INFO("most NCQ tags in use " << m->iface->max_tags_in_use());
   CHECK(m->iface->max_tags_in_use() == 16);  // the closed loop's 16, all in the device
+  CHECK(m->window().ncq_tags_mean > 8.0);
   CHECK(r.host->completed() == 3000);
 }
