@@ -56,7 +56,7 @@ class HostDriver : public sc_core::sc_module {
     unsigned queue_length = 64;
     // What queue_length bounds: the requests waiting to be sent (false), or those plus
     // the ones sent and not yet completed (true: the paper's scheduling window, Gao et
-    // al. Sec. III-B). The device's NCQ depth is a separate limit either way.
+    // al. Sec. IV-A). The device's NCQ depth is a separate limit either way.
     bool window_counts_outstanding = false;
     std::shared_ptr<LocationMapper> locations;
   };

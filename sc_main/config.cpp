@@ -242,12 +242,55 @@ void Config::flatten(const json::Value& v, const std::string& prefix, const std:
   }
 }
 
+// A config file's "preset" section: notes, not keys. "description" (text) and
+// "sources" (dotted key -> where its value comes from), each source naming a key the
+// file sets. Returns the root without it.
+static json::Value without_notes(const json::Value& root, const std::string& source) {
+  json::Value rest = root;
+  rest.members.clear();
+  const json::Value* notes = nullptr;
+  for (const auto& m : root.members) {
+    if (m.first == kNotesSection) notes = &m.second;
+    else rest.members.push_back(m);
+  }
+  if (!notes) return rest;
+  const std::string where = source + ":" + std::to_string(notes->line) + ": " + kNotesSection;
+  if (notes->kind != json::Value::Kind::Object)
+    throw ConfigError(where + ": an object of notes (description, sources) where " + notes->kind_name() + " is");
+  for (const auto& [name, v] : notes->members) {
+    const std::string at = source + ":" + std::to_string(v.line) + ": " + kNotesSection + "." + name;
+    if (name == "description") {
+      if (v.kind != json::Value::Kind::String) throw ConfigError(at + ": expected a string, got " + v.kind_name());
+    } else if (name == "sources") {
+      if (v.kind != json::Value::Kind::Object) throw ConfigError(at + ": expected an object, got " + v.kind_name());
+      for (const auto& [key, note] : v.members)
+        if (note.kind != json::Value::Kind::String)
+          throw ConfigError(source + ":" + std::to_string(note.line) + ": " + kNotesSection + ".sources." + key +
+                            ": expected a string (where the value comes from), got " + note.kind_name());
+    } else {
+      throw ConfigError(at + ": unknown note (a preset section holds description and sources)");
+    }
+  }
+  return rest;
+}
+
 void Config::load_json(const json::Value& root, const std::string& source) {
   if (root.kind != json::Value::Kind::Object)
     throw ConfigError(source + ":" + std::to_string(root.line) +
                       ": a config file must be a JSON object");
   std::map<std::string, int> seen;
-  flatten(root, "", source, seen);
+  flatten(without_notes(root, source), "", source, seen);
+  // Each source names a key the file sets.
+  for (const auto& m : root.members) {
+    if (m.first != kNotesSection) continue;
+    for (const auto& [name, v] : m.second.members) {
+      if (name != "sources") continue;
+      for (const auto& [key, note] : v.members)
+        if (!seen.count(key))
+          throw ConfigError(source + ":" + std::to_string(note.line) + ": " + kNotesSection + ".sources." + key +
+                            ": a source for a key this file does not set");
+    }
+  }
 }
 
 void Config::load_file(const std::string& path) {

@@ -18,6 +18,10 @@ struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A config file may hold a section of this name: notes, not keys (a preset file's
+// description and, per key, where its value comes from).
+inline constexpr const char* kNotesSection = "preset";
+
 class Config {
  public:
   enum class Type { Int, Double, Bool, String, Enum };

@@ -250,13 +250,13 @@ int run(int argc, char** argv) {
   opts.add_options()
       ("help,h", "show this help")
       ("config", po::value(&config_path), "JSON configuration file")
-      ("preset", po::value(&preset), "preset: default, piq, delay, park, sos")
+      ("preset", po::value(&preset), "a preset: configs/presets/NAME.json (--list-presets)")
       ("set", po::value(&sets)->composing(), "KEY=VALUE, overrides the file (repeatable)")
       ("out", po::value(&out_dir), "write DIR/stats.json and DIR/config.json")
       ("list-keys", "list every configuration key with its value and range")
       ("check", "check the configuration with every rule a run applies, and read a trace or NAND script through, "
                 "without running: exit 0 if valid, 2 with the error")
-      ("list-presets", "list the presets")
+      ("list-presets", "list the presets (the files of configs/presets)")
       ("resolve-start", "run the start pilot of ftl.precondition_free = auto (docs/controller.md, "
                         "\"The start state\"), print the ftl.precondition_free_blocks it chooses as a --set "
                         "assignment, and exit (nothing printed when the configuration needs no pilot)");

@@ -1,6 +1,8 @@
 #include "sc_main/sim_config.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -215,7 +217,7 @@ Config make_config() {
              "what host.queue_length bounds: waiting = the requests in the scheduling queue not yet sent "
              "(those sent and not completed are outside it, bounded by the device's NCQ depth and the workload's); "
              "waiting_and_outstanding = those plus the ones sent and not yet completed, the PIQ paper's "
-             "scheduling window (Gao et al. Sec. III-B): at length 1 the device holds at most one request");
+             "scheduling window (Gao et al. Sec. IV-A): at length 1 the device holds at most one request");
   c.add_bool("host.lookahead", true,
              "accel/: each request the host reads from the workload is announced before it is sent, so the "
              "firmware's lookup tables' lines are fetched meanwhile (simulation speed only: results are identical)");
@@ -305,81 +307,46 @@ Config make_config() {
   return c;
 }
 
+std::string presets_dir() { return data_dir() + "/configs/presets"; }
+
+// The preset files, by name: each a config file (configs/presets/NAME.json) whose
+// "preset" section describes it and says where each value comes from.
 const std::vector<Preset>& presets() {
-  static const std::vector<Preset> all = {
-      {"default",
-       "8 ch x 4 chips x 2 dies x 2 planes, 8 KiB pages, 256 GiB raw; MQSim's timing "
-       "(333 MT/s, tR 75 us, tPROG 750 us, tBERS 3.8 ms); all of the logical space preconditioned and aged",
-       {}},
-      {"bench",
-       "the speed benchmark's reference job: MQSim's default device scaled to 8 ch x 8 chips x 2 dies "
-       "x 2 planes x 2048 blocks x 256 pages x 8 KiB (1 TiB raw), 333 MT/s, tR 75 us, tPROG 750 us, "
-       "tBERS 3.8 ms, 7 % over-provisioning, all of it preconditioned (aged); 1,000,000 random 4 KiB requests, "
-       "70 % reads, QD 32, seed 798",
-       {{"nand.channels", "8"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "2"},
-        {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"}, {"nand.pages_per_block", "256"},
-        {"nand.page_bytes", "8192"}, {"nand.bus_mts", "333"}, {"nand.t_read_us", "75"},
-        {"nand.t_prog_us", "750"}, {"nand.t_erase_us", "3800"}, {"ftl.overprovisioning", "0.07"},
-        {"ftl.precondition", "1"}, {"workload.kind", "synthetic"}, {"workload.requests", "1000000"},
-        {"workload.read_ratio", "0.7"}, {"workload.size_bytes", "4096"}, {"workload.pattern", "random"},
-        {"workload.queue_depth", "32"}, {"workload.seed", "798"}}},
-      {"piq",
-       "Gao et al. (PIQ): 8 ch x 8 chips, 2 KiB pages, 64-page blocks, 128 GiB, 10 % over-provisioning, "
-       "channel-first allocation, host queue 64 (outstanding and waiting requests), its PIQ host scheduler on. Left open by the paper, chosen: "
-       "NAND timing (typical of its time: 40 MT/s, tR 25 us, tPROG 200 us, tBERS 1.5 ms), 1 die and 1 plane "
-       "per chip, GC threshold 5 %, no host link limit, NCQ 32, the device scheduler (HOS)",
-       {{"nand.channels", "8"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "1"},
-        {"nand.planes_per_die", "1"}, {"nand.blocks_per_plane", "16384"},
-        {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
-        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "1500"},
-        {"ftl.overprovisioning", "0.1"}, {"ftl.allocation", "CWDP"}, {"host.queue_length", "64"},
-        {"host.queue_window", "waiting_and_outstanding"}, {"host.scheduler", "piq"}}},
-      {"delay",
-       "Chen et al. (delay-based): 16 ch x 8 chips x 2 dies x 2 planes, 2048 blocks of 128 "
-       "4 KiB pages, 38 MB/s bus, tR 20 us, tPROG 200 us (its other setting: 50 MB/s, 30/400 us); its "
-       "delay-based dispatch is ftl.write_policy=delay (rr and weight its baselines). Left open, chosen: tBERS 1.5 ms, over-provisioning 7 %, "
-       "GC threshold 5 %, host queue and link (none), NCQ 32",
-       {{"nand.channels", "16"}, {"nand.chips_per_channel", "8"}, {"nand.dies_per_chip", "2"},
-        {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"},
-        {"nand.pages_per_block", "128"}, {"nand.page_bytes", "4096"}, {"nand.bus_mts", "38"},
-        {"nand.t_read_us", "20"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "1500"}}},
-      {"park",
-       "Park et al.: 16 ch x 2 packages x 4 dies x 4 planes, 64-page blocks of 2 KiB, "
-       "120 GB, 25 ns/byte bus, tR 25 us, tPROG 250 us, tBERS 1.5 ms, SATA II link (300 MB/s), queue depth "
-       "32, GC at 5 % free. Its dynamic write mappings are ftl.write_policy=sqf, setf and stripe; its "
-       "rescheduling is controller.reschedule. Left open, chosen: "
-       "over-provisioning 7 %, cache and multi-plane commands on",
-       {{"nand.channels", "16"}, {"nand.chips_per_channel", "2"}, {"nand.dies_per_chip", "4"},
-        {"nand.planes_per_die", "4"}, {"nand.blocks_per_plane", "1788"},
-        {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
-        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "250"}, {"nand.t_erase_us", "1500"},
-        {"host.link_mb_s", "300"}, {"workload.queue_depth", "32"}, {"controller.ncq_depth", "32"},
-        {"ftl.gc_threshold", "0.05"}}},
-      {"sos",
-       "Hahn et al. (SOS): 4 buses x 4 ways of Micron MT29F4G08ABADA (1 die, 2 planes, "
-       "2048 blocks of 64 2 KiB pages); datasheet typical tR 25 us, tPROG 200 us, "
-       "tBERS 0.7 ms, 40 MT/s; firmware core at 400 MHz. The device scheduler is HOS; SOS is "
-       "controller.firmware_sched=sos with controller.scheduler=pass. Left open, chosen: over-provisioning 7 %, "
-       "GC threshold 5 %, host link (none), NCQ 32, the default firmware cycles (firmware.cycles_per_*), no "
-       "multi-plane commands (the paper's controllers issue none)",
-       {{"nand.channels", "4"}, {"nand.chips_per_channel", "4"}, {"nand.dies_per_chip", "1"},
-        {"nand.planes_per_die", "2"}, {"nand.blocks_per_plane", "2048"},
-        {"nand.pages_per_block", "64"}, {"nand.page_bytes", "2048"}, {"nand.bus_mts", "40"},
-        {"nand.t_read_us", "25"}, {"nand.t_prog_us", "200"}, {"nand.t_erase_us", "700"},
-        {"firmware.clock_mhz", "400"}, {"nand.multiplane", "false"}}},
-  };
+  static const std::vector<Preset> all = [] {
+    std::vector<Preset> found;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(presets_dir(), ec)) {
+      if (e.path().extension() != ".json") continue;
+      Preset p{e.path().stem().string(), "", e.path().string()};
+      json::Value root;
+      try {
+        root = json::parse_file(p.path);
+      } catch (const json::ParseError& err) {
+        throw ConfigError(err.what());
+      }
+      for (const auto& [name, v] : root.members)
+        if (name == kNotesSection)
+          for (const auto& [note, text] : v.members)
+            if (note == "description" && text.kind == json::Value::Kind::String) p.description = text.str;
+      found.push_back(std::move(p));
+    }
+    if (ec) throw ConfigError(presets_dir() + ": cannot read the presets folder (" + ec.message() + ")");
+    std::sort(found.begin(), found.end(), [](const Preset& x, const Preset& y) { return x.name < y.name; });
+    return found;
+  }();
   return all;
 }
 
 void apply_preset(Config& cfg, const std::string& name) {
   for (const Preset& p : presets()) {
     if (p.name != name) continue;
-    for (const auto& [key, value] : p.values) cfg.set_text(key, value, "preset " + name);
+    cfg.load_file(p.path);
     return;
   }
   std::string list;
   for (const Preset& p : presets()) list += (list.empty() ? "" : ", ") + p.name;
-  throw ConfigError("--preset " + name + ": unknown preset; presets are: " + list);
+  throw ConfigError("--preset " + name + ": unknown preset; presets are: " + list + " (the files of " + presets_dir() +
+                    ")");
 }
 
 nand::NandConfig nand_config(const Config& cfg) {

@@ -16,13 +16,17 @@ namespace ssd {
 // A Config holding every key with its built-in default.
 Config make_config();
 
+// A preset: a config file of configs/presets (presets_dir()), named by its file.
 struct Preset {
   std::string name;
-  std::string description;
-  std::vector<std::pair<std::string, std::string>> values;  // key, value text
+  std::string description;  // its "preset" section's description
+  std::string path;
 };
+std::string presets_dir();
+// The presets, by name (read once).
 const std::vector<Preset>& presets();
-// Applies a preset by name; throws ConfigError listing the presets for an unknown one.
+// Loads a preset's file (errors name its file and line); throws ConfigError listing the
+// presets for an unknown one.
 void apply_preset(Config& cfg, const std::string& name);
 
 // Throws ConfigError naming the keys when the combination is invalid.

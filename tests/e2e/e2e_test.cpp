@@ -590,7 +590,7 @@ TEST_CASE("e2e: the warm-up ends at steady state and every request is counted on
   CHECK(m->ftl_at_start.host_pages > 0);
 }
 
-// The PIQ paper's scheduling window (Sec. III-B): host.queue_length bounds the waiting and
+// The PIQ paper's scheduling window (Sec. IV-A): host.queue_length bounds the waiting and
 // the outstanding requests together, so that at length 1 the device holds one request at
 // a time, whatever its NCQ depth; counting only the waiting ones, the NCQ fills.
 namespace {

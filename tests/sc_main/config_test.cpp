@@ -1,6 +1,10 @@
 // Configuration and presets: plain C++, no SystemC kernel.
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include "sc_main/sim_config.h"
 #include "tests/temp_file.h"
 
@@ -41,7 +45,7 @@ TEST_CASE("config: a bad key or value is refused naming the file, line and key",
   CHECK_THROWS_WITH(c.set_assignment("nand.bus_mts=fast"), Catch::Contains("--set: nand.bus_mts: expected a decimal number"));
   CHECK_THROWS_WITH(c.set_assignment("nand.bus_mts"), Catch::Contains("expected KEY=VALUE"));
   CHECK_THROWS_WITH(c.set_assignment("workload.kind=magic"), Catch::Contains("not one of: synthetic, trace, nand_ops"));
-  CHECK_THROWS_WITH(apply_preset(c, "fast"), Catch::Contains("presets are: default, bench, piq, delay, park, sos"));
+  CHECK_THROWS_WITH(apply_preset(c, "fast"), Catch::Contains("presets are: bench, default, delay, park, piq, sos"));
   // Nothing above changed a value.
   CHECK(c.get_int("nand.channels") == 8);
 }
@@ -57,6 +61,56 @@ TEST_CASE("config: the effective configuration written as JSON reads back to the
   CHECK(a.to_json() == b.to_json());
   CHECK(b.get_double("nand.t_prog_us") == 123.25);
   CHECK(trace_options(b).scopes == std::vector<std::string>{"ssd.nand.ch0", "ssd.nand.ch1"});
+}
+
+namespace {
+// The dotted keys a config file sets (its "preset" notes aside).
+void leaves(const json::Value& v, const std::string& prefix, std::set<std::string>& out) {
+  for (const auto& [name, child] : v.members) {
+    if (prefix.empty() && name == kNotesSection) continue;
+    const std::string key = prefix.empty() ? name : prefix + "." + name;
+    if (child.kind == json::Value::Kind::Object) leaves(child, key, out);
+    else out.insert(key);
+  }
+}
+}  // namespace
+
+TEST_CASE("config: the presets are the files of configs/presets, each value with its source", "[config][preset]") {
+  std::vector<std::string> names;
+  for (const Preset& p : presets()) names.push_back(p.name);
+  CHECK(names == std::vector<std::string>{"bench", "default", "delay", "park", "piq", "sos"});
+  for (const Preset& p : presets()) {
+    INFO(p.path);
+    CHECK_FALSE(p.description.empty());
+    const json::Value root = json::parse_file(p.path);
+    std::set<std::string> set, sourced;
+    leaves(root, "", set);
+    for (const auto& [name, v] : root.members)
+      if (name == kNotesSection)
+        for (const auto& [note, m] : v.members)
+          if (note == "sources")
+            for (const auto& [key, text] : m.members) {
+              sourced.insert(key);
+              CHECK_FALSE(text.str.empty());
+            }
+    CHECK(set == sourced);  // every value says where it comes from, and only those
+  }
+  // A file's notes are checked: an unknown note, a source for a key it does not set.
+  Config c = make_config();
+  CHECK_THROWS_WITH(c.load_file(write_temp("cfg_notes1.json", "{\n  \"preset\": {\n    \"comment\": \"x\"\n  }\n}\n")),
+                    Catch::Contains("cfg_notes1.json:3: preset.comment: unknown note"));
+  CHECK_THROWS_WITH(c.load_file(write_temp("cfg_notes2.json",
+                                           "{\"preset\": {\"sources\": {\"nand.channels\": \"Table 1\"}},\n"
+                                           " \"nand\": {\"t_read_us\": 30}}\n")),
+                    Catch::Contains("cfg_notes2.json:1: preset.sources.nand.channels: a source for a key this file "
+                                    "does not set"));
+  CHECK_THROWS_WITH(c.load_file(write_temp("cfg_notes3.json", "{\"preset\": 3}")),
+                    Catch::Contains("cfg_notes3.json:1: preset: an object of notes"));
+  // A user's copy of a preset file is a config file: the same values as the preset.
+  Config a = make_config(), b = make_config();
+  apply_preset(a, "sos");
+  b.load_file(presets_dir() + "/sos.json");
+  CHECK(a.to_json() == b.to_json());
 }
 
 TEST_CASE("config: every preset is a valid NAND configuration with the paper's geometry", "[config][preset]") {
