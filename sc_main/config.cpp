@@ -219,6 +219,7 @@ std::string Config::locate(const std::string& message) const {
 void Config::flatten(const json::Value& v, const std::string& prefix, const std::string& source,
                      std::map<std::string, int>& seen) {
   for (const auto& [name, child] : v.members) {
+    if (prefix.empty() && name == kNotesSection) continue;  // notes, not keys (checked_notes)
     const std::string key = prefix.empty() ? name : prefix + "." + name;
     const std::string origin = source + ":" + std::to_string(child.line);
     if (child.kind == json::Value::Kind::Object) {
@@ -243,20 +244,17 @@ void Config::flatten(const json::Value& v, const std::string& prefix, const std:
 }
 
 // A config file's "preset" section: notes, not keys. "description" (text) and
-// "sources" (dotted key -> where its value comes from), each source naming a key the
-// file sets. Returns the root without it.
-static json::Value without_notes(const json::Value& root, const std::string& source) {
-  json::Value rest = root;
-  rest.members.clear();
-  const json::Value* notes = nullptr;
-  for (const auto& m : root.members) {
-    if (m.first == kNotesSection) notes = &m.second;
-    else rest.members.push_back(m);
-  }
-  if (!notes) return rest;
-  const std::string where = source + ":" + std::to_string(notes->line) + ": " + kNotesSection;
+// "sources" (dotted key -> where its value comes from, text), checked here; returns the
+// sources (null without any), whose keys load_json checks against the keys set.
+static const json::Value* checked_notes(const json::Value& root, const std::string& source) {
+  const json::Value* notes = nullptr;  // at most one: the reader refuses a key given twice
+  for (const auto& [name, v] : root.members)
+    if (name == kNotesSection) notes = &v;
+  if (!notes) return nullptr;
   if (notes->kind != json::Value::Kind::Object)
-    throw ConfigError(where + ": an object of notes (description, sources) where " + notes->kind_name() + " is");
+    throw ConfigError(source + ":" + std::to_string(notes->line) + ": " + kNotesSection +
+                      ": an object of notes (description, sources) where " + notes->kind_name() + " is");
+  const json::Value* sources = nullptr;
   for (const auto& [name, v] : notes->members) {
     const std::string at = source + ":" + std::to_string(v.line) + ": " + kNotesSection + "." + name;
     if (name == "description") {
@@ -267,30 +265,26 @@ static json::Value without_notes(const json::Value& root, const std::string& sou
         if (note.kind != json::Value::Kind::String)
           throw ConfigError(source + ":" + std::to_string(note.line) + ": " + kNotesSection + ".sources." + key +
                             ": expected a string (where the value comes from), got " + note.kind_name());
+      sources = &v;
     } else {
       throw ConfigError(at + ": unknown note (a preset section holds description and sources)");
     }
   }
-  return rest;
+  return sources;
 }
 
 void Config::load_json(const json::Value& root, const std::string& source) {
   if (root.kind != json::Value::Kind::Object)
     throw ConfigError(source + ":" + std::to_string(root.line) +
                       ": a config file must be a JSON object");
+  const json::Value* sources = checked_notes(root, source);
   std::map<std::string, int> seen;
-  flatten(without_notes(root, source), "", source, seen);
-  // Each source names a key the file sets.
-  for (const auto& m : root.members) {
-    if (m.first != kNotesSection) continue;
-    for (const auto& [name, v] : m.second.members) {
-      if (name != "sources") continue;
-      for (const auto& [key, note] : v.members)
-        if (!seen.count(key))
-          throw ConfigError(source + ":" + std::to_string(note.line) + ": " + kNotesSection + ".sources." + key +
-                            ": a source for a key this file does not set");
-    }
-  }
+  flatten(root, "", source, seen);  // the notes section aside
+  if (sources)
+    for (const auto& [key, note] : sources->members)
+      if (!seen.count(key))
+        throw ConfigError(source + ":" + std::to_string(note.line) + ": " + kNotesSection + ".sources." + key +
+                          ": a source for a key this file does not set");
 }
 
 void Config::load_file(const std::string& path) {

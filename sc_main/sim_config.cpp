@@ -309,42 +309,51 @@ Config make_config() {
 
 std::string presets_dir() { return data_dir() + "/configs/presets"; }
 
-// The preset files, by name: each a config file (configs/presets/NAME.json) whose
-// "preset" section describes it and says where each value comes from.
+// The presets' names: the files NAME.json of presets_dir(), sorted.
+static std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(presets_dir(), ec))
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  if (ec) throw ConfigError(presets_dir() + ": cannot read the presets folder (" + ec.message() + ")");
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+static std::string preset_path(const std::string& name) { return presets_dir() + "/" + name + ".json"; }
+
+// Each preset file with its "preset" section's description (read for --list-presets;
+// a run reads only the file of its own preset).
 const std::vector<Preset>& presets() {
   static const std::vector<Preset> all = [] {
     std::vector<Preset> found;
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(presets_dir(), ec)) {
-      if (e.path().extension() != ".json") continue;
-      Preset p{e.path().stem().string(), "", e.path().string()};
+    for (const std::string& name : preset_names()) {
+      Preset p{name, "", preset_path(name)};
       json::Value root;
       try {
         root = json::parse_file(p.path);
       } catch (const json::ParseError& err) {
         throw ConfigError(err.what());
       }
-      for (const auto& [name, v] : root.members)
-        if (name == kNotesSection)
+      for (const auto& [section, v] : root.members)
+        if (section == kNotesSection)
           for (const auto& [note, text] : v.members)
             if (note == "description" && text.kind == json::Value::Kind::String) p.description = text.str;
       found.push_back(std::move(p));
     }
-    if (ec) throw ConfigError(presets_dir() + ": cannot read the presets folder (" + ec.message() + ")");
-    std::sort(found.begin(), found.end(), [](const Preset& x, const Preset& y) { return x.name < y.name; });
     return found;
   }();
   return all;
 }
 
 void apply_preset(Config& cfg, const std::string& name) {
-  for (const Preset& p : presets()) {
-    if (p.name != name) continue;
-    cfg.load_file(p.path);
+  const std::vector<std::string> names = preset_names();
+  if (std::find(names.begin(), names.end(), name) != names.end()) {
+    cfg.load_file(preset_path(name));
     return;
   }
   std::string list;
-  for (const Preset& p : presets()) list += (list.empty() ? "" : ", ") + p.name;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
   throw ConfigError("--preset " + name + ": unknown preset; presets are: " + list + " (the files of " + presets_dir() +
                     ")");
 }
