@@ -368,8 +368,8 @@ def _fig7(r: Report, fig7, ratios: dict):
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
     p = r.write_figure(fig, "fig7.png")
-    hos, qsl = fig7[fig7["arm"] == "HOS"], fig7[fig7["arm"] == "SOS (QSL)"].copy()
-    qsl["sos_decisions_sum"] = qsl["firmware.sos_decisions"].sum() if "firmware.sos_decisions" in qsl else float("nan")
+    hos, qsl = fig7[fig7["arm"] == "HOS"], fig7[fig7["arm"] == "SOS (QSL)"]
+    decisions = qsl["firmware.sos_decisions"].sum() if "firmware.sos_decisions" in qsl else float("nan")
     at16 = hos[hos["chips"] == 16]["idle_pct"].max()
     at1 = hos[hos["chips"] == 1]["idle_pct"].max()
     sos_max = qsl["idle_pct"].max()
@@ -396,7 +396,7 @@ def _fig7(r: Report, fig7, ratios: dict):
            f"{qsl['firmware.qsl_page_order'].sum():.0f} only programs that would overtake an older one of their "
            f"page, {qsl['firmware.qsl_refused'].sum():.0f} every plane refusing)"
            if "firmware.qsl_chances" in qsl else "an unknown number of chances")
-        + f" over {qsl['sos_decisions_sum'].iloc[0]:.0f} decisions"
+        + f" over {decisions:.0f} decisions"
         + (f"; writes spent {100 * qsl['write.latency_parts.write_stall.share'].mean():.0f} % of their time "
            "waiting for a free page (`write_stall`, mean over the runs): on the aged device a write waits for GC "
            "before it is a program in a queue, so a queue seldom holds two for QSL to take"
