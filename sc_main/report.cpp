@@ -347,21 +347,6 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
     put(ft, "gc_copies_pending_at_start", integer(f.gc_copies_pending_at_start));
   }
   if (f.free_at_end) put(ft, "free_blocks_end", spread(*f.free_at_end));
-  if (f.pilot && f.pilot->ran) {
-    const StartPilot& p = *f.pilot;
-    json::Value sp = obj();
-    put(sp, "regime", text(ctrl::regime_name(p.choice.regime)));
-    put(sp, "free_blocks_mean", num(p.choice.free_blocks));
-    put(sp, "planes_collecting", num(p.choice.collecting));
-    put(sp, "balance_write_amplification", num(p.choice.write_amplification));
-    put(sp, "pilot_requests", integer(p.requests));
-    put(sp, "pilot_seconds", num(p.seconds));
-    put(sp, "pilot_host_pages_per_s", num(p.host_pages_per_s));
-    put(sp, "pilot_copies_per_s", num(p.copies_per_s));
-    put(sp, "pilot_collecting", num(p.collecting));
-    put(sp, "pilot_write_amplification", num(p.write_amplification));
-    put(ft, "start", sp);
-  }
   put(root, "ftl", ft);
 
   json::Value fw = obj();
@@ -545,6 +530,21 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   json::Value rn = obj();
   put(rn, "wall_seconds", num(run.wall_seconds));
   if (f.pilot && f.pilot->ran) put(rn, "start_pilot_seconds", num(f.pilot->wall_seconds));  // in wall_seconds
+  if (f.pilot && f.pilot->ran) {  // how this run chose its start (a run of its config.json needs no pilot)
+    const StartPilot& p = *f.pilot;
+    json::Value sp = obj();
+    put(sp, "regime", text(ctrl::regime_name(p.choice.regime)));
+    put(sp, "free_blocks_mean", num(p.choice.free_blocks));
+    put(sp, "planes_collecting", num(p.choice.collecting));
+    put(sp, "balance_write_amplification", num(p.choice.write_amplification));
+    put(sp, "pilot_requests", integer(p.requests));
+    put(sp, "pilot_seconds", num(p.seconds));
+    put(sp, "pilot_host_pages_per_s", num(p.host_pages_per_s));
+    put(sp, "pilot_copies_per_s", num(p.copies_per_s));
+    put(sp, "pilot_collecting", num(p.collecting));
+    put(sp, "pilot_write_amplification", num(p.write_amplification));
+    put(rn, "start_pilot", sp);
+  }
   put(rn, "host_requests_per_wall_second",
       num(run.wall_seconds > 0 ? static_cast<double>(f.host.completed()) / run.wall_seconds : 0));
   put(rn, "peak_rss_mb", num(run.peak_rss_mb));

@@ -33,7 +33,7 @@ def placeholder(paper: str, title: str, experiments: list, out: str, quick: bool
 
 def start_and_warmup(out: str) -> str | None:
     """A section for report.md: per sweep of the reproduction, where its aged runs started
-    (ftl.start.regime, the start pilot's choice) and whether their warm-up reached steady
+    (run.start_pilot.regime, the start pilot's choice) and whether their warm-up reached steady
     state (steady_state.reached). None when no sweep wrote results."""
     import glob
 
@@ -42,7 +42,8 @@ def start_and_warmup(out: str) -> str | None:
     rows = []
     for path in sorted(glob.glob(os.path.join(out, "sweep-*", "results.csv"))):
         df = pd.read_csv(path, low_memory=False)
-        regime = df["ftl.start.regime"].dropna() if "ftl.start.regime" in df else pd.Series(dtype=str)
+        col = "run.start_pilot.regime"
+        regime = df[col].dropna() if col in df else pd.Series(dtype=str)
         auto = df[df["steady_state.warmup"] == "auto"] if "steady_state.warmup" in df else df.iloc[0:0]
         reached = int(auto["steady_state.reached"].astype(str).str.lower().eq("true").sum()) if len(auto) else 0
         rows.append([os.path.basename(os.path.dirname(path)), len(df),
