@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "common/params.h"
 #include "tlm/flash_command.h"
 
 namespace ssd::ctrl {
@@ -27,6 +28,8 @@ struct EccConfig {
   double hard_decode_us = 2.0;
   double soft_decode_us = 12.0;
   std::uint32_t retry_steps = 5;  // the NAND's read-retry table (nand.fault.retry_steps)
+  // Its keys, controller.ecc_* (firmware.cpp).
+  static const param::Table<EccConfig>& keys();
 };
 
 class EccDecoder {

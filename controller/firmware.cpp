@@ -53,4 +53,65 @@ Tick Firmware::arrived(HostCommand& c) {
   return done;
 }
 
+const param::Table<EccConfig>& EccConfig::keys() {
+  static const param::Table<EccConfig> t = [] {
+    param::Table<EccConfig> k;
+    k.integer("controller.ecc_hard_bits", &EccConfig::hard_bits, 0, 65534,
+              "ECC: bit errors per codeword (nand.fault.codeword_bytes) the hard-decision decode corrects, at the "
+              "default read level and each read-retry step (with bit errors modelled: nand.fault.rber_*)")
+        .integer("controller.ecc_soft_bits", &EccConfig::soft_bits, 0, 65534,
+                 "ECC: bit errors per codeword the soft-decision decode corrects (the read after the last retry "
+                 "step); beyond it a read is uncorrectable")
+        .number("controller.ecc_hard_decode_us", &EccConfig::hard_decode_us, 0, 1e6,
+                "ECC: hard-decision decode time after a read's data is out, us (with bit errors modelled)")
+        .number("controller.ecc_soft_decode_us", &EccConfig::soft_decode_us, 0, 1e6,
+                "ECC: soft-decision decode time after a soft read's data is out, us");
+    return k;
+  }();
+  return t;
+}
+
+const param::Table<FirmwareConfig>& FirmwareConfig::keys() {
+  static const param::Table<FirmwareConfig> t = [] {
+    using F = FirmwareConfig;
+    // Default costs: docs/controller.md "Firmware cost".
+    const std::string src = " (default scaled from Hahn et al.'s < 10 us per flash request at 400 MHz; 0: free)";
+    param::Table<F> k;
+    k.choice("controller.gc_priority", &F::gc_yields, {{"host_first", true}, {"fifo", false}},
+             "hos (and sos's release): host_first = a chip serves host commands before GC's, unless the GC's plane "
+             "is at its last free block (then GC first: foreground); GC starts as soon as a plane needs it. fifo = "
+             "GC commands queue with the host's in arrival order, GC starts when its chip has no command "
+             "outstanding")
+        .integer("controller.read_unit_bytes", &F::read_unit_bytes, 0, 1 << 20,
+                 "partial-page reads: a host read moves out over the bus only the ECC codewords of this many bytes "
+                 "that hold its sectors (ONFI: the column is in the read's address; tR stays the whole page's); "
+                 "0: every read moves the whole page. A multiple of 512 that divides nand.page_bytes")
+        .part(&F::ecc, EccConfig::keys())
+        .number("firmware.clock_mhz", &F::clock_mhz, 1, 100000, "clock of the embedded core running the FTL, MHz")
+        .integer("firmware.cycles_per_command", &F::cycles_per_command, 0, 100000000,
+                 "core cycles per host command" + src)
+        .integer("firmware.cycles_per_page", &F::cycles_per_page, 0, 100000000,
+                 "core cycles per logical page of a host command" + src)
+        .integer("firmware.cycles_per_gc_page", &F::cycles_per_gc_page, 0, 100000000,
+                 "core cycles per GC page copy and per GC erase" + src)
+        .integer("ftl.batch_depth", &F::batch_depth, 0, 65535,
+                 "with nand.multiplane and two or more planes per die: the scheduler block holds at most this many "
+                 "commands of a die (of a class and the more urgent ones), the firmware batches the rest into "
+                 "n-plane commands (docs/scheduler.md, Batching); 0: no batching")
+        .integer("ftl.gc_copies_in_flight", &F::gc_copies_in_flight, 0, 65535,
+                 "GC page copies in flight per victim (read issued, program not ended); 0 = all of a victim's at once")
+        .choice("ftl.gc_destination", &F::gc_in_die, {{"die", true}, {"plane", false}},
+                "where a GC copy is programmed: die = the die's GC stream, on the plane the die-aligned frontier "
+                "picks (the die's planes at one page offset, so that copies run as n-plane programs: "
+                "docs/scheduler.md, Write placement); plane = the victim's plane's own GC stream")
+        .choice("ftl.queue_delay_from", &F::delay_from_release, {{"arrival", false}, {"release", true}},
+                "where the busy forecast counts a command's delay from (Chen et al. Eq. 9): its request's arrival at "
+                "the controller (arrival, as the paper defines it) or its release to the flash; ftl.write_policy = "
+                "delay ranks channels by these delays, and stats.json placement's predicted and actual waits use "
+                "the same origin under every policy that keeps the forecast");
+    return k;
+  }();
+  return t;
+}
+
 }  // namespace ssd::ctrl

@@ -80,6 +80,8 @@ struct FirmwareConfig {
   bool mark_hazards = false;
   DieBatcher::Order batch_order;  // the scheduler block's order (its policy's rtl_form)
   EccConfig ecc;  // the decoder of reads' bit errors (on with a NAND that reports them)
+  // Its keys (firmware.cpp): firmware.clock_mhz and costs, the GC and batching keys, ECC's.
+  static const param::Table<FirmwareConfig>& keys();
 };
 
 class Firmware {

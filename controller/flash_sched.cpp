@@ -237,7 +237,7 @@ void FlashSched::decide_at(Tick now) {
 }
 
 void FlashSched::twin_failed(const std::string& what) {
-  SC_REPORT_ERROR("/ssd/controller/rtl", ("controller.rtl: " + what).c_str());
+  SC_REPORT_ERROR("/ssd/controller/rtl", (param::key(&SchedConfig::rtl) + ": " + what).c_str());
 }
 
 // The other model samples every channel at the edge (the C++ block only the changed
@@ -354,6 +354,55 @@ void FlashSched::issue(Tick now) {
   if (!out_.empty() && policy_->decides_again_after_issue() &&
       (twin_decides() ? !twin_held_.empty() : policy_->queued() != 0))
     request_decision();
+}
+
+const param::Table<RescheduleConfig>& RescheduleConfig::keys() {
+  static const param::Table<RescheduleConfig> t = [] {
+    using R = RescheduleConfig;
+    std::vector<std::string> names;
+    for (const char* const* n = reschedule_names(); *n; ++n) names.push_back(*n);
+    param::Table<R> k;
+    k.choice(
+         "controller.reschedule", &R::multiplane, names,
+         [](R& r, const std::string& name) {
+           r.multiplane = name == "multiplane" || name == "both";
+           r.pipeline = name == "pipeline" || name == "both";
+         },
+         [](const R& r) { return std::string(r.name()); },
+         "hos: Park et al.'s request rescheduling in the scheduler block (docs/scheduler.md, Rescheduling): "
+         "multiplane = a granted command takes the first queued command of each other plane of its die with "
+         "the same operation and page offset as one n-plane command (needs nand.multiplane); pipeline = a "
+         "command of its die's last operation goes ahead of an older one of the other list, for cache "
+         "pipelining; both; commands sharing a page, an erased block or a logical page keep their order. "
+         "The firmware's batching (ftl.batch_depth) is off with it")
+        .integer("controller.reschedule_window", &R::window, 1, 16,
+                 "controller.reschedule: commands of a list searched for multi-plane partners, and grants in a row "
+                 "a chip queue may pass an older command for pipelining (the bound on reordering; at most 16, the "
+                 "Verilog block's WMAX)");
+    return k;
+  }();
+  return t;
+}
+
+const param::Table<SchedConfig>& SchedConfig::keys() {
+  static const param::Table<SchedConfig> t = [] {
+    using S = SchedConfig;
+    param::Table<S> k;
+    k.number("controller.clock_mhz", &S::clock_mhz, 1, 100000, "decision clock of the flash scheduler block, MHz")
+        .choice("controller.rtl", &S::rtl, {"off", "on", "check"},
+                "the scheduler block's decisions: off (the C++ block), on (the Verilog block, rtl/, verilated), "
+                "check (both; their grants compared at every decision edge, the first difference ends the run with "
+                "exit 1)")
+        .part(&S::reschedule, RescheduleConfig::keys())
+        .flag("controller.read_first", &S::read_first,
+              "hos: take the oldest read of a chip queue (of its first class) before its oldest command")
+        .flag("controller.decide_ahead", &S::decide_ahead,
+              "accel/: take a scheduler decision when the NAND activation that asks for it ends, as at its "
+              "edge, if nothing can run before that edge (identical results, fewer kernel time steps); "
+              "false: always wake at the edge");
+    return k;
+  }();
+  return t;
 }
 
 }  // namespace ssd::ctrl

@@ -33,6 +33,12 @@ struct SchedConfig {
   // on, the block keeps the waits of the commands it grants (stats.json `reschedule`) and
   // merges the partners of a grant into one n-plane command.
   RescheduleConfig reschedule;
+  // The policy's choices, its tie-breaks and the twin (built by FullSsd: policies.h, rtl/).
+  bool read_first = false;     // HOS: the oldest read of a chip queue before its oldest command
+  std::string rtl = "off";     // the decisions: off (C++), on (Verilog), check (both)
+  bool decide_ahead = true;    // accel/: decide when the NAND activation asking for it ends
+  // Its keys (flash_sched.cpp).
+  static const param::Table<SchedConfig>& keys();
 };
 
 // The wait of the commands the block granted, from the block taking each to its grant

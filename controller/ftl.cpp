@@ -16,13 +16,11 @@ std::vector<std::string> FtlConfig::validate() const {
   std::vector<std::string> errs = nand.validate();
   unsigned order[4];
   if (!StaticAllocator::parse_order(allocation, order))
-    errs.push_back("ftl.allocation = '" + allocation +
+    errs.push_back(param::key(&FtlConfig::allocation) + " = '" + allocation +
                    "': expected the four letters C (channel), W (chip), D (die), P (plane) in "
                    "any order, fastest-varying first, e.g. CWDP");
-  if (!(overprovisioning >= 0.0 && overprovisioning < 0.9))
-    errs.push_back("ftl.overprovisioning must be in [0, 0.9)");
-  if (!(gc_threshold > 0.0 && gc_threshold < 0.5))
-    errs.push_back("ftl.gc_threshold must be in (0, 0.5)");
+  for (std::string& e : param::check(*this))  // the ranges of its own keys (the NAND's checked above)
+    if (std::find(errs.begin(), errs.end(), e) == errs.end()) errs.push_back(std::move(e));
   if (errs.empty()) {
     if (nand.total_pages() >= 0xFFFFFFFFull)
       errs.push_back("the FTL addresses at most 2^32 - 1 physical pages; this geometry has " +
@@ -32,8 +30,9 @@ std::vector<std::string> FtlConfig::validate() const {
     const double usable = 1.0 - static_cast<double>(low + 2) / nand.blocks_per_plane;
     if (1.0 - overprovisioning > usable) {
       std::ostringstream os;
-      os << "ftl.overprovisioning = " << overprovisioning << " leaves no room for GC: with "
-         << nand.blocks_per_plane << " blocks per plane and ftl.gc_threshold = " << gc_threshold
+      os << param::key(&FtlConfig::overprovisioning) << " = " << overprovisioning << " leaves no room for GC: with "
+         << nand.blocks_per_plane << " blocks per plane and " << param::key(&FtlConfig::gc_threshold) << " = "
+         << gc_threshold
          << " it must be at least " << 1.0 - usable;
       errs.push_back(os.str());
     }
@@ -549,6 +548,21 @@ std::uint64_t Ftl::table_bytes() const {
          p2l_.bytes() + physical_pages_ / 8 +
          blocks_.size() * sizeof(Block) + planes_v_.size() * (sizeof(Plane) + cfg_.nand.blocks_per_plane * 4ull) +
          (image_ ? image_->bytes() : 0);
+}
+
+const param::Table<FtlConfig>& FtlConfig::keys() {
+  static const param::Table<FtlConfig> t = [] {
+    param::Table<FtlConfig> k;
+    k.part(&FtlConfig::nand, nand::NandConfig::keys())
+        .number("ftl.overprovisioning", &FtlConfig::overprovisioning, 0, 0.89,
+                "fraction of the physical pages hidden from the host")
+        .text("ftl.allocation", &FtlConfig::allocation,
+              "static allocation order, fastest first: C channel, W chip, D die, P plane")
+        .number("ftl.gc_threshold", &FtlConfig::gc_threshold, 0.001, 0.49,
+                "GC a plane when its free blocks fall below this fraction");
+    return k;
+  }();
+  return t;
 }
 
 }  // namespace ssd::ctrl

@@ -55,6 +55,8 @@ struct FtlConfig {
   bool failures = false;
   // Problems naming the config keys; empty when valid.
   std::vector<std::string> validate() const;
+  // Its keys: ftl.overprovisioning, ftl.allocation, ftl.gc_threshold and the NAND's (ftl.cpp).
+  static const param::Table<FtlConfig>& keys();
 };
 
 struct PhysAddr {

@@ -12,6 +12,7 @@
 #include <systemc>
 #include <tlm_utils/peq_with_get.h>
 
+#include "common/params.h"
 #include "controller/timeline.h"
 #include "common/vcd_writer.h"
 #include "tlm/host_protocol.h"
@@ -20,6 +21,13 @@
 #include "tlm/sim_now.h"
 
 namespace ssd::ctrl {
+
+// The host interface's parameters: its NCQ and the host link (host_iface.cpp declares the keys).
+struct HostIfaceConfig {
+  unsigned ncq_depth = 32;  // NCQ tags (32 = SATA)
+  double link_mb_s = 0;     // host link bandwidth, MB/s; 0: unlimited
+  static const param::Table<HostIfaceConfig>& keys();
+};
 
 class HostIface : public sc_core::sc_module {
  public:

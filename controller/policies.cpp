@@ -26,7 +26,7 @@ std::string described(const std::vector<PolicyName>& names) {
 
 namespace {
 
-[[noreturn]] void unknown(const char* key, const std::string& name, const std::vector<PolicyName>& names) {
+[[noreturn]] void unknown(const std::string& key, const std::string& name, const std::vector<PolicyName>& names) {
   throw std::invalid_argument(std::string(key) + " = " + name + ": not one of " + choices(names));
 }
 
@@ -46,11 +46,15 @@ const std::vector<PolicyName>& sched_policies() {
 std::unique_ptr<SchedPolicy> make_sched_policy(const std::string& name, const nand::NandConfig& n, bool read_first,
                                                bool by_priority, const RescheduleConfig& reschedule) {
   if (reschedule.on()) {
-    const std::string r = "controller.reschedule = " + std::string(reschedule.name());
-    if (name != "hos") throw std::invalid_argument(r + " needs controller.scheduler = hos (it is " + name + ")");
+    using param::key;
+    const std::string r = key(&RescheduleConfig::multiplane) + " = " + std::string(reschedule.name());
+    if (name != "hos")
+      throw std::invalid_argument(r + " needs " + key(&PolicyChoice::scheduler) + " = hos (it is " + name + ")");
     if (reschedule.multiplane && (!n.multiplane || n.planes_per_die < 2))
-      throw std::invalid_argument(r + " needs n-plane commands: nand.multiplane = true and nand.planes_per_die >= 2");
-    if (reschedule.window == 0) throw std::invalid_argument("controller.reschedule_window must be at least 1");
+      throw std::invalid_argument(r + " needs n-plane commands: " + key(&nand::NandConfig::multiplane) + " = true and " +
+                                  key(&nand::NandConfig::planes_per_die) + " >= 2");
+    if (reschedule.window == 0)
+      throw std::invalid_argument(key(&RescheduleConfig::window) + " must be at least 1");
     auto hos = std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, read_first, by_priority);
     hos->set_reschedule(reschedule, n.dies_per_chip);
     return hos;
@@ -58,7 +62,7 @@ std::unique_ptr<SchedPolicy> make_sched_policy(const std::string& name, const na
   if (name == "ios") return std::make_unique<IosPolicy>(n.channels, n.chips_per_channel);
   if (name == "hos") return std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, read_first, by_priority);
   if (name == "pass") return std::make_unique<HosPolicy>(n.channels, n.chips_per_channel, false, false);
-  unknown("controller.scheduler", name, sched_policies());
+  unknown(param::key(&PolicyChoice::scheduler), name, sched_policies());
 }
 
 const std::vector<PolicyName>& firmware_schedulers() {
@@ -73,7 +77,7 @@ const std::vector<PolicyName>& firmware_schedulers() {
 std::unique_ptr<FirmwareScheduler> make_firmware_scheduler(const std::string& name, const SosConfig& sos) {
   if (name == "in_order") return std::make_unique<InOrderRelease>();
   if (name == "sos") return std::make_unique<SosScheduler>(sos);
-  unknown("controller.firmware_sched", name, firmware_schedulers());
+  unknown(param::key(&PolicyChoice::firmware_sched), name, firmware_schedulers());
 }
 
 const std::vector<PolicyName>& write_policies() {
@@ -103,7 +107,23 @@ std::unique_ptr<WriteAllocator> make_write_allocator(const std::string& name, co
   if (name == "sqf") return std::make_unique<DieFirstAllocator>(n, st, D::ShortestQueue);
   if (name == "setf") return std::make_unique<DieFirstAllocator>(n, st, D::ShortestEstimatedTime);
   if (name == "stripe") return std::make_unique<StripeAllocator>(n, st);
-  unknown("ftl.write_policy", name, write_policies());
+  unknown(param::key(&PolicyChoice::write_policy), name, write_policies());
+}
+
+const param::Table<PolicyChoice>& PolicyChoice::keys() {
+  static const param::Table<PolicyChoice> t = [] {
+    using P = PolicyChoice;
+    param::Table<P> k;
+    k.choice("controller.scheduler", &P::scheduler, names_of(sched_policies()),
+             "the flash scheduler block's queue discipline: " + described(sched_policies()))
+        .choice("controller.firmware_sched", &P::firmware_sched, names_of(firmware_schedulers()),
+                "the firmware's release of the flash commands it built to the scheduler block "
+                "(controller/firmware_sched.h): " + described(firmware_schedulers()))
+        .choice("ftl.write_policy", &P::write_policy, names_of(write_policies()),
+                "where a host page write goes (controller/write_allocator.h): " + described(write_policies()));
+    return k;
+  }();
+  return t;
 }
 
 }  // namespace ssd::ctrl

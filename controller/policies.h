@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/params.h"
 #include "controller/firmware_sched.h"
 #include "controller/ftl.h"
 #include "controller/sched_policy.h"
@@ -48,6 +49,15 @@ std::unique_ptr<WriteAllocator> make_write_allocator(const std::string& name, co
 inline std::unique_ptr<WriteAllocator> make_write_allocator(const std::string& name, const Ftl& ftl) {
   return make_write_allocator(name, ftl.config());
 }
+
+// The policies a configuration names, one per seam: its keys controller.scheduler,
+// controller.firmware_sched and ftl.write_policy (policies.cpp).
+struct PolicyChoice {
+  std::string scheduler = kDefaultScheduler;
+  std::string firmware_sched = kDefaultFirmwareSched;
+  std::string write_policy = kDefaultWritePolicy;
+  static const param::Table<PolicyChoice>& keys();
+};
 
 // The names of a factory's choices, "a | b | c"; as a list; described, "a = ...; b = ...".
 std::string choices(const std::vector<PolicyName>& names);

@@ -21,6 +21,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/params.h"
 #include "tlm/flash_command.h"
 
 namespace ssd::ctrl {
@@ -33,6 +34,8 @@ struct RescheduleConfig {
   const char* name() const {
     return multiplane && pipeline ? "both" : multiplane ? "multiplane" : pipeline ? "pipeline" : "none";
   }
+  // Its keys (flash_sched.cpp).
+  static const param::Table<RescheduleConfig>& keys();
 };
 
 // controller.reschedule's choices, in order.
@@ -47,7 +50,7 @@ inline RescheduleConfig parse_reschedule(const std::string& name, std::uint32_t 
   if (name == "multiplane" || name == "both") r.multiplane = true;
   if (name == "pipeline" || name == "both") r.pipeline = true;
   if (!r.on() && name != "none")
-    throw std::invalid_argument("controller.reschedule: unknown choice '" + name +
+    throw std::invalid_argument(param::key(&RescheduleConfig::multiplane) + ": unknown choice '" + name +
                                 "' (none | multiplane | pipeline | both)");
   return r;
 }

@@ -163,4 +163,25 @@ std::vector<FirmwareScheduler::Stat> SosScheduler::stats() const {
            false}};
 }
 
+const param::Table<SosConfig>& SosConfig::keys() {
+  static const param::Table<SosConfig> t = [] {
+    const std::string src = " (default scaled from Hahn et al.'s < 10 us per flash request at 400 MHz; 0: free)";
+    param::Table<SosConfig> k;
+    k.flag("controller.sos_qsl", &SosConfig::qsl,
+           "controller.firmware_sched = sos: the queue size leveler moves a queued host program to an idle chip "
+           "whose queue is empty (controller/sos_sched.h)")
+        .flag("controller.sos_whm", &SosConfig::whm,
+              "controller.firmware_sched = sos: the write hit manager cancels a queued host program that a newer "
+              "write of its logical page supersedes")
+        .integer("firmware.cycles_per_decision", &SosConfig::cycles_per_decision, 0, 100000000,
+                 "controller.firmware_sched = sos: core cycles per release decision of its dynamic scheduler" + src)
+        .integer("firmware.cycles_per_qsl_move", &SosConfig::cycles_per_qsl_move, 0, 100000000,
+                 "controller.firmware_sched = sos: core cycles per QSL move" + src)
+        .integer("firmware.cycles_per_whm_lookup", &SosConfig::cycles_per_whm_lookup, 0, 100000000,
+                 "controller.firmware_sched = sos: core cycles per WHM lookup, one per host page program" + src);
+    return k;
+  }();
+  return t;
+}
+
 }  // namespace ssd::ctrl

@@ -40,6 +40,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/params.h"
 #include "controller/firmware_sched.h"
 
 namespace ssd::ctrl {
@@ -52,6 +53,8 @@ struct SosConfig {
   std::uint64_t cycles_per_decision = 3000;
   std::uint64_t cycles_per_qsl_move = 1000;
   std::uint64_t cycles_per_whm_lookup = 1000;
+  // Its keys (sos_sched.cpp).
+  static const param::Table<SosConfig>& keys();
 };
 
 class SosScheduler final : public FirmwareScheduler {

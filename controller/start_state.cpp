@@ -60,4 +60,31 @@ const char* regime_name(GcBalance::Regime r) {
   return "?";
 }
 
+const param::Table<PreconditionConfig>& PreconditionConfig::keys() {
+  static const param::Table<PreconditionConfig> t = [] {
+    using P = PreconditionConfig;
+    param::Table<P> k;
+    k.number("ftl.precondition", &P::fraction, 0, 1,
+             "fraction of the logical space written (and aged) before time 0 (1: every host read reaches the flash)")
+        .number("ftl.precondition_age", &P::age, 0, 1000,
+                "0: the filled pages are written once, in order; > 0: the steady state of uniform random "
+                "overwrites under greedy GC, with this many drive writes of erase history")
+        .choice("ftl.precondition_free", &P::free, {"auto", "gc_mark", "gc_running", "reserve"},
+                "aged preconditioning: where each plane starts in its GC cycle. auto = where the workload holds "
+                "it: a pilot run of the workload's first report.start_pilot_requests measures its host write "
+                "rate and GC's copy rate, and the planes start at the free blocks that balance them "
+                "(controller/start_state.h; the mean goes to ftl.precondition_free_blocks; stats.json run.start_pilot); "
+                "gc_mark = at the GC low mark, no GC run under way; gc_running = one block under the mark with "
+                "a GC run under way on every plane, part of its copies done; reserve = the last free block and "
+                "one more, runs under way")
+        .number("ftl.precondition_free_blocks", &P::free_blocks, 0, 16777216,
+                "ftl.precondition_free = auto: the mean free blocks per plane at time 0, from the last reserve + 1 "
+                "to the GC low mark (each plane gets the integer below or above it, drawn from the seed; a "
+                "plane under the mark starts with a GC run under way). 0 = from the start pilot (ssdsim sets "
+                "it, and config.json keeps it: a run of that file needs no pilot)");
+    return k;
+  }();
+  return t;
+}
+
 }  // namespace ssd::ctrl

@@ -27,7 +27,19 @@
 #include <cstdint>
 #include <string>
 
+#include "common/params.h"
+
 namespace ssd::ctrl {
+
+// What time 0 looks like (start_state.cpp declares the keys): the share of the logical
+// space written before it, the erase history, and where each plane starts in its GC cycle.
+struct PreconditionConfig {
+  double fraction = 1.0;   // of the logical space (1: every host read reaches the flash)
+  double age = 1.0;        // drive writes of erase history; 0: written once, in order
+  std::string free = "auto";  // auto | gc_mark | gc_running | reserve
+  double free_blocks = 0;  // auto: the mean free blocks per plane (0: from the start pilot)
+  static const param::Table<PreconditionConfig>& keys();
+};
 
 struct GcBalance {
   std::uint32_t blocks_per_plane = 0, pages_per_block = 0;

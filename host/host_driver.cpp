@@ -43,7 +43,7 @@ void HostDriver::on_pump_event() {
 
 void HostDriver::write_requests_csv(const std::string& path) {
   csv_ = std::make_unique<std::ofstream>(path, std::ios::trunc);
-  if (!*csv_) throw std::runtime_error("report.requests_csv: cannot write " + path);
+  if (!*csv_) throw std::runtime_error("cannot write " + path);
   *csv_ << "submit_us,complete_us,op,lba,bytes,latency_us";
   for (unsigned k = 0; k < kParts; ++k) *csv_ << ",part_" << part_name(k) << "_us";
   *csv_ << ",id\n";
@@ -369,6 +369,41 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   // Send the next request now, from the completion: a BEGIN_REQ from inside a BEGIN_RESP
   // handler is legal, and it saves a process activation per request.
   if (!in_pump_) pump();
+}
+
+const param::Table<HostConfig>& HostConfig::keys() {
+  static const param::Table<HostConfig> t = [] {
+    using H = HostConfig;
+    param::Table<H> k;
+    k.choice("host.scheduler", &H::scheduler, {"noop", "rws", "piq_r", "piq_w", "piq"},
+             "host I/O scheduler (PIQ paper): FIFO, reads first, or conflict-free batches of reads/writes/both")
+        .integer("host.max_transfer_sectors", &H::max_transfer_sectors, 1, 4294967295ll,
+                 "the largest request the host interface carries, in 512-byte sectors (SATA: 65,536, 32 MiB): a "
+                 "larger one is split into pieces of this size, each a request of its own, as a host block layer "
+                 "splits it")
+        .choice("host.dispatch", &H::dispatch, {"ncq", "batch"},
+                "how the host queue hands requests to the device: ncq = each as soon as an NCQ tag is free, in the "
+                "scheduler's order; batch = a batch at a time (PIQ's Algorithm 1, 'Issue Batch_List.Head'): the "
+                "next batch of a batched list only once every request of the one before it has completed "
+                "(docs/host.md)")
+        .integer("host.queue_length", &H::queue_length, 1, 512, "host I/O scheduler queue length")
+        .choice("host.queue_window", &H::queue_window, {"waiting", "waiting_and_outstanding"},
+                "what host.queue_length bounds: waiting = the requests in the scheduling queue not yet sent "
+                "(those sent and not completed are outside it, bounded by the device's NCQ depth and the "
+                "workload's); waiting_and_outstanding = those plus the ones sent and not yet completed, the PIQ "
+                "paper's scheduling window (Gao et al. Sec. IV-A): at length 1 the device holds at most one request")
+        .flag("host.lookahead", &H::lookahead,
+              "accel/: each request the host reads from the workload is announced before it is sent, so the "
+              "firmware's lookup tables' lines are fetched meanwhile (simulation speed only: results are identical)")
+        .choice("host.lookahead_thread", &H::lookahead_thread, {"auto", "true", "false"},
+                "accel/, with host.lookahead: a second thread reads the workload again, up to 512 requests ahead "
+                "of the host, to compute the preconditioned image's lookups on the machine's other core "
+                "(simulation speed only: results are identical). auto = only where a second core is free for "
+                "it: the process may run on two CPUs or more and the machine's one-minute load average leaves "
+                "at least 1.5 CPUs idle (accel/cpu_share.h, docs/performance.md)");
+    return k;
+  }();
+  return t;
 }
 
 }  // namespace ssd::host

@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/params.h"
 #include "host/conflict_tracker.h"
 #include "host/io_scheduler.h"
 #include "host/request_source.h"
@@ -33,6 +34,19 @@
 #include "tlm/sim_now.h"
 
 namespace ssd::host {
+
+// The host's keys (host_driver.cpp): its I/O scheduler, the largest command its interface
+// carries, and the accel/ lookahead it offers.
+struct HostConfig {
+  std::string scheduler = "noop";     // parse_scheduler
+  std::string dispatch = "ncq";       // parse_dispatch
+  unsigned queue_length = 64;
+  std::string queue_window = "waiting";  // waiting | waiting_and_outstanding
+  std::uint32_t max_transfer_sectors = 65536;  // SATA: 32 MiB
+  bool lookahead = true;
+  std::string lookahead_thread = "auto";  // auto | true | false
+  static const param::Table<HostConfig>& keys();
+};
 
 // Told of each request the host reads from its workload, before it is sent (when the
 // host has a free slot for it: closed loop; or at its arrival: open loop). A listener

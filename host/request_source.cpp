@@ -24,7 +24,7 @@ bool TraceSource::next(HostRequest& r, Tick& arrival) {
     // Say once that the limit cut the trace, if a record follows.
     if (!cut_told_ && reader_.next(t)) {
       cut_told_ = true;
-      std::cerr << "ssdsim: workload.requests = " << cfg_.limit << " stops the replay of " << reader_.path()
+      std::cerr << "ssdsim: " << param::key(&WorkloadConfig::requests) << " = " << cfg_.limit << " stops the replay of " << reader_.path()
                 << " before its line " << t.line << " (unset it to replay the whole trace)\n";
     }
     return false;
@@ -56,7 +56,7 @@ bool TraceSource::next(HostRequest& r, Tick& arrival) {
         std::ostringstream os;
         os << reader_.path() << ':' << t.line << ": field 'offset': the request ends at byte " << end * 512
            << ", past the device's logical capacity of " << cap * 512
-           << " bytes (workload.out_of_range = wrap or skip replays it anyway)";
+           << " bytes (" << param::key(&WorkloadConfig::out_of_range) << " = wrap or skip replays it anyway)";
         throw TraceError(os.str());
       }
       lba = first % (cap - sectors + 1);  // wrap: the start modulo the room left for it
@@ -73,11 +73,62 @@ bool TraceSource::next(HostRequest& r, Tick& arrival) {
     os << reader_.path();
     if (reader_.line()) os << ':' << reader_.line();
     os << ": no requests in " << reader_.path();
-    if (skipped_) os << " (all " << skipped_ << " are past the device's capacity: workload.out_of_range = skip)";
-    else if (cfg_.device >= 0) os << " of device " << cfg_.device << " (workload.device)";
+    if (skipped_)
+      os << " (all " << skipped_ << " are past the device's capacity: " << param::key(&WorkloadConfig::out_of_range)
+         << " = skip)";
+    else if (cfg_.device >= 0) os << " of device " << cfg_.device << " (" << param::key(&WorkloadConfig::device) << ")";
     throw TraceError(os.str());
   }
   return false;
+}
+
+const param::Table<WorkloadConfig>& WorkloadConfig::keys() {
+  static const param::Table<WorkloadConfig> t = [] {
+    using W = WorkloadConfig;
+    param::Table<W> k;
+    k.choice("workload.kind", &W::kind, {"synthetic", "trace", "nand_ops"},
+             "synthetic: generated requests; trace: a block trace (workload.path, workload.format); "
+             "both through the whole controller. nand_ops: a script of NAND commands replayed at its "
+             "timestamps straight to the NAND")
+        .text("workload.path", &W::path,
+              "trace or NAND script file (nand_ops: empty = the bundled configs/nand_demo.ops)")
+        .choice("workload.format", &W::format, {"msr", "spc", "disksim", "mqsim", "blkparse"},
+                "trace format (blkparse: Linux blkparse text, its Q events; the only one with trims and flushes)")
+        .choice("workload.replay", &W::replay, {"timed", "closed"},
+                "trace replay: timed (at trace timestamps x workload.time_scale) or closed (keep "
+                "workload.queue_depth outstanding)")
+        .number("workload.time_scale", &W::time_scale, 1e-9, 1e9, "timed replay: arrival = trace time x this")
+        .integer("workload.device", &W::device, -1, 1000000,
+                 "trace: replay only this device/volume number (-1: all)")
+        .choice("workload.out_of_range", &W::out_of_range, {"error", "wrap", "skip"},
+                "trace: a request past the capacity is an error, wraps around, or is skipped and counted")
+        .integer("workload.requests", &W::requests, 0, 1000000000000ll,
+                 "host requests to run (synthetic); a trace replays whole unless this is set: then at most this "
+                 "many (0 = the whole trace), and stderr says where it stopped")
+        .number("workload.read_ratio", &W::read_ratio, 0, 1, "fraction of reads")
+        .number("workload.trim_ratio", &W::trim_ratio, 0, 1,
+                "synthetic: fraction of trims, sized and placed as the other requests (writes are the rest; "
+                "workload.read_ratio + this <= 1)")
+        .integer("workload.flush_every", &W::flush_every, 0, 1000000000000ll,
+                 "synthetic: a flush after every this many writes, at that write's arrival, beside "
+                 "workload.requests (0: none)")
+        .integer("workload.size_bytes", &W::size_bytes, 512, 64 << 20, "request size, bytes (a multiple of 512)")
+        .integer("workload.size_max_bytes", &W::size_max_bytes, 0, 64 << 20,
+                 "if larger than workload.size_bytes: sizes uniform between the two, in steps of the alignment")
+        .integer("workload.align_bytes", &W::align_bytes, 0, 64 << 20,
+                 "request start alignment, bytes (0: the request size)")
+        .number("workload.zipf_theta", &W::zipf_theta, 0, 0.999,
+                "hot/cold skew: Zipf exponent over the addresses (0: uniform)")
+        .number("workload.rate_iops", &W::rate_iops, 0, 1e9,
+                "synthetic: open loop, Poisson arrivals at this rate (0: closed loop)")
+        .number("workload.duration_us", &W::duration_us, 0, kMaxTimeUs,
+                "stop making requests after this simulated time, us (0: no limit)")
+        .choice("workload.pattern", &W::pattern, {"random", "sequential"}, "address pattern")
+        .integer("workload.queue_depth", &W::queue_depth, 1, 65535, "requests kept outstanding (closed loop)")
+        .integer("workload.seed", &W::seed, 0, 0x7FFFFFFFFFFFFFFFll, "random seed");
+    return k;
+  }();
+  return t;
 }
 
 }  // namespace ssd::host

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "common/params.h"
 #include "host/synthetic.h"
 #include "host/trace_reader.h"
 
@@ -44,6 +45,32 @@ class SyntheticSource : public RequestSource {
 };
 
 enum class OutOfRange { Error, Wrap, Skip };
+
+// The workload's keys (request_source.cpp): what the host sends, from a generator or a
+// trace (a NAND script, kind nand_ops, goes straight to the NAND).
+struct WorkloadConfig {
+  std::string kind = "synthetic";  // synthetic | trace | nand_ops
+  std::string path;
+  std::string format = "msr";      // parse_trace_format
+  std::string replay = "timed";    // timed | closed
+  double time_scale = 1.0;
+  std::int64_t device = -1;
+  std::string out_of_range = "error";  // error | wrap | skip
+  std::uint64_t requests = 100000;
+  double read_ratio = 0.7;
+  double trim_ratio = 0;
+  std::uint64_t flush_every = 0;
+  std::uint32_t size_bytes = 4096;
+  std::uint32_t size_max_bytes = 0;
+  std::uint32_t align_bytes = 0;
+  double zipf_theta = 0;
+  double rate_iops = 0;
+  double duration_us = 0;
+  std::string pattern = "random";  // random | sequential
+  std::uint32_t queue_depth = 32;
+  std::uint64_t seed = 1;
+  static const param::Table<WorkloadConfig>& keys();
+};
 
 struct TraceSourceConfig {
   std::string path;

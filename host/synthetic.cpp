@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "host/request_source.h"
+
 namespace ssd::host {
 
 SyntheticWorkload::SyntheticWorkload(const SyntheticConfig& cfg)
@@ -45,9 +47,10 @@ bool SyntheticWorkload::next(HostRequest& r, Tick& arrival) {
     if (cfg_.duration && clock_ >= static_cast<double>(cfg_.duration)) return false;
     if (!ps_to_input_tick(clock_, arrival)) {
       std::ostringstream os;
-      os << "workload.rate_iops = " << cfg_.rate_iops << ": request " << issued_ + 1 << " would arrive at "
-         << clock_ / 1e12 << " s, past the simulated time range (2^63 ps, 106.7 days); raise the rate, or lower "
-         << "workload.requests or set workload.duration_us";
+      using param::key;
+      os << key(&WorkloadConfig::rate_iops) << " = " << cfg_.rate_iops << ": request " << issued_ + 1
+         << " would arrive at " << clock_ / 1e12 << " s, past the simulated time range (2^63 ps, 106.7 days); raise "
+         << "the rate, or lower " << key(&WorkloadConfig::requests) << " or set " << key(&WorkloadConfig::duration_us);
       throw InputError(os.str());
     }
   }

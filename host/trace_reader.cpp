@@ -1,6 +1,7 @@
 #include "host/trace_reader.h"
 
 #include "common/text_fields.h"
+#include "host/request_source.h"
 
 #include <filesystem>
 #include <vector>
@@ -172,7 +173,7 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
     // Scaled as the replay will (workload.time_scale), then checked against the range.
     if (!ps_to_input_tick(rel * time_scale_, r.time))
       fail(time_field(), "the time from the first request, " + std::to_string(static_cast<double>(rel) / 1e12) +
-                             " s" + (time_scale_ != 1.0L ? " x workload.time_scale" : std::string()) +
+                             " s" + (time_scale_ != 1.0L ? " x " + param::key(&WorkloadConfig::time_scale) : std::string()) +
                              ", is past the simulated time range (2^63 ps, 106.7 days)");
     if (r.time < last_) fail(time_field(), "time goes backwards (times must not decrease)");
     last_ = r.time;

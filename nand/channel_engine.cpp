@@ -146,32 +146,36 @@ bool ChannelEngine::statically_valid(const FlashCommand& c) const {
 
 std::string ChannelEngine::static_error(const FlashCommand& c) const {
   if (statically_valid(c)) return std::string();
+  using param::key;
   std::ostringstream os;
   if (c.channel != channel_) {
     os << "sent to channel " << channel_ << " but addressed to channel " << c.channel;
   } else if (c.chip >= cfg_.chips_per_channel) {
-    os << "chip " << c.chip << " does not exist (nand.chips_per_channel = "
+    os << "chip " << c.chip << " does not exist (" << key(&NandConfig::chips_per_channel) << " = "
        << cfg_.chips_per_channel << ")";
   } else if (c.die >= cfg_.dies_per_chip) {
-    os << "die " << c.die << " does not exist (nand.dies_per_chip = " << cfg_.dies_per_chip << ")";
+    os << "die " << c.die << " does not exist (" << key(&NandConfig::dies_per_chip) << " = " << cfg_.dies_per_chip
+       << ")";
   } else if (c.plane_mask == 0) {
     os << "no plane selected (plane mask 0)";
   } else if (c.plane_mask >> cfg_.planes_per_die) {
     os << "plane mask 0x" << std::hex << unsigned{c.plane_mask} << std::dec
-       << " names a plane that does not exist (nand.planes_per_die = " << cfg_.planes_per_die
+       << " names a plane that does not exist (" << key(&NandConfig::planes_per_die) << " = " << cfg_.planes_per_die
        << ")";
   } else if (c.plane_count() > 1 && !cfg_.multiplane) {
-    os << "multi-plane command while multi-plane operations are off (nand.multiplane = false)";
+    os << "multi-plane command while multi-plane operations are off (" << key(&NandConfig::multiplane)
+       << " = false)";
   } else if (c.out_bytes > cfg_.page_bytes) {
-    os << "moves out " << c.out_bytes << " bytes of a " << cfg_.page_bytes << "-byte page (nand.page_bytes)";
+    os << "moves out " << c.out_bytes << " bytes of a " << cfg_.page_bytes << "-byte page ("
+       << key(&NandConfig::page_bytes) << ")";
   } else if (c.op != FlashOp::Erase && c.page >= cfg_.pages_per_block) {
-    os << "page " << c.page << " does not exist (nand.pages_per_block = " << cfg_.pages_per_block
+    os << "page " << c.page << " does not exist (" << key(&NandConfig::pages_per_block) << " = " << cfg_.pages_per_block
        << ")";
   } else {
     for_planes(c.plane_mask, [&](unsigned p) {
       if (c.block[p] >= cfg_.blocks_per_plane && os.tellp() == 0)
         os << "block " << c.block[p] << " on plane " << p
-           << " does not exist (nand.blocks_per_plane = " << cfg_.blocks_per_plane << ")";
+           << " does not exist (" << key(&NandConfig::blocks_per_plane) << " = " << cfg_.blocks_per_plane << ")";
     });
   }
   return os.str();

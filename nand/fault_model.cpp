@@ -15,25 +15,58 @@ constexpr std::uint64_t kBadBlock = 1, kProgram = 2, kErase = 3, kRead = 4;
 double normal(double u1, double u2) { return std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(6.283185307179586 * u2); }
 }  // namespace
 
-std::vector<std::string> FaultConfig::validate() const {
-  std::vector<std::string> errs;
-  auto prob = [&](const char* key, double v) {
-    if (!(v >= 0.0 && v <= 1.0)) errs.push_back(std::string(key) + " = " + std::to_string(v) + " is not in [0, 1]");
-  };
-  if (!(bad_block_fraction >= 0.0 && bad_block_fraction <= 0.5))
-    errs.push_back("nand.fault.bad_block_fraction = " + std::to_string(bad_block_fraction) + " is not in [0, 0.5]");
-  prob("nand.fault.program_fail_new", program_fail_new);
-  prob("nand.fault.program_fail_eol", program_fail_eol);
-  prob("nand.fault.erase_fail_new", erase_fail_new);
-  prob("nand.fault.erase_fail_eol", erase_fail_eol);
-  if (!(rber_new >= 0.0 && rber_new <= 0.5)) errs.push_back("nand.fault.rber_new is not in [0, 0.5]");
-  if (!(rber_eol >= 0.0 && rber_eol <= 0.5)) errs.push_back("nand.fault.rber_eol is not in [0, 0.5]");
-  if (!(rated_cycles >= 1.0)) errs.push_back("nand.fault.rated_cycles must be >= 1");
-  if (!(rber_sigma >= 0.0 && rber_sigma <= 5.0)) errs.push_back("nand.fault.rber_sigma is not in [0, 5]");
-  if (!(retry_gain > 0.0 && retry_gain <= 1.0)) errs.push_back("nand.fault.retry_gain is not in (0, 1]");
-  if (!(soft_gain > 0.0 && soft_gain <= 1.0)) errs.push_back("nand.fault.soft_gain is not in (0, 1]");
-  return errs;
+const param::Table<FaultConfig>& FaultConfig::keys() {
+  // All off by default (docs/nand-timing.md, "Faults").
+  static const param::Table<FaultConfig> t = [] {
+    using F = FaultConfig;
+    const std::string wear = " (a power law in the block's P/E cycles from its value new to its value at "
+                             "nand.fault.rated_cycles: docs/nand-timing.md)";
+    param::Table<F> k;
+    k.integer("nand.fault.seed", &F::seed, 0, 9007199254740992ll,
+              "the fault model's seed: the same config and seed give the same faults")
+        .number("nand.fault.bad_block_fraction", &F::bad_block_fraction, 0, 0.5,
+                "factory bad blocks: this fraction of every plane's blocks (rounded; the same count per plane, "
+                "places drawn from the seed), marked before time 0; the FTL never uses them and the logical "
+                "capacity comes from the good blocks")
+        .number("nand.fault.rated_cycles", &F::rated_cycles, 1, 1e9, "P/E cycles of rated endurance (end of life)")
+        .number("nand.fault.wear_exponent", &F::wear_exponent, 0.01, 100, "exponent of the wear power law")
+        .number("nand.fault.wear_cycles", &F::wear_cycles, 0, 1e9,
+                "P/E cycles added to every block's erase count: a device aged this far without running its history")
+        .number("nand.fault.program_fail_new", &F::program_fail_new, 0, 1,
+                "probability that a page program fails, new block" + wear)
+        .number("nand.fault.program_fail_eol", &F::program_fail_eol, 0, 1, "the same at the rated cycles")
+        .number("nand.fault.erase_fail_new", &F::erase_fail_new, 0, 1,
+                "probability that a block erase fails, new block" + wear)
+        .number("nand.fault.erase_fail_eol", &F::erase_fail_eol, 0, 1, "the same at the rated cycles")
+        .number("nand.fault.rber_new", &F::rber_new, 0, 0.5,
+                "raw bit error rate of a read at the default reference voltages, new block" + wear +
+                    "; errors are drawn per ECC codeword")
+        .number("nand.fault.rber_eol", &F::rber_eol, 0, 0.5, "the same at the rated cycles")
+        .number("nand.fault.rber_sigma", &F::rber_sigma, 0, 5,
+                "page-to-page variation: each page's raw bit error rate is the curve's times a log-normal factor "
+                "of this sigma (mean 1), drawn per page and erase cycle; 0: none")
+        .number("nand.fault.retry_gain", &F::retry_gain, 1e-6, 1,
+                "each read-retry step (shifted reference voltages) multiplies the raw bit error rate by this")
+        .integer("nand.fault.retry_steps", &F::retry_steps, 0, 64, "entries of the read-retry table (read levels 1..n)")
+        .integer("nand.fault.soft_senses", &F::soft_senses, 1, 16,
+                 "a soft-decision read (the level after the last retry step): its sensings (each a tR) and the "
+                 "pages of hard and soft data it moves out")
+        .number("nand.fault.soft_gain", &F::soft_gain, 1e-6, 1,
+                "a soft-decision read's raw bit error rate: the last retry step's times this")
+        .integer("nand.fault.retry_cmd_cycles", &F::retry_cmd_cycles, 1, 1000,
+                 "bus cycles of the SET FEATURES that sets a read-retry level before a shifted read")
+        .integer("nand.fault.codeword_bytes", &F::codeword_bytes, 64, 1 << 20,
+                 "ECC codeword data bytes: bit errors are drawn and corrected per codeword")
+        .text("nand.fault.script", &F::script,
+              "deterministic injections, one per line: program_fail ch chip die plane block page [at_us]; "
+              "erase_fail ch chip die plane block [at_us]; read_retry ch chip die plane block page steps [at_us] "
+              "(the page's reads below level `steps` are beyond every decoder); each once, from its time on");
+    return k;
+  }();
+  return t;
 }
+
+std::vector<std::string> FaultConfig::validate() const { return param::check(*this); }
 
 std::vector<FaultInjection> parse_fault_script(const std::string& text, const std::string& name) {
   std::vector<FaultInjection> out;
@@ -133,7 +166,7 @@ FaultModel::FaultModel(const FaultConfig& cfg, std::uint32_t channels, std::uint
     if (i.kind == FaultInjection::Kind::ReadRetry && i.steps > cfg_.soft_level())
       throw std::invalid_argument(cfg_.script + ":" + std::to_string(i.line) + ": steps: " + std::to_string(i.steps) +
                                   " is past the soft-decision read (level " + std::to_string(cfg_.soft_level()) +
-                                  ": nand.fault.retry_steps + 1)");
+                                  ": " + param::key(&FaultConfig::retry_steps) + " + 1)");
     inj_plane_.push_back(((i.channel * chips_per_channel + i.chip) * dies_per_chip + i.die) * planes_per_die + i.plane);
   }
 }

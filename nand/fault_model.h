@@ -28,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "common/params.h"
+
 namespace ssd::nand {
 
 // A deterministic injection (nand.fault.script, one per line): fail the program of a page,
@@ -77,6 +79,8 @@ struct FaultConfig {
   }
   // Problems naming the config keys; empty when valid.
   std::vector<std::string> validate() const;
+  // Its keys, nand.fault.* (fault_model.cpp).
+  static const param::Table<FaultConfig>& keys();
 };
 
 // Parses a fault script's text (`name` for messages): one injection per line,

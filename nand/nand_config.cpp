@@ -1,41 +1,42 @@
 #include "nand/nand_config.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ssd::nand {
 
+const param::Table<NandConfig>& NandConfig::keys() {
+  static const param::Table<NandConfig> t = [] {
+    using N = NandConfig;
+    param::Table<N> k;
+    k.integer("nand.channels", &N::channels, 1, 1024, "channels (independent buses)")
+        .integer("nand.chips_per_channel", &N::chips_per_channel, 1, 1024, "chips sharing a channel's bus")
+        .integer("nand.dies_per_chip", &N::dies_per_chip, 1, 64, "dies per chip (array operations overlap)")
+        .integer("nand.planes_per_die", &N::planes_per_die, 1, kMaxPlanes, "planes per die (multi-plane commands)")
+        .integer("nand.blocks_per_plane", &N::blocks_per_plane, 1, 1 << 24, "erase blocks per plane")
+        .integer("nand.pages_per_block", &N::pages_per_block, 1, 65535, "pages per block")
+        .integer("nand.page_bytes", &N::page_bytes, 512, 1 << 20, "page data bytes moved on the bus")
+        .number("nand.bus_mts", &N::bus_mts, 0.001, 100000, "bus rate, MT/s on an 8-bit bus (one byte per transfer)")
+        .integer("nand.cmd_addr_cycles", &N::cmd_addr_cycles, 1, 1000, "command+address bus cycles of a read or program")
+        .integer("nand.erase_cmd_cycles", &N::erase_cmd_cycles, 1, 1000, "command+address bus cycles of an erase")
+        .number("nand.t_read_us", &N::t_read_us, 0.001, 1e7, "tR: array to data register, us")
+        .number("nand.t_prog_us", &N::t_prog_us, 0.001, 1e7, "tPROG: data register to array, us")
+        .number("nand.t_erase_us", &N::t_erase_us, 0.001, 1e7, "tBERS: block erase, us")
+        .flag("nand.cache_read", &N::cache_read, "cache read: stream page n out while reading n+1")
+        .flag("nand.cache_program", &N::cache_program, "cache program: data-in of the next page during tPROG")
+        .flag("nand.multiplane", &N::multiplane, "multi-plane read/program/erase commands allowed")
+        .part(&N::fault, FaultConfig::keys());
+    return k;
+  }();
+  return t;
+}
+
 std::vector<std::string> NandConfig::validate() const {
-  std::vector<std::string> errs;
-  auto range = [&](const char* key, std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
-    if (v < lo || v > hi) {
-      std::ostringstream os;
-      os << key << " = " << v << " is out of range [" << lo << ", " << hi << "]";
-      errs.push_back(os.str());
-    }
-  };
-  range("nand.channels", channels, 1, 1024);
-  range("nand.chips_per_channel", chips_per_channel, 1, 1024);
-  range("nand.dies_per_chip", dies_per_chip, 1, 64);
-  range("nand.planes_per_die", planes_per_die, 1, kMaxPlanes);
-  range("nand.blocks_per_plane", blocks_per_plane, 1, 1u << 24);
-  range("nand.pages_per_block", pages_per_block, 1, 65535);
-  range("nand.page_bytes", page_bytes, 1, 1u << 20);
-  range("nand.cmd_addr_cycles", cmd_addr_cycles, 1, 1000);
-  range("nand.erase_cmd_cycles", erase_cmd_cycles, 1, 1000);
-  auto positive = [&](const char* key, double v, double hi) {
-    if (!(v > 0.0) || v > hi || !std::isfinite(v)) {
-      std::ostringstream os;
-      os << key << " = " << v << " must be > 0 and <= " << hi;
-      errs.push_back(os.str());
-    }
-  };
-  positive("nand.bus_mts", bus_mts, 1e5);
-  positive("nand.t_read_us", t_read_us, 1e7);
-  positive("nand.t_prog_us", t_prog_us, 1e7);
-  positive("nand.t_erase_us", t_erase_us, 1e7);
+  std::vector<std::string> errs = param::check(*this);
+  using param::key;
   if (errs.empty() && page_bytes % 512 != 0) {
     std::ostringstream os;
-    os << "nand.page_bytes = " << page_bytes << " is not a multiple of the 512-byte sector";
+    os << key(&NandConfig::page_bytes) << " = " << page_bytes << " is not a multiple of the 512-byte sector";
     errs.push_back(os.str());
   }
   // The token store holds 4 bytes per physical page; refuse geometries this machine
@@ -45,13 +46,16 @@ std::vector<std::string> NandConfig::validate() const {
                                      planes_per_die * blocks_per_plane * pages_per_block;
   if (errs.empty() && pages128 > (std::uint64_t{1} << 34)) {
     std::ostringstream os;
-    os << "nand geometry has more than 2^34 pages (nand.channels x chips_per_channel x dies_per_chip x "
-          "planes_per_die x blocks_per_plane x pages_per_block = "
-       << static_cast<long double>(pages128) << "): its page state would need more than 64 GiB; reduce "
-          "nand.blocks_per_plane or nand.channels";
+    os << "nand geometry has more than 2^34 pages (" << key(&NandConfig::channels) << " x "
+       << key(&NandConfig::chips_per_channel) << " x " << key(&NandConfig::dies_per_chip) << " x "
+       << key(&NandConfig::planes_per_die) << " x " << key(&NandConfig::blocks_per_plane) << " x "
+       << key(&NandConfig::pages_per_block) << " = " << static_cast<long double>(pages128)
+       << "): its page state would need more than 64 GiB; reduce " << key(&NandConfig::blocks_per_plane) << " or "
+       << key(&NandConfig::channels);
     errs.push_back(os.str());
   }
-  for (std::string& e : fault.validate()) errs.push_back(std::move(e));
+  for (std::string& e : fault.validate())
+    if (std::find(errs.begin(), errs.end(), e) == errs.end()) errs.push_back(std::move(e));
   return errs;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/params.h"
 #include "nand/fault_model.h"
 #include "tlm/flash_command.h"
 
@@ -48,6 +49,8 @@ struct NandConfig {
 
   // Problems with the values, each naming its config key; empty when valid.
   std::vector<std::string> validate() const;
+  // Its keys, nand.* (nand_config.cpp), with the fault model's.
+  static const param::Table<NandConfig>& keys();
 };
 
 }  // namespace ssd::nand

@@ -44,6 +44,32 @@ const char* type_name(Config::Type t) {
 
 }  // namespace
 
+void Config::add(const param::Key& key, const param::Value& def) {
+  Key& k = add(key.name, key.type, key.help);
+  static_cast<param::Key&>(k) = key;
+  k.i = def.i;
+  k.d = def.d;
+  k.b = def.b;
+  k.s = def.s;
+}
+
+param::Value Config::value(const std::string& key) const {
+  const Key* k = find(key);
+  if (!k) throw std::logic_error("config key not declared: " + key);
+  param::Value v;
+  v.i = k->i;
+  v.d = k->d;
+  v.b = k->b;
+  v.s = k->s;
+  return v;
+}
+
+const std::string& Config::origin(const std::string& key) const {
+  const Key* k = find(key);
+  if (!k) throw std::logic_error("config key not declared: " + key);
+  return k->origin;
+}
+
 Config::Key& Config::add(const std::string& name, Type type, const std::string& help) {
   if (find(name)) throw std::logic_error("config key declared twice: " + name);
   keys_.push_back(Key{});
@@ -376,6 +402,42 @@ std::string Config::to_json() const {
   std::string out;
   json::write(out, root);
   return out + "\n";
+}
+
+std::string Config::describe_markdown() const {
+  const auto cell = [](std::string text) {
+    std::string out;
+    for (char c : text) {
+      if (c == '|') out += "\\|";
+      else out += c;
+    }
+    return out;
+  };
+  std::vector<std::string> sections;
+  for (const Key& k : keys_) {
+    const std::string section = k.name.substr(0, k.name.rfind('.'));
+    if (std::find(sections.begin(), sections.end(), section) == sections.end()) sections.push_back(section);
+  }
+  std::ostringstream os;
+  os << "# Configuration keys\n\n"
+        "Every key of `ssdsim`, generated from the declarations beside the config structs\n"
+        "(`common/params.h`) by `ssdsim --list-keys=markdown`; a test checks that this file\n"
+        "matches them. Values: built-in defaults (a preset or config file changes them;\n"
+        "`ssdsim --preset NAME --list-keys` shows a preset's).\n";
+  for (const std::string& section : sections) {
+    os << "\n## " << section << "\n\n| key | type | default | range or choices | meaning |\n|---|---|---|---|---|\n";
+    for (const Key& k : keys_) {
+      if (k.name.substr(0, k.name.rfind('.')) != section) continue;
+      std::string range;
+      if (k.type == Type::Int) range = "[" + std::to_string(k.imin) + ", " + std::to_string(k.imax) + "]";
+      if (k.type == Type::Double) range = "[" + fmt_double(k.dmin) + ", " + fmt_double(k.dmax) + "]";
+      if (k.type == Type::Enum)
+        for (std::size_t i = 0; i < k.choices.size(); ++i) range += (i ? " \\| " : "") + k.choices[i];
+      os << "| `" << k.name << "` | " << type_name(k.type) << " | `" << cell(value_text(k)) << "` | " << range
+         << " | " << cell(k.help) << " |\n";
+    }
+  }
+  return os.str();
 }
 
 std::string Config::describe() const {

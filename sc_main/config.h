@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/params.h"
 #include "sc_main/json.h"
 
 namespace ssd {
@@ -24,14 +25,9 @@ inline constexpr const char* kNotesSection = "preset";
 
 class Config {
  public:
-  enum class Type { Int, Double, Bool, String, Enum };
-  struct Key {
-    std::string name;
-    Type type;
-    std::string help;
-    std::int64_t imin = 0, imax = 0;
-    double dmin = 0, dmax = 0;
-    std::vector<std::string> choices;
+  using Type = param::Type;
+  // A declared key (param::Key) with its value and where the value came from.
+  struct Key : param::Key {
     std::int64_t i = 0;
     double d = 0;
     bool b = false;
@@ -47,6 +43,12 @@ class Config {
   void add_string(const std::string& name, const std::string& def, const std::string& help);
   void add_enum(const std::string& name, const std::string& def,
                 const std::vector<std::string>& choices, const std::string& help);
+  // Every key of a declaration table (common/params.h), with its default.
+  template <class S>
+  void declare(const param::Table<S>& table) {
+    for (const param::Field<S>& f : table.fields()) add(f.key, f.def);
+  }
+  void add(const param::Key& key, const param::Value& def);
 
   // Sets a key from text (a preset or --set KEY=VALUE). `origin` prefixes errors.
   void set_text(const std::string& key, const std::string& text, const std::string& origin);
@@ -61,6 +63,27 @@ class Config {
   bool get_bool(const std::string& key) const;
   const std::string& get_string(const std::string& key) const;  // String and Enum
   bool has(const std::string& key) const { return find(key) != nullptr; }
+  // A key's value in its declared form.
+  param::Value value(const std::string& key) const;
+  // Where a key's value came from: "FILE:LINE", "--set", a note such as "pilot", or "default".
+  const std::string& origin(const std::string& key) const;
+  // The struct S filled from its keys (S::keys(), every one of which must be declared
+  // here): the one loader of every config struct.
+  template <class S>
+  S load() const {
+    S s{};
+    for (const param::Field<S>& f : S::keys().fields()) f.set(s, value(f.key.name));
+    return s;
+  }
+  // Sets field m's key from text (its declaration names it).
+  template <class S, class T>
+  void set(T S::*m, const std::string& text, const std::string& origin) {
+    set_text(param::key(m), text, origin);
+  }
+  template <class S, class T>
+  bool is_default(T S::*m) const {
+    return is_default(param::key(m));
+  }
   // Whether the key still has its built-in default (no preset, file or --set gave it).
   bool is_default(const std::string& key) const;
   const std::vector<Key>& keys() const { return keys_; }
@@ -73,6 +96,9 @@ class Config {
   std::string to_json() const;
   // One line per key: name, type, default/current value, help.
   std::string describe() const;
+  // The same as Markdown: a table per section (the name up to its last dot), in the
+  // order of the declarations; docs/keys.md is this of the built-in defaults.
+  std::string describe_markdown() const;
 
  private:
   Key& add(const std::string& name, Type type, const std::string& help);

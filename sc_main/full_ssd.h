@@ -15,6 +15,7 @@
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
 #include "sc_main/config.h"
+#include "sc_main/settings.h"
 #include "sc_main/kernel_calibrator.h"
 #include "sc_main/request_watch.h"
 #include "sc_main/stats_window.h"
@@ -112,6 +113,22 @@ struct FullSsd : sc_core::sc_module {
   FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd = nullptr, const std::string& out_dir = "",
           bool check_only = false, Policies policies = {});
   void start_of_simulation() override;
+
+ private:
+  // The steps of the constructor, in order (full_ssd.cpp).
+  struct Built {  // what build_device hands to build_front
+    ctrl::SchedConfig sched;
+    std::unique_ptr<ctrl::SchedPolicy> block_policy;
+    ctrl::SchedPolicy::RtlForm form;
+  };
+  static ctrl::FtlConfig ftl_with_bad_blocks(const Config& cfg, const Settings& s);
+  Built build_device(const Config& cfg, const Settings& s, VcdWriter* vcd, Policies policies);
+  void precondition(const Config& cfg, const Settings& s, bool check_only);
+  std::unique_ptr<host::RequestSource> make_source(const Config& cfg, const Settings& s);
+  void build_front(const Config& cfg, const Settings& s, Built& b, VcdWriter* vcd, const std::string& out_dir,
+                   bool check_only);
+  void build_reports(const Config& cfg, const Settings& s, const std::string& out_dir, bool check_only);
+  void bind();
 };
 
 }  // namespace ssd

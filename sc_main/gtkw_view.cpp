@@ -6,6 +6,8 @@
 #include <map>
 #include <sstream>
 
+#include "controller/flash_sched.h"
+
 namespace ssd {
 
 namespace {
@@ -198,13 +200,14 @@ std::string gtkw_view(const ViewSpec& spec) {
   for (const Var& v : spec.vars)
     if (starts(v.name, "ssd.sched.rtl.")) rtl.push_back(&v);
   if (!rtl.empty()) {
-    w.group_begin("RTL block (controller.rtl)", true);
+    const std::string group = "RTL block (" + param::key(&ctrl::SchedConfig::rtl) + ")";
+    w.group_begin(group, true);
     for (const Var* v : rtl) {
       std::string alias = v->name.substr(std::string("ssd.sched.rtl.").size());
       std::replace(alias.begin(), alias.end(), '.', ' ');
       w.signal(*v, alias);
     }
-    w.group_end("RTL block (controller.rtl)", true);
+    w.group_end(group, true);
   }
 
   std::ostringstream os;

@@ -28,10 +28,12 @@
 #include "common/activations.h"
 #include "sc_main/nand_script_driver.h"
 #include "sc_main/report.h"
+#include "sc_main/settings.h"
 #include "sc_main/sim_config.h"
 
 namespace po = boost::program_options;
 using namespace ssd;
+using ssd::param::key;
 
 namespace {
 
@@ -56,45 +58,44 @@ std::string raw_size(const nand::NandConfig& n) {
 
 // The synthetic workload as it will run: count or duration, pattern and skew, the size
 // range and alignment, the read share, and closed-loop depth or open-loop rate.
-std::string describe_synthetic(const Config& cfg) {
+std::string describe_synthetic(const host::WorkloadConfig& w) {
   std::ostringstream os;
-  const std::int64_t n = cfg.get_int("workload.requests"), size = cfg.get_int("workload.size_bytes"),
-                     max = cfg.get_int("workload.size_max_bytes"), align = cfg.get_int("workload.align_bytes");
-  const double theta = cfg.get_double("workload.zipf_theta"), rate = cfg.get_double("workload.rate_iops"),
-               duration = cfg.get_double("workload.duration_us");
+  const std::uint64_t n = w.requests, size = w.size_bytes, max = w.size_max_bytes, align = w.align_bytes;
+  const double theta = w.zipf_theta, rate = w.rate_iops, duration = w.duration_us;
   if (n) os << n << ' ';
-  os << cfg.get_string("workload.pattern");
-  if (theta > 0 && cfg.get_string("workload.pattern") == "random") os << " (Zipf " << theta << ")";
+  os << w.pattern;
+  if (theta > 0 && w.pattern == "random") os << " (Zipf " << theta << ")";
   os << " requests of " << size;
   if (max > size) os << "-" << max;
   os << " B";
   if (align && align != size) os << " aligned to " << align << " B";
-  os << ", " << cfg.get_double("workload.read_ratio") * 100 << " % reads, ";
+  os << ", " << w.read_ratio * 100 << " % reads, ";
   if (rate > 0) os << "open loop at " << rate << " IOPS";
-  else os << "QD " << cfg.get_int("workload.queue_depth");
+  else os << "QD " << w.queue_depth;
   if (duration > 0) os << ", for " << duration << " us";
   return os.str();
 }
 
 // Every file the run writes must differ from the file it reads: writing the trace or
 // script being replayed would truncate it.
-void check_outputs(const Config& cfg, const std::string& out_dir) {
-  const std::string& in = cfg.get_string("workload.path");
-  if (in.empty() || cfg.get_string("workload.kind") == "synthetic") return;
+void check_outputs(const Config& cfg, const Settings& s, const std::string& out_dir) {
+  const std::string& in = s.workload.path;
+  if (in.empty() || s.workload.kind == "synthetic") return;
   std::error_code ec;
   const std::filesystem::path input = std::filesystem::weakly_canonical(in, ec);
   if (ec) return;  // the reader says what is wrong with it
   std::vector<std::pair<std::string, std::string>> outputs = {
-      {"trace.vcd", cfg.get_string("trace.vcd")}, {"report.requests_csv", cfg.get_string("report.requests_csv")}};
+      {key(&TraceConfig::vcd), s.trace.vcd}, {key(&ReportConfig::requests_csv), s.report.requests_csv}};
   if (!out_dir.empty()) {
     outputs.emplace_back("--out", (std::filesystem::path(out_dir) / "stats.json").string());
     outputs.emplace_back("--out", (std::filesystem::path(out_dir) / "config.json").string());
   }
-  for (const auto& [key, path] : outputs) {
+  for (const auto& [name, path] : outputs) {
     if (path.empty()) continue;
     const std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
     if (!ec && p == input)
-      throw ConfigError(cfg.locate(key + " = " + path) + ": the run would overwrite its input, workload.path = " + in);
+      throw ConfigError(cfg.locate(name + " = " + path) + ": the run would overwrite its input, " +
+                        param::key(&host::WorkloadConfig::path) + " = " + in);
   }
 }
 
@@ -104,7 +105,7 @@ std::unique_ptr<VcdWriter> open_vcd(const Config& cfg, const TraceOptions& topts
   try {
     return std::make_unique<VcdWriter>(topts);
   } catch (const std::runtime_error& e) {
-    throw ConfigError(cfg.locate("trace.vcd: " + std::string(e.what())));
+    throw ConfigError(cfg.locate(key(&TraceConfig::vcd) + ": " + std::string(e.what())));
   }
 }
 
@@ -116,7 +117,7 @@ void check_scopes(const Config& cfg, const VcdWriter* vcd) {
   if (bad.empty()) return;
   std::string offered;
   for (const std::string& s : vcd->scopes_offered()) offered += (offered.empty() ? "" : ", ") + s;
-  throw ConfigError(cfg.locate("trace.scopes = " + cfg.get_string("trace.scopes")) + ": '" + bad.front() +
+  throw ConfigError(cfg.locate(key_at(cfg, key(&TraceConfig::scopes))) + ": '" + bad.front() +
                     "' matches nothing the model traces; it traces " + offered);
 }
 
@@ -172,21 +173,14 @@ std::string write_view(const std::filesystem::path& out, const VcdWriter& vcd, c
 // files are probed as a run probes them, and the VCD's scopes are matched on a VCD made
 // in a scratch folder, which also stands for --out. Exit 0 and a line on stdout if valid;
 // a ConfigError, TraceError or ScriptError (exit 2) otherwise.
-// A NAND script drives the NAND without a controller to recover from its failures.
-void refuse_faults_in_script(const Config& cfg, const nand::NandConfig& n) {
-  if (cfg.get_string("workload.kind") == "nand_ops" && n.fault.on())
-    throw ConfigError(cfg.locate("workload.kind = nand_ops drives the NAND without a controller: it takes no "
-                                 "nand.fault.* keys (they need the firmware's recovery)"));
-}
-
 int check_only(const Config& cfg, const std::string& out_dir) {
   namespace fs = std::filesystem;
-  const nand::NandConfig ncfg = nand_config(cfg);
-  refuse_faults_in_script(cfg, ncfg);
+  const Settings s = settings(cfg);  // the parse and validate steps of a run
+  const nand::NandConfig& ncfg = s.ftl.nand;
   TraceOptions topts = trace_options(cfg);
-  check_outputs(cfg, out_dir);
+  check_outputs(cfg, s, out_dir);
   // A file the run would write: writable, and left as it was.
-  const auto probe = [&](const std::string& key, const std::string& path) {
+  const auto probe = [&](const std::string& name, const std::string& path) {
     std::error_code ec;
     const fs::path parent = fs::absolute(path, ec).parent_path();
     // In the --out folder a run creates first: that folder is checked below.
@@ -194,7 +188,7 @@ int check_only(const Config& cfg, const std::string& out_dir) {
     const bool existed = fs::exists(path, ec);
     {
       std::ofstream f(path, std::ios::app);
-      if (!f) throw ConfigError(cfg.locate(key + " = " + path) + ": cannot write it");
+      if (!f) throw ConfigError(cfg.locate(name + " = " + path) + ": cannot write it");
     }
     if (!existed) fs::remove(path, ec);
   };
@@ -205,7 +199,7 @@ int check_only(const Config& cfg, const std::string& out_dir) {
     if (!fs::is_directory(dir, ec) || access(dir.c_str(), W_OK) != 0)
       throw ConfigError("--out " + out_dir + ": cannot create the directory (" + dir.string() + " is not writable)");
   }
-  if (!cfg.get_string("report.requests_csv").empty()) probe("report.requests_csv", cfg.get_string("report.requests_csv"));
+  if (!s.report.requests_csv.empty()) probe(key(&ReportConfig::requests_csv), s.report.requests_csv);
   // The scratch folder: the VCD and what --out would hold, removed at the end.
   struct Scratch {
     fs::path dir = fs::temp_directory_path() / ("ssdsim-check-" + std::to_string(getpid()));
@@ -219,14 +213,14 @@ int check_only(const Config& cfg, const std::string& out_dir) {
   if (ec) throw std::runtime_error("--check: cannot make its scratch folder " + scratch.dir.string());
   std::unique_ptr<VcdWriter> vcd;
   if (!topts.path.empty()) {
-    probe("trace.vcd", topts.path);
+    probe(key(&TraceConfig::vcd), topts.path);
     topts.path = (scratch.dir / "check.vcd").string();
     vcd = open_vcd(cfg, topts);
   }
   std::uint64_t records = 0;
-  const std::string& kind = cfg.get_string("workload.kind");
+  const std::string& kind = s.workload.kind;
   if (kind == "nand_ops") {
-    NandScriptReader r(cfg.get_string("workload.path"), ncfg);
+    NandScriptReader r(s.workload.path, ncfg);
     ScriptCommand c;
     while (r.next(c)) ++records;
   } else {
@@ -253,13 +247,16 @@ int run(int argc, char** argv) {
       ("preset", po::value(&preset), "a preset: configs/presets/NAME.json (--list-presets)")
       ("set", po::value(&sets)->composing(), "KEY=VALUE, overrides the file (repeatable)")
       ("out", po::value(&out_dir), "write DIR/stats.json and DIR/config.json")
-      ("list-keys", "list every configuration key with its value and range")
+      ("list-keys", po::value<std::string>()->implicit_value("text"),
+       "list every configuration key with its value and range; --list-keys=markdown: as docs/keys.md's tables")
       ("check", "check the configuration with every rule a run applies, and read a trace or NAND script through, "
                 "without running: exit 0 if valid, 2 with the error")
       ("list-presets", "list the presets (the files of configs/presets)")
-      ("resolve-start", "run the start pilot of ftl.precondition_free = auto (docs/controller.md, "
-                        "\"The start state\"), print the ftl.precondition_free_blocks it chooses as a --set "
-                        "assignment, and exit (nothing printed when the configuration needs no pilot)");
+      ("resolve-start", ("run the start pilot of " + key(&ctrl::PreconditionConfig::free) +
+                         " = auto (docs/controller.md, \"The start state\"), print the " +
+                         key(&ctrl::PreconditionConfig::free_blocks) +
+                         " it chooses as a --set assignment, and exit (nothing printed when the configuration "
+                         "needs no pilot)").c_str());
   po::variables_map vm;
   try {
     const po::parsed_options parsed = po::command_line_parser(argc, argv).options(opts).run();
@@ -287,22 +284,30 @@ int run(int argc, char** argv) {
   apply_preset(cfg, preset);
   if (!config_path.empty()) cfg.load_file(config_path);
   for (const std::string& s : sets) cfg.set_assignment(s);
-  if (cfg.get_string("workload.kind") == "nand_ops" && cfg.get_string("workload.path").empty())
-    cfg.set_text("workload.path", data_dir() + "/configs/nand_demo.ops", "default");
+  {
+    const auto w = cfg.load<host::WorkloadConfig>();
+    if (w.kind == "nand_ops" && w.path.empty())
+      cfg.set(&host::WorkloadConfig::path, data_dir() + "/configs/nand_demo.ops", "default");
+  }
   if (vm.count("list-keys")) {
-    std::cout << cfg.describe();
+    const std::string form = vm["list-keys"].as<std::string>();
+    if (form != "text" && form != "markdown")
+      throw ConfigError("--list-keys=" + form + ": expected text or markdown");
+    std::cout << (form == "markdown" ? cfg.describe_markdown() : cfg.describe());
     return 0;
   }
   if (vm.count("check")) return check_only(cfg, out_dir);
   if (vm.count("resolve-start")) {
     const StartPilot pilot = resolve_start_state(cfg);
-    if (pilot.ran) std::cout << "ftl.precondition_free_blocks=" << free_blocks_text(pilot.choice.free_blocks) << '\n';
+    if (pilot.ran)
+      std::cout << key(&ctrl::PreconditionConfig::free_blocks) << "=" << free_blocks_text(pilot.choice.free_blocks)
+                << '\n';
     return 0;
   }
-  const nand::NandConfig ncfg = nand_config(cfg);
-  refuse_faults_in_script(cfg, ncfg);
+  const Settings s = settings(cfg);  // the parse and validate steps (the model's build repeats them)
+  const nand::NandConfig& ncfg = s.ftl.nand;
   const TraceOptions topts = trace_options(cfg);
-  check_outputs(cfg, out_dir);
+  check_outputs(cfg, s, out_dir);
   std::filesystem::path out;
   if (!out_dir.empty()) {
     out = out_dir;
@@ -315,18 +320,18 @@ int run(int argc, char** argv) {
     }
   }
 
-  if (cfg.get_string("workload.kind") != "nand_ops") {
+  if (s.workload.kind != "nand_ops") {
     const auto wall0 = std::chrono::steady_clock::now();
     (void)wall0;
     std::unique_ptr<VcdWriter> vcd = open_vcd(cfg, topts);
     std::cerr << "ssdsim: " << ncfg.channels << " ch x " << ncfg.chips_per_channel << " chips x "
               << ncfg.dies_per_chip << " dies x " << ncfg.planes_per_die << " planes, "
               << raw_size(ncfg) << " raw; ";
-    if (cfg.get_string("workload.kind") == "trace")
-      std::cerr << "trace " << cfg.get_string("workload.path") << " (" << cfg.get_string("workload.format") << "), "
-                << cfg.get_string("workload.replay") << " replay\n";
+    if (s.workload.kind == "trace")
+      std::cerr << "trace " << s.workload.path << " (" << s.workload.format << "), " << s.workload.replay
+                << " replay\n";
     else
-      std::cerr << describe_synthetic(cfg) << '\n';
+      std::cerr << describe_synthetic(s.workload) << '\n';
     const StartPilot pilot = resolve_start_state(cfg);  // before this process's model: see start_pilot.h
     FullSsd top("ssd", cfg, vcd.get(), out_dir);
     top.pilot = pilot;
@@ -362,14 +367,14 @@ int run(int argc, char** argv) {
       fig.wall_seconds -= top.calibrator->seconds();  // the calibration is not the model's time
     }
     FullSsd::Audit audit;
-    if (cfg.get_bool("report.audit")) {
+    if (s.report.audit) {
       audit = top.audit();
       fig.audited = true;
       fig.audited_pages = audit.pages;
       fig.audit_mismatches = audit.mismatches;
     }
     const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window(), top.ftl_at_start,
-                      top.ftl_at_end, top.precondition_state, cfg.get_string("ftl.write_policy"), top.warmup,
+                      top.ftl_at_end, top.precondition_state, s.policy.write_policy, top.warmup,
                       top.steady.get(), top.steady_window_start_request, top.steady_round_requests, &top.pilot,
                       &top.free_at_finish, top.precondition_gc_pending};
     print_full_summary(std::cout, run, fig);
@@ -382,11 +387,12 @@ int run(int argc, char** argv) {
     if (top.watch) {
       top.watch->print_timelines(std::cout);
       for (std::uint64_t id : top.watch->unseen())
-        std::cerr << "ssdsim: warning: request " << id << " (trace.request or report.request_timeline) was not reached: the run has "
-                  << h.completed() << " requests\n";
+        std::cerr << "ssdsim: warning: request " << id << " (" << key(&TraceConfig::request) << " or "
+                  << key(&ReportConfig::request_timeline) << ") was not reached: the run has " << h.completed()
+                  << " requests\n";
       for (const auto& [id, pages] : top.watch->beyond_slots())
         std::cerr << "ssdsim: note: traced request " << id << " has " << pages << " pages; the VCD shows the first "
-                  << top.watch->page_slots() << " (trace.request_pages), its timeline all\n";
+                  << top.watch->page_slots() << " (" << key(&TraceConfig::request_pages) << "), its timeline all\n";
     }
     if (!out.empty()) {
       std::string stats;
@@ -417,15 +423,12 @@ int run(int argc, char** argv) {
   // A failed run stops with sc_stop(); its own error message says why.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   std::unique_ptr<VcdWriter> vcd = open_vcd(cfg, topts);
-  const std::size_t keep = cfg.get_bool("report.timeline")
-                               ? static_cast<std::size_t>(cfg.get_int("report.timeline_max"))
-                               : 0;
-  Ssd top("ssd", ncfg, cfg.get_string("workload.path"), keep, vcd.get());
+  const std::size_t keep = s.report.timeline ? s.report.timeline_max : 0;
+  Ssd top("ssd", ncfg, s.workload.path, keep, vcd.get());
   check_scopes(cfg, vcd.get());
   std::cerr << "ssdsim: " << ncfg.channels << " ch x " << ncfg.chips_per_channel << " chips x "
             << ncfg.dies_per_chip << " dies x " << ncfg.planes_per_die << " planes, "
-            << raw_size(ncfg) << " raw; workload " << cfg.get_string("workload.kind")
-            << " " << cfg.get_string("workload.path") << '\n';
+            << raw_size(ncfg) << " raw; workload " << s.workload.kind << " " << s.workload.path << '\n';
   sc_core::sc_start();
   if (vcd) vcd->finish(sc_core::sc_time_stamp().value());
 

@@ -84,20 +84,22 @@ bool NandScriptReader::read_line() {
     // Checked against the geometry here, each by its field (the device would refuse every
     // page of the command as a protocol error); a page range is expanded page by page, and
     // one past the block (0-4294967295) would run for ever.
-    const auto beyond = [&](const char* field, std::uint64_t v, std::uint64_t n, const char* key) {
+    const auto beyond = [&](const char* field, std::uint64_t v, std::uint64_t n, const std::string& key) {
       if (v >= n)
         fail(field, std::string(field) + " " + std::to_string(v) + " does not exist (" + key + " = " +
                         std::to_string(n) + ")");
     };
-    beyond("channel", c.channel, geo_.channels, "nand.channels");
-    beyond("chip", c.chip, geo_.chips_per_channel, "nand.chips_per_channel");
-    beyond("die", c.die, geo_.dies_per_chip, "nand.dies_per_chip");
+    using nand::NandConfig;
+    using param::key;
+    beyond("channel", c.channel, geo_.channels, key(&NandConfig::channels));
+    beyond("chip", c.chip, geo_.chips_per_channel, key(&NandConfig::chips_per_channel));
+    beyond("die", c.die, geo_.dies_per_chip, key(&NandConfig::dies_per_chip));
     if (c.plane_mask >> geo_.planes_per_die)
-      fail("planes", "a plane past nand.planes_per_die = " + std::to_string(geo_.planes_per_die));
-    beyond("block", c.block, geo_.blocks_per_plane, "nand.blocks_per_plane");
+      fail("planes", "a plane past " + key(&NandConfig::planes_per_die) + " = " + std::to_string(geo_.planes_per_die));
+    beyond("block", c.block, geo_.blocks_per_plane, key(&NandConfig::blocks_per_plane));
     if (c.op != FlashOp::Erase && last >= geo_.pages_per_block)
-      fail("pages", "page " + std::to_string(last) + " does not exist (nand.pages_per_block = " +
-                        std::to_string(geo_.pages_per_block) + ")");
+      fail("pages", "page " + std::to_string(last) + " does not exist (" + key(&NandConfig::pages_per_block) +
+                        " = " + std::to_string(geo_.pages_per_block) + ")");
     c.page = first;
     cur_ = c;
     page_end_ = last;

@@ -56,7 +56,7 @@ void NandScriptDriver::issue() {
       if (next_.channel >= cfg_.channels) {
         std::ostringstream os;
         os << reader_.path() << ':' << next_.line << ": field 'channel': channel " << next_.channel
-           << " does not exist (nand.channels = " << cfg_.channels << ")";
+           << " does not exist (" << param::key(&nand::NandConfig::channels) << " = " << cfg_.channels << ")";
         fatal(os.str());
         return;
       }

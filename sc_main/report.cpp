@@ -8,6 +8,8 @@
 #include <iomanip>
 #include <ostream>
 
+#include "sc_main/settings.h"
+
 namespace ssd {
 
 namespace {
@@ -628,7 +630,8 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
      << f.host.mean_wait_us(HostOp::Write) << " us (write)\n";
   if (f.host.source().split())
     os << "  split requests      " << f.host.source().split()
-       << " of the workload's requests were larger than host.max_transfer_sectors: each was sent in pieces\n";
+       << " of the workload's requests were larger than " << param::key(&host::HostConfig::max_transfer_sectors)
+       << ": each was sent in pieces\n";
   os << "  GC                  " << gc.gc_erases << " erases, write amplification " << gc.write_amplification()
      << " (device at time 0: " << f.precondition_state << ")\n";
   if (f.pilot && f.pilot->ran)
@@ -658,7 +661,8 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
     std::cerr << "ssdsim: warning: " << f.host.unwritten_reads() << " of " << reads
               << " reads (more than 1 %) read never-written or trimmed pages and were answered without flash; "
               << (f.host.trim_latency().count() ? "trims unmapped them, or " : "")
-              << "precondition more of the logical space (ftl.precondition) to measure flash reads\n";
+              << "precondition more of the logical space (" << param::key(&ctrl::PreconditionConfig::fraction)
+              << ") to measure flash reads\n";
   os << "  firmware core       " << f.window.core_utilization << " busy\n";
   os << "  integrity           " << f.host.reads_checked() << " page reads checked, " << f.host.mismatches()
      << " mismatches\n";
@@ -750,7 +754,7 @@ void print_timeline(std::ostream& os, const NandScriptDriver& drv, std::size_t m
   }
   if (drv.completed() > n || recs.size() < drv.completed())
     os << "  (" << std::min(n, recs.size()) << " of " << drv.completed()
-       << " commands shown; report.timeline_max sets the limit)\n";
+       << " commands shown; " << param::key(&ReportConfig::timeline_max) << " sets the limit)\n";
   os.unsetf(std::ios::floatfield);
 }
 

@@ -29,6 +29,12 @@ const std::vector<Preset>& presets();
 // presets for an unknown one.
 void apply_preset(Config& cfg, const std::string& name);
 
+// The parse and validate steps of a run: every struct filled from its keys, the NAND's
+// fault script read, each struct's checks and the rules between keys applied (throws
+// ConfigError naming the keys, and where each was set).
+struct Settings;
+Settings settings(const Config& cfg);
+
 // Throws ConfigError naming the keys when the combination is invalid.
 nand::NandConfig nand_config(const Config& cfg);
 ctrl::FtlConfig ftl_config(const Config& cfg);  // also checks the workload size
@@ -44,6 +50,7 @@ std::string precondition_free_mode(const Config& cfg);
 std::uint32_t precondition_free_blocks(const Config& cfg, std::uint32_t gc_low, std::uint32_t reserve = 1);
 // The same for a mode.
 std::uint32_t precondition_free_blocks(const std::string& mode, std::uint32_t gc_low, std::uint32_t reserve = 1);
+// trace.vcd's options (the trace rules checked).
 TraceOptions trace_options(const Config& cfg);
 // A key listing host request ids (trace.request, report.request_timeline), parsed;
 // throws ConfigError naming the key for a token that is not a whole number from 1.

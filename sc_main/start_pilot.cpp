@@ -15,14 +15,15 @@
 #include <systemc>
 
 #include "sc_main/full_ssd.h"
+#include "sc_main/settings.h"
 #include "sc_main/sim_config.h"
 
 namespace ssd {
 
 bool start_pilot_needed(const Config& cfg) {
-  return cfg.get_string("workload.kind") != "nand_ops" && cfg.get_double("ftl.precondition") > 0 &&
-         cfg.get_double("ftl.precondition_age") > 0 && cfg.get_string("ftl.precondition_free") == "auto" &&
-         cfg.get_double("ftl.precondition_free_blocks") == 0;
+  const auto w = cfg.load<host::WorkloadConfig>();
+  const auto p = cfg.load<ctrl::PreconditionConfig>();
+  return w.kind != "nand_ops" && p.fraction > 0 && p.age > 0 && p.free == "auto" && p.free_blocks == 0;
 }
 
 ctrl::GcBalance gc_balance(const ctrl::Ftl& ftl, std::uint64_t preconditioned) {
@@ -39,22 +40,25 @@ namespace {
 
 // The child's work: the pilot run, its figures as one line of text.
 std::string pilot_line(Config c, std::uint64_t requests, double until_us) {
-  c.set_text("ftl.precondition_free", "gc_running", "pilot");
-  c.set_text("workload.requests", std::to_string(requests), "pilot");
+  using host::WorkloadConfig;
+  const std::string at = "pilot";
+  c.set(&ctrl::PreconditionConfig::free, "gc_running", at);
+  c.set(&WorkloadConfig::requests, std::to_string(requests), at);
   char until[32];
   std::snprintf(until, sizeof until, "%.17g", until_us);
-  c.set_text("workload.duration_us", until, "pilot");
-  c.set_text("report.warmup", "fixed", "pilot");
-  c.set_text("report.warmup_requests", "0", "pilot");
-  c.set_text("report.warmup_us", "0", "pilot");
-  c.set_text("report.interval_us", "0", "pilot");
-  c.set_text("report.requests_csv", "", "pilot");
-  c.set_text("report.request_timeline", "", "pilot");
-  c.set_text("report.audit", "false", "pilot");
-  c.set_text("report.calibrate_kernel", "false", "pilot");
-  c.set_text("trace.vcd", "", "pilot");
-  c.set_text("trace.request", "", "pilot");
-  c.set_text("host.lookahead_thread", "false", "pilot");
+  c.set(&WorkloadConfig::duration_us, until, at);
+  c.set(&ReportConfig::warmup, "fixed", at);
+  c.set(&ReportConfig::warmup_requests, "0", at);
+  c.set(&ReportConfig::warmup_us, "0", at);
+  c.set(&ReportConfig::interval_us, "0", at);
+  c.set(&ReportConfig::requests_csv, "", at);
+  c.set(&ReportConfig::request_timeline, "", at);
+  c.set(&ReportConfig::audit, "false", at);
+  c.set(&ReportConfig::calibrate_kernel, "false", at);
+  c.set(&TraceConfig::vcd, "", at);
+  c.set(&TraceConfig::scopes, "", at);
+  c.set(&TraceConfig::request, "", at);
+  c.set(&host::HostConfig::lookahead_thread, "false", at);
   FullSsd top("pilot", c);
   const ctrl::GcUnit& gc = top.firmware->firmware().gc();
   const ctrl::Ftl& ftl = top.firmware->ftl();
@@ -118,11 +122,12 @@ StartPilot resolve_start_state(Config& cfg) {
   (void)warmup_mode(cfg);  // what the run would refuse, refused before the pilot runs
   // The pilot is the same length whatever the run's (a short run starts where a long one
   // does); a trace's pilot stays within the requests the run replays.
-  std::uint64_t requests = static_cast<std::uint64_t>(cfg.get_int("report.start_pilot_requests"));
-  const std::uint64_t asked = static_cast<std::uint64_t>(cfg.get_int("workload.requests"));
-  if (cfg.get_string("workload.kind") == "trace" && !cfg.is_default("workload.requests") && asked)
+  const Settings s = cfg.load<Settings>();
+  std::uint64_t requests = s.report.start_pilot_requests;
+  const std::uint64_t asked = s.workload.requests;
+  if (s.workload.kind == "trace" && !cfg.is_default(&host::WorkloadConfig::requests) && asked)
     requests = std::min(requests, asked);
-  const double until_us = cfg.get_string("workload.kind") == "synthetic" ? cfg.get_double("report.start_pilot_us") : 0;
+  const double until_us = s.workload.kind == "synthetic" ? s.report.start_pilot_us : 0;
 
   const auto wall0 = std::chrono::steady_clock::now();
   int fds[2];
@@ -171,13 +176,13 @@ StartPilot resolve_start_state(Config& cfg) {
                   &pilot.copies_per_s, &pilot.collecting, &pilot.write_amplification, &c.free_blocks, &regime,
                   &c.collecting, &c.write_amplification, &pilot.requests) != 10 ||
       regime < 0 || regime > 2)
-    throw std::runtime_error("start pilot (ftl.precondition_free = auto) failed" +
+    throw std::runtime_error("start pilot (" + param::key(&ctrl::PreconditionConfig::free) + " = auto) failed" +
                              (text.rfind("error ", 0) == 0 ? ": " + text.substr(6, text.find_last_not_of('\n') - 5)
                                                            : std::string(" (exit status ") + std::to_string(status) + ")"));
   c.regime = static_cast<ctrl::GcBalance::Regime>(regime);
   pilot.ran = true;
   pilot.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  cfg.set_text("ftl.precondition_free_blocks", free_blocks_text(pilot.choice.free_blocks), "start pilot");
+  cfg.set(&ctrl::PreconditionConfig::free_blocks, free_blocks_text(pilot.choice.free_blocks), "start pilot");
   return pilot;
 }
 

@@ -23,6 +23,9 @@ inline Tick us_to_ticks(double us) { return static_cast<Tick>(us * 1e6 + 0.5); }
 // inside the range. A later input is refused, never clamped or wrapped.
 constexpr Tick kMaxInputTick = Tick{1} << 63;
 constexpr double kMaxInputUs = 9223372036854.775808;  // kMaxInputTick in us
+// The largest time a configuration key may give, in us: within that range, and printed by
+// --list-keys as the very bound it checks.
+constexpr double kMaxTimeUs = 9.2e12;
 // `ps` (a real number of picoseconds, >= 0) as a Tick; false if it is past kMaxInputTick
 // or not a number.
 inline bool ps_to_input_tick(long double ps, Tick& out) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sc_main/settings.h"
 #include "sc_main/sim_config.h"
 #include "tests/temp_file.h"
 
@@ -211,4 +212,39 @@ TEST_CASE("config: comma lists have no empty item, trace.scopes needs trace.vcd,
   CHECK(e.get_double("workload.duration_us") == 9.2e12);
   CHECK_THROWS_WITH(e.set_assignment("workload.duration_us=1e15"), Catch::Contains("is out of range [0, 9200000000000]"));
   CHECK_THAT(e.describe(), Catch::Contains("[0, 9200000000000]"));
+}
+
+TEST_CASE("config: every rule between keys names declared keys, and its error names each with its origin",
+          "[config][rules]") {
+  const Config c = make_config();
+  for (const Rule& r : rules()) {
+    REQUIRE(!r.keys.empty());
+    for (const std::string& k : r.keys) CHECK(c.has(k));
+  }
+  Config s = make_config();
+  s.set_assignment("workload.read_ratio=0.8");
+  s.set_assignment("workload.trim_ratio=0.3");
+  CHECK_THROWS_WITH(settings(s), Catch::Contains("--set: workload.trim_ratio = 0.3 with workload.read_ratio = 0.8") &&
+                                     Catch::Contains("[workload.read_ratio = 0.8 (--set); workload.trim_ratio = 0.3 (--set)]"));
+  // A rule holds for the defaults, and load<Settings>() gives each struct its own defaults.
+  const Settings d = settings(make_config());
+  CHECK(d.ftl.nand.channels == nand::NandConfig{}.channels);
+  CHECK(d.workload.read_ratio == host::WorkloadConfig{}.read_ratio);
+  CHECK(d.policy.scheduler == ctrl::PolicyChoice{}.scheduler);
+}
+
+TEST_CASE("config: a struct's fields filled from --set through its declarations", "[config][rules]") {
+  Config c = make_config();
+  c.set_assignment("controller.gc_priority=fifo");
+  c.set_assignment("controller.reschedule=pipeline");
+  c.set_assignment("nand.fault.retry_steps=7");
+  c.set(&host::HostConfig::queue_length, "5", "test");
+  const Settings s = c.load<Settings>();
+  CHECK(!s.fw.gc_yields);
+  CHECK(s.sched.reschedule.pipeline);
+  CHECK(!s.sched.reschedule.multiplane);
+  CHECK(s.ftl.nand.fault.retry_steps == 7);
+  CHECK(s.host.queue_length == 5);
+  CHECK(c.origin("host.queue_length") == "test");
+  CHECK(c.is_default(&host::HostConfig::scheduler));
 }

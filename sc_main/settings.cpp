@@ -1,0 +1,242 @@
+#include "sc_main/settings.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "controller/read_unit.h"
+
+namespace ssd {
+
+using param::key;
+
+const param::Table<TraceConfig>& TraceConfig::keys() {
+  static const param::Table<TraceConfig> t = [] {
+    using T = TraceConfig;
+    param::Table<T> k;
+    k.text("trace.vcd", &T::vcd, "write a VCD waveform to this file (empty: tracing off)")
+        .number("trace.start_us", &T::start_us, 0, 1e12, "first simulated time recorded in the VCD, us")
+        .number("trace.end_us", &T::end_us, 0, 1e12, "last simulated time recorded, us (0: to the end)")
+        .text("trace.scopes", &T::scopes,
+              "comma-separated scopes to trace, each a whole dotted name and what is under it, e.g. ssd.nand.ch0 "
+              "(empty: all; needs trace.vcd)")
+        .text("trace.request", &T::request,
+              "host request ids (from 1, comma-separated) whose life the VCD shows as signals of their own "
+              "(ssd.request.rID; needs trace.vcd)")
+        .integer("trace.request_pages", &T::request_pages, 1, 4096,
+                 "page slots shown per traced request (its first pages)");
+    return k;
+  }();
+  return t;
+}
+
+const param::Table<ReportConfig>& ReportConfig::keys() {
+  static const param::Table<ReportConfig> t = [] {
+    using R = ReportConfig;
+    param::Table<R> k;
+    k.integer("report.start_pilot_requests", &R::start_pilot_requests, 8, 1000000000,
+              "ftl.precondition_free = auto: the start pilot's requests (a trace's: at most its run's own); its "
+              "rates are over the second half of its simulated time (the first holds the ramp of every plane "
+              "starting a GC run at once)")
+        .number("report.start_pilot_us", &R::start_pilot_us, 1000, kMaxTimeUs,
+                "ftl.precondition_free = auto: a synthetic workload's start pilot ends after this much simulated "
+                "time if its requests have not all completed (a light load: GC's rate shows in a few runs)")
+        .text("report.request_timeline", &R::request_timeline,
+              "host request ids (from 1, comma-separated) whose life is printed as a table after the run")
+        .flag("report.calibrate_kernel", &R::calibrate_kernel,
+              "after the workload, measure the kernel's activations per second (the fastest of ten rounds "
+              "of 400,000 timed notifications; then a peq_with_get loop alike) and report the run's cost in "
+              "kernel activations per host request")
+        .text("report.requests_csv", &R::requests_csv,
+              "write one line per host request to this CSV file: submit_us,complete_us,op,lba,bytes,latency_us, "
+              "part_<part>_us for each latency part (docs/controller.md), id")
+        .flag("report.audit", &R::audit,
+              "after the workload, read every logical page back through the NAND's backdoor and check it "
+              "against what the host last wrote (finds data lost where no read of the run looked)")
+        .integer("report.warmup_requests", &R::warmup_requests, 0, 1000000000000ll,
+                 "the first this many requests run but are left out of the statistics (the window starts at the "
+                 "arrival of the first request after the warm-up)")
+        .number("report.warmup_us", &R::warmup_us, 0, kMaxTimeUs,
+                "requests arriving before this simulated time run but are left out of the statistics")
+        .choice("report.warmup", &R::warmup, {"default", "auto", "fixed"},
+                "how the statistics' window starts. auto = run in rounds of report.warmup_round_requests "
+                "completions and end the warm-up at steady state, by the SNIA PTS rule: over "
+                "report.warmup_window_rounds rounds, each round's write amplification, IOPS and mean latency "
+                "per op within +/-20 % of the window's average and its fitted line within 10 % of it across the "
+                "window (stats.json steady_state; not reached: the statistics include start-up, and the summary "
+                "warns); fixed = report.warmup_requests and report.warmup_us (0: none); default = auto for a "
+                "synthetic workload without report.warmup_requests or report.warmup_us, else fixed")
+        .integer("report.warmup_round_requests", &R::warmup_round_requests, 10, 1000000000000ll,
+                 "report.warmup = auto: requests completed per round")
+        .integer("report.warmup_window_rounds", &R::warmup_window_rounds, 2, 1000,
+                 "report.warmup = auto: the rounds a steady window spans")
+        .number("report.interval_us", &R::interval_us, 0, kMaxTimeUs,
+                "write --out DIR/timeseries.csv with one row per this many simulated us (0: none)")
+        .flag("report.timeline", &R::timeline, "print each NAND command's timeline (nand_ops workloads)")
+        .integer("report.timeline_max", &R::timeline_max, 0, 1000000, "at most this many timeline lines");
+    return k;
+  }();
+  return t;
+}
+
+const param::Table<Settings>& Settings::keys() {
+  static const param::Table<Settings> t = [] {
+    using S = Settings;
+    param::Table<S> k;
+    k.part(&S::ftl, ctrl::FtlConfig::keys())
+        .part(&S::hif, ctrl::HostIfaceConfig::keys())
+        .part(&S::sched, ctrl::SchedConfig::keys())
+        .part(&S::policy, ctrl::PolicyChoice::keys())
+        .part(&S::sos, ctrl::SosConfig::keys())
+        .part(&S::fw, ctrl::FirmwareConfig::keys())
+        .part(&S::start, ctrl::PreconditionConfig::keys())
+        .part(&S::host, host::HostConfig::keys())
+        .part(&S::workload, host::WorkloadConfig::keys())
+        .part(&S::trace, TraceConfig::keys())
+        .part(&S::report, ReportConfig::keys());
+    return k;
+  }();
+  return t;
+}
+
+namespace {
+
+std::string num(double v) { return param::number_text(v); }
+
+// The rules, each with the keys it involves (named by their declarations).
+std::vector<Rule> make_rules() {
+  using Given = std::function<bool(const std::string&)>;
+  using ctrl::FirmwareConfig;
+  using ctrl::PolicyChoice;
+  using host::WorkloadConfig;
+  const std::string sched = key(&PolicyChoice::scheduler), release = key(&PolicyChoice::firmware_sched);
+  const std::string reschedule = key(&ctrl::RescheduleConfig::multiplane);
+  const std::string batch = key(&FirmwareConfig::batch_depth);
+  const std::string reads = key(&WorkloadConfig::read_ratio), trims = key(&WorkloadConfig::trim_ratio);
+  const std::string size = key(&WorkloadConfig::size_bytes), size_max = key(&WorkloadConfig::size_max_bytes);
+  const std::string align = key(&WorkloadConfig::align_bytes), kind = key(&WorkloadConfig::kind);
+  const std::string path = key(&WorkloadConfig::path), requests = key(&WorkloadConfig::requests);
+  const std::string duration = key(&WorkloadConfig::duration_us);
+  const std::string warmup = key(&ReportConfig::warmup), warm_n = key(&ReportConfig::warmup_requests),
+                    warm_us = key(&ReportConfig::warmup_us);
+  const std::string free_mode = key(&ctrl::PreconditionConfig::free),
+                    free_blocks = key(&ctrl::PreconditionConfig::free_blocks);
+  const std::string vcd = key(&TraceConfig::vcd), scopes = key(&TraceConfig::scopes),
+                    traced = key(&TraceConfig::request), t_start = key(&TraceConfig::start_us),
+                    t_end = key(&TraceConfig::end_us);
+  const std::string unit = key(&FirmwareConfig::read_unit_bytes), page = key(&nand::NandConfig::page_bytes);
+
+  std::vector<Rule> r;
+  r.push_back({{release, sched}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.policy.firmware_sched != "sos" || s.policy.scheduler == "pass") return "";
+                 return release + " = sos needs " + sched + " = pass (it is " + s.policy.scheduler +
+                        "): SOS schedules in the firmware, the block passes through";
+               }});
+  r.push_back({{reschedule, batch}, [=](const Settings& s, const Given& given) -> std::string {
+                 if (!s.sched.reschedule.on() || !given(batch) || s.fw.batch_depth == 0) return "";
+                 return reschedule + " = " + s.sched.reschedule.name() + " replaces the firmware's batching: leave " +
+                        batch + " unset or 0";
+               }});
+  r.push_back({{reads, trims}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.workload.read_ratio + s.workload.trim_ratio <= 1.0) return "";
+                 return trims + " = " + num(s.workload.trim_ratio) + " with " + reads + " = " +
+                        num(s.workload.read_ratio) + " leaves a negative share of writes (their sum must be at most 1)";
+               }});
+  r.push_back({{size}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.workload.size_bytes % 512 == 0) return "";
+                 return size + " = " + std::to_string(s.workload.size_bytes) + " is not a multiple of 512";
+               }});
+  r.push_back({{align}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.workload.align_bytes % 512 == 0) return "";
+                 return align + " = " + std::to_string(s.workload.align_bytes) + " is not a multiple of 512";
+               }});
+  r.push_back({{size_max}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.workload.size_max_bytes % 512 == 0) return "";
+                 return size_max + " = " + std::to_string(s.workload.size_max_bytes) + " is not a multiple of 512";
+               }});
+  r.push_back({{size_max, size}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.workload.size_max_bytes == 0 || s.workload.size_max_bytes >= s.workload.size_bytes) return "";
+                 return size_max + " must be 0 or at least " + size;
+               }});
+  r.push_back({{kind, path}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.workload.kind != "trace" || !s.workload.path.empty()) return "";
+                 return kind + " = trace needs " + path + " (the trace file)";
+               }});
+  r.push_back({{requests, duration, kind}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.workload.kind != "synthetic" || s.workload.requests != 0 || s.workload.duration_us > 0)
+                   return "";
+                 return requests + " = 0 needs " + duration + " > 0 for a synthetic workload";
+               }});
+  r.push_back({{warmup, warm_n, warm_us}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.report.warmup != "auto" || (s.report.warmup_requests == 0 && s.report.warmup_us <= 0))
+                   return "";
+                 return warmup + " = auto ends the warm-up at steady state: leave " + warm_n + " and " + warm_us +
+                        " at 0, or set " + warmup + " = fixed";
+               }});
+  r.push_back({{warmup, kind}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.report.warmup != "auto" || s.workload.kind != "nand_ops") return "";
+                 return warmup + " = auto needs host requests: a nand_ops script has none (" + kind + ")";
+               }});
+  r.push_back({{free_blocks, free_mode}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.start.free == "auto" || s.start.free_blocks <= 0) return "";
+                 return free_blocks + " is the start of " + free_mode + " = auto, not of " + s.start.free;
+               }});
+  r.push_back({{t_end, t_start}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.trace.end_us <= 0 || us_to_ticks(s.trace.end_us) > us_to_ticks(s.trace.start_us)) return "";
+                 return t_end + " must be greater than " + t_start + " (or 0 for no end)";
+               }});
+  r.push_back({{scopes, vcd}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.trace.scopes.find_first_not_of(' ') == std::string::npos || !s.trace.vcd.empty()) return "";
+                 return scopes + " chooses what the VCD shows: set " + vcd + " too";
+               }});
+  r.push_back({{traced, vcd}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.trace.request.find_first_not_of(' ') == std::string::npos || !s.trace.vcd.empty()) return "";
+                 return traced + " shows requests in the VCD: set " + vcd + " too";
+               }});
+  r.push_back({{unit, page}, [=](const Settings& s, const Given&) -> std::string {
+                 if (ctrl::read_unit_fits(s.fw.read_unit_bytes, s.ftl.nand.page_bytes)) return "";
+                 return unit + " = " + std::to_string(s.fw.read_unit_bytes) +
+                        " is not a multiple of 512 that divides " + page + " = " +
+                        std::to_string(s.ftl.nand.page_bytes);
+               }});
+  r.push_back({{kind}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.workload.kind != "nand_ops" || !s.ftl.nand.fault.on()) return "";
+                 return kind + " = nand_ops drives the NAND without a controller: it takes no nand.fault.* keys "
+                               "(they need the firmware's recovery)";
+               }});
+  return r;
+}
+
+}  // namespace
+
+const std::vector<Rule>& rules() {
+  static const std::vector<Rule> all = make_rules();
+  return all;
+}
+
+std::string key_at(const Config& cfg, const std::string& k) {
+  for (const Config::Key& c : cfg.keys())
+    if (c.name == k) {
+      const std::string v = param::value_text(c, cfg.value(k));
+      return k + " = " + (c.type == param::Type::String ? json::quote(v) : v) + " (" + c.origin + ")";
+    }
+  return k;
+}
+
+void check_rules(const Config& cfg, const Settings& s, const std::vector<std::string>& involving) {
+  const auto given = [&cfg](const std::string& k) { return !cfg.is_default(k); };
+  const auto involved = [&](const Rule& rule) {
+    for (const std::string& k : rule.keys)
+      if (std::find(involving.begin(), involving.end(), k) != involving.end()) return true;
+    return involving.empty();
+  };
+  for (const Rule& rule : rules()) {
+    if (!involved(rule)) continue;
+    const std::string broken = rule.broken(s, given);
+    if (broken.empty()) continue;
+    std::string keys;
+    for (const std::string& k : rule.keys) keys += (keys.empty() ? "" : "; ") + key_at(cfg, k);
+    throw ConfigError(cfg.locate(broken) + " [" + keys + "]");
+  }
+}
+
+}  // namespace ssd

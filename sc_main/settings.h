@@ -1,0 +1,89 @@
+// The whole configuration, typed: every config struct of the model, each declaring its
+// own keys beside its fields (common/params.h), gathered in one table (Settings::keys()),
+// and the rules that span keys, declared in one list (rules()). sc_main/sim_config.cpp's
+// make_config() declares the table's keys in a Config; Config::load<Settings>() fills
+// the structs; check_rules() applies the rules (for --check and for the build alike).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/params.h"
+#include "controller/firmware.h"
+#include "controller/flash_sched.h"
+#include "controller/ftl.h"
+#include "controller/host_iface.h"
+#include "controller/policies.h"
+#include "controller/sos_sched.h"
+#include "controller/start_state.h"
+#include "host/host_driver.h"
+#include "host/request_source.h"
+#include "sc_main/config.h"
+
+namespace ssd {
+
+// The VCD and the requests it follows (trace.*).
+struct TraceConfig {
+  std::string vcd;          // empty: tracing off
+  double start_us = 0;
+  double end_us = 0;        // 0: to the end
+  std::string scopes;       // comma list of dotted scopes (empty: all)
+  std::string request;      // comma list of host request ids
+  unsigned request_pages = 16;
+  static const param::Table<TraceConfig>& keys();
+};
+
+// What a run reports and how its statistics' window starts (report.*).
+struct ReportConfig {
+  std::uint64_t start_pilot_requests = 24000;
+  double start_pilot_us = 2000000;
+  bool calibrate_kernel = false;
+  std::string requests_csv;
+  bool audit = false;
+  std::uint64_t warmup_requests = 0;
+  double warmup_us = 0;
+  std::string warmup = "default";  // default | auto | fixed
+  std::uint64_t warmup_round_requests = 2000;
+  unsigned warmup_window_rounds = 5;
+  double interval_us = 0;
+  bool timeline = true;
+  unsigned timeline_max = 200;
+  std::string request_timeline;
+  static const param::Table<ReportConfig>& keys();
+};
+
+// Every key of the model, in --list-keys order.
+struct Settings {
+  ctrl::FtlConfig ftl;              // nand.*, nand.fault.*, ftl.overprovisioning/allocation/gc_threshold
+  ctrl::HostIfaceConfig hif;        // controller.ncq_depth, host.link_mb_s
+  ctrl::SchedConfig sched;          // the scheduler block
+  ctrl::PolicyChoice policy;        // the three seams' policies
+  ctrl::SosConfig sos;
+  ctrl::FirmwareConfig fw;
+  ctrl::PreconditionConfig start;   // ftl.precondition*
+  host::HostConfig host;
+  host::WorkloadConfig workload;
+  TraceConfig trace;
+  ReportConfig report;
+  static const param::Table<Settings>& keys();
+};
+
+// A rule between keys: `broken` returns what is wrong (empty: the rule holds). `given`
+// tells whether a key was set by a preset, a file or --set rather than left at its
+// default.
+struct Rule {
+  std::vector<std::string> keys;  // every key it involves
+  std::function<std::string(const Settings&, const std::function<bool(const std::string&)>& given)> broken;
+};
+const std::vector<Rule>& rules();
+
+// Throws ConfigError for the first broken rule: its message, prefixed with where the
+// first key it names was set, and every key involved with its value and origin.
+// `involving`: only the rules that involve one of these keys (empty: all).
+void check_rules(const Config& cfg, const Settings& s, const std::vector<std::string>& involving = {});
+
+// A key's value as text, and where it was set ("name = value (origin)").
+std::string key_at(const Config& cfg, const std::string& key);
+
+}  // namespace ssd
