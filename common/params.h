@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <functional>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -105,6 +106,10 @@ class Table {
   template <class T>
   Table& integer(const std::string& name, T S::*m, std::int64_t min, std::int64_t max, const std::string& help) {
     static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>, "integer(): an integral field");
+    using L = std::numeric_limits<T>;
+    if (min < static_cast<std::int64_t>(L::min()) ||
+        (max > 0 && static_cast<std::uint64_t>(max) > static_cast<std::uint64_t>(L::max())))
+      throw std::logic_error("key " + name + ": its range does not fit its field's type");
     Key k{name, Type::Int, help, min, max, 0, 0, {}};
     return add(std::move(k), [m](S& s, const Value& v) { s.*m = static_cast<T>(v.i); },
                [m](const S& s) { Value v; v.i = static_cast<std::int64_t>(s.*m); return v; }, m);
@@ -136,9 +141,13 @@ class Table {
     Key k{name, Type::Enum, help, 0, 0, 0, 0, {}};
     for (const auto& [text, value] : map) k.choices.push_back(text);
     return add(std::move(k),
-               [m, map](S& s, const Value& v) {
+               [m, map, name](S& s, const Value& v) {
                  for (const auto& [text, value] : map)
-                   if (text == v.s) s.*m = value;
+                   if (text == v.s) {
+                     s.*m = value;
+                     return;
+                   }
+                 throw std::logic_error("key " + name + ": '" + v.s + "' is none of its choices");
                },
                [m, map, name](const S& s) {
                  for (const auto& [text, value] : map)
@@ -160,6 +169,8 @@ class Table {
   template <class Sub>
   Table& part(Sub S::*m, const Table<Sub>& sub) {
     for (const Field<Sub>& f : sub.fields()) {
+      for (const Field<S>& h : fields_)
+        if (h.key.name == f.key.name) throw std::logic_error("config key declared twice: " + f.key.name);
       Field<S> g;
       g.key = f.key;
       g.def = f.def;
@@ -195,6 +206,8 @@ class Table {
     f.get = std::move(get);
     f.where = [m](const S& s) -> const void* { return &(s.*m); };
     f.def = f.get(S{});
+    const std::string wrong = out_of_range(f.key, f.def);
+    if (!wrong.empty()) throw std::logic_error("the default of " + wrong);
     fields_.push_back(std::move(f));
     return *this;
   }
@@ -225,6 +238,8 @@ std::vector<std::string> names(const Table<S>& t) {
 // message, so that the name is written only in its declaration.
 template <class S, class T>
 const std::string& key(T S::*m) {
+  // A struct member shares its address with its first field: name fields, not parts.
+  static_assert(!std::is_class_v<T> || std::is_same_v<T, std::string>, "key(): a field that a key fills");
   const S& p = Table<S>::probe();
   return S::keys().name_of(&(p.*m));
 }

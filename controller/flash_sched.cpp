@@ -364,10 +364,7 @@ const param::Table<RescheduleConfig>& RescheduleConfig::keys() {
     param::Table<R> k;
     k.choice(
          "controller.reschedule", &R::multiplane, names,
-         [](R& r, const std::string& name) {
-           r.multiplane = name == "multiplane" || name == "both";
-           r.pipeline = name == "pipeline" || name == "both";
-         },
+         [](R& r, const std::string& name) { r = parse_reschedule(name, r.window); },
          [](const R& r) { return std::string(r.name()); },
          "hos: Park et al.'s request rescheduling in the scheduler block (docs/scheduler.md, Rescheduling): "
          "multiplane = a granted command takes the first queued command of each other plane of its die with "

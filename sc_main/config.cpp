@@ -80,37 +80,6 @@ Config::Key& Config::add(const std::string& name, Type type, const std::string& 
   return k;
 }
 
-void Config::add_int(const std::string& name, std::int64_t def, std::int64_t min, std::int64_t max,
-                     const std::string& help) {
-  Key& k = add(name, Type::Int, help);
-  k.i = def;
-  k.imin = min;
-  k.imax = max;
-}
-
-void Config::add_double(const std::string& name, double def, double min, double max,
-                        const std::string& help) {
-  Key& k = add(name, Type::Double, help);
-  k.d = def;
-  k.dmin = min;
-  k.dmax = max;
-}
-
-void Config::add_bool(const std::string& name, bool def, const std::string& help) {
-  add(name, Type::Bool, help).b = def;
-}
-
-void Config::add_string(const std::string& name, const std::string& def, const std::string& help) {
-  add(name, Type::String, help).s = def;
-}
-
-void Config::add_enum(const std::string& name, const std::string& def,
-                      const std::vector<std::string>& choices, const std::string& help) {
-  Key& k = add(name, Type::Enum, help);
-  k.s = def;
-  k.choices = choices;
-}
-
 Config::Key* Config::find(const std::string& key) {
   for (Key& k : keys_)
     if (k.name == key) return &k;

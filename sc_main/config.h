@@ -1,6 +1,6 @@
-// The configuration: a schema of typed keys (DESIGN.md section 10 names), each
-// with a default, a range or a set of choices and a help line; layered as
-// built-in defaults < preset < config file < --set. Every error names where
+// The configuration: the values of the declared keys (common/params.h: each config
+// struct declares its own, with a default, a range or a set of choices and a help line),
+// layered as built-in defaults < preset < config file < --set. Every error names where
 // the bad value came from (file and line, or --set) and the key.
 #pragma once
 
@@ -35,14 +35,6 @@ class Config {
     std::string origin = "default";
   };
 
-  void add_int(const std::string& name, std::int64_t def, std::int64_t min, std::int64_t max,
-               const std::string& help);
-  void add_double(const std::string& name, double def, double min, double max,
-                  const std::string& help);
-  void add_bool(const std::string& name, bool def, const std::string& help);
-  void add_string(const std::string& name, const std::string& def, const std::string& help);
-  void add_enum(const std::string& name, const std::string& def,
-                const std::vector<std::string>& choices, const std::string& help);
   // Every key of a declaration table (common/params.h), with its default.
   template <class S>
   void declare(const param::Table<S>& table) {

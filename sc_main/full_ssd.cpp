@@ -58,6 +58,7 @@ ctrl::FtlConfig FullSsd::ftl_with_bad_blocks(const Config& cfg, const Settings& 
 FullSsd::Built FullSsd::build_device(const Config& cfg, const Settings& s, VcdWriter* vcd, Policies policies) {
   Built b;
   const ctrl::FtlConfig fcfg = ftl_with_bad_blocks(cfg, s);
+  b.nand = fcfg.nand;
   ctrl::FirmwareConfig fw = s.fw;
   fw.ecc.on = fcfg.nand.fault.bit_errors();
   fw.ecc.retry_steps = fcfg.nand.fault.retry_steps;
@@ -178,7 +179,7 @@ std::unique_ptr<host::RequestSource> FullSsd::make_source(const Config& cfg, con
 
 void FullSsd::build_front(const Config& cfg, const Settings& s, Built& b, VcdWriter* vcd, const std::string& out_dir,
                           bool check_only) {
-  const nand::NandConfig& ncfg = firmware->ftl().config().nand;
+  const nand::NandConfig& ncfg = b.nand;
   sched = std::make_unique<ctrl::FlashSched>("sched", b.sched, ncfg, std::move(b.block_policy));
   const std::string& rtl = s.sched.rtl;
   if (rtl != "off") {
@@ -242,6 +243,8 @@ void FullSsd::build_front(const Config& cfg, const Settings& s, Built& b, VcdWri
   RequestWatch::Setup ws;
   ws.traced = request_ids(cfg, key(&TraceConfig::request));
   ws.timeline = request_ids(cfg, key(&ReportConfig::request_timeline));
+  if (!ws.traced.empty() && !vcd)  // a caller that gives trace.vcd but no writer
+    throw ConfigError(cfg.locate(key(&TraceConfig::request) + " shows requests in the VCD: it needs a VCD writer"));
   if (!ws.traced.empty() || !ws.timeline.empty()) {
     ws.page_slots = s.trace.request_pages;
     ws.nand = ncfg;

@@ -117,6 +117,7 @@ struct FullSsd : sc_core::sc_module {
  private:
   // The steps of the constructor, in order (full_ssd.cpp).
   struct Built {  // what build_device hands to build_front
+    nand::NandConfig nand;  // the NAND's (its blocks, bad ones included; the FTL sees the good ones)
     ctrl::SchedConfig sched;
     std::unique_ptr<ctrl::SchedPolicy> block_policy;
     ctrl::SchedPolicy::RtlForm form;

@@ -284,11 +284,7 @@ int run(int argc, char** argv) {
   apply_preset(cfg, preset);
   if (!config_path.empty()) cfg.load_file(config_path);
   for (const std::string& s : sets) cfg.set_assignment(s);
-  {
-    const auto w = cfg.load<host::WorkloadConfig>();
-    if (w.kind == "nand_ops" && w.path.empty())
-      cfg.set(&host::WorkloadConfig::path, data_dir() + "/configs/nand_demo.ops", "default");
-  }
+  resolve_defaults(cfg);
   if (vm.count("list-keys")) {
     const std::string form = vm["list-keys"].as<std::string>();
     if (form != "text" && form != "markdown")

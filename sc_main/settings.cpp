@@ -136,25 +136,30 @@ std::vector<Rule> make_rules() {
                  return reschedule + " = " + s.sched.reschedule.name() + " replaces the firmware's batching: leave " +
                         batch + " unset or 0";
                }});
+  // The rules of a workload's shape hold for the workload that uses those keys: the
+  // synthetic one (sizes, ratios), or any the controller runs (the request size).
+  const auto synthetic = [](const Settings& s) { return s.workload.kind == "synthetic"; };
+  const auto controller = [](const Settings& s) { return s.workload.kind != "nand_ops"; };
   r.push_back({{reads, trims}, [=](const Settings& s, const Given&) -> std::string {
-                 if (s.workload.read_ratio + s.workload.trim_ratio <= 1.0) return "";
+                 if (!synthetic(s) || s.workload.read_ratio + s.workload.trim_ratio <= 1.0) return "";
                  return trims + " = " + num(s.workload.trim_ratio) + " with " + reads + " = " +
                         num(s.workload.read_ratio) + " leaves a negative share of writes (their sum must be at most 1)";
                }});
   r.push_back({{size}, [=](const Settings& s, const Given&) -> std::string {
-                 if (s.workload.size_bytes % 512 == 0) return "";
+                 if (!controller(s) || s.workload.size_bytes % 512 == 0) return "";
                  return size + " = " + std::to_string(s.workload.size_bytes) + " is not a multiple of 512";
                }});
   r.push_back({{align}, [=](const Settings& s, const Given&) -> std::string {
-                 if (s.workload.align_bytes % 512 == 0) return "";
+                 if (!synthetic(s) || s.workload.align_bytes % 512 == 0) return "";
                  return align + " = " + std::to_string(s.workload.align_bytes) + " is not a multiple of 512";
                }});
   r.push_back({{size_max}, [=](const Settings& s, const Given&) -> std::string {
-                 if (s.workload.size_max_bytes % 512 == 0) return "";
+                 if (!synthetic(s) || s.workload.size_max_bytes % 512 == 0) return "";
                  return size_max + " = " + std::to_string(s.workload.size_max_bytes) + " is not a multiple of 512";
                }});
   r.push_back({{size_max, size}, [=](const Settings& s, const Given&) -> std::string {
-                 if (s.workload.size_max_bytes == 0 || s.workload.size_max_bytes >= s.workload.size_bytes) return "";
+                 if (!synthetic(s) || s.workload.size_max_bytes == 0 || s.workload.size_max_bytes >= s.workload.size_bytes)
+                   return "";
                  return size_max + " must be 0 or at least " + size;
                }});
   r.push_back({{kind, path}, [=](const Settings& s, const Given&) -> std::string {
@@ -177,7 +182,7 @@ std::vector<Rule> make_rules() {
                  return warmup + " = auto needs host requests: a nand_ops script has none (" + kind + ")";
                }});
   r.push_back({{free_blocks, free_mode}, [=](const Settings& s, const Given&) -> std::string {
-                 if (s.start.free == "auto" || s.start.free_blocks <= 0) return "";
+                 if (s.start.fraction <= 0 || s.start.free == "auto" || s.start.free_blocks <= 0) return "";
                  return free_blocks + " is the start of " + free_mode + " = auto, not of " + s.start.free;
                }});
   r.push_back({{t_end, t_start}, [=](const Settings& s, const Given&) -> std::string {
@@ -189,11 +194,12 @@ std::vector<Rule> make_rules() {
                  return scopes + " chooses what the VCD shows: set " + vcd + " too";
                }});
   r.push_back({{traced, vcd}, [=](const Settings& s, const Given&) -> std::string {
-                 if (s.trace.request.find_first_not_of(' ') == std::string::npos || !s.trace.vcd.empty()) return "";
+                 if (!controller(s) || s.trace.request.find_first_not_of(' ') == std::string::npos || !s.trace.vcd.empty())
+                   return "";
                  return traced + " shows requests in the VCD: set " + vcd + " too";
                }});
   r.push_back({{unit, page}, [=](const Settings& s, const Given&) -> std::string {
-                 if (ctrl::read_unit_fits(s.fw.read_unit_bytes, s.ftl.nand.page_bytes)) return "";
+                 if (!controller(s) || ctrl::read_unit_fits(s.fw.read_unit_bytes, s.ftl.nand.page_bytes)) return "";
                  return unit + " = " + std::to_string(s.fw.read_unit_bytes) +
                         " is not a multiple of 512 that divides " + page + " = " +
                         std::to_string(s.ftl.nand.page_bytes);

@@ -144,11 +144,16 @@ void check_ftl(const Config& cfg, const ctrl::FtlConfig& f) {
 }
 }  // namespace
 
-ctrl::FtlConfig ftl_config(const Config& cfg) {
-  ctrl::FtlConfig f = cfg.load<ctrl::FtlConfig>();
-  f.nand = nand_config(cfg);
-  check_ftl(cfg, f);
-  return f;
+void resolve_defaults(Config& cfg) {
+  using host::WorkloadConfig;
+  const Settings s = cfg.load<Settings>();
+  const std::string at = "default";  // still the built-in default, as resolved
+  if (s.workload.kind == "nand_ops" && s.workload.path.empty())
+    cfg.set(&WorkloadConfig::path, data_dir() + "/configs/nand_demo.ops", at);
+  if (s.workload.kind == "trace" && cfg.is_default(&WorkloadConfig::requests))
+    cfg.set(&WorkloadConfig::requests, "0", at);  // the whole trace
+  if (s.sched.reschedule.on() && cfg.is_default(&ctrl::FirmwareConfig::batch_depth))
+    cfg.set(&ctrl::FirmwareConfig::batch_depth, "0", at);  // the block batches instead
 }
 
 Settings settings(const Config& cfg) {

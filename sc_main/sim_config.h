@@ -1,5 +1,5 @@
-// The model's configuration keys (DESIGN.md section 10), the presets, and the
-// conversion of a Config into the typed parameter structs of each layer.
+// The parse and validate steps of a run (a Config of every declared key into the typed
+// Settings, with each struct's checks and the rules between keys), and the presets.
 #pragma once
 
 #include <string>
@@ -34,10 +34,14 @@ void apply_preset(Config& cfg, const std::string& name);
 // ConfigError naming the keys, and where each was set).
 struct Settings;
 Settings settings(const Config& cfg);
+// The keys whose built-in default depends on other keys, set to what the run uses (origin
+// still "default"), so that the config.json a run writes reruns alike: a NAND script's
+// path (the bundled demo), a trace's request count (0: the whole trace), and the batch
+// depth under rescheduling (0: the scheduler block finds the n-plane commands).
+void resolve_defaults(Config& cfg);
 
 // Throws ConfigError naming the keys when the combination is invalid.
 nand::NandConfig nand_config(const Config& cfg);
-ctrl::FtlConfig ftl_config(const Config& cfg);  // also checks the workload size
 // report.warmup with `default` resolved: auto or fixed. Throws ConfigError when auto
 // meets an explicit warm-up or a workload without host requests.
 std::string warmup_mode(const Config& cfg);

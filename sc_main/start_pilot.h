@@ -8,7 +8,7 @@
 // over the second half of its simulated time) on the same device, started with a GC run
 // under way on every plane (gc_running), in a child process (fork) before the run builds
 // its own model: a SystemC kernel elaborates once per process. It is deterministic like any run: the same configuration and seed give
-// the same pilot and the same start. Its figures go to stats.json (ftl.start).
+// the same pilot and the same start. Its figures go to stats.json (run.start_pilot).
 #pragma once
 
 #include <cstdint>

@@ -225,9 +225,9 @@ def _label(df, link_mb_s: float):
 
 
 def _label_resched(df):
-    """resched: `controller.reschedule`; batch: the firmware's batching as set (on with any
-    rescheduling in the configuration, but forced off by it); arm: the flash hardware, with
-    its rescheduling or ", no batching"."""
+    """resched: `controller.reschedule`; batch: the firmware's batch depth as configured (any
+    rescheduling turns the batching off; its runs' config.json says 0); arm: the flash
+    hardware, with its rescheduling or ", no batching"."""
     label_rows(df, {x: {"controller.reschedule": x} for x in RESCHED_NAMES}, "resched")
     label_rows(df, {b: {"ftl.batch_depth": v} for b, v in BATCH.items()}, "batch")
     df["arm"] = [f if r == "none" and b == "on" else f"{f}, no batching" if r == "none" else f"{f} + resched {r}"
@@ -851,15 +851,26 @@ def _fig4_plan(quick: bool, link_mb_s: float) -> tuple:
     return ratios, sizes, pts, runs
 
 
+def _arm_settings(s: dict) -> dict:
+    """An arm's settings as its runs' configurations name it: its rescheduling, and, without
+    one, its batch depth (a rescheduling turns the batching off whatever the depth says:
+    config.json writes 0 for it, runs made before wrote the default)."""
+    r = s.get("controller.reschedule", "none")
+    named = dict(s, **{"controller.reschedule": r})
+    if r == "none":
+        named["ftl.batch_depth"] = s.get("ftl.batch_depth", BATCH["on"])
+    else:
+        named.pop("ftl.batch_depth", None)
+    return named
+
+
 def _fig4(r: Report, out: str, jobs, quick: bool, link: float, results) -> dict:
     """Fig. 4(a) and (b): the reschedulings on synthetic workloads, each against the same
     hardware without it, against the read ratio and the request size."""
     ratios, sizes, pts, runs = _fig4_plan(quick, link)
     d = run("park-fig4", {"base": {"preset": "park", "set": {"ftl.precondition": 1, "workload.queue_depth": 32}},
                           "points": runs}, out, jobs)
-    label_rows(d, {a: dict(s, **{"controller.reschedule": s.get("controller.reschedule", "none"),
-                                 "ftl.batch_depth": s.get("ftl.batch_depth", BATCH["on"])})
-                   for a, s in FIG4_ARMS.items()}, "arm")
+    label_rows(d, {a: _arm_settings(s) for a, s in FIG4_ARMS.items()}, "arm")
     label_rows(d, {f"{rr:g}|{sz}": {"workload.read_ratio": rr, "workload.size_bytes": sz} for rr, sz in pts}, "point")
     d["read_ratio"] = d["workload.read_ratio"].astype(float)
     d["size"] = d["workload.size_bytes"].astype(int)
