@@ -33,7 +33,7 @@ struct Value {
   std::string s;
 };
 
-// What a key is: what --list-keys prints of it.
+// What a key is: what --list-keys prints of it (and docs/keys.md, with the unit).
 struct Key {
   std::string name;
   Type type = Type::Int;
@@ -41,6 +41,7 @@ struct Key {
   std::int64_t imin = 0, imax = 0;
   double dmin = 0, dmax = 0;
   std::vector<std::string> choices;
+  std::string unit;  // of a number: "us", "bytes", "MHz", ...; empty: a count, a fraction or none
 };
 
 // A number as --list-keys and the messages print it (15 significant digits).
@@ -110,35 +111,35 @@ class Table {
     if (min < static_cast<std::int64_t>(L::min()) ||
         (max > 0 && static_cast<std::uint64_t>(max) > static_cast<std::uint64_t>(L::max())))
       throw std::logic_error("key " + name + ": its range does not fit its field's type");
-    Key k{name, Type::Int, help, min, max, 0, 0, {}};
+    Key k{name, Type::Int, help, min, max, 0, 0, {}, {}};
     return add(std::move(k), [m](S& s, const Value& v) { s.*m = static_cast<T>(v.i); },
                [m](const S& s) { Value v; v.i = static_cast<std::int64_t>(s.*m); return v; }, m);
   }
   Table& number(const std::string& name, double S::*m, double min, double max, const std::string& help) {
-    Key k{name, Type::Double, help, 0, 0, min, max, {}};
+    Key k{name, Type::Double, help, 0, 0, min, max, {}, {}};
     return add(std::move(k), [m](S& s, const Value& v) { s.*m = v.d; },
                [m](const S& s) { Value v; v.d = s.*m; return v; }, m);
   }
   Table& flag(const std::string& name, bool S::*m, const std::string& help) {
-    Key k{name, Type::Bool, help, 0, 0, 0, 0, {}};
+    Key k{name, Type::Bool, help, 0, 0, 0, 0, {}, {}};
     return add(std::move(k), [m](S& s, const Value& v) { s.*m = v.b; },
                [m](const S& s) { Value v; v.b = s.*m; return v; }, m);
   }
   Table& text(const std::string& name, std::string S::*m, const std::string& help) {
-    Key k{name, Type::String, help, 0, 0, 0, 0, {}};
+    Key k{name, Type::String, help, 0, 0, 0, 0, {}, {}};
     return add(std::move(k), [m](S& s, const Value& v) { s.*m = v.s; },
                [m](const S& s) { Value v; v.s = s.*m; return v; }, m);
   }
   // A choice kept as its name.
   Table& choice(const std::string& name, std::string S::*m, std::vector<std::string> choices, const std::string& help) {
-    Key k{name, Type::Enum, help, 0, 0, 0, 0, std::move(choices)};
+    Key k{name, Type::Enum, help, 0, 0, 0, 0, std::move(choices), {}};
     return add(std::move(k), [m](S& s, const Value& v) { s.*m = v.s; },
                [m](const S& s) { Value v; v.s = s.*m; return v; }, m);
   }
   // A choice kept as the value it names (a bool or an enum of the struct's layer).
   template <class T>
   Table& choice(const std::string& name, T S::*m, std::vector<std::pair<std::string, T>> map, const std::string& help) {
-    Key k{name, Type::Enum, help, 0, 0, 0, 0, {}};
+    Key k{name, Type::Enum, help, 0, 0, 0, 0, {}, {}};
     for (const auto& [text, value] : map) k.choices.push_back(text);
     return add(std::move(k),
                [m, map, name](S& s, const Value& v) {
@@ -161,9 +162,15 @@ class Table {
   Table& choice(const std::string& name, M S::*m, std::vector<std::string> choices,
                 std::function<void(S&, const std::string&)> set, std::function<std::string(const S&)> get,
                 const std::string& help) {
-    Key k{name, Type::Enum, help, 0, 0, 0, 0, std::move(choices)};
+    Key k{name, Type::Enum, help, 0, 0, 0, 0, std::move(choices), {}};
     return add(std::move(k), [set](S& s, const Value& v) { set(s, v.s); },
                [get](const S& s) { Value v; v.s = get(s); return v; }, m);
+  }
+  // The unit of the key declared last (Key::unit).
+  Table& unit(const std::string& u) {
+    if (fields_.empty()) throw std::logic_error("param::Table::unit(): no key declared yet");
+    fields_.back().key.unit = u;
+    return *this;
   }
   // The keys of a struct S holds as its member `m` (declared by Sub's own table).
   template <class Sub>

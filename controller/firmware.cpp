@@ -59,13 +59,14 @@ const param::Table<EccConfig>& EccConfig::keys() {
     k.integer("controller.ecc_hard_bits", &EccConfig::hard_bits, 0, 65534,
               "ECC: bit errors per codeword (nand.fault.codeword_bytes) the hard-decision decode corrects, at the "
               "default read level and each read-retry step (with bit errors modelled: nand.fault.rber_*)")
+        .unit("bits per codeword")
         .integer("controller.ecc_soft_bits", &EccConfig::soft_bits, 0, 65534,
                  "ECC: bit errors per codeword the soft-decision decode corrects (the read after the last retry "
-                 "step); beyond it a read is uncorrectable")
+                 "step); beyond it a read is uncorrectable").unit("bits per codeword")
         .number("controller.ecc_hard_decode_us", &EccConfig::hard_decode_us, 0, 1e6,
-                "ECC: hard-decision decode time after a read's data is out, us (with bit errors modelled)")
+                "ECC: hard-decision decode time after a read's data is out, us (with bit errors modelled)").unit("us")
         .number("controller.ecc_soft_decode_us", &EccConfig::soft_decode_us, 0, 1e6,
-                "ECC: soft-decision decode time after a soft read's data is out, us");
+                "ECC: soft-decision decode time after a soft read's data is out, us").unit("us");
     return k;
   }();
   return t;
@@ -85,21 +86,23 @@ const param::Table<FirmwareConfig>& FirmwareConfig::keys() {
         .integer("controller.read_unit_bytes", &F::read_unit_bytes, 0, 1 << 20,
                  "partial-page reads: a host read moves out over the bus only the ECC codewords of this many bytes "
                  "that hold its sectors (ONFI: the column is in the read's address; tR stays the whole page's); "
-                 "0: every read moves the whole page. A multiple of 512 that divides nand.page_bytes")
+                 "0: every read moves the whole page. A multiple of 512 that divides nand.page_bytes").unit("bytes")
         .part(&F::ecc, EccConfig::keys())
         .number("firmware.clock_mhz", &F::clock_mhz, 1, 100000, "clock of the embedded core running the FTL, MHz")
+        .unit("MHz")
         .integer("firmware.cycles_per_command", &F::cycles_per_command, 0, 100000000,
-                 "core cycles per host command" + src)
+                 "core cycles per host command" + src).unit("core cycles")
         .integer("firmware.cycles_per_page", &F::cycles_per_page, 0, 100000000,
-                 "core cycles per logical page of a host command" + src)
+                 "core cycles per logical page of a host command" + src).unit("core cycles")
         .integer("firmware.cycles_per_gc_page", &F::cycles_per_gc_page, 0, 100000000,
-                 "core cycles per GC page copy and per GC erase" + src)
+                 "core cycles per GC page copy and per GC erase" + src).unit("core cycles")
         .integer("ftl.batch_depth", &F::batch_depth, 0, 65535,
                  "with nand.multiplane and two or more planes per die: the scheduler block holds at most this many "
                  "commands of a die (of a class and the more urgent ones), the firmware batches the rest into "
-                 "n-plane commands (docs/scheduler.md, Batching); 0: no batching")
+                 "n-plane commands (docs/scheduler.md, Batching); 0: no batching").unit("commands per die")
         .integer("ftl.gc_copies_in_flight", &F::gc_copies_in_flight, 0, 65535,
                  "GC page copies in flight per victim (read issued, program not ended); 0 = all of a victim's at once")
+        .unit("pages per victim")
         .choice("ftl.gc_destination", &F::gc_in_die, {{"die", true}, {"plane", false}},
                 "where a GC copy is programmed: die = the die's GC stream, on the plane the die-aligned frontier "
                 "picks (the die's planes at one page offset, so that copies run as n-plane programs: "

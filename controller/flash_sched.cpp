@@ -375,7 +375,7 @@ const param::Table<RescheduleConfig>& RescheduleConfig::keys() {
         .integer("controller.reschedule_window", &R::window, 1, 16,
                  "controller.reschedule: commands of a list searched for multi-plane partners, and grants in a row "
                  "a chip queue may pass an older command for pipelining (the bound on reordering; at most 16, the "
-                 "Verilog block's WMAX)");
+                 "Verilog block's WMAX)").unit("commands");
     return k;
   }();
   return t;
@@ -386,6 +386,7 @@ const param::Table<SchedConfig>& SchedConfig::keys() {
     using S = SchedConfig;
     param::Table<S> k;
     k.number("controller.clock_mhz", &S::clock_mhz, 1, 100000, "decision clock of the flash scheduler block, MHz")
+        .unit("MHz")
         .choice("controller.rtl", &S::rtl, {"off", "on", "check"},
                 "the scheduler block's decisions: off (the C++ block), on (the Verilog block, rtl/, verilated), "
                 "check (both; their grants compared at every decision edge, the first difference ends the run with "

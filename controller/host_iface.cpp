@@ -161,8 +161,9 @@ const param::Table<HostIfaceConfig>& HostIfaceConfig::keys() {
   static const param::Table<HostIfaceConfig> t = [] {
     param::Table<HostIfaceConfig> k;
     k.integer("controller.ncq_depth", &HostIfaceConfig::ncq_depth, 1, 65535,
-              "NCQ tags: commands outstanding in the device (32 = SATA)")
-        .number("host.link_mb_s", &HostIfaceConfig::link_mb_s, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)");
+              "NCQ tags: commands outstanding in the device (32 = SATA)").unit("commands")
+        .number("host.link_mb_s", &HostIfaceConfig::link_mb_s, 0, 1e6, "host link bandwidth, MB/s (0: unlimited)")
+        .unit("MB/s");
     return k;
   }();
   return t;

@@ -175,10 +175,12 @@ const param::Table<SosConfig>& SosConfig::keys() {
               "write of its logical page supersedes")
         .integer("firmware.cycles_per_decision", &SosConfig::cycles_per_decision, 0, 100000000,
                  "controller.firmware_sched = sos: core cycles per release decision of its dynamic scheduler" + src)
+        .unit("core cycles")
         .integer("firmware.cycles_per_qsl_move", &SosConfig::cycles_per_qsl_move, 0, 100000000,
-                 "controller.firmware_sched = sos: core cycles per QSL move" + src)
+                 "controller.firmware_sched = sos: core cycles per QSL move" + src).unit("core cycles")
         .integer("firmware.cycles_per_whm_lookup", &SosConfig::cycles_per_whm_lookup, 0, 100000000,
-                 "controller.firmware_sched = sos: core cycles per WHM lookup, one per host page program" + src);
+                 "controller.firmware_sched = sos: core cycles per WHM lookup, one per host page program" + src)
+        .unit("core cycles");
     return k;
   }();
   return t;

@@ -68,7 +68,7 @@ const param::Table<PreconditionConfig>& PreconditionConfig::keys() {
              "fraction of the logical space written (and aged) before time 0 (1: every host read reaches the flash)")
         .number("ftl.precondition_age", &P::age, 0, 1000,
                 "0: the filled pages are written once, in order; > 0: the steady state of uniform random "
-                "overwrites under greedy GC, with this many drive writes of erase history")
+                "overwrites under greedy GC, with this many drive writes of erase history").unit("drive writes")
         .choice("ftl.precondition_free", &P::free, {"auto", "gc_mark", "gc_running", "reserve"},
                 "aged preconditioning: where each plane starts in its GC cycle. auto = where the workload holds "
                 "it: a pilot run of the workload's first report.start_pilot_requests measures its host write "
@@ -81,7 +81,7 @@ const param::Table<PreconditionConfig>& PreconditionConfig::keys() {
                 "ftl.precondition_free = auto: the mean free blocks per plane at time 0, from the last reserve + 1 "
                 "to the GC low mark (each plane gets the integer below or above it, drawn from the seed; a "
                 "plane under the mark starts with a GC run under way). 0 = from the start pilot (ssdsim sets "
-                "it, and config.json keeps it: a run of that file needs no pilot)");
+                "it, and config.json keeps it: a run of that file needs no pilot)").unit("blocks per plane");
     return k;
   }();
   return t;

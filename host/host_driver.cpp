@@ -380,13 +380,13 @@ const param::Table<HostConfig>& HostConfig::keys() {
         .integer("host.max_transfer_sectors", &H::max_transfer_sectors, 1, 4294967295ll,
                  "the largest request the host interface carries, in 512-byte sectors (SATA: 65,536, 32 MiB): a "
                  "larger one is split into pieces of this size, each a request of its own, as a host block layer "
-                 "splits it")
+                 "splits it").unit("512-byte sectors")
         .choice("host.dispatch", &H::dispatch, {"ncq", "batch"},
                 "how the host queue hands requests to the device: ncq = each as soon as an NCQ tag is free, in the "
                 "scheduler's order; batch = a batch at a time (PIQ's Algorithm 1, 'Issue Batch_List.Head'): the "
                 "next batch of a batched list only once every request of the one before it has completed "
                 "(docs/host.md)")
-        .integer("host.queue_length", &H::queue_length, 1, 512, "host I/O scheduler queue length")
+        .integer("host.queue_length", &H::queue_length, 1, 512, "host I/O scheduler queue length").unit("requests")
         .choice("host.queue_window", &H::queue_window, {"waiting", "waiting_and_outstanding"},
                 "what host.queue_length bounds: waiting = the requests in the scheduling queue not yet sent "
                 "(those sent and not completed are outside it, bounded by the device's NCQ depth and the "

@@ -104,27 +104,30 @@ const param::Table<WorkloadConfig>& WorkloadConfig::keys() {
                 "trace: a request past the capacity is an error, wraps around, or is skipped and counted")
         .integer("workload.requests", &W::requests, 0, 1000000000000ll,
                  "host requests to run (synthetic); a trace replays whole unless this is set: then at most this "
-                 "many (0 = the whole trace), and stderr says where it stopped")
+                 "many (0 = the whole trace), and stderr says where it stopped").unit("requests")
         .number("workload.read_ratio", &W::read_ratio, 0, 1, "fraction of reads")
         .number("workload.trim_ratio", &W::trim_ratio, 0, 1,
                 "synthetic: fraction of trims, sized and placed as the other requests (writes are the rest; "
                 "workload.read_ratio + this <= 1)")
         .integer("workload.flush_every", &W::flush_every, 0, 1000000000000ll,
                  "synthetic: a flush after every this many writes, at that write's arrival, beside "
-                 "workload.requests (0: none)")
+                 "workload.requests (0: none)").unit("writes")
         .integer("workload.size_bytes", &W::size_bytes, 512, 64 << 20, "request size, bytes (a multiple of 512)")
+        .unit("bytes")
         .integer("workload.size_max_bytes", &W::size_max_bytes, 0, 64 << 20,
                  "if larger than workload.size_bytes: sizes uniform between the two, in steps of the alignment")
+        .unit("bytes")
         .integer("workload.align_bytes", &W::align_bytes, 0, 64 << 20,
-                 "request start alignment, bytes (0: the request size)")
+                 "request start alignment, bytes (0: the request size)").unit("bytes")
         .number("workload.zipf_theta", &W::zipf_theta, 0, 0.999,
                 "hot/cold skew: Zipf exponent over the addresses (0: uniform)")
         .number("workload.rate_iops", &W::rate_iops, 0, 1e9,
-                "synthetic: open loop, Poisson arrivals at this rate (0: closed loop)")
+                "synthetic: open loop, Poisson arrivals at this rate (0: closed loop)").unit("IOPS")
         .number("workload.duration_us", &W::duration_us, 0, kMaxTimeUs,
-                "stop making requests after this simulated time, us (0: no limit)")
+                "stop making requests after this simulated time, us (0: no limit)").unit("us")
         .choice("workload.pattern", &W::pattern, {"random", "sequential"}, "address pattern")
         .integer("workload.queue_depth", &W::queue_depth, 1, 65535, "requests kept outstanding (closed loop)")
+        .unit("requests")
         .integer("workload.seed", &W::seed, 0, 0x7FFFFFFFFFFFFFFFll, "random seed");
     return k;
   }();

@@ -29,9 +29,11 @@ const param::Table<FaultConfig>& FaultConfig::keys() {
                 "places drawn from the seed), marked before time 0; the FTL never uses them and the logical "
                 "capacity comes from the good blocks")
         .number("nand.fault.rated_cycles", &F::rated_cycles, 1, 1e9, "P/E cycles of rated endurance (end of life)")
+        .unit("P/E cycles")
         .number("nand.fault.wear_exponent", &F::wear_exponent, 0.01, 100, "exponent of the wear power law")
         .number("nand.fault.wear_cycles", &F::wear_cycles, 0, 1e9,
                 "P/E cycles added to every block's erase count: a device aged this far without running its history")
+        .unit("P/E cycles")
         .number("nand.fault.program_fail_new", &F::program_fail_new, 0, 1,
                 "probability that a page program fails, new block" + wear)
         .number("nand.fault.program_fail_eol", &F::program_fail_eol, 0, 1, "the same at the rated cycles")
@@ -48,15 +50,17 @@ const param::Table<FaultConfig>& FaultConfig::keys() {
         .number("nand.fault.retry_gain", &F::retry_gain, 1e-6, 1,
                 "each read-retry step (shifted reference voltages) multiplies the raw bit error rate by this")
         .integer("nand.fault.retry_steps", &F::retry_steps, 0, 64, "entries of the read-retry table (read levels 1..n)")
+        .unit("steps")
         .integer("nand.fault.soft_senses", &F::soft_senses, 1, 16,
                  "a soft-decision read (the level after the last retry step): its sensings (each a tR) and the "
-                 "pages of hard and soft data it moves out")
+                 "pages of hard and soft data it moves out").unit("sensings")
         .number("nand.fault.soft_gain", &F::soft_gain, 1e-6, 1,
                 "a soft-decision read's raw bit error rate: the last retry step's times this")
         .integer("nand.fault.retry_cmd_cycles", &F::retry_cmd_cycles, 1, 1000,
                  "bus cycles of the SET FEATURES that sets a read-retry level before a shifted read")
+        .unit("bus cycles")
         .integer("nand.fault.codeword_bytes", &F::codeword_bytes, 64, 1 << 20,
-                 "ECC codeword data bytes: bit errors are drawn and corrected per codeword")
+                 "ECC codeword data bytes: bit errors are drawn and corrected per codeword").unit("bytes")
         .text("nand.fault.script", &F::script,
               "deterministic injections, one per line: program_fail ch chip die plane block page [at_us]; "
               "erase_fail ch chip die plane block [at_us]; read_retry ch chip die plane block page steps [at_us] "

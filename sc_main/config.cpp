@@ -394,7 +394,8 @@ std::string Config::describe_markdown() const {
         "matches them. Values: built-in defaults (a preset or config file changes them;\n"
         "`ssdsim --preset NAME --list-keys` shows a preset's).\n";
   for (const std::string& section : sections) {
-    os << "\n## " << section << "\n\n| key | type | default | range or choices | meaning |\n|---|---|---|---|---|\n";
+    os << "\n## " << section
+       << "\n\n| key | type | default | unit | range or choices | meaning |\n|---|---|---|---|---|---|\n";
     for (const Key& k : keys_) {
       if (k.name.substr(0, k.name.rfind('.')) != section) continue;
       std::string range;
@@ -402,8 +403,8 @@ std::string Config::describe_markdown() const {
       if (k.type == Type::Double) range = "[" + fmt_double(k.dmin) + ", " + fmt_double(k.dmax) + "]";
       if (k.type == Type::Enum)
         for (std::size_t i = 0; i < k.choices.size(); ++i) range += (i ? " \\| " : "") + k.choices[i];
-      os << "| `" << k.name << "` | " << type_name(k.type) << " | `" << cell(value_text(k)) << "` | " << range
-         << " | " << cell(k.help) << " |\n";
+      os << "| `" << k.name << "` | " << type_name(k.type) << " | `" << cell(value_text(k)) << "` | " << k.unit
+         << " | " << range << " | " << cell(k.help) << " |\n";
     }
   }
   return os.str();

@@ -14,8 +14,8 @@ const param::Table<TraceConfig>& TraceConfig::keys() {
     using T = TraceConfig;
     param::Table<T> k;
     k.text("trace.vcd", &T::vcd, "write a VCD waveform to this file (empty: tracing off)")
-        .number("trace.start_us", &T::start_us, 0, 1e12, "first simulated time recorded in the VCD, us")
-        .number("trace.end_us", &T::end_us, 0, 1e12, "last simulated time recorded, us (0: to the end)")
+        .number("trace.start_us", &T::start_us, 0, 1e12, "first simulated time recorded in the VCD, us").unit("us")
+        .number("trace.end_us", &T::end_us, 0, 1e12, "last simulated time recorded, us (0: to the end)").unit("us")
         .text("trace.scopes", &T::scopes,
               "comma-separated scopes to trace, each a whole dotted name and what is under it, e.g. ssd.nand.ch0 "
               "(empty: all; needs trace.vcd)")
@@ -23,7 +23,7 @@ const param::Table<TraceConfig>& TraceConfig::keys() {
               "host request ids (from 1, comma-separated) whose life the VCD shows as signals of their own "
               "(ssd.request.rID; needs trace.vcd)")
         .integer("trace.request_pages", &T::request_pages, 1, 4096,
-                 "page slots shown per traced request (its first pages)");
+                 "page slots shown per traced request (its first pages)").unit("pages");
     return k;
   }();
   return t;
@@ -36,10 +36,11 @@ const param::Table<ReportConfig>& ReportConfig::keys() {
     k.integer("report.start_pilot_requests", &R::start_pilot_requests, 8, 1000000000,
               "ftl.precondition_free = auto: the start pilot's requests (a trace's: at most its run's own); its "
               "rates are over the second half of its simulated time (the first holds the ramp of every plane "
-              "starting a GC run at once)")
+              "starting a GC run at once)").unit("requests")
         .number("report.start_pilot_us", &R::start_pilot_us, 1000, kMaxTimeUs,
                 "ftl.precondition_free = auto: a synthetic workload's start pilot ends after this much simulated "
                 "time if its requests have not all completed (a light load: GC's rate shows in a few runs)")
+        .unit("us")
         .text("report.request_timeline", &R::request_timeline,
               "host request ids (from 1, comma-separated) whose life is printed as a table after the run")
         .flag("report.calibrate_kernel", &R::calibrate_kernel,
@@ -54,9 +55,9 @@ const param::Table<ReportConfig>& ReportConfig::keys() {
               "against what the host last wrote (finds data lost where no read of the run looked)")
         .integer("report.warmup_requests", &R::warmup_requests, 0, 1000000000000ll,
                  "the first this many requests run but are left out of the statistics (the window starts at the "
-                 "arrival of the first request after the warm-up)")
+                 "arrival of the first request after the warm-up)").unit("requests")
         .number("report.warmup_us", &R::warmup_us, 0, kMaxTimeUs,
-                "requests arriving before this simulated time run but are left out of the statistics")
+                "requests arriving before this simulated time run but are left out of the statistics").unit("us")
         .choice("report.warmup", &R::warmup, {"default", "auto", "fixed"},
                 "how the statistics' window starts. auto = run in rounds of report.warmup_round_requests "
                 "completions and end the warm-up at steady state, by the SNIA PTS rule: over "
@@ -66,13 +67,14 @@ const param::Table<ReportConfig>& ReportConfig::keys() {
                 "warns); fixed = report.warmup_requests and report.warmup_us (0: none); default = auto for a "
                 "synthetic workload without report.warmup_requests or report.warmup_us, else fixed")
         .integer("report.warmup_round_requests", &R::warmup_round_requests, 10, 1000000000000ll,
-                 "report.warmup = auto: requests completed per round")
+                 "report.warmup = auto: requests completed per round").unit("requests")
         .integer("report.warmup_window_rounds", &R::warmup_window_rounds, 2, 1000,
-                 "report.warmup = auto: the rounds a steady window spans")
+                 "report.warmup = auto: the rounds a steady window spans").unit("rounds")
         .number("report.interval_us", &R::interval_us, 0, kMaxTimeUs,
-                "write --out DIR/timeseries.csv with one row per this many simulated us (0: none)")
+                "write --out DIR/timeseries.csv with one row per this many simulated us (0: none)").unit("us")
         .flag("report.timeline", &R::timeline, "print each NAND command's timeline (nand_ops workloads)")
-        .integer("report.timeline_max", &R::timeline_max, 0, 1000000, "at most this many timeline lines");
+        .integer("report.timeline_max", &R::timeline_max, 0, 1000000, "at most this many timeline lines")
+        .unit("lines");
     return k;
   }();
   return t;

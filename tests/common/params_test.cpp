@@ -35,6 +35,7 @@ struct Toy {
     static const param::Table<Toy> t = [] {
       param::Table<Toy> k;
       k.integer("toy.count", &Toy::count, 1, 100, "a count")
+          .unit("widgets")
           .flag("toy.on", &Toy::on, "a switch")
           .text("toy.name", &Toy::name, "a name")
           .choice("toy.pick", &Toy::pick, {"a", "b"}, "a choice kept as its name")
@@ -61,6 +62,8 @@ TEST_CASE("params: a table's keys take their defaults from the struct, parts inc
   CHECK(field("toy.count").def.i == 7);
   CHECK(field("toy.count").key.imin == 1);
   CHECK(field("toy.count").key.imax == 100);
+  CHECK(field("toy.count").key.unit == "widgets");
+  CHECK(field("toy.on").key.unit.empty());
   CHECK(field("toy.on").def.b);
   CHECK(field("toy.name").def.s == "x");
   CHECK(field("toy.pick").def.s == "b");
