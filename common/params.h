@@ -63,25 +63,33 @@ inline std::string value_text(const Key& k, const Value& v) {
   return "";
 }
 
+// A number key's range as text, "[lo, hi]"; empty for the other types.
+inline std::string range_text(const Key& k) {
+  if (k.type == Type::Int) return "[" + std::to_string(k.imin) + ", " + std::to_string(k.imax) + "]";
+  if (k.type == Type::Double) return "[" + number_text(k.dmin) + ", " + number_text(k.dmax) + "]";
+  return "";
+}
+
+// A choice key's choices, joined by `sep`.
+inline std::string choices_text(const Key& k, const std::string& sep) {
+  std::string list;
+  for (std::size_t i = 0; i < k.choices.size(); ++i) list += (i ? sep : "") + k.choices[i];
+  return list;
+}
+
 // Whether v is within k's range or choices; else the message naming the key.
 inline std::string out_of_range(const Key& k, const Value& v) {
   switch (k.type) {
     case Type::Int:
-      if (v.i < k.imin || v.i > k.imax)
-        return k.name + " = " + std::to_string(v.i) + " is out of range [" + std::to_string(k.imin) + ", " +
-               std::to_string(k.imax) + "]";
+      if (v.i < k.imin || v.i > k.imax) return k.name + " = " + std::to_string(v.i) + " is out of range " + range_text(k);
       break;
     case Type::Double:
       if (!(v.d >= k.dmin && v.d <= k.dmax))
-        return k.name + " = " + number_text(v.d) + " is out of range [" + number_text(k.dmin) + ", " +
-               number_text(k.dmax) + "]";
+        return k.name + " = " + number_text(v.d) + " is out of range " + range_text(k);
       break;
     case Type::Enum:
-      if (std::find(k.choices.begin(), k.choices.end(), v.s) == k.choices.end()) {
-        std::string list;
-        for (const std::string& c : k.choices) list += (list.empty() ? "" : ", ") + c;
-        return k.name + ": '" + v.s + "' is not one of: " + list;
-      }
+      if (std::find(k.choices.begin(), k.choices.end(), v.s) == k.choices.end())
+        return k.name + ": '" + v.s + "' is not one of: " + choices_text(k, ", ");
       break;
     case Type::Bool:
     case Type::String:

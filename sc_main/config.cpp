@@ -24,12 +24,6 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-std::string fmt_double(double v) {
-  std::ostringstream os;
-  os << std::setprecision(15) << v;
-  return os.str();
-}
-
 
 const char* type_name(Config::Type t) {
   switch (t) {
@@ -47,21 +41,13 @@ const char* type_name(Config::Type t) {
 void Config::add(const param::Key& key, const param::Value& def) {
   Key& k = add(key.name, key.type, key.help);
   static_cast<param::Key&>(k) = key;
-  k.i = def.i;
-  k.d = def.d;
-  k.b = def.b;
-  k.s = def.s;
+  static_cast<param::Value&>(k) = def;
 }
 
-param::Value Config::value(const std::string& key) const {
+const param::Value& Config::value(const std::string& key) const {
   const Key* k = find(key);
   if (!k) throw std::logic_error("config key not declared: " + key);
-  param::Value v;
-  v.i = k->i;
-  v.d = k->d;
-  v.b = k->b;
-  v.s = k->s;
-  return v;
+  return *k;
 }
 
 const std::string& Config::origin(const std::string& key) const {
@@ -118,8 +104,7 @@ void Config::set_text(const std::string& key, const std::string& text, const std
       if (!parse_whole(text, v))
         throw ConfigError(where + ": expected an integer (decimal digits, an optional sign), got " + quote(text));
       if (v < k.imin || v > k.imax)
-        throw ConfigError(where + " = " + text + " is out of range [" + std::to_string(k.imin) +
-                          ", " + std::to_string(k.imax) + "]");
+        throw ConfigError(where + " = " + text + " is out of range " + param::range_text(k));
       k.i = v;
       break;
     }
@@ -129,8 +114,7 @@ void Config::set_text(const std::string& key, const std::string& text, const std
         throw ConfigError(where + ": expected a decimal number (an optional sign, digits, an optional fraction "
                                   "and exponent), got " + quote(text));
       if (v < k.dmin || v > k.dmax)
-        throw ConfigError(where + " = " + text + " is out of range [" + fmt_double(k.dmin) + ", " +
-                          fmt_double(k.dmax) + "]");
+        throw ConfigError(where + " = " + text + " is out of range " + param::range_text(k));
       k.d = v;
       break;
     }
@@ -143,11 +127,8 @@ void Config::set_text(const std::string& key, const std::string& text, const std
       k.s = text;
       break;
     case Type::Enum: {
-      if (std::find(k.choices.begin(), k.choices.end(), text) == k.choices.end()) {
-        std::string list;
-        for (const std::string& c : k.choices) list += (list.empty() ? "" : ", ") + c;
-        throw ConfigError(where + ": '" + text + "' is not one of: " + list);
-      }
+      if (std::find(k.choices.begin(), k.choices.end(), text) == k.choices.end())
+        throw ConfigError(where + ": '" + text + "' is not one of: " + param::choices_text(k, ", "));
       k.s = text;
       break;
     }
@@ -314,14 +295,8 @@ const std::string& Config::get_string(const std::string& key) const {
 }
 
 std::string Config::value_text(const Key& k) {
-  switch (k.type) {
-    case Type::Int: return std::to_string(k.i);
-    case Type::Double: return fmt_double(k.d);
-    case Type::Bool: return k.b ? "true" : "false";
-    case Type::String:
-    case Type::Enum: return json::quote(k.s);
-  }
-  return "";
+  const std::string text = param::value_text(k, k);
+  return k.type == Type::String || k.type == Type::Enum ? json::quote(text) : text;
 }
 
 std::string Config::to_json() const {
@@ -398,11 +373,7 @@ std::string Config::describe_markdown() const {
        << "\n\n| key | type | default | unit | range or choices | meaning |\n|---|---|---|---|---|---|\n";
     for (const Key& k : keys_) {
       if (k.name.substr(0, k.name.rfind('.')) != section) continue;
-      std::string range;
-      if (k.type == Type::Int) range = "[" + std::to_string(k.imin) + ", " + std::to_string(k.imax) + "]";
-      if (k.type == Type::Double) range = "[" + fmt_double(k.dmin) + ", " + fmt_double(k.dmax) + "]";
-      if (k.type == Type::Enum)
-        for (std::size_t i = 0; i < k.choices.size(); ++i) range += (i ? " \\| " : "") + k.choices[i];
+      const std::string range = k.type == Type::Enum ? param::choices_text(k, " \\| ") : param::range_text(k);
       os << "| `" << k.name << "` | " << type_name(k.type) << " | `" << cell(value_text(k)) << "` | " << k.unit
          << " | " << range << " | " << cell(k.help) << " |\n";
     }
@@ -415,13 +386,8 @@ std::string Config::describe() const {
   for (const Key& k : keys_) {
     os << std::left << std::setw(30) << k.name << ' ' << std::setw(8) << type_name(k.type) << ' '
        << std::setw(14) << value_text(k);
-    if (k.type == Type::Int) os << " [" << k.imin << ", " << k.imax << "]";
-    if (k.type == Type::Double) os << " [" << fmt_double(k.dmin) << ", " << fmt_double(k.dmax) << "]";
-    if (k.type == Type::Enum) {
-      os << " {";
-      for (std::size_t i = 0; i < k.choices.size(); ++i) os << (i ? "|" : "") << k.choices[i];
-      os << "}";
-    }
+    if (k.type == Type::Int || k.type == Type::Double) os << " " << param::range_text(k);
+    if (k.type == Type::Enum) os << " {" << param::choices_text(k, "|") << "}";
     os << "  " << k.help << '\n';
   }
   return os.str();

@@ -26,12 +26,9 @@ inline constexpr const char* kNotesSection = "preset";
 class Config {
  public:
   using Type = param::Type;
-  // A declared key (param::Key) with its value and where the value came from.
-  struct Key : param::Key {
-    std::int64_t i = 0;
-    double d = 0;
-    bool b = false;
-    std::string s;           // String and Enum
+  // A declared key (param::Key) with its value (param::Value: i, d, b or s by type) and
+  // where the value came from.
+  struct Key : param::Key, param::Value {
     std::string origin = "default";
   };
 
@@ -56,7 +53,7 @@ class Config {
   const std::string& get_string(const std::string& key) const;  // String and Enum
   bool has(const std::string& key) const { return find(key) != nullptr; }
   // A key's value in its declared form.
-  param::Value value(const std::string& key) const;
+  const param::Value& value(const std::string& key) const;
   // Where a key's value came from: "FILE:LINE", "--set", a note such as "pilot", or "default".
   const std::string& origin(const std::string& key) const;
   // The struct S filled from its keys (S::keys(), every one of which must be declared

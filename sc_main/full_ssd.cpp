@@ -276,7 +276,7 @@ void FullSsd::build_reports(const Config& cfg, const Settings& s, const std::str
     window_start = full_ticks(*nand, *firmware, *iface, now);
     ftl_at_start = FtlCounters::of(firmware->ftl());
   };
-  warmup = warmup_mode(cfg);
+  warmup = warmup_mode(s);
   if (warmup == "auto") {
     steady = std::make_unique<SteadyStateRule>(
         std::vector<std::string>{"write_amplification", "iops", "read_mean_us", "write_mean_us"},

@@ -95,7 +95,7 @@ void check_outputs(const Config& cfg, const Settings& s, const std::string& out_
     const std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
     if (!ec && p == input)
       throw ConfigError(cfg.locate(name + " = " + path) + ": the run would overwrite its input, " +
-                        param::key(&host::WorkloadConfig::path) + " = " + in);
+                        key(&host::WorkloadConfig::path) + " = " + in);
   }
 }
 

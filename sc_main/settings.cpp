@@ -224,7 +224,7 @@ const std::vector<Rule>& rules() {
 std::string key_at(const Config& cfg, const std::string& k) {
   for (const Config::Key& c : cfg.keys())
     if (c.name == k) {
-      const std::string v = param::value_text(c, cfg.value(k));
+      const std::string v = param::value_text(c, c);
       return k + " = " + (c.type == param::Type::String ? json::quote(v) : v) + " (" + c.origin + ")";
     }
   return k;

@@ -107,13 +107,17 @@ nand::NandConfig nand_config(const Config& cfg) {
   return n;
 }
 
-std::string warmup_mode(const Config& cfg) {
-  const Settings s = cfg.load<Settings>();
-  check_rules(cfg, s, {key(&ReportConfig::warmup)});
+std::string warmup_mode(const Settings& s) {
   const ReportConfig& r = s.report;
   const bool explicit_warmup = r.warmup_requests > 0 || r.warmup_us > 0;
   if (r.warmup == "default") return s.workload.kind == "synthetic" && !explicit_warmup ? "auto" : "fixed";
   return r.warmup;
+}
+
+std::string warmup_mode(const Config& cfg) {
+  const Settings s = cfg.load<Settings>();
+  check_rules(cfg, s, {key(&ReportConfig::warmup)});
+  return warmup_mode(s);
 }
 
 std::string precondition_free_mode(const Config& cfg) {

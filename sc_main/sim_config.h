@@ -45,6 +45,8 @@ nand::NandConfig nand_config(const Config& cfg);
 // report.warmup with `default` resolved: auto or fixed. Throws ConfigError when auto
 // meets an explicit warm-up or a workload without host requests.
 std::string warmup_mode(const Config& cfg);
+// The same of settings already validated (settings()).
+std::string warmup_mode(const Settings& s);
 // ftl.precondition_free: auto, gc_mark, gc_running or reserve. Throws ConfigError for
 // ftl.precondition_free_blocks given with another mode than auto.
 std::string precondition_free_mode(const Config& cfg);
