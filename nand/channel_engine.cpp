@@ -19,6 +19,7 @@ ArrayState array_state(FlashOp op) {
     case FlashOp::Read: return ArrayState::Read;
     case FlashOp::Program: return ArrayState::Program;
     case FlashOp::Erase: return ArrayState::Erase;
+    case FlashOp::Resume: break;
   }
   return ArrayState::Idle;
 }
@@ -38,6 +39,10 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   t_read_ = us_to_ticks(cfg_.t_read_us);
   t_prog_ = us_to_ticks(cfg_.t_prog_us);
   t_erase_ = us_to_ticks(cfg_.t_erase_us);
+  t_suspend_cmd_ = cfg_.bus_ticks(cfg_.suspend_cmd_cycles);
+  t_suspend_program_ = us_to_ticks(cfg_.t_suspend_program_us);
+  t_suspend_erase_ = us_to_ticks(cfg_.t_suspend_erase_us);
+  t_suspend_penalty_ = us_to_ticks(cfg_.suspend_penalty_us);
   dies_.resize(std::size_t{cfg_.chips_per_channel} * cfg_.dies_per_chip);
   in_array_.assign((dies_.size() + 63) / 64, 0);
   accept_.assign(dies_.size(), (1u << (3 * kStartBits)) - 1);
@@ -244,6 +249,8 @@ ChannelEngine::Job* ChannelEngine::take_job(FlashCommand* c, void* owner) {
 void ChannelEngine::submit(FlashCommand* c, Tick now, void* owner) {
   Job* j = take_job(c, owner);
   j->stage = Queued;
+  j->via_cache = false;
+  suspend_seen_ = suspend_seen_ || c->suspend || c->op == FlashOp::Resume;
   j->seq = seq_++;
   j->ready_at = now;
   j->next = nullptr;
@@ -260,8 +267,10 @@ void ChannelEngine::submit(FlashCommand* c, Tick now, void* owner) {
   }
   // The die is committed to it from now: the meter's time of what it waited for in the
   // scheduler block ends here, and its own occupation begins.
-  if (c->metered) meter_.growth(c->chip, c->die, now, bus_busy_ticks(now), c->waited);
-  meter_.occupy(c->chip, c->die, j->seq, work_kind(*c), now, bus_clock(now));
+  if (c->op != FlashOp::Resume) {  // a RESUME is no work of its own: the die's work is what it restarts
+    if (c->metered) meter_.growth(c->chip, c->die, now, bus_busy_ticks(now), c->waited);
+    meter_.occupy(c->chip, c->die, j->seq, work_kind(*c), now, bus_clock(now));
+  }
   Die& d = die_of(*c);
   if (d.tail) {
     d.tail->next = j;
@@ -284,6 +293,10 @@ void ChannelEngine::refresh_accept(Die& d) {
     data_free |= std::uint32_t{d.planes[p].data == nullptr} << p;
     cache_free |= std::uint32_t{d.planes[p].cache == nullptr} << p;
   }
+  if (d.suspend_state()) {
+    accept_[die_index(d)] = held_accept(d, data_free, cache_free);
+    return;
+  }
   constexpr std::uint32_t all = (1u << kStartBits) - 1, condition = 1u << kMaxPlanes;
   const std::uint32_t idle = d.inflight == 0 ? all : 0u;
   // A command in its command phase is counted as what it will be when the phase ends, so
@@ -298,6 +311,196 @@ void ChannelEngine::refresh_accept(Die& d) {
   accept_[die_index(d)] = read << (k * static_cast<unsigned>(FlashOp::Read)) |
              program << (k * static_cast<unsigned>(FlashOp::Program)) |
              idle << (k * static_cast<unsigned>(FlashOp::Erase));
+}
+
+// The readiness rules of a die in a suspension (docs/nand-timing.md, "Suspend and
+// resume"): nothing from a SUSPEND to its read's command, nor during a RESUME; with an
+// operation held, reads (in a program suspend through the cache registers), programs in
+// an erase suspend if the key allows, and the RESUME once nothing else is under way.
+std::uint32_t ChannelEngine::held_accept(const Die& d, std::uint32_t data_free, std::uint32_t cache_free) const {
+  if (d.suspending || d.resuming) return 0;
+  constexpr std::uint32_t all = (1u << kStartBits) - 1, condition = 1u << kMaxPlanes;
+  constexpr unsigned k = kStartBits;
+  const bool erase = d.parked->c->op == FlashOp::Erase;
+  // The commands under way apart from the held one (and, in a program suspend, the
+  // programs waiting in cache registers, which wait for the resume).
+  const unsigned busy = d.inflight - 1 - (erase ? 0u : d.waiting_programs);
+  std::uint32_t read = 0, program = 0;
+  if (erase) {
+    const bool reads_only = !d.array_op && !d.in_cmd_phase && busy == d.inflight_reads;
+    read = !cfg_.cache_read ? (busy == 0 ? all : 0u) : reads_only ? condition | data_free : 0u;
+    if (cfg_.program_in_erase_suspend) {
+      const bool programs_only =
+          busy == d.inflight_programs && !d.waiting_programs && !(d.in_cmd_phase && d.array_op);
+      program = !cfg_.cache_program ? (busy == 0 ? all : 0u) : programs_only ? condition | cache_free : 0u;
+    }
+  } else {  // the held program keeps its data registers: reads use the cache registers
+    const bool no_other = !d.array_op && !d.in_cmd_phase;
+    read = no_other && (cfg_.cache_read ? busy == d.inflight_reads : busy == 0) ? condition | cache_free : 0u;
+  }
+  const std::uint32_t resume = busy == 0 && !d.in_cmd_phase ? kResumeNeed : 0u;
+  return read << (k * static_cast<unsigned>(FlashOp::Read)) | program << (k * static_cast<unsigned>(FlashOp::Program)) |
+         resume;
+}
+
+std::uint32_t ChannelEngine::suspend_offer(const Die& d) const {
+  const Job* t = d.array_op;
+  if (!t || t->stage != Array || d.suspend_state() || d.in_cmd_phase || t->c->op == FlashOp::Read ||
+      t->c->suspends >= cfg_.max_suspends)
+    return 0;
+  constexpr std::uint32_t condition = 1u << kMaxPlanes, all_planes = (1u << kMaxPlanes) - 1;
+  if (t->c->op == FlashOp::Erase) return condition | all_planes;  // an erase holds no register
+  // A program holds its data registers (and a cached program its cache registers): the
+  // read senses into, and moves out of, the cache registers.
+  std::uint32_t cache_free = all_planes & ~((1u << cfg_.planes_per_die) - 1);
+  for (unsigned p = 0; p < cfg_.planes_per_die; ++p) cache_free |= std::uint32_t{d.planes[p].cache == nullptr} << p;
+  return condition | cache_free;
+}
+
+bool ChannelEngine::suspend_eligible(const Die& d, const FlashCommand& c) const {
+  if (c.op == FlashOp::Resume) return !d.parked && !d.suspending;  // nothing to resume: goes, to fail
+  if (d.parked && !d.resuming) {  // a command the held state never takes goes, to fail
+    if (c.op == FlashOp::Erase) return true;
+    if (c.op == FlashOp::Program && (d.parked->c->op == FlashOp::Program || !cfg_.program_in_erase_suspend))
+      return true;
+  }
+  return c.suspend && c.op == FlashOp::Read && accepts(suspend_offer(d), c.start_need());
+}
+
+std::string ChannelEngine::suspend_error(const Die& d, const FlashCommand& c, bool by_suspension) const {
+  std::ostringstream os;
+  const Job* held = d.parked ? d.parked : by_suspension ? d.array_op : nullptr;
+  if (c.op == FlashOp::Resume) {
+    if (!d.parked) os << "RESUME while its die holds no suspended program or erase";
+    return os.str();
+  }
+  if (!held) return std::string();
+  const FlashCommand& h = *held->c;
+  if (d.parked && (c.op == FlashOp::Erase ||
+                   (c.op == FlashOp::Program && (h.op == FlashOp::Program || !cfg_.program_in_erase_suspend)))) {
+    os << "its die holds a suspended " << to_string(h.op) << " (" << h.describe() << "), which takes no "
+       << to_string(c.op) << " until it is resumed";
+    return os.str();
+  }
+  for_planes(c.plane_mask, [&](unsigned p) {
+    if (os.tellp() != 0) return;
+    if (h.op == FlashOp::Erase && (h.plane_mask >> p & 1) && h.block[p] == c.block[p]) {
+      os << "block " << c.block[p] << " on plane " << p << " is being erased (its ERASE is suspended)";
+      return;
+    }
+    if (c.op != FlashOp::Read) return;
+    for (const Job* x : {d.planes[p].data, d.planes[p].cache})
+      if (x && x->c->op == FlashOp::Program && x->c->block[p] == c.block[p] && x->c->page == c.page && os.tellp() == 0)
+        os << "reading page " << c.page << " of block " << c.block[p] << " on plane " << p
+           << ", whose PROGRAM has not ended (" << (x == held ? "it is suspended" : "it waits in a cache register")
+           << ")";
+  });
+  return os.str();
+}
+
+// A read's SUSPEND: its die's array works on through the suspend latency; the read's own
+// command follows once the die is ready (suspend_done or suspend_void).
+void ChannelEngine::start_bus_suspend(Job* j, Tick now) {
+  FlashCommand* c = j->c;
+  Die& d = die_of(*c);
+  ++d.inflight;
+  ++d.inflight_reads;
+  chip_started(c->chip, now);
+  j->stage = BusSuspend;
+  c->t_start = now;
+  c->bus_cmd_ticks += t_suspend_cmd_;
+  d.suspending = j;
+  d.target = d.array_op;
+  refresh_accept(d);
+  if (observer_) observer_->on_suspend(now, *d.target->c, SuspendPhase::Suspending);
+  nseg_ = 1;
+  segs_[0] = {BusPhase::CmdAddr, t_suspend_cmd_};
+  start_bus(j, now);
+}
+
+// The suspended operation ended before the die held it: nothing is held, the read's
+// command goes as soon as the bus is free.
+void ChannelEngine::suspend_void(Die& d, Tick now) {
+  Job* r = d.suspending;
+  d.target = nullptr;
+  d.suspend_end = kNever;
+  ++counters_.suspends_void;
+  r->stage = WaitCmd;
+  r->ready_at = now;
+  r->c->t_suspend_done = now;
+  waiting_cmd_.push_back(r);
+}
+
+// The suspend latency is over: the operation is held with its remaining array time.
+void ChannelEngine::suspend_done(Die& d, Tick now) {
+  Job* t = d.array_op;
+  Job* r = d.suspending;
+  d.parked = t;
+  d.left = d.array_end - now;
+  d.parked_at = now;
+  d.array_op = nullptr;
+  d.array_end = kNever;
+  d.target = nullptr;
+  d.suspend_end = kNever;
+  const std::uint32_t i = die_index(d);
+  in_array_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
+  t->stage = Held;
+  ++t->c->suspends;
+  ++counters_.suspends[t->c->op == FlashOp::Erase ? 1 : 0];
+  if (observer_) {
+    observer_->on_array(now, *t->c, ArrayState::Idle);
+    observer_->on_suspend(now, *t->c, SuspendPhase::Suspended);
+  }
+  r->stage = WaitCmd;
+  r->ready_at = now;
+  r->c->t_suspend_done = now;
+  waiting_cmd_.push_back(r);
+  refresh_accept(d);
+}
+
+void ChannelEngine::start_bus_resume(Job* j, Tick now) {
+  FlashCommand* c = j->c;
+  Die& d = die_of(*c);
+  j->stage = BusResume;
+  c->t_start = now;
+  c->bus_cmd_ticks += t_suspend_cmd_;
+  d.resuming = j;
+  refresh_accept(d);
+  nseg_ = 1;
+  segs_[0] = {BusPhase::CmdAddr, t_suspend_cmd_};
+  start_bus(j, now);
+}
+
+// The RESUME is on the die: the held operation runs again for its remaining time and
+// the penalty; the RESUME completes.
+void ChannelEngine::finish_resume(Die& d, Tick now, std::vector<Completed>& done) {
+  Job* j = d.resuming;
+  Job* t = d.parked;
+  d.resuming = nullptr;
+  d.parked = nullptr;
+  const Tick held = now - d.parked_at;
+  t->c->t_suspended += held;
+  counters_.suspended_ticks += held;
+  counters_.max_suspended_ticks = std::max(counters_.max_suspended_ticks, held);
+  ++counters_.resumes;
+  d.array_op = t;
+  t->stage = Array;
+  d.array_end = now + d.left + t_suspend_penalty_;
+  const std::uint32_t i = die_index(d);
+  in_array_[i / 64] |= std::uint64_t{1} << (i % 64);
+  next_array_end_ = std::min(next_array_end_, d.array_end);
+  if (observer_) {
+    observer_->on_array(now, *t->c, array_state(t->c->op));
+    observer_->on_suspend(now, *t->c, SuspendPhase::Resumed);
+  }
+  FlashCommand* c = j->c;
+  j->stage = Done;
+  c->status = FlashStatus::Ok;
+  c->t_done = now;
+  --in_flight_;
+  done.push_back({c, j->owner});
+  give_job(j);
+  refresh_accept(d);
 }
 
 void ChannelEngine::start_bus(Job* j, Tick now) {
@@ -317,17 +520,22 @@ void ChannelEngine::start_bus(Job* j, Tick now) {
 void ChannelEngine::start_bus_command(Job* j, Tick now) {
   FlashCommand* c = j->c;
   Die& d = die_of(*c);
-  ++d.inflight;
-  if (c->op == FlashOp::Read) ++d.inflight_reads;
-  if (c->op == FlashOp::Program) ++d.inflight_programs;
-  chip_started(c->chip, now);
+  if (j->stage == WaitCmd) {  // after its SUSPEND: counted in flight since then
+    d.suspending = nullptr;
+    j->via_cache = d.parked && d.parked->c->op == FlashOp::Program;
+  } else {
+    ++d.inflight;
+    if (c->op == FlashOp::Read) ++d.inflight_reads;
+    if (c->op == FlashOp::Program) ++d.inflight_programs;
+    chip_started(c->chip, now);
+    c->t_start = now;
+  }
   j->stage = BusCmd;
-  c->t_start = now;
   nseg_ = 0;
   switch (c->op) {
     case FlashOp::Read:
       for_planes(c->plane_mask, [&](unsigned p) {
-        d.planes[p].data = j;
+        (j->via_cache ? d.planes[p].cache : d.planes[p].data) = j;
         segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
       });
       if (c->read_level) segs_[0].duration += t_retry_cmd_;  // SET FEATURES: the read-retry level, once per die
@@ -347,6 +555,8 @@ void ChannelEngine::start_bus_command(Job* j, Tick now) {
         erase_block(block_index(*c, p));
         segs_[nseg_++] = {BusPhase::CmdAddr, t_erase_cmd_};
       });
+      break;
+    case FlashOp::Resume:  // start_bus_resume()
       break;
   }
   set_regs(d, *c, now);
@@ -409,9 +619,21 @@ void ChannelEngine::finish_bus_segment(Tick now, std::vector<Completed>& done) {
   seg_end_ = kNever;
   if (observer_) observer_->on_bus(now, BusPhase::Idle, nullptr);
   Die& d = die_of(*c);
+  if (j->stage >= BusSuspend) {  // a SUSPEND or a RESUME
+    if (j->stage == BusResume) {
+      finish_resume(d, now, done);
+    } else if (!d.target) {  // its operation ended during the SUSPEND
+      suspend_void(d, now);
+    } else {
+      j->stage = Suspending;
+      d.suspend_end = now + (d.target->c->op == FlashOp::Erase ? t_suspend_erase_ : t_suspend_program_);
+      next_array_end_ = std::min(next_array_end_, d.suspend_end);
+    }
+    return;
+  }
   if (j->stage == BusOut) {  // a read's data is out
     for_planes(c->plane_mask, [&](unsigned p) {
-      (cfg_.cache_read ? d.planes[p].cache : d.planes[p].data) = nullptr;
+      (cfg_.cache_read || j->via_cache ? d.planes[p].cache : d.planes[p].data) = nullptr;
     });
     set_regs(d, *c, now);
     complete(j, now, done);
@@ -440,13 +662,21 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<Completed>& done)
   in_array_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
   c->t_array_end = now;
   if (faults_) array_faults(*c, now);
-  if (observer_) observer_->on_array(now, *c, ArrayState::Idle);
+  if (observer_) {
+    observer_->on_array(now, *c, ArrayState::Idle);
+    if (c->suspends) observer_->on_suspend(now, *c, SuspendPhase::None);
+  }
+  if (d.target == j) {  // it ended within the suspend latency of a SUSPEND asked for it
+    if (observer_ && !c->suspends) observer_->on_suspend(now, *c, SuspendPhase::None);
+    if (d.suspending->stage == Suspending) suspend_void(d, now);
+    else d.target = nullptr;  // the SUSPEND is still on the bus: void at its end
+  }
   switch (c->op) {
     case FlashOp::Read:
       for_planes(c->plane_mask, [&](unsigned p) {
         c->token[p] = page_token(block_index(*c, p), c->page);
       });
-      if (cfg_.cache_read) {
+      if (cfg_.cache_read && !j->via_cache) {
         j->stage = WaitReg;  // register_moves() copies it to the cache register
       } else {
         j->stage = WaitOut;
@@ -462,6 +692,8 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<Completed>& done)
       break;
     case FlashOp::Erase:
       complete(j, now, done);
+      break;
+    case FlashOp::Resume:
       break;
   }
   register_moves(d, now);
@@ -512,6 +744,8 @@ void ChannelEngine::array_faults(FlashCommand& c, Tick now) {
       });
       if (c.failed_planes) c.status = FlashStatus::EraseFailed;
       break;
+    case FlashOp::Resume:
+      break;
   }
 }
 
@@ -536,7 +770,10 @@ void ChannelEngine::register_moves(Die& d, Tick now) {
       set_regs(d, *c, now);
     }
   }
-  if (cfg_.cache_program && d.waiting_programs && !d.array_op) {
+  // Not while a SUSPEND is under way, nor while a program is held (its data registers
+  // are its own; the waiting program follows it after the resume).
+  if (cfg_.cache_program && d.waiting_programs && !d.array_op && !d.suspending &&
+      !(d.parked && d.parked->c->op == FlashOp::Program)) {
     // A program's page in a cache register moves to the data register and starts tPROG.
     for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
       Job* j = d.planes[p].cache;
@@ -582,6 +819,8 @@ void ChannelEngine::complete(Job* j, Tick now, std::vector<Completed>& done) {
     case FlashOp::Erase:
       ++counters_.erases;
       break;
+    case FlashOp::Resume:
+      break;
   }
   chip_finished(c->chip, now);
   meter_.release(c->chip, c->die, j->seq, now, bus_clock(now));
@@ -610,15 +849,17 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<Completed>& done) {
   Die* best_die = nullptr;
   Tick best_t = kNever;
   int best_kind = 2;  // 0: command phase, 1: data-out phase
+  // kind 2 (a read's command after its SUSPEND) ranks as a command phase.
   auto better = [&](Tick t, int kind, const Job* j) {
     if (!best) return true;
     if (t != best_t) return t < best_t;
-    if (kind != best_kind) return kind < best_kind;
+    const bool out = kind == 1, best_out_kind = best_kind == 1;
+    if (out != best_out_kind) return !out;
     return j->seq < best->seq;
   };
   for (std::uint32_t i : heads_) {
     Die& d = dies_[i];
-    if (!accepts(accept_[i], d.head->c->start_need())) {
+    if (!accepts(accept_[i], d.head->c->start_need()) && !(suspend_seen_ && suspend_eligible(d, *d.head->c))) {
       d.eligible_since = kNever;
       continue;
     }
@@ -633,6 +874,16 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<Completed>& done) {
   }
   if (bus_op_) return false;
   std::size_t best_out = 0;
+  for (std::size_t i = 0; i < waiting_cmd_.size(); ++i) {  // reads after their SUSPEND
+    Job* j = waiting_cmd_[i];
+    if (better(j->ready_at, 0, j)) {
+      best = j;
+      best_die = nullptr;
+      best_t = j->ready_at;
+      best_kind = 2;
+      best_out = i;
+    }
+  }
   for (std::size_t i = 0; i < waiting_out_.size(); ++i) {
     Job* j = waiting_out_[i];
     if (better(j->ready_at, 1, j)) {
@@ -644,6 +895,11 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<Completed>& done) {
     }
   }
   if (!best) return false;
+  if (best_kind == 2) {
+    waiting_cmd_.erase(waiting_cmd_.begin() + static_cast<std::ptrdiff_t>(best_out));
+    start_bus_command(best, now);
+    return true;
+  }
   if (best_kind == 1) {
     waiting_out_.erase(waiting_out_.begin() + static_cast<std::ptrdiff_t>(best_out));
     start_bus_dataout(best, now);
@@ -671,6 +927,24 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<Completed>& done) {
     meter_.release(bc.chip, bc.die, best->seq, now, bus_clock(now));
     fail(best, now, dynamic_error(bc), done);
     return true;
+  }
+  if (suspend_seen_) {
+    const bool by_suspension = !accepts(accept_[die_index(d)], bc.start_need());
+    std::string why = suspend_error(d, bc, by_suspension);
+    if (!why.empty()) {
+      if (bc.op != FlashOp::Resume) meter_.release(bc.chip, bc.die, best->seq, now, bus_clock(now));
+      fail(best, now, std::move(why), done);
+      return true;
+    }
+    if (bc.op == FlashOp::Resume) {
+      start_bus_resume(best, now);
+      return true;
+    }
+    if (by_suspension) {
+      start_bus_suspend(best, now);
+      return true;
+    }
+    if (bc.suspend) ++counters_.suspend_ignored;
   }
   start_bus_command(best, now);
   return true;
@@ -707,7 +981,11 @@ void ChannelEngine::advance(Tick now, std::vector<Completed>& done) {
             finish_array(d, now, done);
             changed = true;
           }
-          next_array_end_ = std::min(next_array_end_, d.array_end);
+          if (d.suspend_end <= now) {  // a suspend latency ends before the operation
+            suspend_done(d, now);
+            changed = true;
+          }
+          next_array_end_ = std::min(next_array_end_, std::min(d.array_end, d.suspend_end));
         }
       }
     }
@@ -716,9 +994,11 @@ void ChannelEngine::advance(Tick now, std::vector<Completed>& done) {
   // Skip the wake at the end of a command phase that only starts the array.
   Tick bus_next = seg_end_;
   lazy_bus_end_ = false;
+  // With suspend offers read, a program's or erase's array start changes the offer: not
+  // skipped.
   if (bus_op_ && !observer_ && bus_op_->stage == BusCmd && iseg_ + 1 >= nseg_ &&
       (bus_op_->c->op != FlashOp::Program || !cfg_.cache_program) && queued_total_ == 0 &&
-      waiting_out_.empty()) {
+      waiting_out_.empty() && waiting_cmd_.empty() && (!suspend_offers_ || bus_op_->c->op == FlashOp::Read)) {
     lazy_bus_end_ = true;
     bus_next = seg_end_ + array_time(bus_op_->c->op);  // the array end that follows
   }

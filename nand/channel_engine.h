@@ -19,6 +19,11 @@
 //  - Bus arbitration when the bus frees: the waiting phase that became ready
 //    first; at equal times command phases before data-out phases; then the older
 //    command (submission order).
+//  - SUSPEND and RESUME (docs/nand-timing.md, "Suspend and resume"): a read that asks
+//    for it (FlashCommand::suspend) may start while its die's array runs a program or
+//    erase: a SUSPEND on the bus, the suspend latency (the array works on), then the
+//    operation is held with its remaining time and the die takes reads (and, as a
+//    key, programs during an erase suspend) until a RESUME restarts it.
 #pragma once
 
 #include <array>
@@ -48,6 +53,10 @@ inline void for_planes(std::uint8_t mask, F f) {
 enum class BusPhase : std::uint8_t { Idle = 0, CmdAddr = 1, DataIn = 2, DataOut = 3 };
 enum class ArrayState : std::uint8_t { Idle = 0, Read = 1, Program = 2, Erase = 3 };
 enum class RegState : std::uint8_t { Free = 0, ReadData = 1, ProgramData = 2 };
+// A program's or erase's suspension as waveforms show it: a SUSPEND asked (the array
+// works on through the suspend latency), suspended (held, the array free for reads),
+// resumed (running again to its end); None before and after.
+enum class SuspendPhase : std::uint8_t { None = 0, Suspending = 1, Suspended = 2, Resumed = 3 };
 
 // What a waveform tracer or a timeline log wants to hear. With an observer
 // attached, a multi-segment bus phase (cmd/addr then data-in, per plane) wakes
@@ -62,6 +71,8 @@ class NandObserver {
   virtual void on_registers(Tick t, unsigned chip, unsigned die, unsigned plane, RegState data,
                             RegState cache) = 0;
   virtual void on_queue(Tick t, unsigned chip, unsigned die, unsigned queued) = 0;
+  // A program or erase `op` entering a phase of its suspension.
+  virtual void on_suspend(Tick t, const FlashCommand& op, SuspendPhase s) {}
 };
 
 struct ChannelCounters {
@@ -82,6 +93,13 @@ struct ChannelCounters {
   // erase failed, page reads at a shifted level (read retry) and soft-decision reads.
   std::uint64_t failed_programs = 0, failed_erases = 0, retry_reads = 0, soft_reads = 0;
   Tick bus_busy = 0;
+  // Suspend and resume: suspensions of programs [0] and erases [1]; SUSPENDs whose
+  // operation ended within the suspend latency (void: nothing held); reads asking for a
+  // suspension their die did not need (it could take them as they were); RESUMEs; the
+  // time operations spent suspended, in all and the longest one stretch.
+  std::array<std::uint64_t, 2> suspends{};
+  std::uint64_t suspends_void = 0, suspend_ignored = 0, resumes = 0;
+  Tick suspended_ticks = 0, max_suspended_ticks = 0;
 };
 
 class ChannelEngine {
@@ -154,6 +172,33 @@ class ChannelEngine {
     return counters_.bus_busy + (end > bus_start_ ? end - bus_start_ : 0);
   }
   unsigned queued(unsigned chip, unsigned die) const { return die_at(chip, die).queued; }
+  // Suspend and resume, for a scheduler block. The die's offer of a read by suspension:
+  // the planes and condition bit of a read (FlashCommand::start_need() of a read, which
+  // could start now with `suspend` set), then bit kSuspendErase if its array runs an
+  // erase, kSuspendHeld if it holds a suspended operation, kSuspendResumable if a
+  // RESUME could start now.
+  static constexpr std::uint32_t kSuspendErase = 1u << kStartBits, kSuspendHeld = 2u << kStartBits,
+                                 kSuspendResumable = 4u << kStartBits;
+  std::uint32_t suspend_word(unsigned chip, unsigned die) const {
+    const Die& d = die_at(chip, die);
+    const Job* t = d.parked ? d.parked : d.array_op;
+    std::uint32_t w = suspend_offer(d);
+    if (t && t->c->op == FlashOp::Erase) w |= kSuspendErase;
+    if (d.parked) w |= kSuspendHeld;
+    if (accept_word(chip, die) & kResumeNeed) w |= kSuspendResumable;
+    return w;
+  }
+  // What a suspension of the die's operation would save at `now`: its remaining array
+  // time beyond the suspend latency (0 when nothing is offered, or nothing would be saved).
+  Tick suspend_margin(unsigned chip, unsigned die, Tick now) const {
+    const Die& d = die_at(chip, die);
+    if (!suspend_offer(d)) return 0;
+    const Tick latency = d.array_op->c->op == FlashOp::Erase ? t_suspend_erase_ : t_suspend_program_;
+    return d.array_end > now + latency ? d.array_end - now - latency : 0;
+  }
+  // From now on a scheduler block reads suspend_word(): the start of a program's or
+  // erase's array time (when an offer appears) is then an event of its own.
+  void set_suspend_offers(bool on) { suspend_offers_ = on; }
   bool die_idle(unsigned chip, unsigned die) const {
     const Die& d = die_at(chip, die);
     return d.inflight == 0 && d.queued == 0;
@@ -232,7 +277,13 @@ class ChannelEngine {
   Tick t_data() const { return t_data_; }
 
  private:
-  enum Stage : std::uint8_t { Queued, BusCmd, WaitArray, Array, WaitReg, WaitOut, BusOut, Done };
+  // BusSuspend: a read's SUSPEND on the bus; Suspending: the suspend latency; WaitCmd: the
+  // read's own command waits for the bus; Held: a suspended program or erase; BusResume:
+  // a RESUME on the bus.
+  enum Stage : std::uint8_t {
+    Queued, BusCmd, WaitArray, Array, WaitReg, WaitOut, BusOut, Done, BusSuspend, Suspending, WaitCmd, Held,
+    BusResume
+  };
   // A command the channel holds, with the channel's own state of it (the protocol's
   // command carries none): where it is, its submission number, since when its waiting
   // phase could go, the next command of its die's queue, and its submitter's handle.
@@ -244,6 +295,7 @@ class ChannelEngine {
     Tick ready_at = 0;
     Job* next = nullptr;
     Stage stage = Queued;
+    bool via_cache = false;  // a read during a program suspend: sensed into, and out of, the cache register
   };
   struct Plane {
     Job* data = nullptr;   // data register holder
@@ -260,6 +312,17 @@ class ChannelEngine {
     unsigned waiting_programs = 0;  // cache program: data in cache register, waiting for the array
     bool in_cmd_phase = false;      // one of its commands is in its command (and data-in) phase
     Plane planes[kMaxPlanes];
+    // Suspend and resume: the read whose SUSPEND is under way (from its first bus cycle to
+    // its own command's), the operation it suspends and the end of the suspend latency;
+    // the suspended operation, its remaining array time and since when it is held; the
+    // RESUME on the bus.
+    Job* suspending = nullptr;
+    Job* target = nullptr;
+    Tick suspend_end = kNever;
+    Job* parked = nullptr;
+    Tick left = 0, parked_at = 0;
+    Job* resuming = nullptr;
+    bool suspend_state() const { return suspending || parked || resuming; }
   };
   struct Segment {
     BusPhase phase;
@@ -283,6 +346,19 @@ class ChannelEngine {
   // The readiness rules (docs/nand-timing.md), evaluated on the die's state and kept as
   // its accept word; called at every change of that state.
   void refresh_accept(Die& d);
+  std::uint32_t held_accept(const Die& d, std::uint32_t data_free, std::uint32_t cache_free) const;
+  // Suspend and resume (docs/nand-timing.md): the read offer of suspend_word(); whether a
+  // head command that the accept word refuses may go (by suspension, or to fail because
+  // the held state can never take it); the protocol error of a command against the
+  // die's suspension, empty if none.
+  std::uint32_t suspend_offer(const Die& d) const;
+  bool suspend_eligible(const Die& d, const FlashCommand& c) const;
+  std::string suspend_error(const Die& d, const FlashCommand& c, bool by_suspension) const;
+  void start_bus_suspend(Job* j, Tick now);
+  void start_bus_resume(Job* j, Tick now);
+  void suspend_void(Die& d, Tick now);
+  void suspend_done(Die& d, Tick now);
+  void finish_resume(Die& d, Tick now, std::vector<Completed>& done);
   void finish_lazy_bus_end();  // catch_up()'s work
   void start_bus_command(Job* j, Tick now);
   void start_bus_dataout(Job* j, Tick now);
@@ -316,6 +392,9 @@ class ChannelEngine {
   NandObserver* observer_ = nullptr;
   Tick t_cmd_, t_erase_cmd_, t_data_, t_read_, t_prog_, t_erase_;
   Tick t_retry_cmd_ = 0;      // a shifted read's SET FEATURES cycles
+  Tick t_suspend_cmd_, t_suspend_program_, t_suspend_erase_, t_suspend_penalty_;
+  bool suspend_offers_ = false;  // set_suspend_offers()
+  bool suspend_seen_ = false;    // a command with `suspend`, or a RESUME, was submitted
   std::uint32_t soft_level_ = 0xFFFFFFFFu;  // read levels from here on are soft-decision reads
   std::uint32_t soft_senses_ = 1;
   bool soft(const FlashCommand& c) const { return c.read_level >= soft_level_; }
@@ -364,6 +443,7 @@ class ChannelEngine {
   Tick bus_start_ = 0;
 
   std::vector<Job*> waiting_out_;  // reads whose data waits for the bus
+  std::vector<Job*> waiting_cmd_;  // reads whose command waits for the bus after their SUSPEND
   std::vector<Job*> rejected_;     // invalid at submit, completed at next advance
   std::uint64_t seq_ = 0;
   unsigned queued_total_ = 0;  // commands waiting to start, all dies

@@ -18,6 +18,7 @@ class ChannelStatus {
   // Not const: it may move the engine's bookkeeping (never its simulated state) forward.
   const ChannelStatus& at(Tick now) {
     engine_->catch_up(now);
+    now_ = now;
     return *this;
   }
   // Commands accepted by the channel that wait for its bus (none: the bus is free for a
@@ -25,6 +26,11 @@ class ChannelStatus {
   unsigned queued_total() const { return engine_->queued_total(); }
   // The die's word of what it could start now (FlashCommand::start_need()).
   std::uint32_t accept_word(unsigned chip, unsigned die) const { return engine_->accept_word(chip, die); }
+  // Suspend and resume (controller.suspend): the die's offer of a read by suspension, what
+  // it holds (ChannelEngine::suspend_word), and what a suspension would save, at the time
+  // of the last at().
+  std::uint32_t suspend_word(unsigned chip, unsigned die) const { return engine_->suspend_word(chip, die); }
+  Tick suspend_margin(unsigned chip, unsigned die) const { return engine_->suspend_margin(chip, die, now_); }
   // Whether `c` could start now: no command waits for the bus and its die accepts it.
   bool ready_for(const FlashCommand& c) const { return engine_->ready_for(c); }
   // A measurement, not an input to decisions: the command's die's work integrals up to
@@ -35,6 +41,7 @@ class ChannelStatus {
 
  private:
   ChannelEngine* engine_;
+  Tick now_ = 0;
 };
 
 }  // namespace ssd::nand

@@ -68,6 +68,13 @@ class NandChannel : public sc_core::sc_module {
   // Told where each command is (bus, array, register, done); null: none. Set before the
   // simulation starts.
   void set_life_listener(LifeListener* l);
+  // The scheduler block reads suspend offers (controller.suspend): the engine makes the
+  // array starts events, and the waveform gets the suspend variables. Before the
+  // simulation starts.
+  void enable_suspend() {
+    engine_.set_suspend_offers(true);
+    if (tracer_) tracer_->declare_suspend();
+  }
 
   // SC_REPORT message type of protocol errors (an illegal command reached the NAND).
   static constexpr const char* kProtocolError = "/ssd/nand/protocol";
@@ -94,6 +101,9 @@ class NandChannel : public sc_core::sc_module {
     }
     void on_queue(Tick t, unsigned chip, unsigned die, unsigned queued) override {
       if (tracer) tracer->on_queue(t, chip, die, queued);
+    }
+    void on_suspend(Tick t, const FlashCommand& op, SuspendPhase s) override {
+      if (tracer) tracer->on_suspend(t, op, s);
     }
 
    private:

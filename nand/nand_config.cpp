@@ -28,6 +28,21 @@ const param::Table<NandConfig>& NandConfig::keys() {
         .flag("nand.cache_read", &N::cache_read, "cache read: stream page n out while reading n+1")
         .flag("nand.cache_program", &N::cache_program, "cache program: data-in of the next page during tPROG")
         .flag("nand.multiplane", &N::multiplane, "multi-plane read/program/erase commands allowed")
+        .number("nand.t_suspend_program_us", &N::t_suspend_program_us, 0.001, 1e7,
+                "program suspend latency: from the SUSPEND until the die takes a read, us (MQSim's default)")
+        .unit("us")
+        .number("nand.t_suspend_erase_us", &N::t_suspend_erase_us, 0.001, 1e7,
+                "erase suspend latency: from the SUSPEND until the die takes a read, us (MQSim's default)")
+        .unit("us")
+        .number("nand.suspend_penalty_us", &N::suspend_penalty_us, 0, 1e7,
+                "time a resumed program or erase takes beyond its remaining array time, us")
+        .unit("us")
+        .integer("nand.max_suspends", &N::max_suspends, 1, 255, "the most times one program or erase is suspended")
+        .integer("nand.suspend_cmd_cycles", &N::suspend_cmd_cycles, 1, 1000,
+                 "bus cycles of a SUSPEND or RESUME command (MQSim: 3)")
+        .unit("bus cycles")
+        .flag("nand.program_in_erase_suspend", &N::program_in_erase_suspend,
+              "a die with a suspended erase also takes programs (not into the erasing block)")
         .part(&N::fault, FaultConfig::keys());
     return k;
   }();

@@ -31,6 +31,14 @@ struct NandConfig {
   bool cache_read = true;
   bool cache_program = true;
   bool multiplane = true;
+  // suspend and resume of a program or erase for reads (docs/nand-timing.md); used when
+  // the scheduler block sends reads that suspend (controller.suspend)
+  double t_suspend_program_us = 100.0;  // program SUSPEND until the die takes a read (MQSim)
+  double t_suspend_erase_us = 700.0;    // erase SUSPEND until the die takes a read (MQSim)
+  double suspend_penalty_us = 0.0;      // added to a resumed operation's remaining time
+  std::uint32_t max_suspends = 8;       // suspensions one program or erase accepts
+  std::uint32_t suspend_cmd_cycles = 3; // bus cycles of a SUSPEND or a RESUME (MQSim)
+  bool program_in_erase_suspend = false;  // an erase suspend also takes programs
   // failures (nand.fault.*; all off by default: a NAND that never fails)
   FaultConfig fault;
 

@@ -5,7 +5,7 @@
 namespace ssd::nand {
 
 NandTracer::NandTracer(VcdWriter& vcd, const std::string& scope, const NandConfig& cfg)
-    : vcd_(vcd), cfg_(cfg) {
+    : vcd_(vcd), cfg_(cfg), scope_(scope) {
   bus_phase_ = vcd_.declare(scope + ".bus_phase", 2);
   // The owning chip, or all ones (shown as "-" by waves/bus_chip filter) when idle.
   bus_chip_ = vcd_.declare(scope + ".bus_chip", 8, 0xff);
@@ -68,6 +68,22 @@ void NandTracer::on_registers(Tick t, unsigned chip, unsigned die, unsigned plan
   const unsigned i = (chip * cfg_.dies_per_chip + die) * cfg_.planes_per_die + plane;
   vcd_.change(data_reg_[i], t, static_cast<unsigned>(data));
   vcd_.change(cache_reg_[i], t, static_cast<unsigned>(cache));
+}
+
+void NandTracer::declare_suspend() {
+  for (unsigned c = 0; c < cfg_.chips_per_channel; ++c)
+    for (unsigned d = 0; d < cfg_.dies_per_chip; ++d) {
+      const std::string die = scope_ + ".chip" + std::to_string(c) + ".die" + std::to_string(d);
+      suspend_.push_back(vcd_.declare(die + ".suspend", 2));
+      suspends_.push_back(vcd_.declare(die + ".suspends", 8));
+    }
+}
+
+void NandTracer::on_suspend(Tick t, const FlashCommand& op, SuspendPhase s) {
+  if (suspend_.empty()) return;
+  const unsigned i = op.chip * cfg_.dies_per_chip + op.die;
+  vcd_.change(suspend_[i], t, static_cast<unsigned>(s));
+  vcd_.change(suspends_[i], t, s == SuspendPhase::None ? 0u : op.suspends);
 }
 
 void NandTracer::on_queue(Tick t, unsigned chip, unsigned die, unsigned queued) {

@@ -23,6 +23,11 @@ class NandTracer : public NandObserver {
   void on_registers(Tick t, unsigned chip, unsigned die, unsigned plane, RegState data,
                     RegState cache) override;
   void on_queue(Tick t, unsigned chip, unsigned die, unsigned queued) override;
+  void on_suspend(Tick t, const FlashCommand& op, SuspendPhase s) override;
+  // Declares the suspend variables (controller.suspend on): per die `suspend`
+  // (SuspendPhase: 0 none, 1 suspending, 2 suspended, 3 resumed) and `suspends` (the
+  // times the operation in it was suspended). Before the simulation starts.
+  void declare_suspend();
 
  private:
   VcdWriter& vcd_;
@@ -40,6 +45,8 @@ class NandTracer : public NandObserver {
   // array (0 otherwise), the most bit errors of a codeword of its last read, and the
   // status of its last array operation (FlashStatus: a failed program or erase shows).
   std::vector<int> level_, bit_errors_, status_;
+  std::string scope_;
+  std::vector<int> suspend_, suspends_;  // declare_suspend()
 };
 
 }  // namespace ssd::nand

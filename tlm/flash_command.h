@@ -48,11 +48,17 @@ constexpr Token kFailedProgramToken = 0xFA11EDu;
 
 constexpr unsigned kMaxPlanes = 8;  // planes per die the command format can address
 
-enum class FlashOp : std::uint8_t { Read, Program, Erase };
+// Resume: the controller's RESUME of the program or erase its die holds suspended
+// (docs/nand-timing.md, "Suspend and resume"); a command of the protocol, not an
+// operation on pages: no counters, statistics or attribution count it.
+enum class FlashOp : std::uint8_t { Read, Program, Erase, Resume };
 // Readiness as bits: a die's state offers, per operation, kStartBits bits (the planes
 // an operation could use now, then one for the die's own condition); a command needs
 // its planes and that condition (FlashCommand::start_need()).
 constexpr unsigned kStartBits = kMaxPlanes + 1;
+// A RESUME's need: the bit above the three operations' fields, offered by a die whose
+// suspended operation may resume now.
+constexpr std::uint32_t kResumeNeed = 1u << (3 * kStartBits);
 // What a NAND reports at a command's end. Ok; ReadRetried: a read whose data came right
 // after extra read-retry or soft-decision steps (its data is good); the failures a NAND
 // can report: ProgramFailed and EraseFailed (the status register's FAIL bit),
@@ -106,6 +112,10 @@ struct FlashCommand {
   // 1..retry steps the read-retry table's (a SET FEATURES before the read), above them a
   // soft-decision read (several sensings, several pages of data out).
   std::uint8_t read_level = 0;
+  // read: start with a SUSPEND of the program or erase its die's array is busy with, if
+  // the die offers one (docs/nand-timing.md, "Suspend and resume"); ignored by a die
+  // that can take the read without it. The scheduler block sets it (controller.suspend).
+  bool suspend = false;
 
   // ---- result, filled by the NAND ----
   FlashStatus status = FlashStatus::Pending;
@@ -128,6 +138,13 @@ struct FlashCommand {
   Tick t_out_ready = 0;
   Tick t_out_start = 0;
   Tick bus_cmd_ticks = 0;
+  // Suspend and resume. Program, erase: the times it was suspended and the time it spent
+  // suspended. A read that suspended one: when the die was ready for its command after
+  // the SUSPEND (its suspend latency ends; the suspended operation's end, if that came
+  // first), 0 otherwise.
+  std::uint8_t suspends = 0;
+  Tick t_suspended = 0;
+  Tick t_suspend_done = 0;
 
   // ---- the scheduler block's measurement (the channel completes it when it takes the
   // command; the issuer reads it for the latency attribution) ----
@@ -171,7 +188,9 @@ struct FlashCommand {
   }
   // What the command needs of its die to start: it could start iff
   // (start_need() & ~offer) == 0, where `offer` is the die's word (ChannelEngine::accept_word).
-  std::uint32_t start_need() const { return start_need(plane_mask); }
+  std::uint32_t start_need() const {
+    return op == FlashOp::Resume ? kResumeNeed : start_need(plane_mask);
+  }
   // The same with the planes `mask` (a command the block would merge: controller/reschedule.h).
   std::uint32_t start_need(std::uint8_t mask) const {
     return (std::uint32_t{mask} | (1u << kMaxPlanes)) << (kStartBits * static_cast<unsigned>(op));

@@ -63,6 +63,7 @@ const char* to_string(FlashOp op) {
     case FlashOp::Read: return "READ";
     case FlashOp::Program: return "PROGRAM";
     case FlashOp::Erase: return "ERASE";
+    case FlashOp::Resume: return "RESUME";
   }
   return "?";
 }
@@ -90,6 +91,9 @@ void FlashCommand::reset() {
   priority = FlashPriority::Host;
   keep_order = false;
   read_level = 0;
+  suspend = false;
+  suspends = 0;
+  t_suspended = t_suspend_done = 0;
   bit_errors = {};
   failed_planes = 0;
 }

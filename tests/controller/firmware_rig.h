@@ -182,6 +182,8 @@ struct Rig final : FirmwarePorts {
           b.wp = 0;
           b.tokens.assign(ppb, kErasedToken);
           break;
+        case FlashOp::Resume:
+          break;
       }
     }
     if (fw.decodes(c)) {

@@ -68,6 +68,8 @@ bool can_start(const NandConfig& cfg, const ChannelEngine::DieState& d, const Fl
              !(d.cache_busy & c.plane_mask);
     case FlashOp::Erase:
       return d.inflight == 0;
+    case FlashOp::Resume:
+      return false;
   }
   return false;
 }
