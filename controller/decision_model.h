@@ -19,6 +19,17 @@
 
 namespace ssd::ctrl {
 
+// Suspend and resume as the models decide them (controller.suspend: docs/scheduler.md):
+// the operations a read may suspend (bit 0 erase, bit 1 program; 0 off), whether GC's reads
+// may, and the whole us a suspension must save. In a decision's slot 0: a read granted by
+// suspension is its id with kSlotSuspend; a RESUME is kSlotResume | chip << 8 | die.
+struct SuspendForm {
+  std::uint8_t mode = 0;
+  bool gc_reads = false;
+  std::uint32_t min_margin_us = 0;
+};
+constexpr std::uint64_t kSlotSuspend = std::uint64_t{1} << 62, kSlotResume = std::uint64_t{1} << 63;
+
 class DecisionModel {
  public:
   virtual ~DecisionModel() = default;
@@ -29,8 +40,9 @@ class DecisionModel {
   virtual bool would_grant(unsigned channel, const nand::ChannelStatus& st) = 0;
   // The decision edge at `now`, every channel's state `nand` brought up to now: per
   // channel kMaxPlanes slots, granted[ch * kMaxPlanes + k]: slot 0 the id of the command
-  // granted, 0 for none (ids start at 1); then the partners granted with it as one
-  // n-plane command (multi-plane rescheduling), in the order they joined, 0 after the last.
+  // granted, 0 for none (ids start at 1), or a suspension or a RESUME (SuspendForm); then
+  // the partners granted with it as one n-plane command (multi-plane rescheduling), in the
+  // order they joined, 0 after the last.
   virtual void decide(Tick now, const std::vector<nand::ChannelStatus>& nand, std::vector<std::uint64_t>& granted) = 0;
   // Declares its waveforms in `vcd` under the dotted `scope` (before the run; the model
   // then writes them at its edges).

@@ -31,6 +31,8 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, const nand::
   changed_.reserve(n.channels);
   chips_per_channel_ = n.chips_per_channel;
   dies_per_chip_ = n.dies_per_chip;
+  if (cfg.suspend && !policy_->set_suspend(cfg.suspend, cfg.suspend_min_remaining_us, cfg.suspend_gc_reads))
+    throw std::invalid_argument(param::key(&SchedConfig::suspend) + ": this scheduler policy cannot suspend");
 }
 
 void FlashSched::attach(nand::NandDevice& device) {
@@ -45,6 +47,7 @@ void FlashSched::attach(nand::NandDevice& device) {
   for (unsigned ch = 0; ch < nand.size(); ++ch) {
     nand[ch]->bind(device.channel(ch).socket);
     device.channel(ch).set_listener(this);
+    if (cfg_.suspend) device.channel(ch).enable_suspend();
     nand_.push_back(device.channel(ch).scheduler_view());
   }
 }
@@ -71,6 +74,7 @@ void FlashSched::trace_issue(Tick now) {
   traced_granted_.clear();
   for (const Grant& g : out_) {
     const FlashCommand* c = g.cmd;
+    if (!c) continue;  // a RESUME: the NAND's waveform shows it
     vcd_->change(tv_grant_[c->channel], now, c->id);
     traced_granted_.push_back(c->channel);
     const unsigned i = c->channel * chips_per_channel_ + c->chip;
@@ -131,6 +135,10 @@ tlm::tlm_sync_enum FlashSched::bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
   // own page first, and each partner takes the result for its plane, as if it had run
   // alone.
   FlashCommand& c = flash_cmd(gp);
+  if (c.op == FlashOp::Resume) {  // the block's own: back to its pool
+    gp.release();
+    return tlm::TLM_COMPLETED;
+  }
   Merged m{Grant(), 0, 0};
   bool merged = false;
   for (std::size_t i = 0; i < merged_.size(); ++i)
@@ -170,12 +178,13 @@ bool FlashSched::decision_pending() const { return next_edge_ != kNever && next_
 // the same, so an edge is scheduled only when it is true.
 bool FlashSched::could_issue(unsigned channel) {
   if (twin_decides()) {
-    if (twin_on_channel_.empty() || !twin_on_channel_[channel]) return false;
+    const bool held = !twin_on_channel_.empty() && twin_on_channel_[channel];
+    if (!held && !(cfg_.suspend && nand_[channel].held_dies())) return false;
     nand::ChannelStatus& ch = nand_[channel];
     if (ch.queued_total() != 0) return false;
     return twin_->would_grant(channel, ch.at(at()));
   }
-  if (!policy_->queued_on_channel(channel)) return false;
+  if (!policy_->queued_on_channel(channel) && !(cfg_.suspend && nand_[channel].held_dies())) return false;
   nand::ChannelStatus& ch = nand_[channel];
   if (ch.queued_total() != 0) return false;
   return policy_->could_issue_on(channel, ch.at(at()));
@@ -252,9 +261,17 @@ void FlashSched::twin_decision(Tick now) {
     out_.clear();
     for (unsigned ch = 0; ch < channels; ++ch) {
       Grant* g = nullptr;
+      if (slot(ch, 0) & kSlotResume) {  // a RESUME: no command of the block's
+        Grant& r = out_.emplace_back();
+        r.resume = true;
+        r.channel = static_cast<std::uint16_t>(ch);
+        r.chip = static_cast<std::uint16_t>(slot(ch, 0) >> 8 & 0xFFFF);
+        r.die = static_cast<std::uint16_t>(slot(ch, 0) & 0xFF);
+        continue;
+      }
       // The command granted, then its partners (multi-plane rescheduling).
       for (unsigned k = 0; k < kMaxPlanes && slot(ch, k); ++k) {
-        const auto it = twin_held_.find(slot(ch, k));
+        const auto it = twin_held_.find(slot(ch, k) & ~kSlotSuspend);
         if (it == twin_held_.end() || it->second.c->channel != ch) {
           twin_failed("cycle " + std::to_string(cycle) + ": the RTL block granted command " +
                       std::to_string(slot(ch, k)) + " on channel " + std::to_string(ch) + ", which it does not hold there");
@@ -265,6 +282,7 @@ void FlashSched::twin_decision(Tick now) {
         --twin_on_channel_[ch];
         if (!g) {
           g = &out_.emplace_back(h.c, h.owner);
+          g->suspend = (slot(ch, k) & kSlotSuspend) != 0;
         } else {
           g->part[g->partners] = h.c;
           g->part_owner[g->partners++] = h.owner;
@@ -277,13 +295,25 @@ void FlashSched::twin_decision(Tick now) {
   // against the model's, slot by slot.
   ++compared_;
   std::vector<const Grant*> cpp(channels, nullptr);
-  for (const Grant& g : out_) cpp[g.cmd->channel] = &g;
-  const auto name = [](std::uint64_t id) { return id ? "command " + std::to_string(id) : std::string("nothing"); };
+  for (const Grant& g : out_) cpp[g.resume ? g.channel : g.cmd->channel] = &g;
+  const auto name = [](std::uint64_t id) {
+    if (id & kSlotResume) return "a RESUME of chip " + std::to_string(id >> 8 & 0xFFFF) + " die " + std::to_string(id & 0xFF);
+    if (!id) return std::string("nothing");
+    return "command " + std::to_string(id & ~kSlotSuspend) + (id & kSlotSuspend ? " by suspension" : "");
+  };
   for (unsigned ch = 0; ch < channels; ++ch) {
     const Grant* g = cpp[ch];
+    if (g && g->resume) {
+      const std::uint64_t want = kSlotResume | std::uint64_t{g->chip} << 8 | g->die;
+      if (slot(ch, 0) != want)
+        twin_failed("check: cycle " + std::to_string(cycle) + ", channel " + std::to_string(ch) + ": the C++ block granted " +
+                    name(want) + ", the RTL block " + name(slot(ch, 0)));
+      if (slot(ch, 0) != want) return;
+      continue;
+    }
     for (unsigned k = 0; k < kMaxPlanes; ++k) {
       const FlashCommand* p = !g ? nullptr : k == 0 ? g->cmd : k <= g->partners ? g->part[k - 1] : nullptr;
-      const std::uint64_t want = p ? p->id : 0;
+      const std::uint64_t want = p ? p->id | (k == 0 && g->suspend ? kSlotSuspend : 0) : 0;
       if (want == slot(ch, k)) {
         if (!want) break;
         continue;
@@ -322,7 +352,15 @@ void FlashSched::merge(const Grant& g, Tick now) {
 void FlashSched::issue(Tick now) {
   if (vcd_) trace_issue(now);
   for (const Grant& g : out_) {
+    if (g.resume) {
+      send_resume(g, now);
+      continue;
+    }
     FlashCommand* c = g.cmd;
+    if (g.suspend) {
+      c->suspend = true;
+      ++suspend_grants_;
+    }
     // The log: the command granted, then its partners (multi-plane rescheduling).
     if (log_on_) {
       log_.push_back({now / period_, c->id, c->channel, c->chip});
@@ -354,6 +392,24 @@ void FlashSched::issue(Tick now) {
   if (!out_.empty() && policy_->decides_again_after_issue() &&
       (twin_decides() ? !twin_held_.empty() : policy_->queued() != 0))
     request_decision();
+}
+
+// A RESUME of the operation held on a die: a command of the block's own (id 0), logged
+// as a grant of nothing on its chip.
+void FlashSched::send_resume(const Grant& g, Tick now) {
+  tlm::tlm_generic_payload* gp = resumes_.acquire();
+  FlashCommand& c = flash_cmd(*gp);
+  c.op = FlashOp::Resume;
+  c.channel = g.channel;
+  c.chip = g.chip;
+  c.die = g.die;
+  c.plane_mask = 1;
+  ++resumes_sent_;
+  if (log_on_) log_.push_back({now / period_, 0, g.channel, g.chip});
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_time delay = sc_delay(now - sim_now());
+  if ((*nand[g.channel])->nb_transport_fw(*gp, ph, delay) != tlm::TLM_UPDATED || ph != tlm::END_REQ)
+    SC_REPORT_ERROR(kExclusionError, "scheduler block, to a NAND channel: BEGIN_REQ not taken at once (END_REQ)");
 }
 
 const param::Table<RescheduleConfig>& RescheduleConfig::keys() {
@@ -397,7 +453,20 @@ const param::Table<SchedConfig>& SchedConfig::keys() {
         .flag("controller.decide_ahead", &S::decide_ahead,
               "accel/: take a scheduler decision when the NAND activation that asks for it ends, as at its "
               "edge, if nothing can run before that edge (identical results, fewer kernel time steps); "
-              "false: always wake at the edge");
+              "false: always wake at the edge")
+        .choice("controller.suspend", &S::suspend,
+                std::vector<std::pair<std::string, std::uint8_t>>{
+                    {"off", 0}, {"erase", S::kSuspendErase}, {"program", S::kSuspendProgram},
+                    {"both", S::kSuspendErase | S::kSuspendProgram}},
+                "hos, pass: a host read whose die is busy with an erase, a program or either suspends it "
+                "(docs/scheduler.md, Suspend and resume; the NAND's rules and times: nand.t_suspend_*_us, "
+                "nand.max_suspends); off: reads wait")
+        .integer("controller.suspend_min_remaining_us", &S::suspend_min_remaining_us, 0, 65535,
+                 "controller.suspend: a read suspends an operation only if its remaining array time exceeds the "
+                 "suspend latency by more than this (0: any saving, as MQSim's thresholds equal to its latencies)")
+        .unit("us")
+        .flag("controller.suspend_gc_reads", &S::suspend_gc_reads,
+              "controller.suspend: GC's reads suspend too (false: only the host's, GC's reads are not urgent)");
     return k;
   }();
   return t;

@@ -23,6 +23,7 @@
 #include "tlm/request_life.h"
 #include "tlm/flash_protocol.h"
 #include "tlm/outbox.h"
+#include "tlm/payload_pool.h"
 #include "tlm/sim_now.h"
 
 namespace ssd::ctrl {
@@ -37,6 +38,13 @@ struct SchedConfig {
   bool read_first = false;     // HOS: the oldest read of a chip queue before its oldest command
   std::string rtl = "off";     // the decisions: off (C++), on (Verilog), check (both)
   bool decide_ahead = true;    // accel/: decide when the NAND activation asking for it ends
+  // Suspend and resume (docs/scheduler.md): which operations a host read may suspend (bit 0
+  // erase, bit 1 program; 0 off), the remaining array time beyond the suspend latency a
+  // suspension must save, and whether GC's reads suspend too.
+  std::uint8_t suspend = 0;
+  std::uint32_t suspend_min_remaining_us = 0;
+  bool suspend_gc_reads = false;
+  static constexpr std::uint8_t kSuspendErase = 1, kSuspendProgram = 2;
   // Its keys (flash_sched.cpp).
   static const param::Table<SchedConfig>& keys();
 };
@@ -73,6 +81,10 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
     return twin_ && twin_mode_ == Twin::On ? nullptr : policy_->reschedule_counters();
   }
   std::uint64_t decisions() const { return decisions_; }
+  // controller.suspend: reads granted to suspend an operation, and RESUMEs sent.
+  std::uint64_t suspend_grants() const { return suspend_grants_; }
+  std::uint64_t resumes_sent() const { return resumes_sent_; }
+  const PayloadPoolBase& resume_pool() const { return resumes_; }
   // When a decision is computed. The block asks for the decision of an edge whenever a
   // command is queued or a channel changes; by default it wakes at that edge. A helper
   // beside the model may take over a decision asked for: told of it
@@ -133,6 +145,7 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   void decide();              // the process, at an edge
   void decide_at(Tick now);   // the decision of the edge `now`
   void issue(Tick now);  // sends out_'s commands to their channels
+  void send_resume(const Grant& g, Tick now);
   void channel_changed(unsigned channel) override;
   void end_of_elaboration() override;  // every channel attached
   bool could_issue(unsigned channel);
@@ -187,6 +200,9 @@ class FlashSched : public sc_core::sc_module, private nand::NandChannel::Listene
   std::vector<Merged> merged_;  // in flight
   // Toward the firmware: its responses, one at a time until END_RESP.
   ResponseOutbox<FlashTargetSocket<FlashSched>> to_firmware_{target, "scheduler block, to the firmware"};
+  // The RESUMEs the block sends (controller.suspend), back to the pool at their completion.
+  FlashPayloadPool resumes_{"scheduler block: resume commands"};
+  std::uint64_t resumes_sent_ = 0, suspend_grants_ = 0;
   VcdWriter* vcd_ = nullptr;
   unsigned chips_per_channel_ = 0, dies_per_chip_ = 0;
   std::vector<int> tv_queued_, tv_grant_;  // per chip, per channel

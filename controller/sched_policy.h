@@ -39,6 +39,11 @@ struct Grant {
   // [0, partners) meaningful (left unset otherwise: a grant is made at every decision).
   std::array<FlashCommand*, kMaxPlanes - 1> part;
   std::array<void*, kMaxPlanes - 1> part_owner;
+  // Suspend and resume (controller.suspend): the read goes with FlashCommand::suspend set;
+  // or, `cmd` null, a RESUME of the operation held on (channel, chip, die).
+  bool suspend = false;
+  bool resume = false;
+  std::uint16_t channel = 0, chip = 0, die = 0;
 };
 
 // A command a policy queues, with the policy's own state of it (the protocol's command
@@ -125,6 +130,11 @@ class SchedPolicy {
   virtual RtlForm rtl_form() const = 0;
   // What its rescheduling did (controller.reschedule); null when it has none.
   virtual const RescheduleCounters* reschedule_counters() const { return nullptr; }
+  // Suspend and resume (controller.suspend, docs/scheduler.md): `mode` bit 0 erase, bit 1
+  // program; a suspension must save more than `min_margin_us` beyond the suspend latency;
+  // `gc_reads`: GC's reads suspend too. False if the policy cannot (IOS). Before the
+  // first push.
+  virtual bool set_suspend(std::uint8_t mode, std::uint32_t min_margin_us, bool gc_reads) { return false; }
 
  protected:
   struct ReadyFn {
@@ -193,6 +203,12 @@ class HosPolicy final : public SchedPolicy {
     last_op_.assign(std::size_t{channels_} * chips_ * dies_per_chip, kNoOp);
   }
   const RescheduleCounters* reschedule_counters() const override { return resched_.on() ? &counters_ : nullptr; }
+  bool set_suspend(std::uint8_t mode, std::uint32_t min_margin_us, bool gc_reads) override {
+    suspend_ = mode;
+    min_margin_us_ = min_margin_us;
+    suspend_gc_ = gc_reads;
+    return true;
+  }
   void push(FlashCommand* c, void* owner = nullptr) override {
     ChipQueue& q = queues_[c->channel * chips_ + c->chip];
     Queued* e = pool_.take(c, owner);
@@ -246,11 +262,36 @@ class HosPolicy final : public SchedPolicy {
       c.at(now);
       return true;
     };
+    if (suspend_) {
+      decide_with_suspend(nand, now, out, changed);
+      return;
+    }
     const auto offer = [&nand](unsigned ch) -> const nand::ChannelStatus& { return nand[ch]; };
     decide_on_offers(offer, open, out, changed);
   }
   bool could_issue_on(unsigned channel, const nand::ChannelStatus& ch) const override {
+    if (suspend_) return could_issue_with_suspend(channel, ch);
     return any_ready_on_offers(channel, ch);
+  }
+  // The same with suspend on: out of line, so that the path without it stays as small.
+  [[gnu::noinline]] void decide_with_suspend(std::vector<nand::ChannelStatus>& nand, Tick now, std::vector<Grant>& out,
+                                             const std::vector<unsigned>& changed) {
+    const auto open = [&nand, now](unsigned ch) {
+      nand::ChannelStatus& c = nand[ch];
+      if (c.queued_total() != 0) return false;
+      c.at(now);
+      return true;
+    };
+    decide_on_suspend_offers([&nand](unsigned ch) -> const nand::ChannelStatus& { return nand[ch]; }, open, out,
+                             changed);
+  }
+  [[gnu::noinline]] bool could_issue_with_suspend(unsigned channel, const nand::ChannelStatus& ch) const {
+    for (unsigned chip = 0; chip < chips_; ++chip) {
+      unsigned die;
+      Queued* read;
+      if (suspend_choice(channel, chip, ch, die, read) != Choice::None) return true;
+    }
+    return false;
   }
   RtlForm rtl_form() const override { return {false, read_first_, by_priority_}; }
 
@@ -387,11 +428,92 @@ class HosPolicy final : public SchedPolicy {
     }
     return false;
   }
+  // Suspend and resume (docs/scheduler.md): per chip, in this order, (1) its oldest read
+  // that may suspend (suspends_for: the head of its host reads; with suspend_gc_, else the
+  // head of the urgent then the background GC reads) if its die holds a suspended
+  // operation and takes the read now; (2) the candidate, as without suspend; (3) that read by
+  // suspension, if its die offers one of an operation `suspend_` names and it would save
+  // more than the threshold; (4) the RESUME of the lowest die of the chip that holds an
+  // operation and could resume now. `die`: the resume's.
+  enum class Choice : std::uint8_t { None, HeldRead, Candidate, Suspend, Resume };
+  bool suspends_for(const FlashCommand& c) const {
+    return !c.keep_order && (c.priority == FlashPriority::Host || suspend_gc_);
+  }
+  template <typename Status>
+  Choice suspend_choice(unsigned ch, unsigned chip, const Status& st, unsigned& die, Queued*& read) const {
+    using E = nand::ChannelEngine;
+    const ChipQueue& q = queues_[ch * chips_ + chip];
+    read = nullptr;
+    for (const FlashPriority cls : {FlashPriority::Host, FlashPriority::UrgentGc, FlashPriority::BackgroundGc}) {
+      Queued* h = q.lists[static_cast<unsigned>(cls)][0].head;
+      if (h && suspends_for(*h->c)) {
+        read = h;
+        break;
+      }
+      if (!suspend_gc_) break;
+    }
+    const FlashCommand* rc = read ? read->c : nullptr;
+    std::uint32_t rw = 0;
+    if (rc) {
+      rw = st.suspend_word(chip, rc->die);
+      if ((rw & E::kSuspendHeld) && (rc->start_need() & ~st.accept_word(chip, rc->die)) == 0) return Choice::HeldRead;
+    }
+    if (q.cand && offered(st, chip, q)) return Choice::Candidate;
+    if (rc) {
+      const std::uint8_t kind = (rw & E::kSuspendErase) ? 1 : 2;  // SchedConfig::kSuspendErase, kSuspendProgram
+      if ((suspend_ & kind) && (rc->start_need() & ~rw) == 0 &&
+          std::min<Tick>(st.suspend_margin(chip, rc->die) / kTicksPerUs, 65535) > min_margin_us_)
+        return Choice::Suspend;
+    }
+    if (st.held_dies())
+      for (die = 0; die < st.dies_per_chip(); ++die)
+        if (st.suspend_word(chip, die) & E::kSuspendResumable) return Choice::Resume;
+    return Choice::None;
+  }
+
+ public:
+  // The decision with suspend on (set_suspend), on `status_of(ch)`: an object with a
+  // channel's words as nand::ChannelStatus gives them (accept_word, suspend_word,
+  // suspend_margin, held_dies, dies_per_chip), up to date at the decision's time.
+  template <typename StatusOf, typename ChannelOpen>
+  void decide_on_suspend_offers(StatusOf&& status_of, ChannelOpen&& open, std::vector<Grant>& out,
+                                const std::vector<unsigned>& changed) {
+    const auto fits = [](const FlashCommand&, std::uint8_t) { return false; };  // no rescheduling with suspend
+    for (unsigned ch : changed) {
+      const auto& st = status_of(ch);
+      if ((!per_channel_[ch] && !st.held_dies()) || !open(ch)) continue;
+      unsigned chip = rr_[ch];
+      for (unsigned k = 0; k < chips_; ++k) {
+        if (++chip == chips_) chip = 0;
+        unsigned die = 0;
+        Queued* read = nullptr;
+        const Choice how = suspend_choice(ch, chip, st, die, read);
+        if (how == Choice::None) continue;
+        ChipQueue& q = queues_[ch * chips_ + chip];
+        if (how == Choice::Resume) {
+          Grant& g = out.emplace_back();
+          g.resume = true;
+          g.channel = static_cast<std::uint16_t>(ch);
+          g.chip = static_cast<std::uint16_t>(chip);
+          g.die = static_cast<std::uint16_t>(die);
+          rr_[ch] = chip;
+        } else if (how == Choice::Candidate) {
+          take(ch, chip, q, fits, out);
+        } else {
+          take(ch, chip, q, fits, out, read);
+          out.back().suspend = how == Choice::Suspend;
+        }
+        break;
+      }
+    }
+  }
+
+ private:
   // Issues a chip queue's candidate (always the head of its list), with its partners
-  // under multi-plane rescheduling.
+  // under multi-plane rescheduling; or `head`, the head of another list.
   template <typename Fits>
-  void take(unsigned ch, unsigned chip, ChipQueue& q, Fits&& fits, std::vector<Grant>& out) {
-    Queued* e = q.cand;
+  void take(unsigned ch, unsigned chip, ChipQueue& q, Fits&& fits, std::vector<Grant>& out, Queued* head = nullptr) {
+    Queued* e = head ? head : q.cand;
     FlashCommand* c = e->c;
     Grant& g = out.emplace_back(c, e->owner);
     List& l = q.list(class_of(*c), c->op == FlashOp::Read);
@@ -497,6 +619,9 @@ class HosPolicy final : public SchedPolicy {
   std::vector<std::uint8_t> last_op_;  // per die: the operation last granted (kNoOp: none yet)
   RescheduleCounters counters_;
   QueuedPool pool_;
+  std::uint8_t suspend_ = 0;  // set_suspend()
+  std::uint32_t min_margin_us_ = 0;
+  bool suspend_gc_ = false;
 };
 
 template <typename Ready>

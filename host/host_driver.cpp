@@ -45,7 +45,8 @@ void HostDriver::write_requests_csv(const std::string& path) {
   csv_ = std::make_unique<std::ofstream>(path, std::ios::trunc);
   if (!*csv_) throw std::runtime_error("cannot write " + path);
   *csv_ << "submit_us,complete_us,op,lba,bytes,latency_us";
-  for (unsigned k = 0; k < kParts; ++k) *csv_ << ",part_" << part_name(k) << "_us";
+  for (unsigned k = 0; k < kParts; ++k)
+    if (part_shown(k)) *csv_ << ",part_" << part_name(k) << "_us";
   *csv_ << ",id\n";
 }
 
@@ -319,6 +320,7 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
                   static_cast<unsigned long long>(c.sectors) * 512, ticks_to_us(now - c.t_submit));
     *csv_ << line;
     for (unsigned p = 0; p < kParts; ++p) {
+      if (!part_shown(p)) continue;
       std::snprintf(line, sizeof line, ",%.6f", ticks_to_us(parts[p]));
       *csv_ << line;
     }

@@ -258,8 +258,9 @@ void ChannelEngine::submit(FlashCommand* c, Tick now, void* owner) {
   c->t_submit = now;
   ++in_flight_;
   next_event_ = std::min(next_event_, now);
-  if (!statically_valid(*c)) {
-    c->error = static_error(*c);
+  if (!statically_valid(*c) || (c->op == FlashOp::Resume && c->plane_mask != 1)) {
+    c->error = c->op == FlashOp::Resume && c->plane_mask != 1 ? "a RESUME names its die only (plane mask 1)"
+                                                               : static_error(*c);
     c->metered = false;  // it never reaches its die: no wait to split
     c->waited = {};
     rejected_.push_back(j);
@@ -293,7 +294,7 @@ void ChannelEngine::refresh_accept(Die& d) {
     data_free |= std::uint32_t{d.planes[p].data == nullptr} << p;
     cache_free |= std::uint32_t{d.planes[p].cache == nullptr} << p;
   }
-  if (d.suspend_state()) {
+  if (d.susp) {
     accept_[die_index(d)] = held_accept(d, data_free, cache_free);
     return;
   }
@@ -408,8 +409,8 @@ void ChannelEngine::start_bus_suspend(Job* j, Tick now) {
   chip_started(c->chip, now);
   j->stage = BusSuspend;
   c->t_start = now;
-  c->bus_cmd_ticks += t_suspend_cmd_;
   d.suspending = j;
+  d.sync_susp();
   d.target = d.array_op;
   refresh_accept(d);
   if (observer_) observer_->on_suspend(now, *d.target->c, SuspendPhase::Suspending);
@@ -436,6 +437,8 @@ void ChannelEngine::suspend_done(Die& d, Tick now) {
   Job* t = d.array_op;
   Job* r = d.suspending;
   d.parked = t;
+  d.sync_susp();
+  ++held_dies_;
   d.left = d.array_end - now;
   d.parked_at = now;
   d.array_op = nullptr;
@@ -445,6 +448,8 @@ void ChannelEngine::suspend_done(Die& d, Tick now) {
   const std::uint32_t i = die_index(d);
   in_array_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
   t->stage = Held;
+  // The die's work is no longer the held operation's (the attribution's split of waits).
+  meter_.release(t->c->chip, t->c->die, t->seq, now, bus_clock(now));
   ++t->c->suspends;
   ++counters_.suspends[t->c->op == FlashOp::Erase ? 1 : 0];
   if (observer_) {
@@ -465,6 +470,7 @@ void ChannelEngine::start_bus_resume(Job* j, Tick now) {
   c->t_start = now;
   c->bus_cmd_ticks += t_suspend_cmd_;
   d.resuming = j;
+  d.sync_susp();
   refresh_accept(d);
   nseg_ = 1;
   segs_[0] = {BusPhase::CmdAddr, t_suspend_cmd_};
@@ -478,6 +484,8 @@ void ChannelEngine::finish_resume(Die& d, Tick now, std::vector<Completed>& done
   Job* t = d.parked;
   d.resuming = nullptr;
   d.parked = nullptr;
+  d.sync_susp();
+  --held_dies_;
   const Tick held = now - d.parked_at;
   t->c->t_suspended += held;
   counters_.suspended_ticks += held;
@@ -485,6 +493,7 @@ void ChannelEngine::finish_resume(Die& d, Tick now, std::vector<Completed>& done
   ++counters_.resumes;
   d.array_op = t;
   t->stage = Array;
+  meter_.reoccupy(t->c->chip, t->c->die, t->seq, work_kind(*t->c), now, bus_clock(now));
   d.array_end = now + d.left + t_suspend_penalty_;
   const std::uint32_t i = die_index(d);
   in_array_[i / 64] |= std::uint64_t{1} << (i % 64);
@@ -522,6 +531,7 @@ void ChannelEngine::start_bus_command(Job* j, Tick now) {
   Die& d = die_of(*c);
   if (j->stage == WaitCmd) {  // after its SUSPEND: counted in flight since then
     d.suspending = nullptr;
+    d.sync_susp();
     j->via_cache = d.parked && d.parked->c->op == FlashOp::Program;
   } else {
     ++d.inflight;
@@ -627,7 +637,8 @@ void ChannelEngine::finish_bus_segment(Tick now, std::vector<Completed>& done) {
     } else {
       j->stage = Suspending;
       d.suspend_end = now + (d.target->c->op == FlashOp::Erase ? t_suspend_erase_ : t_suspend_program_);
-      next_array_end_ = std::min(next_array_end_, d.suspend_end);
+      suspending_dies_.push_back(die_index(d));
+      next_suspend_end_ = std::min(next_suspend_end_, d.suspend_end);
     }
     return;
   }
@@ -849,12 +860,10 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<Completed>& done) {
   Die* best_die = nullptr;
   Tick best_t = kNever;
   int best_kind = 2;  // 0: command phase, 1: data-out phase
-  // kind 2 (a read's command after its SUSPEND) ranks as a command phase.
   auto better = [&](Tick t, int kind, const Job* j) {
     if (!best) return true;
     if (t != best_t) return t < best_t;
-    const bool out = kind == 1, best_out_kind = best_kind == 1;
-    if (out != best_out_kind) return !out;
+    if (kind != best_kind) return kind < best_kind;
     return j->seq < best->seq;
   };
   for (std::uint32_t i : heads_) {
@@ -874,13 +883,14 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<Completed>& done) {
   }
   if (bus_op_) return false;
   std::size_t best_out = 0;
-  for (std::size_t i = 0; i < waiting_cmd_.size(); ++i) {  // reads after their SUSPEND
+  // Reads' own commands after their SUSPEND: command phases (best_die null marks them).
+  for (std::size_t i = 0; i < waiting_cmd_.size(); ++i) {
     Job* j = waiting_cmd_[i];
     if (better(j->ready_at, 0, j)) {
       best = j;
       best_die = nullptr;
       best_t = j->ready_at;
-      best_kind = 2;
+      best_kind = 0;
       best_out = i;
     }
   }
@@ -895,21 +905,27 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<Completed>& done) {
     }
   }
   if (!best) return false;
-  if (best_kind == 2) {
-    waiting_cmd_.erase(waiting_cmd_.begin() + static_cast<std::ptrdiff_t>(best_out));
-    start_bus_command(best, now);
-    return true;
-  }
   if (best_kind == 1) {
     waiting_out_.erase(waiting_out_.begin() + static_cast<std::ptrdiff_t>(best_out));
     start_bus_dataout(best, now);
     return true;
   }
-  Die& d = *best_die;
+  if (!best_die) {  // a read's own command after its SUSPEND
+    waiting_cmd_.erase(waiting_cmd_.begin() + static_cast<std::ptrdiff_t>(best_out));
+  } else if (!take_head(*best_die, best, now, done)) {
+    return true;  // failed, or started otherwise (a SUSPEND, a RESUME)
+  }
+  start_bus_command(best, now);  // one call: inlined here
+  return true;
+}
+
+// The head command `best` of die `d` leaves its queue to start: false if it did not start
+// as a command phase (failed with a protocol error, or a SUSPEND or RESUME started).
+bool ChannelEngine::take_head(Die& d, Job* best, Tick now, std::vector<Completed>& done) {
   d.head = best->next;
   if (!d.head) {
     d.tail = nullptr;
-    const std::uint32_t idx = die_index(*best_die);
+    const std::uint32_t idx = die_index(d);
     for (std::size_t k = 0; k < heads_.size(); ++k)
       if (heads_[k] == idx) {
         heads_[k] = heads_.back();
@@ -926,27 +942,31 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<Completed>& done) {
   if (!dynamically_valid(bc)) {
     meter_.release(bc.chip, bc.die, best->seq, now, bus_clock(now));
     fail(best, now, dynamic_error(bc), done);
-    return true;
+    return false;
   }
-  if (suspend_seen_) {
-    const bool by_suspension = !accepts(accept_[die_index(d)], bc.start_need());
-    std::string why = suspend_error(d, bc, by_suspension);
-    if (!why.empty()) {
-      if (bc.op != FlashOp::Resume) meter_.release(bc.chip, bc.die, best->seq, now, bus_clock(now));
-      fail(best, now, std::move(why), done);
-      return true;
-    }
-    if (bc.op == FlashOp::Resume) {
-      start_bus_resume(best, now);
-      return true;
-    }
-    if (by_suspension) {
-      start_bus_suspend(best, now);
-      return true;
-    }
-    if (bc.suspend) ++counters_.suspend_ignored;
+  return !suspend_seen_ || start_with_suspend(d, best, now, done);
+}
+
+// take_head()'s end once suspend commands were seen: the protocol errors against the
+// die's suspension, a SUSPEND or a RESUME; true for a plain command phase.
+bool ChannelEngine::start_with_suspend(Die& d, Job* best, Tick now, std::vector<Completed>& done) {
+  FlashCommand& bc = *best->c;
+  const bool by_suspension = !accepts(accept_[die_index(d)], bc.start_need());
+  std::string why = suspend_error(d, bc, by_suspension);
+  if (!why.empty()) {
+    if (bc.op != FlashOp::Resume) meter_.release(bc.chip, bc.die, best->seq, now, bus_clock(now));
+    fail(best, now, std::move(why), done);
+    return false;
   }
-  start_bus_command(best, now);
+  if (bc.op == FlashOp::Resume) {
+    start_bus_resume(best, now);
+    return false;
+  }
+  if (by_suspension) {
+    start_bus_suspend(best, now);
+    return false;
+  }
+  if (bc.suspend) ++counters_.suspend_ignored;
   return true;
 }
 
@@ -981,14 +1001,11 @@ void ChannelEngine::advance(Tick now, std::vector<Completed>& done) {
             finish_array(d, now, done);
             changed = true;
           }
-          if (d.suspend_end <= now) {  // a suspend latency ends before the operation
-            suspend_done(d, now);
-            changed = true;
-          }
-          next_array_end_ = std::min(next_array_end_, std::min(d.array_end, d.suspend_end));
+          next_array_end_ = std::min(next_array_end_, d.array_end);
         }
       }
     }
+    if (next_suspend_end_ <= now && suspend_latency_ends(now)) changed = true;
     if (arbitrate(now, done)) changed = true;
   }
   // Skip the wake at the end of a command phase that only starts the array.
@@ -1002,7 +1019,29 @@ void ChannelEngine::advance(Tick now, std::vector<Completed>& done) {
     lazy_bus_end_ = true;
     bus_next = seg_end_ + array_time(bus_op_->c->op);  // the array end that follows
   }
-  next_event_ = std::min(bus_next, next_array_end_);
+  next_event_ = std::min(bus_next, std::min(next_array_end_, next_suspend_end_));
+}
+
+// The suspend latencies that end at `now` (after the array ends of `now`: an operation that
+// ends then was not held); whether one did.
+bool ChannelEngine::suspend_latency_ends(Tick now) {
+  bool any = false;
+  next_suspend_end_ = kNever;
+  for (std::size_t k = 0; k < suspending_dies_.size();) {
+    Die& d = dies_[suspending_dies_[k]];
+    if (d.suspend_end <= now) {
+      suspend_done(d, now);
+      any = true;
+    }
+    if (d.suspend_end == kNever) {  // done, or void since
+      suspending_dies_[k] = suspending_dies_.back();
+      suspending_dies_.pop_back();
+      continue;
+    }
+    next_suspend_end_ = std::min(next_suspend_end_, d.suspend_end);
+    ++k;
+  }
+  return any;
 }
 
 }  // namespace ssd::nand

@@ -199,6 +199,7 @@ class ChannelEngine {
   // From now on a scheduler block reads suspend_word(): the start of a program's or
   // erase's array time (when an offer appears) is then an event of its own.
   void set_suspend_offers(bool on) { suspend_offers_ = on; }
+  unsigned held_dies() const { return held_dies_; }  // dies holding a suspended operation
   bool die_idle(unsigned chip, unsigned die) const {
     const Die& d = die_at(chip, die);
     return d.inflight == 0 && d.queued == 0;
@@ -322,7 +323,9 @@ class ChannelEngine {
     Job* parked = nullptr;
     Tick left = 0, parked_at = 0;
     Job* resuming = nullptr;
-    bool suspend_state() const { return suspending || parked || resuming; }
+    bool susp = false;  // suspending, parked or resuming: kept by sync_susp()
+    bool suspend_state() const { return susp; }
+    void sync_susp() { susp = suspending || parked || resuming; }
   };
   struct Segment {
     BusPhase phase;
@@ -354,15 +357,18 @@ class ChannelEngine {
   std::uint32_t suspend_offer(const Die& d) const;
   bool suspend_eligible(const Die& d, const FlashCommand& c) const;
   std::string suspend_error(const Die& d, const FlashCommand& c, bool by_suspension) const;
+  bool take_head(Die& d, Job* best, Tick now, std::vector<Completed>& done);
+  [[gnu::noinline]] bool start_with_suspend(Die& d, Job* best, Tick now, std::vector<Completed>& done);
   void start_bus_suspend(Job* j, Tick now);
   void start_bus_resume(Job* j, Tick now);
   void suspend_void(Die& d, Tick now);
   void suspend_done(Die& d, Tick now);
+  bool suspend_latency_ends(Tick now);
   void finish_resume(Die& d, Tick now, std::vector<Completed>& done);
   void finish_lazy_bus_end();  // catch_up()'s work
   void start_bus_command(Job* j, Tick now);
   void start_bus_dataout(Job* j, Tick now);
-  void start_bus(Job* j, Tick now);
+  [[gnu::always_inline]] inline void start_bus(Job* j, Tick now);
   void finish_bus_segment(Tick now, std::vector<Completed>& done);
   void start_array(Die& d, Job* j, Tick now);
   void finish_array(Die& d, Tick now, std::vector<Completed>& done);
@@ -395,6 +401,7 @@ class ChannelEngine {
   Tick t_suspend_cmd_, t_suspend_program_, t_suspend_erase_, t_suspend_penalty_;
   bool suspend_offers_ = false;  // set_suspend_offers()
   bool suspend_seen_ = false;    // a command with `suspend`, or a RESUME, was submitted
+  unsigned held_dies_ = 0;
   std::uint32_t soft_level_ = 0xFFFFFFFFu;  // read levels from here on are soft-decision reads
   std::uint32_t soft_senses_ = 1;
   bool soft(const FlashCommand& c) const { return c.read_level >= soft_level_; }
@@ -444,6 +451,8 @@ class ChannelEngine {
 
   std::vector<Job*> waiting_out_;  // reads whose data waits for the bus
   std::vector<Job*> waiting_cmd_;  // reads whose command waits for the bus after their SUSPEND
+  std::vector<std::uint32_t> suspending_dies_;  // dies in a suspend latency (suspend_end set)
+  Tick next_suspend_end_ = kNever;              // the earliest of their ends (or a stale earlier time)
   std::vector<Job*> rejected_;     // invalid at submit, completed at next advance
   std::uint64_t seq_ = 0;
   unsigned queued_total_ = 0;  // commands waiting to start, all dies

@@ -31,6 +31,8 @@ class ChannelStatus {
   // of the last at().
   std::uint32_t suspend_word(unsigned chip, unsigned die) const { return engine_->suspend_word(chip, die); }
   Tick suspend_margin(unsigned chip, unsigned die) const { return engine_->suspend_margin(chip, die, now_); }
+  unsigned held_dies() const { return engine_->held_dies(); }  // dies holding a suspended operation
+  unsigned dies_per_chip() const { return engine_->config().dies_per_chip; }
   // Whether `c` could start now: no command waits for the bus and its die accepts it.
   bool ready_for(const FlashCommand& c) const { return engine_->ready_for(c); }
   // A measurement, not an input to decisions: the command's die's work integrals up to

@@ -109,6 +109,12 @@ ChannelCounters NandDevice::totals() const {
     t.retry_reads += c.retry_reads;
     t.soft_reads += c.soft_reads;
     t.bus_busy += c.bus_busy;
+    for (unsigned k = 0; k < 2; ++k) t.suspends[k] += c.suspends[k];
+    t.suspends_void += c.suspends_void;
+    t.suspend_ignored += c.suspend_ignored;
+    t.resumes += c.resumes;
+    t.suspended_ticks += c.suspended_ticks;
+    t.max_suspended_ticks = std::max(t.max_suspended_ticks, c.max_suspended_ticks);
   }
   return t;
 }

@@ -70,6 +70,25 @@ class WaitMeter {
       set_state(e, !e.occupants.empty() ? e.occupants.front().kind : chip_state, now, bus);
     }
   }
+  // A suspended operation (release()d while held) occupies its die again from `now`, in
+  // its place by number.
+  template <typename Bus>
+  void reoccupy(unsigned chip, unsigned die, std::uint64_t seq, unsigned kind, Tick now, Bus&& bus) {
+    Die* first = &dies_[chip * dies_per_chip_];
+    auto& occ = first[die].occupants;
+    std::size_t i = 0;
+    while (i < occ.size() && occ[i].seq < seq) ++i;
+    occ.insert(occ.begin() + static_cast<std::ptrdiff_t>(i), {seq, static_cast<std::uint8_t>(kind)});
+    ++chip_occupants_[chip];
+    const Occupant* oldest = nullptr;
+    for (unsigned k = 0; k < dies_per_chip_; ++k)
+      if (!first[k].occupants.empty() && (!oldest || first[k].occupants.front().seq < oldest->seq))
+        oldest = &first[k].occupants.front();
+    for (unsigned k = 0; k < dies_per_chip_; ++k) {
+      Die& e = first[k];
+      set_state(e, !e.occupants.empty() ? e.occupants.front().kind : oldest->kind, now, bus);
+    }
+  }
   // The die's integrals up to `now` (>= its last change), by kind (kWaitKinds - 1: bus
   // held by another chip while idle); `bus` is the bus busy time up to `now`.
   Ticks at(unsigned chip, unsigned die, Tick now, Tick bus) const {

@@ -5,11 +5,12 @@
 # per geometry: logic gates (Yosys' simple gate cells), flip-flops, the command memory (kept as RAM: its bits and
 # ports, `ram_block`), and the longest combinational path in gate levels (Yosys ltp,
 # flip-flops excluded; an estimate of the critical path before placement). Each geometry
-# in three forms: HOS alone (RESCHED=0), and with the rescheduling hardware
+# in four forms: HOS alone (RESCHED=0 SUSPEND=0), with the rescheduling hardware
 # (controller.reschedule: docs/scheduler.md) for windows of up to 4 and up to 16 commands
-# (WMAX; the walk for multi-plane partners has a stage per command of the window).
+# (WMAX; the walk for multi-plane partners has a stage per command of the window), and
+# with the suspend hardware (controller.suspend; SUSPEND=1, no rescheduling).
 #   bash rtl/cost.sh [CHANNELSxCHIPS ...]     (default: 4x4 8x8 16x8)
-#   RTL_COST_FORMS="hos" bash rtl/cost.sh 4x4   (only some forms: hos, resched4, resched16)
+#   RTL_COST_FORMS="hos" bash rtl/cost.sh 4x4   (only some forms: hos, resched4, resched16, suspend)
 # Debian's `yosys`; takes minutes per geometry (scripts/deps.sh installs it).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -23,18 +24,21 @@ for g in "${geometries[@]}"; do
 done
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-forms=(${RTL_COST_FORMS:-hos resched4 resched16})
+forms=(${RTL_COST_FORMS:-hos resched4 resched16 suspend})
 for f in "${forms[@]}"; do
-  case "$f" in hos|resched4|resched16) ;; *) echo "rtl/cost.sh: a form is hos, resched4 or resched16, not '$f'" >&2; exit 2 ;; esac
+  case "$f" in hos|resched4|resched16|suspend) ;;
+    *) echo "rtl/cost.sh: a form is hos, resched4, resched16 or suspend, not '$f'" >&2; exit 2 ;;
+  esac
 done
 printf '%-9s %-10s %6s %9s %10s %9s %11s %13s\n' geometry form memory gates "flip-flops" "RAM bits" "RAM ports" "path (levels)"
 for g in "${geometries[@]}"; do
  for f in "${forms[@]}"; do
   ch=${g%x*} chips=${g#*x} pool=$((${g%x*} * ${g#*x} * 32))
   case "$f" in
-    hos) extra="-set RESCHED 0" ;;
-    resched4) extra="-set RESCHED 1 -set WMAX 4" ;;
-    resched16) extra="-set RESCHED 1 -set WMAX 16" ;;
+    hos) extra="-set RESCHED 0 -set SUSPEND 0" ;;
+    resched4) extra="-set RESCHED 1 -set WMAX 4 -set SUSPEND 0" ;;
+    resched16) extra="-set RESCHED 1 -set WMAX 16 -set SUSPEND 0" ;;
+    suspend) extra="-set RESCHED 0 -set SUSPEND 1" ;;
   esac
   yosys -q -l "$work/$g.log" -p "
     read_verilog $here/sched_block.v

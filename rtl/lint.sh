@@ -16,6 +16,8 @@ sets=(
   "CHANNELS=16 CHIPS=8 POOL=32"
   "CHANNELS=2 CHIPS=2 DIES=2 POOL=16 WMAX=4"
   "CHANNELS=2 CHIPS=2 POOL=16 RESCHED=0"
+  "CHANNELS=2 CHIPS=2 DIES=4 POOL=16 SUSPEND=0"
+  "CHANNELS=2 CHIPS=3 DIES=4 POOL=16 RESCHED=0"
 )
 # The memory's writes at a decision edge (per channel, a grant, its partners and their
 # unlinks) are loops Verilator must unroll: its default limits are for smaller ones.

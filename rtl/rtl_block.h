@@ -4,6 +4,7 @@
 // `Shape` says which (the parameters it was verilated with).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include <verilated.h>
 
+#include "controller/decision_model.h"
 #include "controller/reschedule.h"
 #include "rtl/rtl_model.h"
 #include "tlm/flash_command.h"
@@ -49,6 +51,7 @@ template <typename Model>
 class RtlBlock {
  public:
   static constexpr unsigned kAcceptBits = 3 * kStartBits;
+  static constexpr unsigned kSuspendBits = 28;  // a die's suspend word, with its margin
   static constexpr unsigned kParts = kMaxPlanes - 1;  // partners of a grant, at most
   struct Grant {
     bool valid = false;
@@ -56,12 +59,17 @@ class RtlBlock {
     unsigned chip = 0;
     unsigned parts = 0;                             // multi-plane rescheduling: its partners
     std::array<std::uint64_t, kParts> part_id{};   // in the order they joined
+    bool suspend = false, resume = false;           // suspend: the read suspends; a RESUME of `die`
+    unsigned die = 0;
   };
 
-  RtlBlock(const Shape& s, bool read_first, bool by_priority, const ctrl::RescheduleConfig& r = {})
+  RtlBlock(const Shape& s, bool read_first, bool by_priority, const ctrl::RescheduleConfig& r = {},
+           const ctrl::SuspendForm& sf = {})
       : s_(s),
         cpw_(bits_for(s.chips)),
+        dw_(bits_for(s.dies)),
         accept_(std::size_t{s.channels} * s.chips * s.dies, 0),
+        soffer_(std::size_t{s.channels} * s.chips * s.dies, 0),
         open_(s.channels, 0),
         model_(std::make_unique<Model>(&context_)) {
     model_->read_first = read_first;
@@ -69,6 +77,9 @@ class RtlBlock {
     model_->resched_mp = r.multiplane;
     model_->resched_pipe = r.pipeline;
     model_->window = r.window;
+    model_->susp_mode = sf.mode;
+    model_->susp_gc = sf.gc_reads;
+    model_->min_margin = static_cast<std::uint16_t>(std::min<std::uint32_t>(sf.min_margin_us, 65535));
     model_->rst = 1;
     model_->push = 0;
     model_->decide = 0;
@@ -109,6 +120,14 @@ class RtlBlock {
     set_bits(model_->accept, static_cast<unsigned>(i) * kAcceptBits, kAcceptBits, word);
     changed_ = true;
   }
+  // A die's suspend word (ChannelEngine::suspend_word, its margin in us at bit 12).
+  void set_suspend_word(unsigned channel, unsigned chip, unsigned die, std::uint32_t word) {
+    const std::size_t i = (std::size_t{channel} * s_.chips + chip) * s_.dies + die;
+    if (soffer_[i] == word) return;
+    soffer_[i] = word;
+    set_bits(model_->soffer, static_cast<unsigned>(i) * kSuspendBits, kSuspendBits, word);
+    changed_ = true;
+  }
   // Whether a decision now would grant on `channel` (no edge: the inputs settle).
   bool would_grant(unsigned channel) {
     if (changed_) settle();
@@ -125,6 +144,9 @@ class RtlBlock {
       out[ch].valid = true;
       out[ch].id = get_bits(model_->grant_id, ch * 32, 32);
       out[ch].chip = get_bits(model_->grant_chip, ch * cpw_, cpw_);
+      out[ch].suspend = get_bits(model_->grant_suspend, ch, 1) != 0;
+      out[ch].resume = get_bits(model_->grant_resume, ch, 1) != 0;
+      out[ch].die = get_bits(model_->grant_die, ch * dw_, dw_);
       for (unsigned k = 0; k < kParts; ++k) {
         if (!get_bits(model_->grant_part, ch * kParts + k, 1)) break;  // slots fill in order
         out[ch].part_id[out[ch].parts++] = get_bits(model_->grant_part_id, (ch * kParts + k) * 32, 32);
@@ -178,8 +200,8 @@ class RtlBlock {
     changed_ = false;
   }
   Shape s_;
-  unsigned cpw_;
-  std::vector<std::uint32_t> accept_;  // the pins' values, per die and per channel
+  unsigned cpw_, dw_;
+  std::vector<std::uint32_t> accept_, soffer_;  // the pins' values, per die and per channel
   std::vector<char> open_;
   bool low_seen_ = false;  // evaluated with the clock low since the last rising edge
   bool changed_ = true;    // an input that outputs depend on changed since the last evaluation

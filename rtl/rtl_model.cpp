@@ -30,7 +30,7 @@ static_assert(verilated_as<Vsched_hos_16x8x4>(kHos16x8x4), "rtl/CMakeLists.txt a
 static_assert(verilated_as<Vsched_ios_16x8x4>(kIos16x8x4), "rtl/CMakeLists.txt and rtl_model.cpp disagree");
 
 using Factory = std::unique_ptr<ctrl::DecisionModel> (*)(const Shape&, const nand::NandConfig&, bool, bool,
-                                                          const ctrl::RescheduleConfig&);
+                                                          const ctrl::RescheduleConfig&, const ctrl::SuspendForm&);
 struct Verilated {
   Shape shape;
   Factory make;
@@ -45,11 +45,11 @@ const Verilated kBlocks[] = {
 
 std::unique_ptr<ctrl::DecisionModel> make_decision_model(const nand::NandConfig& n, bool ios, bool read_first,
                                                          bool by_priority, const ctrl::RescheduleConfig& r,
-                                                         std::string& why) {
+                                                         std::string& why, const ctrl::SuspendForm& sf) {
   for (const Verilated& b : kBlocks) {
     const Shape& s = b.shape;
     if (s.ios == ios && n.channels <= s.channels && n.chips_per_channel <= s.chips && n.dies_per_chip <= s.dies)
-      return b.make(s, n, read_first, by_priority, r);
+      return b.make(s, n, read_first, by_priority, r, sf);
   }
   const Shape& largest = ios ? kIos16x8x4 : kHos16x8x4;
   why = "the RTL block is verilated for at most " + std::to_string(largest.channels) + " channels x " +

@@ -23,8 +23,9 @@ struct Shape {
 // The block for a device of geometry `n` (IOS or HOS, read_first and classes as
 // configured); null, with the reason in `why`, when no block holds the geometry.
 // With rescheduling `r` (controller.reschedule; its window at most the block's WMAX, 16).
+// With suspend and resume `sf` (controller.suspend).
 std::unique_ptr<ctrl::DecisionModel> make_decision_model(const nand::NandConfig& n, bool ios, bool read_first,
                                                          bool by_priority, const ctrl::RescheduleConfig& r,
-                                                         std::string& why);
+                                                         std::string& why, const ctrl::SuspendForm& sf = {});
 
 }  // namespace ssd::rtl

@@ -47,6 +47,20 @@
 // accept word offers the planes so far; joined entries are unlinked (m_next of the entry
 // before them rewritten), freed with the candidate, and granted as grant_part_id.
 //
+// SUSPEND (HOS, docs/scheduler.md "Suspend and resume"; susp_mode, susp_gc and
+// min_margin are configuration inputs, static during a run; susp_mode 0 grants exactly as
+// a block without it). Per die the block samples a suspend word beside its accept word:
+// {margin[15:0] (the operation's remaining time beyond the suspend latency, whole us),
+// resumable, held, erase, the read offer by suspension[8:0]}. Per queue a registered
+// suspend read (s_*): the head of its host reads if it may suspend (not keep_order; a GC
+// read only with susp_gc), else with susp_gc the head of urgent GC's reads, then of
+// background GC's. A queue is ready with, in this order: (1) its suspend read, if its die
+// holds an operation and accepts the read; (2) its candidate, ready as without suspend;
+// (3) its suspend read by suspension (its die offers the read's planes, susp_mode names
+// the operation's kind, margin > min_margin); (4) a RESUME of its lowest resumable die.
+// The grant says which (grant_suspend, grant_resume with grant_die; a RESUME frees no
+// entry and has id 0).
+//
 // FAULT (for the test that the co-simulation's check catches a difference): 0 none;
 // 1 each channel scans its chips from chip 0 at every edge, ignoring rr.
 module sched_block #(
@@ -58,6 +72,7 @@ module sched_block #(
     parameter integer IDW = 32,         // command id bits
     parameter integer WMAX = 16,        // the largest rescheduling window
     parameter integer RESCHED = 1,      // 0: no rescheduling hardware (the inputs are ignored)
+    parameter integer SUSPEND = 1,      // 0: no suspend hardware (the inputs are ignored)
     parameter integer FAULT = 0
 ) (
     input  wire                              clk,
@@ -80,9 +95,16 @@ module sched_block #(
     input  wire                              decide,
     input  wire [CHANNELS-1:0]               open,
     input  wire [CHANNELS*CHIPS*DIES*AW-1:0] accept,       // per die (channel, chip, die order)
+    input  wire [1:0]                        susp_mode,    // HOS: bit 0 erase, bit 1 program; static
+    input  wire                              susp_gc,      // HOS: GC's reads suspend too; static
+    input  wire [15:0]                       min_margin,   // HOS: us a suspension must save; static
+    input  wire [CHANNELS*CHIPS*DIES*SW-1:0] soffer,       // per die: its suspend word
     output reg  [CHANNELS-1:0]               grant,
     output reg  [CHANNELS*IDW-1:0]           grant_id,
     output reg  [CHANNELS*CPW-1:0]           grant_chip,
+    output reg  [CHANNELS-1:0]               grant_suspend, // the read goes by suspension
+    output reg  [CHANNELS-1:0]               grant_resume,  // a RESUME of die grant_die of grant_chip
+    output reg  [CHANNELS*DW-1:0]            grant_die,
     // Multi-plane rescheduling: per channel, the commands granted with grant_id as one
     // n-plane command (slot k valid, id), in the order they joined.
     output reg  [CHANNELS*NP-1:0]            grant_part,
@@ -100,6 +122,7 @@ module sched_block #(
   localparam integer WW = $clog2(WMAX + 1);         // a window's (and a pass count's) bits
   localparam integer SB = PLANES_MAX + 1;           // kStartBits
   localparam integer AW = 3 * SB;                   // an accept word
+  localparam integer SW = 28;                       // a suspend word
   localparam integer CHW = CHANNELS > 1 ? $clog2(CHANNELS) : 1;
   localparam integer CPW = CHIPS > 1 ? $clog2(CHIPS) : 1;
   localparam integer DW = DIES > 1 ? $clog2(DIES) : 1;
@@ -129,6 +152,7 @@ module sched_block #(
   (* ram_block *) reg [PW-1:0]  m_next [0:POOL-1];  // the next entry of its list (or of the free list)
   (* ram_block *) reg [1:0]     m_op   [0:POOL-1];  // rescheduling: operation, keep_order
   (* ram_block *) reg           m_keep [0:POOL-1];
+  (* ram_block *) reg [1:0]     m_cls  [0:POOL-1];  // suspend: its class (GC's reads may not suspend)
   reg [PW-1:0]         free_head;             // the free list
   reg [PW:0]           free_count;
   reg [PW:0]           fresh;                 // entries fresh .. POOL - 1 were never used
@@ -189,6 +213,18 @@ module sched_block #(
       reg [CPW-1:0]   c_chip  [0:GQ-1];  // HOS: the queue's chip, by construction
       reg [DW-1:0]    c_die   [0:GQ-1];
       reg [AW-1:0]    c_need  [0:GQ-1];
+      // Suspend: the queue's suspend read (its list and entry, what a decision reads of it).
+      reg [GQ-1:0]    s_valid;
+      reg [2:0]       s_list  [0:GQ-1];
+      reg [PW-1:0]    s_entry [0:GQ-1];
+      reg [IDW-1:0]   s_id    [0:GQ-1];
+      reg [DW-1:0]    s_die   [0:GQ-1];
+      reg [SB-1:0]    s_need  [0:GQ-1];  // a read's need: {1, planes}
+      wire            susp_on = MODE == 0 && SUSPEND != 0 && susp_mode != 2'd0;
+      // Per queue, how a decision would take from it: 1 the suspend read on its held die,
+      // 2 the candidate, 3 the suspend read by suspension, 4 a RESUME of die q_rdie.
+      wire [3*GQ-1:0]  q_kind;
+      wire [DW*GQ-1:0] q_rdie;
 
       // Ready: the die's accept word offers what the candidate needs, and its channel is
       // open (HOS: the group's channel and the queue's chip; IOS: the head's).
@@ -213,7 +249,49 @@ module sched_block #(
           end
           ready = ready && c_valid[gb] && (need & ~offer) == {AW{1'b0}};
         end
-        assign q_ready[gg * GQ + gb] = ready;
+        wire [DW-1:0] sdie = s_die[gb];
+        wire [SB-1:0] sneed = s_need[gb];
+        reg [2:0]    kind;
+        reg [DW-1:0] rdie;
+        always @* begin : suspend_kind
+          integer d;
+          reg [SB-1:0] s_offer, s_acc;  // the suspend read's die: its read offers by suspension and as it is
+          reg          s_erase, s_held;
+          reg [15:0]   s_margin;
+          reg          resumable;
+          kind = ready ? 3'd2 : 3'd0;
+          rdie = {DW{1'b0}};
+          s_offer = {SB{1'b0}};
+          s_acc = {SB{1'b0}};
+          s_erase = 1'b0;
+          s_held = 1'b0;
+          s_margin = 16'd0;
+          resumable = 1'b0;
+          if (susp_on && open[gg]) begin
+            for (d = 0; d < DIES; d = d + 1)
+              if (sdie == d[DW-1:0]) begin
+                s_offer = soffer[((gg * CHIPS + gb) * DIES + d) * SW +: SB];
+                s_erase = soffer[((gg * CHIPS + gb) * DIES + d) * SW + 9];
+                s_held = soffer[((gg * CHIPS + gb) * DIES + d) * SW + 10];
+                s_margin = soffer[((gg * CHIPS + gb) * DIES + d) * SW + 12 +: 16];
+                s_acc = accept[((gg * CHIPS + gb) * DIES + d) * AW +: SB];
+              end
+            for (d = DIES - 1; d >= 0; d = d - 1)
+              if (soffer[((gg * CHIPS + gb) * DIES + d) * SW + 11]) begin
+                resumable = 1'b1;
+                rdie = d[DW-1:0];
+              end
+            if (s_valid[gb] && s_held && (sneed & ~s_acc) == {SB{1'b0}}) kind = 3'd1;
+            else if (ready) kind = 3'd2;
+            else if (s_valid[gb] && (s_erase ? susp_mode[0] : susp_mode[1]) && (sneed & ~s_offer) == {SB{1'b0}} &&
+                     s_margin > min_margin)
+              kind = 3'd3;
+            else if (resumable) kind = 3'd4;
+          end
+        end
+        assign q_ready[gg * GQ + gb] = kind != 3'd0;
+        assign q_kind[3 * gb +: 3] = kind;
+        assign q_rdie[DW * gb +: DW] = rdie;
       end
       assign queue_held[gg * GQ +: GQ] = c_valid;
 
@@ -236,11 +314,17 @@ module sched_block #(
         t_any = sel >= 0;
         t_q = sel >= 0 ? sel[QW-1:0] : {QW{1'b0}};
       end
-      // What the decision grants, on the channel t_ch.
+      // What the decision grants, on the channel t_ch: the candidate, the suspend read, or
+      // a RESUME (no entry).
       wire [CHW-1:0] t_ch;
       wire [CPW-1:0] t_chip;
-      wire [IDW-1:0] t_id = c_id[t_q];
-      wire [PW-1:0]  t_entry = c_entry[t_q];
+      wire [2:0]     t_kind = q_kind[3 * t_q +: 3];
+      wire           t_sread = t_kind == 3'd1 || t_kind == 3'd3;
+      wire           t_resume = t_kind == 3'd4;
+      wire [DW-1:0]  t_rdie = q_rdie[DW * t_q +: DW];
+      wire [IDW-1:0] t_id = t_resume ? {IDW{1'b0}} : t_sread ? s_id[t_q] : c_id[t_q];
+      wire [PW-1:0]  t_entry = t_sread ? s_entry[t_q] : c_entry[t_q];
+      wire [2:0]     t_list = t_sread ? s_list[t_q] : c_list[t_q];
       if (MODE == 0) begin : hos_grant
         assign t_ch = gg[CHW-1:0];
         assign t_chip = t_q;  // QW == CPW
@@ -261,7 +345,7 @@ module sched_block #(
       // candidate, `window` entries at most, one stage per entry (docs/scheduler.md).
       // Only at a decision edge (no push then: the memory is as the last edge left it).
       wire [PW-1:0]  h_entry = t_entry;
-      wire [2:0]     h_list = c_list[t_q];
+      wire [2:0]     h_list = t_list;
       wire [NK*PW-1:0] h_heads = head[t_q];
       wire [NK*PW-1:0] h_tails = tail[t_q];
       wire [PW-1:0]  h_tail = h_tails[h_list * PW +: PW];
@@ -288,7 +372,7 @@ module sched_block #(
             if (d == {{(32 - QW){1'b0}}, t_q} * DIES + {{(32 - DW){1'b0}}, h_die})
               h_offer = accept[((gg * CHIPS) * DIES + d) * AW +: AW];
         end
-        wire walk = decide && t_any && resched_mp && h_planes != {PLANES_MAX{1'b0}} &&
+        wire walk = decide && t_any && t_kind == 3'd2 && resched_mp && h_planes != {PLANES_MAX{1'b0}} &&
                     (h_planes & (h_planes - 1'b1)) == {PLANES_MAX{1'b0}};
         // Stage k's state before its entry (from stage k - 1): the entry, whether the walk
         // ended, the planes met and joined, the last entry kept in the list (prev), the
@@ -411,6 +495,9 @@ module sched_block #(
         reg [DW-1:0]    b_die, a_die;
         reg [1:0]       b_op, a_op;
         reg             a_keep, moved;
+        reg             s_found;
+        reg [2:0]       s_cl;
+        reg [PW-1:0]    s_h;
         if (rst) begin
           for (k = 0; k < GQ; k = k + 1) begin
             ne[k] <= {NK{1'b0}};
@@ -418,6 +505,7 @@ module sched_block #(
           end
           for (k = 0; k < GQ * DIES; k = k + 1) lop[k] <= 3'd0;
           c_valid <= {GQ{1'b0}};
+          s_valid <= {GQ{1'b0}};
           c_moved <= {GQ{1'b0}};
           rr <= LAST_CHIP[CPW-1:0];
         end else if (t_any || p_here) begin
@@ -427,13 +515,14 @@ module sched_block #(
           n_ne = ne[u];
           for (k = 0; k < GQ * DIES; k = k + 1) n_lop[k] = lop[k];
           n_passes = passes[u];
-          // The candidate leaves the head of its list (with its partners, from the list).
-          if (t_any) begin
-            cl = c_list[u];
+          // The candidate (or the suspend read) leaves the head of its list (with its
+          // partners, from the list); a RESUME takes nothing.
+          if (t_any && MODE == 0) rr <= t_chip;
+          if (t_any && !t_resume) begin
+            cl = t_list;
             n_head[cl * PW +: PW] = g_head;
             n_tail[cl * PW +: PW] = g_tail;
             n_ne[cl] = g_ne;
-            if (MODE == 0) rr <= t_chip;
             // The die's last operation and the queue's passes, with rescheduling.
             if (resched) begin
               n_lop[{{(32 - QW){1'b0}}, u} * DIES + {{(32 - DW){1'b0}}, c_die[u]}] = {1'b1, m_op[c_entry[u]]};
@@ -521,6 +610,33 @@ module sched_block #(
             c_die[u] <= m_die[h];
             c_need[u] <= m_need[h];
           end
+          // The suspend read: the head of the host reads if it may suspend, else (GC's
+          // reads suspending) the head of urgent GC's reads, then of background GC's.
+          s_found = 1'b0;
+          s_cl = 3'd2;
+          s_h = n_head[2 * PW +: PW];
+          if (susp_on) begin
+            for (k = 0; k < 3; k = k + 1)
+              if (!s_found && (k == 0 || susp_gc)) begin
+                s_cl = k == 0 ? 3'd2 : k == 1 ? 3'd0 : 3'd4;
+                s_h = n_head[s_cl * PW +: PW];
+                if (n_ne[s_cl] && !(p_here && s_h == alloc ? push_keep : m_keep[s_h]) &&
+                    ((p_here && s_h == alloc ? push_class : m_cls[s_h]) == 2'd1 || susp_gc))
+                  s_found = 1'b1;
+              end
+          end
+          s_valid[u] <= s_found;
+          s_list[u] <= s_cl;
+          s_entry[u] <= s_h;
+          if (p_here && s_h == alloc) begin
+            s_id[u] <= push_id;
+            s_die[u] <= push_die;
+            s_need[u] <= {1'b1, push_planes};
+          end else begin
+            s_id[u] <= m_id[s_h];
+            s_die[u] <= m_die[s_h];
+            s_need[u] <= m_need[s_h][SB-1:0];
+          end
         end
       end
     end
@@ -532,6 +648,9 @@ module sched_block #(
   wire [CHANNELS*IDW-1:0] next_id;
   wire [CHANNELS*CPW-1:0] next_chip;
   wire [CHANNELS*PW-1:0]  next_entry;  // the entry each grant frees
+  wire [CHANNELS-1:0]     next_free;   // the grant frees it (a RESUME frees none)
+  wire [CHANNELS-1:0]     next_suspend, next_resume;
+  wire [CHANNELS*DW-1:0]  next_die;
   // Multi-plane rescheduling, per channel and partner slot: the partner granted (its
   // entry freed too) and the unlink its removal writes.
   wire [CHANNELS*NP-1:0]       next_part;
@@ -549,6 +668,10 @@ module sched_block #(
       assign next_id[ga * IDW +: IDW] = here ? group[G].t_id : grant_id[ga * IDW +: IDW];
       assign next_chip[ga * CPW +: CPW] = here ? group[G].t_chip : grant_chip[ga * CPW +: CPW];
       assign next_entry[ga * PW +: PW] = here ? group[G].t_entry : {PW{1'b0}};
+      assign next_free[ga] = here && !group[G].t_resume;
+      assign next_suspend[ga] = here && group[G].t_kind == 3'd3;
+      assign next_resume[ga] = here && group[G].t_resume;
+      assign next_die[ga * DW +: DW] = here && group[G].t_resume ? group[G].t_rdie : {DW{1'b0}};
       assign next_part[ga * NP +: NP] = here ? group[G].j_valid : {NP{1'b0}};
       assign next_part_id[ga * NP * IDW +: NP * IDW] = here ? group[G].j_id : {NP * IDW{1'b0}};
       assign next_step[ga * WMAX +: WMAX] = here ? group[G].j_step : {WMAX{1'b0}};
@@ -580,6 +703,7 @@ module sched_block #(
         m_seq[alloc] <= seq;
         m_op[alloc] <= push_op;
         m_keep[alloc] <= push_keep;
+        m_cls[alloc] <= push_class;
         if (push_linked) m_next[push_tail] <= alloc;
         if (free_count != 0) begin
           free_head <= m_next[free_head];
@@ -598,7 +722,7 @@ module sched_block #(
           for (k = 0; k < WMAX; k = k + 1)
             if (next_unlink[q * WMAX + k])
               m_next[next_unlink_prev[(q * WMAX + k) * PW +: PW]] <= next_unlink_next[(q * WMAX + k) * PW +: PW];
-          if (next_grant[q]) begin
+          if (next_free[q]) begin
             e = next_entry[q * PW +: PW];
             m_next[e] <= first;
             first = e;
@@ -639,6 +763,9 @@ module sched_block #(
       grant <= {CHANNELS{1'b0}};
       grant_id <= {CHANNELS * IDW{1'b0}};
       grant_chip <= {CHANNELS * CPW{1'b0}};
+      grant_suspend <= {CHANNELS{1'b0}};
+      grant_resume <= {CHANNELS{1'b0}};
+      grant_die <= {CHANNELS * DW{1'b0}};
       grant_part <= {CHANNELS * NP{1'b0}};
       grant_part_id <= {CHANNELS * NP * IDW{1'b0}};
       overflow <= 1'b0;
@@ -647,6 +774,9 @@ module sched_block #(
         grant <= next_grant;
         grant_id <= next_id;
         grant_chip <= next_chip;
+        grant_suspend <= next_suspend;
+        grant_resume <= next_resume;
+        grant_die <= next_die;
         grant_part <= next_part;
         grant_part_id <= next_part_id;
       end

@@ -3,6 +3,7 @@
 // not for a file that includes SystemC's (verilated.h would take SystemC's time).
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,10 +19,11 @@ template <typename Model>
 class VerilatedDecisions final : public ctrl::DecisionModel {
  public:
   VerilatedDecisions(const Shape& s, const nand::NandConfig& n, bool read_first, bool by_priority,
-                     const ctrl::RescheduleConfig& r)
-      : block_(s, read_first, by_priority, r),
+                     const ctrl::RescheduleConfig& r, const ctrl::SuspendForm& sf = {})
+      : block_(s, read_first, by_priority, r, sf),
         n_(n),
-        held_(std::size_t{n.channels} * n.chips_per_channel, 0) {}
+        held_(std::size_t{n.channels} * n.chips_per_channel, 0),
+        suspend_(sf.mode != 0) {}
   void push(const FlashCommand& c, Tick now) override {
     if (c.id > 0xFFFFFFFFull) {
       failure_ = "the RTL block's command ids are 32 bits: command " + std::to_string(c.id) + " does not fit";
@@ -46,7 +48,11 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
     for (unsigned ch = 0; ch < n_.channels; ++ch) {
       const auto& g = grants_[ch];
       if (!g.valid) continue;
-      granted[ch * kMaxPlanes] = g.id;
+      if (g.resume) {  // no command of the block's
+        granted[ch * kMaxPlanes] = ctrl::kSlotResume | g.chip << 8 | g.die;
+        continue;
+      }
+      granted[ch * kMaxPlanes] = g.id | (g.suspend ? ctrl::kSlotSuspend : 0);
       for (unsigned k = 0; k < g.parts; ++k) granted[ch * kMaxPlanes + 1 + k] = g.part_id[k];
       held_[std::size_t{ch} * n_.chips_per_channel + g.chip] -= 1 + g.parts;
     }
@@ -59,7 +65,19 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
   // The pins a decision reads: a channel's open bit and its chips' accept words. Only the
   // chips that hold a command at the block are sampled (a decision reads no other chip's
   // word: those hold their last value); a channel with none is not sampled at all.
+  // With suspend, every chip's words and suspend words (a die holding a suspended operation
+  // may have nothing queued: its RESUME is decided all the same), and the open bit.
   void sample(unsigned ch, const nand::ChannelStatus& st) {
+    if (suspend_) {
+      for (unsigned chip = 0; chip < n_.chips_per_channel; ++chip)
+        for (unsigned die = 0; die < n_.dies_per_chip; ++die) {
+          block_.set_accept(ch, chip, die, st.accept_word(chip, die));
+          const Tick margin_us = std::min<Tick>(st.suspend_margin(chip, die) / kTicksPerUs, 65535);
+          block_.set_suspend_word(ch, chip, die, st.suspend_word(chip, die) | static_cast<std::uint32_t>(margin_us) << 12);
+        }
+      block_.set_open(ch, st.queued_total() == 0);
+      return;
+    }
     const unsigned* held = &held_[std::size_t{ch} * n_.chips_per_channel];
     bool any = false;
     for (unsigned chip = 0; chip < n_.chips_per_channel; ++chip) {
@@ -86,6 +104,7 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
   RtlBlock<Model> block_;
   nand::NandConfig n_;
   std::vector<unsigned> held_;  // per chip, commands at the block
+  bool suspend_;
   std::vector<typename RtlBlock<Model>::Grant> grants_;
   std::string failure_;
   // The waveforms (trace()): variable numbers, kNoVar where trace.scopes leaves them out.
@@ -221,8 +240,9 @@ void VerilatedDecisions<Model>::trace_decided(Tick now) {
 template <typename Model>
 std::unique_ptr<ctrl::DecisionModel> make_decision_model_of(const Shape& s, const nand::NandConfig& n,
                                                             bool read_first, bool by_priority,
-                                                            const ctrl::RescheduleConfig& r = {}) {
-  return std::make_unique<VerilatedDecisions<Model>>(s, n, read_first, by_priority, r);
+                                                            const ctrl::RescheduleConfig& r = {},
+                                                            const ctrl::SuspendForm& sf = {}) {
+  return std::make_unique<VerilatedDecisions<Model>>(s, n, read_first, by_priority, r, sf);
 }
 
 }  // namespace ssd::rtl

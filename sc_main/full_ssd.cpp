@@ -57,6 +57,8 @@ ctrl::FtlConfig FullSsd::ftl_with_bad_blocks(const Config& cfg, const Settings& 
 
 FullSsd::Built FullSsd::build_device(const Config& cfg, const Settings& s, VcdWriter* vcd, Policies policies) {
   Built b;
+  // The latency parts of suspend and resume are this run's if it suspends (latency_parts.h).
+  optional_parts() = s.sched.suspend ? 0b11u : 0u;
   const ctrl::FtlConfig fcfg = ftl_with_bad_blocks(cfg, s);
   b.nand = fcfg.nand;
   ctrl::FirmwareConfig fw = s.fw;
@@ -187,7 +189,8 @@ void FullSsd::build_front(const Config& cfg, const Settings& s, Built& b, VcdWri
 #if SSD_RTL
     std::string why;
     auto model = rtl::make_decision_model(ncfg, b.form.ios, b.form.read_first, b.form.by_priority,
-                                          b.sched.reschedule, why);
+                                          b.sched.reschedule, why,
+                                          {b.sched.suspend, b.sched.suspend_gc_reads, b.sched.suspend_min_remaining_us});
     if (!model) throw ConfigError(cfg.locate(rtl_key + " = " + rtl + ": " + why));
     if (vcd) model->trace(*vcd, std::string(sched->name()) + ".rtl");
     sched->set_decision_model(std::move(model), rtl == "on" ? ctrl::FlashSched::Twin::On : ctrl::FlashSched::Twin::Check);

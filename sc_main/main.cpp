@@ -47,6 +47,10 @@ struct Ssd : sc_core::sc_module {
     host = std::make_unique<NandScriptDriver>("host", ncfg, script, keep);
     nand = std::make_unique<nand::NandDevice>("nand", ncfg, vcd);
     for (unsigned c = 0; c < ncfg.channels; ++c) host->sockets[c]->bind(nand->channel(c).socket);
+    // A script that suspends: the waveform shows the suspend phases (a run without has the
+    // variables of before).
+    if (vcd && NandScriptReader::uses_suspend(script, ncfg))
+      for (unsigned c = 0; c < ncfg.channels; ++c) nand->channel(c).enable_suspend();
   }
 };
 
@@ -339,6 +343,7 @@ int run(int argc, char** argv) {
     if (h.input_error()) return 2;  // stopped on bad input: transactions were left in flight
     h.pool().check_all_returned();
     top.firmware->pool().check_all_returned();
+    top.sched->resume_pool().check_all_returned();
     RunFigures fig;
     fig.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     fig.peak_rss_mb = peak_rss_mb();

@@ -8,6 +8,17 @@
 
 namespace ssd {
 
+bool NandScriptReader::uses_suspend(const std::string& path, const nand::NandConfig& geometry) {
+  try {
+    NandScriptReader r(path, geometry);
+    ScriptCommand c;
+    while (r.next(c))
+      if (c.suspend || c.op == FlashOp::Resume) return true;
+  } catch (const ScriptError&) {
+  }
+  return false;
+}
+
 NandScriptReader::NandScriptReader(const std::string& path, const nand::NandConfig& geometry)
     : path_(path), geo_(geometry), planes_(geometry.planes_per_die), in_(path) {
   std::error_code ec;
@@ -49,7 +60,9 @@ bool NandScriptReader::read_line() {
     if (f[1] == "read") c.op = FlashOp::Read;
     else if (f[1] == "program") c.op = FlashOp::Program;
     else if (f[1] == "erase") c.op = FlashOp::Erase;
-    else fail("op", "unknown operation " + quote(f[1]) + " (read, program or erase)");
+    else if (f[1] == "suspend_read") c.op = FlashOp::Read, c.suspend = true;
+    else if (f[1] == "resume") c.op = FlashOp::Resume;
+    else fail("op", "unknown operation " + quote(f[1]) + " (read, program, erase, suspend_read or resume)");
     std::uint32_t v;
     if (!parse_whole(f[2], v) || v > 65535) fail("channel", "not a channel number: " + quote(f[2]));
     c.channel = static_cast<std::uint16_t>(v);
@@ -57,7 +70,11 @@ bool NandScriptReader::read_line() {
     c.chip = static_cast<std::uint16_t>(v);
     if (!parse_whole(f[4], v) || v > 65535) fail("die", "not a die number: " + quote(f[4]));
     c.die = static_cast<std::uint16_t>(v);
-    if (f[5] == "all") {
+    if (c.op == FlashOp::Resume) {
+      for (const auto& [i, field] : {std::pair<int, const char*>{5, "planes"}, {6, "block"}, {7, "pages"}})
+        if (f[i] != "-") fail(field, "a resume names its die only: '-' (not " + quote(f[i]) + ")");
+      c.plane_mask = 1;
+    } else if (f[5] == "all") {
       c.plane_mask = static_cast<std::uint8_t>((1u << planes_) - 1);
     } else {
       std::string item;
@@ -68,9 +85,10 @@ bool NandScriptReader::read_line() {
       }
       if (c.plane_mask == 0) fail("planes", "no plane given");
     }
-    if (!parse_whole(f[6], c.block)) fail("block", "not a block number: " + quote(f[6]));
+    if (c.op != FlashOp::Resume && !parse_whole(f[6], c.block)) fail("block", "not a block number: " + quote(f[6]));
     std::uint32_t first = 0, last = 0;
-    if (c.op == FlashOp::Erase) {
+    if (c.op == FlashOp::Resume) {
+    } else if (c.op == FlashOp::Erase) {
       if (f[7] != "-" && !parse_whole(f[7], first)) fail("pages", "an erase takes '-' (or a number, ignored)");
     } else {
       const std::size_t dash = f[7].find('-');

@@ -5,10 +5,13 @@
 //   2000       read     0       0    0   all    0     3
 //   5000       erase    0       0    0   0      0     -
 //
-// time_us is the submission time (non-decreasing); op is read, program or erase;
-// planes is a comma list of plane numbers or "all" (more than one: a multi-plane
-// command); pages is one page, a range a-b (one command per page, all submitted
-// at that time, in order) or "-" for an erase. '#' starts a comment.
+// time_us is the submission time (non-decreasing); op is read, program or erase, or
+// suspend_read (a read that suspends the program or erase its die's array runs, if the
+// die offers it) or resume (the RESUME of the die's suspended operation: docs/nand-timing.md,
+// "Suspend and resume"); planes is a comma list of plane numbers or "all" (more than one:
+// a multi-plane command); pages is one page, a range a-b (one command per page, all
+// submitted at that time, in order) or "-" for an erase. A resume names no planes, block
+// or pages: "-" each. '#' starts a comment.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +36,7 @@ struct ScriptCommand {
   std::uint32_t block = 0;
   std::uint32_t page = 0;
   int line = 0;
+  bool suspend = false;  // suspend_read
 };
 
 class NandScriptReader {
@@ -45,6 +49,9 @@ class NandScriptReader {
   // The next command; false at the end. Throws ScriptError("FILE:LINE: field 'X': ...").
   bool next(ScriptCommand& out);
   const std::string& path() const { return path_; }
+  // Whether the script at `path` has a suspend_read or a resume (read through; false if
+  // it cannot be read: the run's own reader reports that).
+  static bool uses_suspend(const std::string& path, const nand::NandConfig& geometry);
 
  private:
   bool read_line();

@@ -68,6 +68,7 @@ void NandScriptDriver::issue() {
       c.die = next_.die;
       c.plane_mask = next_.plane_mask;
       c.page = next_.page;
+      c.suspend = next_.suspend;
       c.id = static_cast<std::uint64_t>(next_.line);
       for (unsigned p = 0; p < kMaxPlanes; ++p) c.block[p] = next_.block;
       // The shadow follows submission order, which is each die's execution order.
@@ -88,7 +89,7 @@ void NandScriptDriver::issue() {
         }
       }
       gp->set_command(c.op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-      gp->set_data_length(c.op == FlashOp::Erase ? 0 : c.plane_count() * cfg_.page_bytes);
+      gp->set_data_length(c.op == FlashOp::Erase || c.op == FlashOp::Resume ? 0 : c.plane_count() * cfg_.page_bytes);
       tlm::tlm_phase phase = tlm::BEGIN_REQ;
       sc_time delay = SC_ZERO_TIME;
       ++submitted_;
@@ -108,6 +109,11 @@ tlm::tlm_sync_enum NandScriptDriver::nb_transport_bw(int, tlm::tlm_generic_paylo
     fatal(reader_.path() + ":" + std::to_string(c.id) + ": NAND protocol error: " + c.error);
   } else {
     const int op = static_cast<int>(c.op);
+    if (c.op == FlashOp::Resume) {  // no operation of its own: its effect is the one it restarts
+      if (records_.size() < keep_records_) records_.push_back({static_cast<int>(c.id), c});
+      gp.release();
+      return tlm::TLM_COMPLETED;
+    }
     latency_[op].record(c.t_done - c.t_submit);
     if (c.op != FlashOp::Erase) latency_all_.record(c.t_done - c.t_submit);
     pages_[op] += c.plane_count();

@@ -121,6 +121,7 @@ json::Value parts_json(const host::LatencyAttribution& a, int op) {
   json::Value o = obj();
   const host::LatencyAttribution::Summary s = a.figures(op);
   for (unsigned k = 0; k < kParts; ++k) {
+    if (!part_shown(k)) continue;
     const host::LatencyAttribution::Figures& f = s.parts[k];
     json::Value p = obj();
     put(p, "mean_us", num(f.mean_us));
@@ -303,7 +304,23 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(root, "flush", op_stats(f.host.flush_latency(), 0, sim_s));
   put(root, "sim_time_us", num(ticks_to_us(end - f.window.start)));
   put(root, "window_start_us", num(ticks_to_us(f.window.start)));
-  put(root, "nand", nand_section(f.nand, f.window));
+  {
+    json::Value n = nand_section(f.nand, f.window);
+    if (f.sched.config().suspend) {  // controller.suspend: what the NAND did of it, over the whole run
+      const nand::ChannelCounters t = f.nand.totals();
+      json::Value su = obj();
+      put(su, "program_suspends", integer(t.suspends[0]));
+      put(su, "erase_suspends", integer(t.suspends[1]));
+      put(su, "void_suspends", integer(t.suspends_void));
+      put(su, "ignored", integer(t.suspend_ignored));
+      put(su, "resumes", integer(t.resumes));
+      put(su, "suspended_us", num(ticks_to_us(t.suspended_ticks)));
+      put(su, "max_suspended_us", num(ticks_to_us(t.max_suspended_ticks)));
+      put(su, "reads_granted_to_suspend", integer(f.sched.suspend_grants()));
+      put(n, "suspend", std::move(su));
+    }
+    put(root, "nand", std::move(n));
+  }
 
   const ctrl::Ftl& ftl = f.firmware.ftl();
   const ctrl::FirmwareCounters& fc = f.firmware.counters();

@@ -126,6 +126,7 @@ std::vector<Rule> make_rules() {
                     traced = key(&TraceConfig::request), t_start = key(&TraceConfig::start_us),
                     t_end = key(&TraceConfig::end_us);
   const std::string unit = key(&FirmwareConfig::read_unit_bytes), page = key(&nand::NandConfig::page_bytes);
+  const std::string suspend = key(&ctrl::SchedConfig::suspend);
 
   std::vector<Rule> r;
   r.push_back({{release, sched}, [=](const Settings& s, const Given&) -> std::string {
@@ -210,6 +211,28 @@ std::vector<Rule> make_rules() {
                  if (s.workload.kind != "nand_ops" || !s.ftl.nand.fault.on()) return "";
                  return kind + " = nand_ops drives the NAND without a controller: it takes no nand.fault.* keys "
                                "(they need the firmware's recovery)";
+               }});
+  // Suspend and resume: the block's HOS form decides them (hos, and pass under SOS), without
+  // rescheduling.
+  const auto suspending = [](const Settings& s) { return s.sched.suspend != 0; };
+  const auto suspend_name = [](const Settings& s) {
+    const std::uint8_t m = s.sched.suspend;
+    return std::string(m == 1 ? "erase" : m == 2 ? "program" : "both");
+  };
+  r.push_back({{suspend, sched}, [=](const Settings& s, const Given&) -> std::string {
+                 if (!suspending(s) || s.policy.scheduler != "ios") return "";
+                 return suspend + " = " + suspend_name(s) + " needs " + sched +
+                        " = hos or pass (it is ios: one FIFO, no chip queue to take a read from)";
+               }});
+  r.push_back({{suspend, reschedule}, [=](const Settings& s, const Given&) -> std::string {
+                 if (!suspending(s) || !s.sched.reschedule.on()) return "";
+                 return suspend + " = " + suspend_name(s) + " does not combine with " + reschedule + " = " +
+                        s.sched.reschedule.name() + " (set one of them off)";
+               }});
+  r.push_back({{suspend, kind}, [=](const Settings& s, const Given&) -> std::string {
+                 if (!suspending(s) || controller(s)) return "";
+                 return suspend + " is the scheduler block's: a nand_ops script drives the NAND without it (" + kind +
+                        ")";
                }});
   return r;
 }

@@ -29,7 +29,8 @@ std::string TimeSeries::header() {
       "free_blocks_min,free_blocks_mean,ncq_tags_in_use,host_queue_length";
   // The latency parts' means over the requests completed in the interval (tlm/latency_parts.h).
   for (const char* op : {"read", "write"})
-    for (unsigned k = 0; k < kParts; ++k) h += std::string(",") + op + "_part_" + part_name(k) + "_us";
+    for (unsigned k = 0; k < kParts; ++k)
+      if (part_shown(k)) h += std::string(",") + op + "_part_" + part_name(k) + "_us";
   return h;
 }
 
@@ -79,6 +80,7 @@ void TimeSeries::row(Tick now) {
   for (int op = 0; op < 2; ++op) {
     const double n = static_cast<double>(in.latency[op].count());
     for (unsigned k = 0; k < kParts; ++k) {
+      if (!part_shown(k)) continue;
       char v[32];
       std::snprintf(v, sizeof v, ",%.3f", n > 0 ? static_cast<double>(in.part_sum[op][k]) / n / 1e6 : 0.0);
       parts += v;

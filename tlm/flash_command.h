@@ -59,6 +59,8 @@ constexpr unsigned kStartBits = kMaxPlanes + 1;
 // A RESUME's need: the bit above the three operations' fields, offered by a die whose
 // suspended operation may resume now.
 constexpr std::uint32_t kResumeNeed = 1u << (3 * kStartBits);
+static_assert(((1u | 1u << kMaxPlanes) << (kStartBits * 3u)) == kResumeNeed,
+              "a RESUME's start_need() (op 3, plane mask 1) is kResumeNeed");
 // What a NAND reports at a command's end. Ok; ReadRetried: a read whose data came right
 // after extra read-retry or soft-decision steps (its data is good); the failures a NAND
 // can report: ProgramFailed and EraseFailed (the status register's FAIL bit),
@@ -188,9 +190,9 @@ struct FlashCommand {
   }
   // What the command needs of its die to start: it could start iff
   // (start_need() & ~offer) == 0, where `offer` is the die's word (ChannelEngine::accept_word).
-  std::uint32_t start_need() const {
-    return op == FlashOp::Resume ? kResumeNeed : start_need(plane_mask);
-  }
+  // (A RESUME, whose plane mask is 1, needs kResumeNeed: its field, above the erase's,
+  // keeps only the plane bit within 32 bits.)
+  std::uint32_t start_need() const { return start_need(plane_mask); }
   // The same with the planes `mask` (a command the block would merge: controller/reschedule.h).
   std::uint32_t start_need(std::uint8_t mask) const {
     return (std::uint32_t{mask} | (1u << kMaxPlanes)) << (kStartBits * static_cast<unsigned>(op));

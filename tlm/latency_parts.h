@@ -42,9 +42,23 @@ enum class Part : std::uint8_t {
   EccDecode,         // the controller's decode of a read's data (with a fault model: controller/ecc.h)
   Completion,        // the NAND done -> the firmware answers the host interface
   HostLinkOut,       // read data over the host link -> the host has the response
+  // Suspend and resume (controller.suspend; shown only then: part_shown):
+  Suspended,         // its program held suspended while its die served reads
+  SuspendWait,       // a read's SUSPEND: the command, the suspend latency, the bus after it
   Count
 };
 constexpr unsigned kParts = static_cast<unsigned>(Part::Count);
+constexpr unsigned kFirstOptionalPart = static_cast<unsigned>(Part::Suspended);
+// The optional parts a run has (bit k: part kFirstOptionalPart + k), set once before the
+// run by its composition root: the parts of a feature that is off stay out of every
+// output (stats.json, the CSVs, the time series), whose columns then are as without it.
+inline std::uint32_t& optional_parts() {
+  static std::uint32_t shown = 0;
+  return shown;
+}
+inline bool part_shown(unsigned k) {
+  return k < kFirstOptionalPart || (optional_parts() >> (k - kFirstOptionalPart) & 1u);
+}
 using PartTicks = std::array<Tick, kParts>;
 
 // snake_case names, as stats.json, the request CSV and the time series use them.
@@ -54,7 +68,8 @@ inline const char* part_name(unsigned p) {
       "write_buffer",       "rmw_read",          "write_stall",      "read_retry",     "firmware_sched",
       "conflict_host_read", "conflict_host_write", "conflict_gc_read", "conflict_gc_program", "conflict_erase",
       "block_queue",        "bus_wait",          "bus_command",      "bus_data",       "register_wait",
-      "array",              "ecc_decode",        "completion",       "host_link_out"};
+      "array",              "ecc_decode",        "completion",       "host_link_out",  "suspended",
+      "suspend_wait"};
   return p < kParts ? names[p] : "?";
 }
 inline Tick& at(PartTicks& t, Part p) { return t[static_cast<unsigned>(p)]; }
@@ -94,8 +109,14 @@ inline void flash_path_parts(const FlashCommand& f, Tick ecc_ticks, Tick from, T
   at(p, Part::BusWait) += f.waited[kWaitBus] + (f.t_start - f.t_submit);
   at(p, Part::BlockQueue) += (f.t_submit - f.t_queued) - metered;
   Tick bus = f.t_bus_end - f.t_start;
+  if (f.t_suspend_done) {  // a read that suspended an operation: its own command came after
+    const Tick cmd_start = f.t_bus_end - f.bus_cmd_ticks;
+    at(p, Part::SuspendWait) += cmd_start - f.t_start;
+    bus = f.t_bus_end - cmd_start;
+  }
   at(p, Part::RegisterWait) += f.t_array_start - f.t_bus_end;
-  at(p, Part::Array) += f.t_array_end - f.t_array_start;
+  at(p, Part::Array) += f.t_array_end - f.t_array_start - f.t_suspended;
+  at(p, Part::Suspended) += f.t_suspended;
   if (f.op == FlashOp::Read) {  // its data out: from a register, when the bus is free
     at(p, Part::RegisterWait) += f.t_out_ready - f.t_array_end;
     at(p, Part::BusWait) += f.t_out_start - f.t_out_ready;

@@ -263,3 +263,168 @@ TEST_CASE("rtl block: a block whose round robin is broken is caught within a few
   REQUIRE(o.divergence != "");
   CHECK(o.decisions < 1000);
 }
+
+// Suspend and resume (docs/scheduler.md): the two blocks on random stimulus as above, with
+// each die's suspend word random too (an offer by suspension for random planes, an erase
+// or a program, held, resumable, a margin around the threshold), in every mode, with and
+// without GC's reads. A grant is compared with what it does: the command, whether it
+// suspends, or a RESUME of which die.
+namespace {
+
+struct SuspendOutcome {
+  std::uint64_t decisions = 0, pushes = 0, grants = 0, suspends = 0, held_reads = 0, resumes = 0;
+  std::string divergence;
+};
+
+template <typename Model>
+SuspendOutcome compare_suspend(const Shape& g, bool read_first, bool by_priority, const ctrl::SuspendForm& sf,
+                               std::uint64_t decisions, std::uint64_t seed) {
+  RtlBlock<Model> rtl(g, read_first, by_priority, {}, sf);
+  ctrl::HosPolicy cpp(g.channels, g.chips, read_first, by_priority);
+  cpp.set_suspend(sf.mode, sf.min_margin_us, sf.gc_reads);
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 7;
+  auto rnd = [&x](std::uint64_t n) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x % n;
+  };
+  const unsigned dies = g.channels * g.chips * g.dies;
+  std::deque<FlashCommand> commands;
+  std::vector<std::uint32_t> accept(dies, 0), sword(dies, 0);
+  std::vector<Tick> margin(dies, 0);
+  std::vector<unsigned> all(g.channels);
+  for (unsigned ch = 0; ch < g.channels; ++ch) all[ch] = ch;
+  // A channel's words as nand::ChannelStatus gives them.
+  struct Status {
+    const std::vector<std::uint32_t>* accept;
+    const std::vector<std::uint32_t>* sword;
+    const std::vector<Tick>* margin;
+    unsigned base, dies, held;
+    std::uint32_t accept_word(unsigned chip, unsigned die) const { return (*accept)[base + chip * dies + die]; }
+    std::uint32_t suspend_word(unsigned chip, unsigned die) const { return (*sword)[base + chip * dies + die]; }
+    Tick suspend_margin(unsigned chip, unsigned die) const { return (*margin)[base + chip * dies + die]; }
+    unsigned held_dies() const { return held; }
+    unsigned dies_per_chip() const { return dies; }
+  };
+  std::vector<Status> status(g.channels);
+  std::vector<ctrl::Grant> out;
+  SuspendOutcome o;
+  unsigned pattern = 0;
+  std::uint64_t id = 0;
+  using E = nand::ChannelEngine;
+  for (std::uint64_t step = 0; step < decisions && o.divergence.empty(); ++step) {
+    if (step % 500 == 0) pattern = static_cast<unsigned>(rnd(4));
+    for (unsigned n = static_cast<unsigned>(rnd(4)); n-- > 0;) {
+      FlashCommand c;
+      c.id = ++id;
+      c.channel = static_cast<std::uint8_t>(rnd(g.channels));
+      c.chip = static_cast<std::uint8_t>(rnd(g.chips));
+      c.die = static_cast<std::uint8_t>(rnd(g.dies));
+      const std::uint64_t r = rnd(100);
+      c.op = r < 60 ? FlashOp::Read : r < 90 ? FlashOp::Program : FlashOp::Erase;
+      c.plane_mask = static_cast<std::uint8_t>(1 + rnd(3));
+      c.priority = static_cast<FlashPriority>(rnd(3));
+      c.keep_order = rnd(8) == 0;
+      if (g.depth == cpp.queued()) continue;
+      commands.push_back(c);
+      cpp.push(&commands.back());
+      rtl.push(commands.back());
+      ++o.pushes;
+    }
+    std::uint64_t open = 0;
+    for (unsigned ch = 0; ch < g.channels; ++ch)
+      if (pattern != 3 || rnd(2)) open |= std::uint64_t{1} << ch;
+    for (unsigned d = 0; d < dies; ++d) {
+      // Accept words: mostly refusing (dies busy), at times anything.
+      accept[d] = pattern == 0 ? (1u << RtlBlock<Model>::kAcceptBits) - 1
+                               : static_cast<std::uint32_t>(rnd(4) == 0 ? rnd(1u << RtlBlock<Model>::kAcceptBits) : 0);
+      // Suspend words: an offer for random planes (with its condition bit), erase or not,
+      // held and resumable at times, and a margin around the threshold.
+      std::uint32_t w = static_cast<std::uint32_t>(rnd(4) ? (1u << kMaxPlanes) | rnd(8) : rnd(1u << kStartBits));
+      if (rnd(2)) w |= E::kSuspendErase;
+      if (rnd(6) == 0) w |= E::kSuspendHeld;
+      if ((w & E::kSuspendHeld) && rnd(2)) w |= E::kSuspendResumable;
+      sword[d] = w;
+      const std::uint64_t m_us = sf.min_margin_us + rnd(5) - std::min<std::uint64_t>(2, sf.min_margin_us);
+      margin[d] = rnd(8) == 0 ? 0 : m_us * kTicksPerUs + rnd(kTicksPerUs);
+    }
+    for (unsigned ch = 0; ch < g.channels; ++ch) {
+      unsigned held = 0;
+      for (unsigned k = 0; k < g.chips * g.dies; ++k) held += (sword[ch * g.chips * g.dies + k] & E::kSuspendHeld) != 0;
+      status[ch] = Status{&accept, &sword, &margin, ch * g.chips * g.dies, g.dies, held};
+    }
+    ++o.decisions;
+    for (unsigned ch = 0; ch < g.channels; ++ch) rtl.set_open(ch, open >> ch & 1u);
+    for (unsigned ch = 0; ch < g.channels; ++ch)
+      for (unsigned chip = 0; chip < g.chips; ++chip)
+        for (unsigned die = 0; die < g.dies; ++die) {
+          const unsigned d = (ch * g.chips + chip) * g.dies + die;
+          rtl.set_accept(ch, chip, die, accept[d]);
+          const Tick m_us = std::min<Tick>(margin[d] / kTicksPerUs, 65535);
+          rtl.set_suspend_word(ch, chip, die, sword[d] | static_cast<std::uint32_t>(m_us) << 12);
+        }
+    std::uint64_t would = 0;
+    for (unsigned ch = 0; ch < g.channels; ++ch) would |= std::uint64_t{rtl.would_grant(ch)} << ch;
+    std::vector<typename RtlBlock<Model>::Grant> got;
+    rtl.decide(got);
+    out.clear();
+    const auto is_open = [open](unsigned ch) { return (open >> ch & 1u) != 0; };
+    cpp.decide_on_suspend_offers([&status](unsigned ch) -> const Status& { return status[ch]; }, is_open, out, all);
+    std::vector<const ctrl::Grant*> want(g.channels, nullptr);
+    for (const ctrl::Grant& c : out) want[c.resume ? c.channel : c.cmd->channel] = &c;
+    const auto show = [](bool valid, bool resume, bool suspend, std::uint64_t id, unsigned chip, unsigned die) {
+      if (!valid) return std::string("nothing");
+      if (resume) return "RESUME chip " + std::to_string(chip) + " die " + std::to_string(die);
+      return "command " + std::to_string(id) + " chip " + std::to_string(chip) + (suspend ? " by suspension" : "");
+    };
+    for (unsigned ch = 0; ch < g.channels && o.divergence.empty(); ++ch) {
+      const ctrl::Grant* w = want[ch];
+      const auto& r = got[ch];
+      if ((would >> ch & 1u) != (w != nullptr))
+        o.divergence = "decision " + std::to_string(step) + ", channel " + std::to_string(ch) +
+                       ": the RTL block said it would " + (would >> ch & 1u ? "" : "not ") + "grant";
+      const std::string a = show(w != nullptr, w && w->resume, w && w->suspend, w && w->cmd ? w->cmd->id : 0,
+                                 w ? (w->resume ? w->chip : w->cmd->chip) : 0, w ? w->die : 0);
+      const std::string b = show(r.valid, r.resume, r.suspend, r.id, r.chip, r.die);
+      if (a != b && o.divergence.empty())
+        o.divergence = "decision " + std::to_string(step) + ", channel " + std::to_string(ch) + ": RTL " + b + ", C++ " + a;
+      if (!w) continue;
+      ++o.grants;
+      if (w->resume) ++o.resumes;
+      else if (w->suspend) ++o.suspends;
+      else if (sword[(ch * g.chips + w->cmd->chip) * g.dies + w->cmd->die] & E::kSuspendHeld) ++o.held_reads;
+    }
+    if (rtl.overflow()) o.divergence = "the RTL block's queue overflowed at decision " + std::to_string(step);
+  }
+  return o;
+}
+
+template <typename Model>
+void check_suspend(const Shape& g, std::uint64_t decisions) {
+  for (std::uint8_t mode = 1; mode <= 3; ++mode)
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      const bool read_first = seed & 1u, by_priority = seed & 2u, gc = mode == 3 && seed > 2;
+      const ctrl::SuspendForm sf{mode, gc, static_cast<std::uint32_t>(seed == 4 ? 0 : 100 * seed)};
+      const SuspendOutcome o = compare_suspend<Model>(g, read_first, by_priority, sf, decisions, seed);
+      INFO("mode " << unsigned{mode} << ", seed " << seed << (read_first ? ", read first" : "")
+                   << (by_priority ? ", classes" : "") << (gc ? ", GC reads" : "") << ", threshold "
+                   << sf.min_margin_us << " us: " << o.decisions << " decisions, " << o.pushes << " queued, "
+                   << o.grants << " grants, " << o.suspends << " by suspension, " << o.held_reads
+                   << " on held dies, " << o.resumes << " resumes");
+      REQUIRE(o.divergence == "");
+      CHECK(o.suspends > decisions / 100);
+      CHECK(o.resumes > decisions / 100);
+      CHECK(o.held_reads > decisions / 1000);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("rtl block: HOS 3 x 3 x 2 with suspend and resume decides as the C++ block", "[rtl][suspend]") {
+  check_suspend<Vrtl_hos_3x3>({3, 3, 2, 32, false}, 30000);
+}
+
+TEST_CASE("rtl block: HOS 4 x 4 x 2 with suspend and resume decides as the C++ block", "[rtl][suspend]") {
+  check_suspend<Vrtl_hos_4x4>({4, 4, 2, 64, false}, 30000);
+}
