@@ -13,7 +13,8 @@ COMMANDS = {"piq": "bash scripts/reproduce piq --out out/reproduce-piq   # 839 r
             "chen": "bash scripts/reproduce chen --out out/reproduce-chen   # 188 runs, 2-3 minutes on two cores",
             "park": "bash scripts/reproduce park --out out/reproduce-park   # 344 runs, about 13 minutes on two "
                     "cores",
-            "wear": "bash scripts/reproduce wear --out out/reproduce-wear"}
+            "wear": "bash scripts/reproduce wear --out out/reproduce-wear",
+            "suspend": "bash scripts/reproduce suspend --out out/reproduce-suspend   # 56 runs, about 3 minutes"}
 HEAD = """# The papers reproduced on the model
 
 Each section is the `report.md` of a full run of `scripts/reproduce PAPER`; the command

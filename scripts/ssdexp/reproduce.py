@@ -2,7 +2,8 @@
 
 Reproduces a paper's experiments on the model (PAPER: piq, sos, chen, park; ../shared/
 seeds/README.md maps them), or runs one of the model's own (wear: read latency and the
-ECC's decode tiers against P/E cycles): sweeps through scripts/sweep, then DIR/report.md
+ECC's decode tiers against P/E cycles; suspend: program and erase suspend against reads
+and writes): sweeps through scripts/sweep, then DIR/report.md
 with, for every figure or table it can reproduce, the paper's numbers beside the
 model's, the direction and size of each effect and a verdict; DIR/*.csv with the numbers
 and DIR/figures/ with the figures. --quick runs a reduced set (under two minutes on two
@@ -16,7 +17,7 @@ import os
 import sys
 import time
 
-from . import exp_wear, paper_chen, paper_park, paper_piq, paper_sos
+from . import exp_suspend, exp_wear, paper_chen, paper_park, paper_piq, paper_sos
 from .report import Report, TracesMissing
 from .spec import SpecError
 
@@ -70,6 +71,7 @@ def main(argv=None):
         "chen": paper_chen.reproduce,
         "park": paper_park.reproduce,
         "wear": exp_wear.reproduce,
+        "suspend": exp_suspend.reproduce,
     }
     ap = argparse.ArgumentParser(prog="scripts/reproduce", description=__doc__.split("\n\n")[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
