@@ -27,6 +27,7 @@ struct SuspendForm {
   std::uint8_t mode = 0;
   bool gc_reads = false;
   std::uint32_t min_margin_us = 0;
+  bool hold_programs = false;
 };
 constexpr std::uint64_t kSlotSuspend = std::uint64_t{1} << 62, kSlotResume = std::uint64_t{1} << 63;
 

@@ -31,7 +31,8 @@ FlashSched::FlashSched(sc_module_name name, const SchedConfig& cfg, const nand::
   changed_.reserve(n.channels);
   chips_per_channel_ = n.chips_per_channel;
   dies_per_chip_ = n.dies_per_chip;
-  if (cfg.suspend && !policy_->set_suspend(cfg.suspend, cfg.suspend_min_remaining_us, cfg.suspend_gc_reads))
+  if (cfg.suspend && !policy_->set_suspend(cfg.suspend, cfg.suspend_min_remaining_us, cfg.suspend_gc_reads,
+                                           cfg.suspend_hold_programs))
     throw std::invalid_argument(param::key(&SchedConfig::suspend) + ": this scheduler policy cannot suspend");
 }
 
@@ -466,7 +467,11 @@ const param::Table<SchedConfig>& SchedConfig::keys() {
                  "suspend latency by more than this (0: any saving, as MQSim's thresholds equal to its latencies)")
         .unit("us")
         .flag("controller.suspend_gc_reads", &S::suspend_gc_reads,
-              "controller.suspend: GC's reads suspend too (false: only the host's, GC's reads are not urgent)");
+              "controller.suspend: GC's reads suspend too (false: only the host's, GC's reads are not urgent)")
+        .flag("controller.suspend_hold_programs", &S::suspend_hold_programs,
+              "controller.suspend: read priority over a cached program: a chip's program is held back while the "
+              "read that may suspend waits for the same die, so that it does not take the cache register the "
+              "read's suspension needs");
     return k;
   }();
   return t;

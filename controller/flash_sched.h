@@ -44,6 +44,7 @@ struct SchedConfig {
   std::uint8_t suspend = 0;
   std::uint32_t suspend_min_remaining_us = 0;
   bool suspend_gc_reads = false;
+  bool suspend_hold_programs = false;  // a die's waiting read goes before a program to its cache register
   static constexpr std::uint8_t kSuspendErase = 1, kSuspendProgram = 2;
   // Its keys (flash_sched.cpp).
   static const param::Table<SchedConfig>& keys();

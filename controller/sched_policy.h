@@ -132,9 +132,12 @@ class SchedPolicy {
   virtual const RescheduleCounters* reschedule_counters() const { return nullptr; }
   // Suspend and resume (controller.suspend, docs/scheduler.md): `mode` bit 0 erase, bit 1
   // program; a suspension must save more than `min_margin_us` beyond the suspend latency;
-  // `gc_reads`: GC's reads suspend too. False if the policy cannot (IOS). Before the
-  // first push.
-  virtual bool set_suspend(std::uint8_t mode, std::uint32_t min_margin_us, bool gc_reads) { return false; }
+  // `gc_reads`: GC's reads suspend too; `hold_programs`: a program waits while the read
+  // that may suspend waits for its die. False if the policy cannot (IOS). Before the first
+  // push.
+  virtual bool set_suspend(std::uint8_t mode, std::uint32_t min_margin_us, bool gc_reads, bool hold_programs = false) {
+    return false;
+  }
 
  protected:
   struct ReadyFn {
@@ -203,10 +206,11 @@ class HosPolicy final : public SchedPolicy {
     last_op_.assign(std::size_t{channels_} * chips_ * dies_per_chip, kNoOp);
   }
   const RescheduleCounters* reschedule_counters() const override { return resched_.on() ? &counters_ : nullptr; }
-  bool set_suspend(std::uint8_t mode, std::uint32_t min_margin_us, bool gc_reads) override {
+  bool set_suspend(std::uint8_t mode, std::uint32_t min_margin_us, bool gc_reads, bool hold_programs = false) override {
     suspend_ = mode;
     min_margin_us_ = min_margin_us;
     suspend_gc_ = gc_reads;
+    hold_programs_ = hold_programs;
     return true;
   }
   void push(FlashCommand* c, void* owner = nullptr) override {
@@ -435,6 +439,8 @@ class HosPolicy final : public SchedPolicy {
   // suspension, if its die offers one of an operation `suspend_` names and it would save
   // more than the threshold; (4) the RESUME of the lowest die of the chip that holds an
   // operation and could resume now. `die`: the resume's.
+  // With hold_programs_, (2) skips a candidate that is a program of the die the suspend
+  // read waits for (read priority over a cached program: its cache register stays free).
   enum class Choice : std::uint8_t { None, HeldRead, Candidate, Suspend, Resume };
   bool suspends_for(const FlashCommand& c) const {
     return !c.keep_order && (c.priority == FlashPriority::Host || suspend_gc_);
@@ -454,11 +460,15 @@ class HosPolicy final : public SchedPolicy {
     }
     const FlashCommand* rc = read ? read->c : nullptr;
     std::uint32_t rw = 0;
+    bool read_waits = false;
     if (rc) {
       rw = st.suspend_word(chip, rc->die);
-      if ((rw & E::kSuspendHeld) && (rc->start_need() & ~st.accept_word(chip, rc->die)) == 0) return Choice::HeldRead;
+      read_waits = (rc->start_need() & ~st.accept_word(chip, rc->die)) != 0;
+      if ((rw & E::kSuspendHeld) && !read_waits) return Choice::HeldRead;
     }
-    if (q.cand && offered(st, chip, q)) return Choice::Candidate;
+    if (q.cand && offered(st, chip, q) &&
+        !(hold_programs_ && read_waits && q.cand->c->op == FlashOp::Program && q.cand->c->die == rc->die))
+      return Choice::Candidate;
     if (rc) {
       const std::uint8_t kind = (rw & E::kSuspendErase) ? 1 : 2;  // SchedConfig::kSuspendErase, kSuspendProgram
       if ((suspend_ & kind) && (rc->start_need() & ~rw) == 0 &&
@@ -622,6 +632,7 @@ class HosPolicy final : public SchedPolicy {
   std::uint8_t suspend_ = 0;  // set_suspend()
   std::uint32_t min_margin_us_ = 0;
   bool suspend_gc_ = false;
+  bool hold_programs_ = false;
 };
 
 template <typename Ready>

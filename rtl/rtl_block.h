@@ -79,6 +79,7 @@ class RtlBlock {
     model_->window = r.window;
     model_->susp_mode = sf.mode;
     model_->susp_gc = sf.gc_reads;
+    model_->susp_hold = sf.hold_programs;
     model_->min_margin = static_cast<std::uint16_t>(std::min<std::uint32_t>(sf.min_margin_us, 65535));
     model_->rst = 1;
     model_->push = 0;

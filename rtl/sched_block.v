@@ -56,6 +56,7 @@
 // read only with susp_gc), else with susp_gc the head of urgent GC's reads, then of
 // background GC's. A queue is ready with, in this order: (1) its suspend read, if its die
 // holds an operation and accepts the read; (2) its candidate, ready as without suspend;
+// (susp_hold: not a program of the die the suspend read waits for);
 // (3) its suspend read by suspension (its die offers the read's planes, susp_mode names
 // the operation's kind, margin > min_margin); (4) a RESUME of its lowest resumable die.
 // The grant says which (grant_suspend, grant_resume with grant_die; a RESUME frees no
@@ -97,6 +98,7 @@ module sched_block #(
     input  wire [CHANNELS*CHIPS*DIES*AW-1:0] accept,       // per die (channel, chip, die order)
     input  wire [1:0]                        susp_mode,    // HOS: bit 0 erase, bit 1 program; static
     input  wire                              susp_gc,      // HOS: GC's reads suspend too; static
+    input  wire                              susp_hold,    // HOS: read priority over a cached program; static
     input  wire [15:0]                       min_margin,   // HOS: us a suspension must save; static
     input  wire [CHANNELS*CHIPS*DIES*SW-1:0] soffer,       // per die: its suspend word
     output reg  [CHANNELS-1:0]               grant,
@@ -250,6 +252,8 @@ module sched_block #(
           ready = ready && c_valid[gb] && (need & ~offer) == {AW{1'b0}};
         end
         wire [DW-1:0] sdie = s_die[gb];
+        // susp_hold: the candidate is a program of the die the suspend read waits for.
+        wire          c_prog = need[2 * SB - 1:SB] != {SB{1'b0}};
         wire [SB-1:0] sneed = s_need[gb];
         reg [2:0]    kind;
         reg [DW-1:0] rdie;
@@ -268,6 +272,7 @@ module sched_block #(
           s_margin = 16'd0;
           resumable = 1'b0;
           if (susp_on && open[gg]) begin
+            kind = 3'd0;
             for (d = 0; d < DIES; d = d + 1)
               if (sdie == d[DW-1:0]) begin
                 s_offer = soffer[((gg * CHIPS + gb) * DIES + d) * SW +: SB];
@@ -282,7 +287,8 @@ module sched_block #(
                 rdie = d[DW-1:0];
               end
             if (s_valid[gb] && s_held && (sneed & ~s_acc) == {SB{1'b0}}) kind = 3'd1;
-            else if (ready) kind = 3'd2;
+            else if (ready && !(susp_hold && s_valid[gb] && (sneed & ~s_acc) != {SB{1'b0}} && c_prog && die == sdie))
+              kind = 3'd2;
             else if (s_valid[gb] && (s_erase ? susp_mode[0] : susp_mode[1]) && (sneed & ~s_offer) == {SB{1'b0}} &&
                      s_margin > min_margin)
               kind = 3'd3;

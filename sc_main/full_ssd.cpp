@@ -190,7 +190,8 @@ void FullSsd::build_front(const Config& cfg, const Settings& s, Built& b, VcdWri
     std::string why;
     auto model = rtl::make_decision_model(ncfg, b.form.ios, b.form.read_first, b.form.by_priority,
                                           b.sched.reschedule, why,
-                                          {b.sched.suspend, b.sched.suspend_gc_reads, b.sched.suspend_min_remaining_us});
+                                          {b.sched.suspend, b.sched.suspend_gc_reads, b.sched.suspend_min_remaining_us,
+                                           b.sched.suspend_hold_programs});
     if (!model) throw ConfigError(cfg.locate(rtl_key + " = " + rtl + ": " + why));
     if (vcd) model->trace(*vcd, std::string(sched->name()) + ".rtl");
     sched->set_decision_model(std::move(model), rtl == "on" ? ctrl::FlashSched::Twin::On : ctrl::FlashSched::Twin::Check);

@@ -31,10 +31,10 @@ struct Rig {
   std::vector<nand::ChannelStatus> view;
   std::vector<FlashCommand> cmds;
   std::vector<Grant> out;
-  Rig(std::uint8_t mode, std::uint32_t min_margin_us = 0, bool gc_reads = false) {
+  Rig(std::uint8_t mode, std::uint32_t min_margin_us = 0, bool gc_reads = false, bool hold_programs = false) {
     h.engine.set_suspend_offers(true);
     view.emplace_back(h.engine);
-    policy.set_suspend(mode, min_margin_us, gc_reads);
+    policy.set_suspend(mode, min_margin_us, gc_reads, hold_programs);
     cmds.reserve(64);
     for (unsigned chip = 0; chip < 2; ++chip)
       for (unsigned die = 0; die < 2; ++die)
@@ -174,4 +174,24 @@ TEST_CASE("suspend block: a program suspends only where its cache register is fr
   CHECK(r.decide(61 * us).empty());
   (void)r0;
   (void)r1;
+}
+
+TEST_CASE("suspend block: with suspend_hold_programs a read goes before a program to its die's cache register",
+          "[sched][suspend]") {
+  for (const bool hold : {false, true}) {
+    Rig r(2, 0, false, hold);
+    r.h.submit(FlashOp::Program, 0, 0, 0b01, 1, 0);  // tPROG from 24.62 us; the cache registers free
+    FlashCommand& p2 = r.queue(FlashOp::Program, 0, 0, 0b01, FlashPriority::Host, 1, 1);
+    FlashCommand& read = r.queue(FlashOp::Read, 0, 0, 0b01, FlashPriority::Host);
+    std::vector<Grant>& g = r.decide(100 * us);
+    INFO("hold " << hold);
+    REQUIRE(g.size() == 1);
+    if (hold) {  // the read suspends the program; the second program waits
+      CHECK(g[0].cmd == &read);
+      CHECK(g[0].suspend);
+    } else {  // the older program takes plane 0's cache register: the read cannot suspend
+      CHECK(g[0].cmd == &p2);
+      CHECK(r.decide(101 * us).empty());
+    }
+  }
 }

@@ -281,7 +281,7 @@ SuspendOutcome compare_suspend(const Shape& g, bool read_first, bool by_priority
                                std::uint64_t decisions, std::uint64_t seed) {
   RtlBlock<Model> rtl(g, read_first, by_priority, {}, sf);
   ctrl::HosPolicy cpp(g.channels, g.chips, read_first, by_priority);
-  cpp.set_suspend(sf.mode, sf.min_margin_us, sf.gc_reads);
+  cpp.set_suspend(sf.mode, sf.min_margin_us, sf.gc_reads, sf.hold_programs);
   std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 7;
   auto rnd = [&x](std::uint64_t n) {
     x ^= x << 13;
@@ -405,10 +405,12 @@ void check_suspend(const Shape& g, std::uint64_t decisions) {
   for (std::uint8_t mode = 1; mode <= 3; ++mode)
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       const bool read_first = seed & 1u, by_priority = seed & 2u, gc = mode == 3 && seed > 2;
-      const ctrl::SuspendForm sf{mode, gc, static_cast<std::uint32_t>(seed == 4 ? 0 : 100 * seed)};
+      const bool hold = (seed + mode) % 2 == 0;
+      const ctrl::SuspendForm sf{mode, gc, static_cast<std::uint32_t>(seed == 4 ? 0 : 100 * seed), hold};
       const SuspendOutcome o = compare_suspend<Model>(g, read_first, by_priority, sf, decisions, seed);
       INFO("mode " << unsigned{mode} << ", seed " << seed << (read_first ? ", read first" : "")
-                   << (by_priority ? ", classes" : "") << (gc ? ", GC reads" : "") << ", threshold "
+                   << (by_priority ? ", classes" : "") << (gc ? ", GC reads" : "") << (hold ? ", programs held" : "")
+                   << ", threshold "
                    << sf.min_margin_us << " us: " << o.decisions << " decisions, " << o.pushes << " queued, "
                    << o.grants << " grants, " << o.suspends << " by suspension, " << o.held_reads
                    << " on held dies, " << o.resumes << " resumes");
