@@ -93,6 +93,9 @@ inline void take_result(const FlashCommand& whole, FlashCommand& part) {
   part.t_out_ready = whole.t_out_ready;
   part.t_out_start = whole.t_out_start;
   part.bus_cmd_ticks = whole.bus_cmd_ticks;
+  part.suspends = whole.suspends;  // suspend and resume: the whole's, for the attribution
+  part.t_suspended = whole.t_suspended;
+  part.t_suspend_done = whole.t_suspend_done;
   if (whole.op == FlashOp::Read) part.token[p] = whole.token[p];
 }
 

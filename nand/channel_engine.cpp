@@ -344,6 +344,18 @@ std::uint32_t ChannelEngine::held_accept(const Die& d, std::uint32_t data_free, 
          resume;
 }
 
+// A program suspend: a program waits in the cache register of one of the planes `c` reads
+// (it starts only after the held one ends, so the read could never start before the RESUME).
+bool ChannelEngine::cached_behind_held(const Die& d, const FlashCommand& c) const {
+  if (d.parked->c->op != FlashOp::Program) return false;
+  bool blocked = false;
+  for_planes(c.plane_mask, [&](unsigned p) {
+    const Job* x = d.planes[p].cache;
+    blocked = blocked || (x && x->c->op == FlashOp::Program && x->stage == WaitArray);
+  });
+  return blocked;
+}
+
 std::uint32_t ChannelEngine::suspend_offer(const Die& d) const {
   const Job* t = d.array_op;
   if (!t || t->stage != Array || d.suspend_state() || d.in_cmd_phase || t->c->op == FlashOp::Read ||
@@ -364,6 +376,7 @@ bool ChannelEngine::suspend_eligible(const Die& d, const FlashCommand& c) const 
     if (c.op == FlashOp::Erase) return true;
     if (c.op == FlashOp::Program && (d.parked->c->op == FlashOp::Program || !cfg_.program_in_erase_suspend))
       return true;
+    if (c.op == FlashOp::Read && cached_behind_held(d, c)) return true;
   }
   return c.suspend && c.op == FlashOp::Read && accepts(suspend_offer(d), c.start_need());
 }
@@ -377,6 +390,11 @@ std::string ChannelEngine::suspend_error(const Die& d, const FlashCommand& c, bo
   }
   if (!held) return std::string();
   const FlashCommand& h = *held->c;
+  if (d.parked && c.op == FlashOp::Read && cached_behind_held(d, c)) {
+    os << "its die holds a suspended PROGRAM, and the cache register of a plane it reads holds a PROGRAM that "
+          "waits for it: the read cannot start before the RESUME";
+    return os.str();
+  }
   if (d.parked && (c.op == FlashOp::Erase ||
                    (c.op == FlashOp::Program && (h.op == FlashOp::Program || !cfg_.program_in_erase_suspend)))) {
     os << "its die holds a suspended " << to_string(h.op) << " (" << h.describe() << "), which takes no "
@@ -532,7 +550,6 @@ void ChannelEngine::start_bus_command(Job* j, Tick now) {
   if (j->stage == WaitCmd) {  // after its SUSPEND: counted in flight since then
     d.suspending = nullptr;
     d.sync_susp();
-    j->via_cache = d.parked && d.parked->c->op == FlashOp::Program;
   } else {
     ++d.inflight;
     if (c->op == FlashOp::Read) ++d.inflight_reads;
@@ -540,6 +557,9 @@ void ChannelEngine::start_bus_command(Job* j, Tick now) {
     chip_started(c->chip, now);
     c->t_start = now;
   }
+  // A read while a program is held: through the cache registers (the program keeps its
+  // data registers), whether it suspended the program or came after.
+  if (d.susp) j->via_cache = c->op == FlashOp::Read && d.parked && d.parked->c->op == FlashOp::Program;
   j->stage = BusCmd;
   nseg_ = 0;
   switch (c->op) {

@@ -355,6 +355,7 @@ class ChannelEngine {
   // the held state can never take it); the protocol error of a command against the
   // die's suspension, empty if none.
   std::uint32_t suspend_offer(const Die& d) const;
+  bool cached_behind_held(const Die& d, const FlashCommand& c) const;
   bool suspend_eligible(const Die& d, const FlashCommand& c) const;
   std::string suspend_error(const Die& d, const FlashCommand& c, bool by_suspension) const;
   bool take_head(Die& d, Job* best, Tick now, std::vector<Completed>& done);

@@ -466,3 +466,50 @@ TEST_CASE("suspend: random soak with suspensions returns every page's last writt
     CHECK(reads.size() > 2000);
   }
 }
+
+TEST_CASE("suspend: any read while a program is held goes through the cache registers", "[nand][suspend][registers]") {
+  Harness h(part());
+  stored(h, 0, 1, 2);
+  stored(h, 1, 1, 2);
+  FlashCommand& prog = h.submit(FlashOp::Program, 0, 0, 0b11, 0, 0);  // two planes: both data registers
+  FlashCommand& r1 = read_at(h, 100 * us, 0b01, 1, 0);             // suspends it: held at 200,009,009
+  h.run_until(210 * us);
+  FlashCommand& r2 = h.submit(FlashOp::Read, 0, 0, 0b10, 1, 1);     // a plain read of plane 1, while held
+  h.run_until(r1.t_suspend_done + C + tR + 1);
+  // R2 is under way; the held program still holds both data registers.
+  CHECK(r2.t_start != 0);
+  CHECK(h.engine.die_state(0, 0).data_busy == 0b11);
+  CHECK((h.engine.die_state(0, 0).cache_busy & 0b10) != 0);  // R2 senses into plane 1's cache register
+  FlashCommand& held_page = h.submit(FlashOp::Read, 0, 0, 0b10, 0, 0);  // the page the held program writes
+  FlashCommand& res = resume(h);
+  h.run();
+  CHECK(r1.status == FlashStatus::Ok);
+  CHECK(r2.status == FlashStatus::Ok);
+  CHECK(r2.token[1] == 0x501);
+  CHECK(held_page.status == FlashStatus::ProtocolError);
+  CHECK(held_page.error.find("whose PROGRAM has not ended") != std::string::npos);
+  CHECK(res.status == FlashStatus::Ok);
+  CHECK(prog.status == FlashStatus::Ok);
+  CHECK(prog.suspends == 1);
+  CHECK(h.engine.in_flight() == 0);
+}
+
+TEST_CASE("suspend: a read of a plane whose cache register holds a waiting program fails instead of blocking the RESUME",
+          "[nand][suspend][protocol]") {
+  Harness h(part());
+  stored(h, 1, 0);
+  stored(h, 0, 1);
+  FlashCommand& p1 = h.submit(FlashOp::Program, 0, 0, 0b01, 0, 0);
+  FlashCommand& p2 = h.submit(FlashOp::Program, 0, 0, 0b01, 0, 1);  // waits in plane 0's cache register
+  FlashCommand& r1 = read_at(h, 100 * us, 0b10, 0, 0);             // suspends P1 through plane 1
+  FlashCommand& r2 = h.submit(FlashOp::Read, 0, 0, 0b01, 1, 0);     // plane 0: its cache register is P2's
+  FlashCommand& res = resume(h);
+  h.run();
+  CHECK(r1.status == FlashStatus::Ok);
+  CHECK(r2.status == FlashStatus::ProtocolError);
+  CHECK(r2.error.find("cannot start before the RESUME") != std::string::npos);
+  CHECK(res.status == FlashStatus::Ok);
+  CHECK(p1.status == FlashStatus::Ok);
+  CHECK(p2.status == FlashStatus::Ok);
+  CHECK(h.engine.in_flight() == 0);
+}
