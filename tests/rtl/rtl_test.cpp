@@ -27,6 +27,17 @@ using rtl::Shape;
 
 namespace {
 
+// The stimulus' random numbers (xorshift64), each below n: one stream per comparison and seed.
+struct Xorshift {
+  std::uint64_t x;
+  std::uint64_t operator()(std::uint64_t n) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x % n;
+  }
+};
+
 // The first difference between the two blocks' decisions, or "" if none.
 struct Outcome {
   std::uint64_t decisions = 0, pushes = 0, grants = 0, merged = 0, most_parts = 0;
@@ -48,13 +59,7 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
     hos = h.get();
     cpp = std::move(h);
   }
-  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-  auto rnd = [&x](std::uint64_t n) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return x % n;
-  };
+  Xorshift rnd{seed * 0x9E3779B97F4A7C15ull + 1};
   const unsigned dies = g.channels * g.chips * g.dies;
   std::deque<FlashCommand> commands;  // stable addresses for the C++ block
   std::vector<std::uint32_t> accept(dies, 0);
@@ -282,13 +287,7 @@ SuspendOutcome compare_suspend(const Shape& g, bool read_first, bool by_priority
   RtlBlock<Model> rtl(g, read_first, by_priority, {}, sf);
   ctrl::HosPolicy cpp(g.channels, g.chips, read_first, by_priority);
   cpp.set_suspend(sf.mode, sf.min_margin_us, sf.gc_reads, sf.hold_programs);
-  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 7;
-  auto rnd = [&x](std::uint64_t n) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return x % n;
-  };
+  Xorshift rnd{seed * 0x9E3779B97F4A7C15ull + 7};
   const unsigned dies = g.channels * g.chips * g.dies;
   std::deque<FlashCommand> commands;
   std::vector<std::uint32_t> accept(dies, 0), sword(dies, 0);
