@@ -115,19 +115,11 @@ class RtlBlock {
     changed_ = true;
   }
   void set_accept(unsigned channel, unsigned chip, unsigned die, std::uint32_t word) {
-    const std::size_t i = (std::size_t{channel} * s_.chips + chip) * s_.dies + die;
-    if (accept_[i] == word) return;
-    accept_[i] = word;
-    set_bits(model_->accept, static_cast<unsigned>(i) * kAcceptBits, kAcceptBits, word);
-    changed_ = true;
+    set_die_pin(accept_, model_->accept, kAcceptBits, channel, chip, die, word);
   }
   // A die's suspend word (ChannelEngine::suspend_word, its margin in us at bit 12).
   void set_suspend_word(unsigned channel, unsigned chip, unsigned die, std::uint32_t word) {
-    const std::size_t i = (std::size_t{channel} * s_.chips + chip) * s_.dies + die;
-    if (soffer_[i] == word) return;
-    soffer_[i] = word;
-    set_bits(model_->soffer, static_cast<unsigned>(i) * kSuspendBits, kSuspendBits, word);
-    changed_ = true;
+    set_die_pin(soffer_, model_->soffer, kSuspendBits, channel, chip, die, word);
   }
   // Whether a decision now would grant on `channel` (no edge: the inputs settle).
   bool would_grant(unsigned channel) {
@@ -179,6 +171,17 @@ class RtlBlock {
     unsigned b = 0;
     while ((1u << b) < n) ++b;
     return b ? b : 1;
+  }
+  // A die's field of `width` bits in a per-die port, and its copy in `pins`: only a change
+  // reaches the port.
+  template <typename Port>
+  void set_die_pin(std::vector<std::uint32_t>& pins, Port& port, unsigned width, unsigned channel, unsigned chip,
+                   unsigned die, std::uint32_t word) {
+    const std::size_t i = (std::size_t{channel} * s_.chips + chip) * s_.dies + die;
+    if (pins[i] == word) return;
+    pins[i] = word;
+    set_bits(port, static_cast<unsigned>(i) * width, width, word);
+    changed_ = true;
   }
   // The clock stays low between edges. Before each rising edge the model must have been
   // evaluated with it low, or it would not see the edge; that evaluation is skipped when
