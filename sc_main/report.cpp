@@ -21,6 +21,7 @@ json::Value obj() {
 }
 json::Value num(double d) {
   json::Value v;
+  if (!std::isfinite(d)) return v;  // JSON has no infinity or NaN: null (e.g. an infinite balance WA)
   v.kind = json::Value::Kind::Number;
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.12g", d);
