@@ -459,6 +459,14 @@ void Ftl::precondition_planes(std::uint64_t fill, double drive_writes, std::uint
       shape.host_open = shape.gc_open = true;
       shape.host_pages = static_cast<std::uint32_t>(std::min<std::uint64_t>(below(ppb), V));
       shape.gc_pages = static_cast<std::uint32_t>(std::min<std::uint64_t>(below(ppb), V - shape.host_pages));
+      // A plane whose full blocks cannot hold the rest (its share takes all but the free
+      // blocks and part of the open ones, as with a NAND that fails: two blocks of last
+      // reserve) has its open blocks filled further, host stream first, each short of full.
+      const std::uint64_t room = std::uint64_t{shape.full} * ppb;
+      for (std::uint32_t* open : {&shape.host_pages, &shape.gc_pages})
+        if (V > room + shape.host_pages + shape.gc_pages)
+          *open = static_cast<std::uint32_t>(
+              std::min<std::uint64_t>(ppb - 1, *open + (V - room - shape.host_pages - shape.gc_pages)));
     } else {
       // Written once in order through the allocation: full blocks, then the host
       // stream's open block with the rest (none when the last block is full).
