@@ -62,7 +62,8 @@ const param::Table<FaultConfig>& FaultConfig::keys() {
         .integer("nand.fault.codeword_bytes", &F::codeword_bytes, 64, 1 << 20,
                  "ECC codeword data bytes: bit errors are drawn and corrected per codeword").unit("bytes")
         .text("nand.fault.script", &F::script,
-              "deterministic injections, one per line: program_fail ch chip die plane block page [at_us]; "
+              "the path of a file of deterministic injections (not the injections themselves), one per line: "
+              "program_fail ch chip die plane block page [at_us]; "
               "erase_fail ch chip die plane block [at_us]; read_retry ch chip die plane block page steps [at_us] "
               "(the page's reads below level `steps` are beyond every decoder); each once, from its time on");
     return k;

@@ -16,7 +16,7 @@
 namespace ssd {
 
 struct ConfigError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit ConfigError(const std::string& what) : std::runtime_error(json::without_nul(what)) {}
 };
 
 // A config file may hold a section of this name: notes, not keys (a preset file's

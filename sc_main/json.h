@@ -26,8 +26,15 @@ struct Value {
   const char* kind_name() const;
 };
 
+// An error message as what() can carry it: a NUL byte (a string's \u0000) would end the
+// C string there, so each is written as \u0000.
+inline std::string without_nul(std::string s) {
+  for (std::size_t i = s.find('\0'); i != std::string::npos; i = s.find('\0', i + 6)) s.replace(i, 1, "\\u0000");
+  return s;
+}
+
 struct ParseError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit ParseError(const std::string& what) : std::runtime_error(without_nul(what)) {}
 };
 
 // Throws ParseError("<source>:<line>:<col>: <what>").

@@ -1,7 +1,9 @@
 #include "sc_main/sim_config.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -85,8 +87,17 @@ nand::NandConfig nand_config(const Config& cfg) {
   nand::NandConfig n = cfg.load<nand::NandConfig>();
   nand::FaultConfig& f = n.fault;
   if (!f.script.empty()) {
+    errno = 0;
     std::ifstream in(f.script);
-    if (!in) throw ConfigError(cfg.locate(key(&nand::FaultConfig::script) + " = " + f.script + ": cannot be read"));
+    if (!in) {
+      // The key takes a file's path; a value that reads as injections gets told so.
+      std::string why = errno ? std::strerror(errno) : "not a readable file";
+      for (const char* kind : {"program_fail", "erase_fail", "read_retry"})
+        if (f.script.rfind(kind, 0) == 0)
+          why += "; the key takes the path of a file of injections, not the injections themselves";
+      throw ConfigError(cfg.locate(key(&nand::FaultConfig::script) + " = " + f.script + ": cannot be read (" + why +
+                                   ")"));
+    }
     std::stringstream text;
     text << in.rdbuf();
     try {
