@@ -67,6 +67,21 @@ std::vector<std::string> split(const std::string& s, bool csv) {
 }
 
 
+// An integer as a C program prints one (%llu, %d): digits only, no sign. MQSim's and
+// DiskSim's traces are written so; "+5" or "-0" there is not a number they wrote.
+template <typename Int>
+bool parse_digits(const std::string& s, Int& v) {
+  for (const char c : s)
+    if (c < '0' || c > '9') return false;
+  return !s.empty() && parse_whole(s, v);
+}
+// An MSR host name: printable characters other than a space (the traces' names: hm, src1).
+bool host_name(const std::string& s) {
+  for (const char c : s)
+    if (c <= ' ' || c > '~') return false;
+  return !s.empty();
+}
+
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -91,6 +106,7 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
       if (!parse_whole(f[0], u)) fail("Timestamp", "not a whole number: " + quote(f[0]));
       t = static_cast<long double>(u);
       unit_ps = 1e5L;  // 100 ns
+      if (!host_name(f[1])) fail("Hostname", "not a host name (printable characters, no space): " + quote(f[1]));
       if (!parse_whole(f[2], dev) || dev < 0) fail("DiskNumber", "not a disk number: " + quote(f[2]));
       const std::string type = lower(f[3]);
       if (type == "read") r.op = HostOp::Read;
@@ -98,6 +114,7 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
       else fail("Type", "expected Read or Write, got " + quote(f[3]));
       if (!parse_whole(f[4], r.offset)) fail("Offset", "not a byte offset: " + quote(f[4]));
       if (!parse_whole(f[5], r.bytes)) fail("Size", "not a size in bytes: " + quote(f[5]));
+      if (!parse_whole(f[6], u)) fail("ResponseTime", "not a whole number (of 100 ns): " + quote(f[6]));
       break;
     }
     case TraceFormat::Spc: {
@@ -122,12 +139,12 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
       if (f.size() > 5) too_many(names[4], f.size(), "a DiskSim line has 5 fields");
       if (!parse_real(f[0], t) || t < 0) fail("arrival_ms", "not a time in ms: " + quote(f[0]));
       unit_ps = 1e9L;
-      if (!parse_whole(f[1], dev) || dev < 0) fail("devno", "not a device number: " + quote(f[1]));
-      if (!parse_whole(f[2], u)) fail("blkno", "not a block number: " + quote(f[2]));
+      if (!parse_digits(f[1], dev)) fail("devno", "not a device number (digits): " + quote(f[1]));
+      if (!parse_digits(f[2], u)) fail("blkno", "not a block number (digits): " + quote(f[2]));
       r.offset = sectors_to_bytes(u, "blkno");
-      if (!parse_whole(f[3], u)) fail("bcount", "not a block count: " + quote(f[3]));
+      if (!parse_digits(f[3], u)) fail("bcount", "not a block count (digits): " + quote(f[3]));
       r.bytes = sectors_to_bytes(u, "bcount");
-      if (!parse_whole(f[4], u)) fail("flags", "not a number: " + quote(f[4]));
+      if (!parse_digits(f[4], u)) fail("flags", "not a number (digits): " + quote(f[4]));
       r.op = (u & 1) ? HostOp::Read : HostOp::Write;
       break;
     }
@@ -135,13 +152,13 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
       static const char* names[] = {"arrival_ns", "device", "start_sector", "sector_count", "type"};
       if (f.size() < 5) fail(names[f.size()], "missing (an MQSim line has 5 fields)");
       if (f.size() > 5) too_many(names[4], f.size(), "an MQSim line has 5 fields");
-      if (!parse_whole(f[0], u)) fail("arrival_ns", "not a time in ns: " + quote(f[0]));
+      if (!parse_digits(f[0], u)) fail("arrival_ns", "not a time in ns (digits): " + quote(f[0]));
       t = static_cast<long double>(u);
       unit_ps = 1e3L;
-      if (!parse_whole(f[1], dev) || dev < 0) fail("device", "not a device number: " + quote(f[1]));
-      if (!parse_whole(f[2], u)) fail("start_sector", "not a sector number: " + quote(f[2]));
+      if (!parse_digits(f[1], dev)) fail("device", "not a device number (digits): " + quote(f[1]));
+      if (!parse_digits(f[2], u)) fail("start_sector", "not a sector number (digits): " + quote(f[2]));
       r.offset = sectors_to_bytes(u, "start_sector");
-      if (!parse_whole(f[3], u)) fail("sector_count", "not a sector count: " + quote(f[3]));
+      if (!parse_digits(f[3], u)) fail("sector_count", "not a sector count (digits): " + quote(f[3]));
       r.bytes = sectors_to_bytes(u, "sector_count");
       if (f[4] == "1") r.op = HostOp::Read;
       else if (f[4] == "0") r.op = HostOp::Write;

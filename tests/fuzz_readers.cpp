@@ -77,6 +77,21 @@ std::optional<std::int64_t> strict_dev(const std::string& s) {
   if (!v || *v > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
   return static_cast<std::int64_t>(*v);
 }
+// Digits only, no sign (MQSim's and DiskSim's integers, as C programs print them).
+std::optional<std::uint64_t> digits_u64(const std::string& s) {
+  if (s.empty() || s[0] == '+') return std::nullopt;
+  return strict_u64(s);
+}
+std::optional<std::int64_t> digits_dev(const std::string& s) {
+  const auto v = digits_u64(s);
+  if (!v || *v > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+  return static_cast<std::int64_t>(*v);
+}
+// An MSR host name: printable characters other than a space.
+bool msr_host(const std::string& s) {
+  static const std::regex name("[!-~]+");
+  return std::regex_match(s, name);
+}
 // A real: [+-]digits[.digits][(e|E)[+-]digits] (the project's one number grammar, written
 // again here as a regular expression), then its value as strtold reads it, finite as a
 // double.
@@ -189,8 +204,8 @@ Expect oracle_trace(host::TraceFormat fmt, const std::string& text) {
         const auto ts = strict_u64(f[0]);
         dev = strict_dev(f[2]);
         const std::string ty = lower(f[3]);
-        const auto o = strict_u64(f[4]), b = strict_u64(f[5]);
-        if (!ts || !dev || (ty != "read" && ty != "write") || !o || !b) return refuse();
+        const auto o = strict_u64(f[4]), b = strict_u64(f[5]), rt = strict_u64(f[6]);
+        if (!ts || !msr_host(f[1]) || !dev || (ty != "read" && ty != "write") || !o || !b || !rt) return refuse();
         t = static_cast<long double>(*ts);
         unit = 1e5L;
         r.op = ty == "read" ? HostOp::Read : HostOp::Write;
@@ -215,8 +230,8 @@ Expect oracle_trace(host::TraceFormat fmt, const std::string& text) {
       case host::TraceFormat::DiskSim: {
         if (f.size() != 5) return refuse();
         const auto ts = strict_real(f[0]);
-        dev = strict_dev(f[1]);
-        const auto blk = strict_u64(f[2]), cnt = strict_u64(f[3]), flags = strict_u64(f[4]);
+        dev = digits_dev(f[1]);
+        const auto blk = digits_u64(f[2]), cnt = digits_u64(f[3]), flags = digits_u64(f[4]);
         if (!ts || *ts < 0 || !dev || !blk || !cnt || !flags) return refuse();
         t = *ts;
         unit = 1e9L;
@@ -227,9 +242,9 @@ Expect oracle_trace(host::TraceFormat fmt, const std::string& text) {
       }
       case host::TraceFormat::MqSim: {
         if (f.size() != 5) return refuse();
-        const auto ts = strict_u64(f[0]);
-        dev = strict_dev(f[1]);
-        const auto sec = strict_u64(f[2]), cnt = strict_u64(f[3]);
+        const auto ts = digits_u64(f[0]);
+        dev = digits_dev(f[1]);
+        const auto sec = digits_u64(f[2]), cnt = digits_u64(f[3]);
         if (!ts || !dev || !sec || !cnt || (f[4] != "0" && f[4] != "1")) return refuse();
         t = static_cast<long double>(*ts);
         unit = 1e3L;

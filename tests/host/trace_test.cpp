@@ -78,6 +78,19 @@ TEST_CASE("trace: malformed lines are refused by file, line and field", "[trace]
       {TraceFormat::DiskSim, "abc 0 10 8 1\n", "field 'arrival_ms'"},
       {TraceFormat::MqSim, "100 0 8 8 2\n", "field 'type': expected 1 (read) or 0 (write)"},
       {TraceFormat::MqSim, "100 0 8 0 1\n", "a request of 0 bytes"},
+      // Every field of an MSR line is checked, the ones the model does not use too.
+      {TraceFormat::Msr, "1,hm,0,Write,0,512,x\n", "field 'ResponseTime': not a whole number (of 100 ns): 'x'"},
+      {TraceFormat::Msr, "1,hm,0,Write,0,512,-3\n", "field 'ResponseTime'"},
+      {TraceFormat::Msr, "1,,0,Write,0,512,1\n", "field 'Hostname': not a host name"},
+      {TraceFormat::Msr, "1,h m,0,Write,0,512,1\n", "field 'Hostname'"},
+      // MQSim's and DiskSim's integers are digits, as their C writers print them.
+      {TraceFormat::MqSim, "+5 0 8 8 1\n", "field 'arrival_ns': not a time in ns (digits): '+5'"},
+      {TraceFormat::MqSim, "5 -0 8 8 1\n", "field 'device': not a device number (digits): '-0'"},
+      {TraceFormat::MqSim, "5 0 +8 8 1\n", "field 'start_sector'"},
+      {TraceFormat::DiskSim, "1.0 -0 10 8 1\n", "field 'devno': not a device number (digits): '-0'"},
+      {TraceFormat::DiskSim, "1.0 0 +10 8 1\n", "field 'blkno'"},
+      {TraceFormat::DiskSim, "1.0 0 10 +8 1\n", "field 'bcount'"},
+      {TraceFormat::DiskSim, "1.0 0 10 8 +1\n", "field 'flags'"},
   };
   for (const Case& c : cases) {
     INFO(c.text);
