@@ -145,6 +145,7 @@ class Firmware {
   // Chen's write groups, under a policy that forms them (null otherwise).
   const WriteGroupCounters* write_groups() const { return frontier_.allocator().groups(); }
   const ReadOnly& read_only() const { return read_only_; }
+  const WritePath& write_buffer() const { return writes_.buffer(); }
   bool batching() const { return stage_.batching(); }
   const FirmwareScheduler& release_policy() const { return stage_.policy(); }
   const AllocationView& allocation_view() const { return frontier_.view(); }

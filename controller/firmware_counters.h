@@ -42,6 +42,7 @@ struct FaultCounters {
   std::uint64_t reprogrammed_pages = 0;     // host pages programmed again elsewhere after a failure
   std::uint64_t recopied_pages = 0;         // GC copies programmed again elsewhere after a failure
   std::uint64_t refused_writes = 0, refused_trims = 0;  // host commands refused, read-only
+  std::uint64_t failed_write_pages = 0;     // host write pages failed: their plane could gain no space
 };
 
 // Where host pages went and how commands were batched (stats.json "placement" and

@@ -283,6 +283,14 @@ class Ftl {
     if (n == 1) pending_reads_.erase(b);
     else pending_reads_.set(b, n - 1);
   }
+  // Whether a block of `plane` has a program (or a page allocated for one) or a read in
+  // flight. A scan of the plane's blocks: for the rare moments GC finds nothing to do.
+  bool work_in_flight(std::uint32_t plane) const {
+    const std::uint32_t per_plane = cfg_.nand.blocks_per_plane;
+    for (std::uint32_t b = plane * per_plane; b < (plane + 1) * per_plane; ++b)
+      if (blocks_[b].programming || pending_reads(b)) return true;
+    return false;
+  }
   std::uint32_t pending_reads(std::uint32_t block_global) const {
     const std::uint32_t n = pending_reads_.find(block_global);
     return n == LpnMap::kAbsent ? 0 : n;

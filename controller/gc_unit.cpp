@@ -19,11 +19,31 @@ GcUnit::GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, bool in_di
       die_jobs_(in_die && ppd_ > 1 ? ftl.planes() / ppd_ : 0, 0),
       fw_(fw),
       counters_(counters),
-      jobs_(ftl.planes()), background_programs_(ftl.planes(), 0), wanted_(ftl.config().nand.chips(), 0) {}
+      jobs_(ftl.planes()), background_programs_(ftl.planes(), 0), wanted_(ftl.config().nand.chips(), 0),
+      stuck_(ftl.planes(), 0) {}
+
+bool GcUnit::stuck(std::uint32_t plane) const {
+  if (!stuck_[plane]) return false;
+  const std::uint32_t v = greedy_victim(ftl_, plane);
+  return v == kUnmapped || ftl_.valid_pages(v) != 0;
+}
+
+void GcUnit::check_space(std::uint32_t plane) {
+  // Only blocks that failed take a plane's space for good: a NAND that never fails keeps
+  // its writes waiting (as before failures were modelled).
+  if (!ftl_.config().failures) return;
+  if (jobs_[plane].active || !fw_.writes_waiting(plane) || (die_runs() && die_jobs_[plane / ppd_])) return;
+  if (!stuck(plane) && ftl_.work_in_flight(plane)) return;  // its end calls maybe_start again
+  fw_.no_space(plane);
+}
 
 void GcUnit::maybe_start(std::uint32_t plane) {
   // After the workload, only a plane whose host writes wait for space starts a run.
   if (!may_collect(plane)) return;
+  if (stuck_[plane] && stuck(plane)) {
+    check_space(plane);
+    return;
+  }
   if (die_runs() && die_jobs_[plane / ppd_]) {
     // The die's run is under way: a plane at its last reserve joins it (its host writes
     // wait for space: GC in the foreground); the others wait for the next run.
@@ -39,6 +59,7 @@ void GcUnit::maybe_start(std::uint32_t plane) {
   if (fw_.at_last_reserve(plane)) {
     ++counters_.gc_foreground;
     begin(plane);
+    if (!jobs_[plane].active) check_space(plane);  // no victim
   } else if (yields_ || fw_.commands_outstanding(chip) == 0) {
     begin(plane);  // yielding GC waits at the chip, behind the host's work
   } else {
@@ -58,7 +79,7 @@ void GcUnit::begin(std::uint32_t plane) {
   // run of its own: the planes the host writes least collect least.
   const std::uint32_t m = ftl_.free_blocks(plane);
   for (std::uint32_t p = first; p < first + ppd_; ++p)
-    if ((p == plane || (may_collect(p) && ftl_.free_blocks(p) <= m)) && open(p)) {
+    if ((p == plane || (may_collect(p) && ftl_.free_blocks(p) <= m && !stuck(p))) && open(p)) {
       opened[p - first] = true;
       ++die_jobs_[die];
       ++counters_.gc_runs;
@@ -164,6 +185,8 @@ void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint
 
 void GcUnit::erase_ended(std::uint32_t plane) {
   ftl_.erased(jobs_[plane].victim);
+  if (die_runs()) std::fill_n(stuck_.begin() + plane / ppd_ * ppd_, ppd_, 0);  // the die's GC stream has a block
+  else stuck_[plane] = 0;
   jobs_[plane] = Job{};
   job_ended(plane, false);  // the next run: next_run(), once the woken writes are placed
 }
@@ -289,7 +312,16 @@ void GcUnit::maybe_erase(std::uint32_t plane) {
     ftl_.release_victim(job.victim);
     job.active = false;
     job.victim = kUnmapped;
+    stuck_[plane] = 1;
     job_ended(plane, false);  // the die's next run starts on its planes' events
+    // Writes that wait for space get none from this run: GC looks again (a victim may need
+    // no copy now), and a plane that still cannot collect fails its writes (check_space).
+    const std::uint32_t first = die_runs() ? plane / ppd_ * ppd_ : plane, n = die_runs() ? ppd_ : 1;
+    for (std::uint32_t p = first; p < first + n; ++p)
+      if (fw_.writes_waiting(p)) {
+        next_run(plane);
+        break;
+      }
     return;
   }
   if (ftl_.retiring(job.victim)) {  // a program to it failed: emptied, it leaves use instead of being erased

@@ -28,6 +28,14 @@
 // invalidated before its read is issued is skipped; one invalidated meanwhile is copied
 // but left invalid (Ftl::relocate). The victim is erased once every copy has ended and no
 // host read of it is outstanding.
+//
+// Space that cannot come (only after blocks failed: docs/controller.md, "Faults and
+// recovery"): a run whose copies found no free page ends without erasing (stuck), and the
+// plane does not collect again until a block of it (with die runs, of its die) is erased,
+// unless its best victim holds no valid page. A plane whose host writes wait for space
+// while no run of it (or of its die) is under way and none can start, because it is stuck
+// or no block is worth collecting and no program or read in flight there could change
+// that, can gain no space: the port is told (Port::no_space) and the writes fail.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +73,9 @@ class GcUnit {
       (void)lead;
       for (unsigned i = 0; i < n; ++i) erase(planes[i], victims[i]);
     }
+    // Host writes wait for space in the plane and GC can give it none (no_space()): they
+    // fail. The port may call back into the unit.
+    virtual void no_space(std::uint32_t) {}
   };
 
   // `in_die`: copies go to the die's GC stream (ftl.gc_destination = die), else to the
@@ -142,6 +153,13 @@ class GcUnit {
   void issue_copies(std::uint32_t plane);  // up to copies_in_flight
   void maybe_erase(std::uint32_t plane);
   void drop_copy(std::uint32_t plane);
+  // Whether `plane`'s GC stream has no page for a copy (its last run stuck) and its best
+  // victim holds a valid page.
+  bool stuck(std::uint32_t plane) const;
+  // Nothing of `plane` started: if its host writes wait and no run of its die is under
+  // way, and it is stuck or nothing in flight in it could give it a victim, it can gain
+  // no space (Port::no_space).
+  void check_space(std::uint32_t plane);
   // Whether `plane` would collect now (it needs GC; after the workload, only for host
   // writes that wait for space).
   bool may_collect(std::uint32_t plane) const {
@@ -172,6 +190,7 @@ class GcUnit {
   std::vector<Job> jobs_;
   std::vector<std::uint32_t> background_programs_;  // per plane: GC programs in flight as background work
   std::vector<std::uint8_t> wanted_;                // per chip: a plane of it waits to start GC
+  std::vector<std::uint8_t> stuck_;                 // per plane: its last run found no page for a copy
   bool workload_ended_ = false;
 };
 

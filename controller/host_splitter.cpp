@@ -160,6 +160,14 @@ void HostSplitter::ended(FwCommand& f) {
   page_done(w, &f);
 }
 
+void HostSplitter::page_failed(HostWork& w, Tick known, Waited waited_for) {
+  w.cmd->status = HostStatus::MediaError;
+  ++faults_.failed_write_pages;
+  if (--w.pages_left != 0) return;
+  critical_path(*w.cmd, nullptr, known, waited_for, clock_.now(), true);
+  complete(w);
+}
+
 void HostSplitter::page_done(HostWork& w, const FwCommand* f, Tick known, Waited waited_for) {
   if (--w.pages_left != 0) return;
   critical_path(*w.cmd, f, known, waited_for, clock_.now());
@@ -170,7 +178,8 @@ void HostSplitter::page_done(HostWork& w, const FwCommand* f, Tick known, Waited
 // (docs/controller.md, "Latency attribution"). Each is the time between two events of
 // the page's path, so they sum to now - t_processed; a part that would be negative
 // wraps, and the host's check of the sum against each part catches it.
-void HostSplitter::critical_path(HostCommand& c, const FwCommand* f, Tick known, Waited waited_for, Tick now) const {
+void HostSplitter::critical_path(HostCommand& c, const FwCommand* f, Tick known, Waited waited_for, Tick now,
+                                 bool stalled) const {
   PartTicks& p = c.parts;
   p = {};
   Tick t = c.t_processed;
@@ -178,8 +187,8 @@ void HostSplitter::critical_path(HostCommand& c, const FwCommand* f, Tick known,
     at(p, waited_for == Waited::Buffer ? Part::WriteBuffer : Part::RmwRead) = known - t;
     t = known;
   }
-  if (!f) {  // answered from the write buffer (after waiting for its data), or unwritten
-    at(p, Part::WriteBuffer) += now - t;
+  if (!f) {  // answered from the write buffer (after waiting for its data), or unwritten; or failed
+    at(p, stalled ? Part::WriteStall : Part::WriteBuffer) += now - t;
     return;
   }
   if (f->cmd->op == FlashOp::Program) {  // waited for a free page from its data's arrival

@@ -5,10 +5,11 @@
 //    recovery's poison), kUnwrittenToken for a page never written or trimmed (no flash),
 //    else a flash read, which the splitter issues and whose end it handles.
 //  - WRITE: each page to the write unit (which merges a page written in part with its
-//    old data and programs it).
+//    old data and programs it). A page whose plane can gain no space fails, and the
+//    write completes with a media error (HostStatus::MediaError).
 //  - TRIM: the whole pages covered are unmapped (a write of one in flight is superseded).
 //  - FLUSH: completes once every write taken before it has completed (a write completes
-//    when its pages are programmed: there is no volatile cache).
+//    when its pages are programmed, or failed: there is no volatile cache).
 // The last page's path becomes the request's latency parts (tlm/latency_parts.h). A read
 // or write past the logical space is answered with an address error; a write or trim of
 // a read-only device is refused (HostStatus::WriteProtected).
@@ -65,6 +66,10 @@ class HostSplitter final : public CommandIssuer {
   void page_done(HostWork& w, const FwCommand* f = nullptr, Tick known = 0, Waited waited_for = Waited::None);
   // Page `page` of host read `w` could not be read: a media error.
   void page_unrecovered(HostWork& w, std::uint32_t page);
+  // A page of host write `w` can never be programmed (its plane can gain no space): the
+  // write completes with a media error once its other pages are done. Its time from
+  // `known` (its data known, after waiting for `waited_for`) is the write stall.
+  void page_failed(HostWork& w, Tick known, Waited waited_for);
 
   void set_life_listener(LifeListener* l) { life_ = l; }
   std::uint64_t sectors_per_page() const { return spp_; }
@@ -93,7 +98,8 @@ class HostSplitter final : public CommandIssuer {
  private:
   HostWork& take_work(HostCommand& c, void* payload);
   void complete(HostWork& w);
-  void critical_path(HostCommand& c, const FwCommand* f, Tick known, Waited waited_for, Tick now) const;
+  void critical_path(HostCommand& c, const FwCommand* f, Tick known, Waited waited_for, Tick now,
+                     bool stalled = false) const;
   // FLUSH: a flush completes once every write that reached the firmware before it has
   // completed.
   struct FlushWait {

@@ -13,6 +13,7 @@ WriteFrontier::WriteFrontier(Ftl& ftl, GcUnit& gc, std::unique_ptr<WriteAllocato
 std::uint32_t WriteFrontier::place(std::uint32_t op, std::uint64_t lpn, bool& again) {
   if (!again_.empty() && again_.erase(op)) again = true;  // held back after its program failed
   const std::uint32_t plane = allocator_->plane_for(lpn, view_);
+  note_ = allocator_->group_note();
   if (!stalled_[plane].empty()) {  // keep the order of writes to a plane
     if (again) again_.insert(op);
     stalled_[plane].push_back(op);
@@ -23,7 +24,9 @@ std::uint32_t WriteFrontier::place(std::uint32_t op, std::uint64_t lpn, bool& ag
     if (again) again_.insert(op);
     stalled_[plane].push_back(op);
     ++counters_.stalled_writes;
-    gc_.maybe_start(plane);
+    const WriteAllocator::GroupNote note = note_;
+    gc_.maybe_start(plane);  // may fail the writes waiting there, and so place others
+    note_ = note;
     return kUnmapped;
   }
   if (plane != ftl_.plane_of_lpn(lpn)) ++placement_.placed_off_static;
@@ -34,6 +37,15 @@ void WriteFrontier::wake(std::uint32_t plane) {
   std::deque<std::uint32_t> waiting;
   waiting.swap(stalled_[plane]);
   for (const std::uint32_t op : waiting) resume_.program(op);
+}
+
+void WriteFrontier::fail_stalled(std::uint32_t plane) {
+  std::deque<std::uint32_t> waiting;
+  waiting.swap(stalled_[plane]);
+  for (const std::uint32_t op : waiting) {
+    if (!again_.empty()) again_.erase(op);
+    resume_.fail(op);
+  }
 }
 
 std::uint32_t WriteFrontier::View::commands_outstanding(std::uint32_t chip) const {

@@ -37,6 +37,8 @@ class WriteFrontier {
    public:
     virtual ~Resume() = default;
     virtual void program(std::uint32_t op) = 0;
+    // The plane can gain no space: the page write fails.
+    virtual void fail(std::uint32_t op) = 0;
   };
 
   // `stage`: what the allocation view reads of the commands built (outstanding per chip,
@@ -53,13 +55,17 @@ class WriteFrontier {
   // Space may have come in `plane` (a block erased, a page given back): its held-back
   // writes are placed again, in order.
   void wake(std::uint32_t plane);
+  // The plane can gain no space (GcUnit::Port::no_space): its held-back writes fail.
+  void fail_stalled(std::uint32_t plane);
   // Whether host writes wait for space in the plane.
   bool writes_waiting(std::uint32_t plane) const { return !stalled_[plane].empty(); }
   // Whether the plane's free pool is at its last reserve: host writes to it blocked or
   // waiting (GC then runs in the foreground).
   bool at_last_reserve(std::uint32_t plane) const { return ftl_.writes_blocked(plane) || writes_waiting(plane); }
-  // The write group of the page the last place() placed.
-  WriteAllocator::GroupNote group_note() const { return allocator_->group_note(); }
+  // The write group of the page the last place() placed (or held back): kept when place()
+  // returns, as a write it made wait may fail at once and let other writes be placed
+  // meanwhile (GcUnit::Port::no_space).
+  WriteAllocator::GroupNote group_note() const { return note_; }
   const AllocationView& view() const { return view_; }
   const WriteAllocator& allocator() const { return *allocator_; }
   bool uses_forecast() const { return allocator_->uses_forecast(); }
@@ -129,6 +135,7 @@ class WriteFrontier {
   View view_{*this};
   std::vector<std::deque<std::uint32_t>> stalled_;  // per plane: page writes waiting for space
   std::unordered_set<std::uint32_t> again_;         // among them, writes whose program failed
+  WriteAllocator::GroupNote note_;                  // the last place()'s write group
   std::vector<std::deque<std::uint32_t>> streams_;  // per plane and stream: pages held for unbound programs
 };
 

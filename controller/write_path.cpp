@@ -65,6 +65,12 @@ WritePath::Start WritePath::write(std::uint64_t lpn, void* host, Token fresh, bo
   w.partial = partial;
   const std::uint32_t prev = newest_op(lpn);
   newest_.set(lpn, op);
+  if (prev != kNone && ops_[prev].failed) {  // replaced: its data only merged, if at all
+    const Token kept = ops_[prev].token;
+    drop_failed(prev);
+    set_token(op, partial ? merge_tokens(kept, fresh) : fresh, now);
+    return Start::Known;
+  }
   if (!partial) {
     set_token(op, fresh, now);
     return Start::Known;
@@ -77,6 +83,16 @@ WritePath::Start WritePath::write(std::uint64_t lpn, void* host, Token fresh, bo
   w.waited_for = Waited::Buffer;
   park(prev, Parked{true, nullptr, op, kNone});
   return Start::Waits;
+}
+
+void WritePath::fail(std::uint32_t op) {
+  if (!newest(op)) {
+    release(op);
+    return;
+  }
+  ops_[op].failed = true;
+  ops_[op].host = nullptr;  // its host write completes now
+  ++failed_kept_;
 }
 
 void WritePath::old_data(std::uint32_t op, Token old_page, Tick now) {

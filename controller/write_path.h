@@ -13,6 +13,12 @@
 // The buffer maps each logical page to its newest operation: a read is answered from it,
 // and a program completing for an operation that is no longer the newest of its page
 // (a newer write or a trim came) must not move the mapping (last writer wins).
+//
+// An operation whose program can never be made (its plane can gain no space:
+// docs/controller.md, "Faults and recovery") fails: while it is its page's newest write
+// it stays in the buffer as the page's data, never programmed (reads are answered from
+// it, so the page reads as written), until a newer write of the page or a trim replaces
+// it; otherwise it is released at once.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +44,7 @@ class WritePath {
     Token token = 0;       // the page's final data (once known: any merge done)
     bool known = false;
     bool partial = false;
+    bool failed = false;  // kept as its page's data, never programmed (fail())
     std::uint32_t replaces = kUnmapped;  // the page its read-modify-write read (kUnmapped: none)
     Tick t_known = 0;                    // when its data became known
     Waited waited_for = Waited::None;    // what it waited for before then
@@ -86,7 +93,24 @@ class WritePath {
 
   // A trim of `lpn`: its buffered writes no longer carry the page (their programs end
   // without moving the mapping); a read from now on misses.
-  void trim(std::uint64_t lpn) { newest_.erase(lpn); }
+  void trim(std::uint64_t lpn) {
+    const std::uint32_t op = newest_op(lpn);
+    newest_.erase(lpn);
+    if (op != kNone && ops_[op].failed) drop_failed(op);
+  }
+  // `op`'s program can never be made: kept as its page's data while it is the newest
+  // write of the page (replaced by the next write or trim of it), else released now.
+  void fail(std::uint32_t op);
+  // Failed operations kept as their pages' data.
+  std::uint32_t failed_kept() const { return failed_kept_; }
+  // Whether `lpn`'s newest write in the buffer has its data known, and that data: what a
+  // read of the page is answered with instead of the flash (the end-of-run audit).
+  bool buffered(std::uint64_t lpn, Token& out) const {
+    const std::uint32_t op = newest_op(lpn);
+    if (op == kNone || !ops_[op].known) return false;
+    out = ops_[op].token;
+    return true;
+  }
   // Whether `op` is still the newest write of its page.
   bool newest(std::uint32_t op) const { return newest_.find(ops_[op].lpn) == op; }
   // `op` is programmed and newest: the page leaves the buffer (the mapping has it).
@@ -107,6 +131,10 @@ class WritePath {
     std::uint32_t next;
   };
   std::uint32_t new_op();
+  void drop_failed(std::uint32_t op) {
+    --failed_kept_;
+    release(op);
+  }
   void park(std::uint32_t on_op, const Parked& p);
   void set_token(std::uint32_t op, Token t, Tick now);
   std::uint32_t newest_op(std::uint64_t lpn) const {
@@ -118,6 +146,7 @@ class WritePath {
   std::vector<Op> ops_;
   std::uint32_t free_op_ = kNone;
   std::uint32_t in_flight_ = 0;
+  std::uint32_t failed_kept_ = 0;
   std::vector<Parked> parked_;
   std::vector<std::uint32_t> free_parked_;
   LpnMap newest_;  // lpn -> its newest operation, for pages with a write in the buffer

@@ -65,6 +65,14 @@ void WriteUnit::program(std::uint32_t op, bool again) {
   gc_.maybe_start(ftl_.plane_of_ppa(ppa));
 }
 
+void WriteUnit::fail(std::uint32_t op) {
+  HostWork& host = host_of(op);
+  const Tick known = buffer_.op(op).t_known;
+  const WritePath::Waited waited_for = buffer_.op(op).waited_for;
+  buffer_.fail(op);
+  splitter_.page_failed(host, known, waited_for);
+}
+
 void WriteUnit::write_page_done(std::uint32_t op, const FwCommand* f) {
   HostWork& host = host_of(op);
   const Tick known = buffer_.op(op).t_known;

@@ -44,6 +44,9 @@ class WriteUnit final : public CommandIssuer, public WriteFrontier::Resume, priv
   void write(HostWork& w, std::uint32_t page, std::uint64_t lpn, Token fresh, bool partial, Tick now);
 
   void program(std::uint32_t op) override { program(op, false); }  // placed again (WriteFrontier)
+  // Its plane can gain no space (WriteFrontier): the page write fails, and its data stays
+  // in the buffer as the page's (WritePath::fail).
+  void fail(std::uint32_t op) override;
   void ended(FwCommand& f) override;  // a host program
   bool superseded(const FwCommand& c) const override {
     return c.cmd->origin == FlashOrigin::HostProgram && !buffer_.newest(c.write_op);

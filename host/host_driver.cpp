@@ -253,6 +253,11 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
       const auto kept = restored_.emplace(span.first + i, expect[i]).first;
       shadow_.set_raw(span.first + i, kept->second);
     }
+  } else if (c.op == HostOp::Write && c.status == HostStatus::MediaError) {
+    // A page the device could not program (its plane could gain no space). The device
+    // keeps the data as the page's, never programmed, until the page is written again:
+    // it reads as written, and the shadow stays.
+    ++write_errors_;
   } else if (c.op == HostOp::Read) {
     if (c.status == HostStatus::MediaError) ++media_errors_;
     for (std::size_t i = 0; i < expect.size(); ++i) {

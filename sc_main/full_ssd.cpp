@@ -397,9 +397,15 @@ FullSsd::Audit FullSsd::audit() const {
   Audit a;
   const ctrl::Ftl& ftl = firmware->ftl();
   const ctrl::NandBackdoor nandb(*nand);
+  // What a read returns: a page's data kept in the write buffer (a write that failed for
+  // want of space: controller/write_path.h), else the flash's.
+  const ctrl::WritePath& buffer = firmware->write_buffer();
+  const bool buffered = buffer.failed_kept() != 0;
   for (std::uint64_t lpn = 0; lpn < ftl.logical_pages(); ++lpn) {
     const std::uint32_t ppa = ftl.lookup(lpn);
-    const Token held = ppa == ctrl::kUnmapped ? kUnwrittenToken : nandb.read(ftl.decode(ppa));
+    Token held;
+    if (!buffered || !buffer.buffered(lpn, held))
+      held = ppa == ctrl::kUnmapped ? kUnwrittenToken : nandb.read(ftl.decode(ppa));
     const Token want = host->shadow().current(lpn);
     ++a.pages;
     if (held == want) continue;

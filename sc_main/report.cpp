@@ -507,6 +507,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
     put(fj, "read_only_reason", text(f.firmware.read_only_reason()));
     put(fj, "refused_writes", integer(fa.refused_writes));
     put(fj, "refused_trims", integer(fa.refused_trims));
+    put(fj, "failed_write_pages", integer(fa.failed_write_pages));
+    put(fj, "host_write_errors", integer(f.host.write_errors()));
     put(root, "faults", fj);
   }
 
@@ -695,6 +697,9 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
       os << "  read-only           from " << ticks_to_us(f.firmware.read_only_at()) << " us: "
          << f.firmware.read_only_reason() << "; " << fa.refused_writes << " writes and " << fa.refused_trims
          << " trims refused\n";
+    if (fa.failed_write_pages)
+      os << "  failed writes       " << f.host.write_errors() << " host writes ended with a media error: "
+         << fa.failed_write_pages << " pages their planes could gain no space for (kept in the write buffer)\n";
   }
   if (run.audited)
     os << "  audit               " << run.audited_pages << " logical pages read back, " << run.audit_mismatches

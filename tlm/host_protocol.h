@@ -36,8 +36,10 @@ constexpr Token kTrimmedMark = 0xFFFFFFFFu;
 constexpr Token kUnrecoveredToken = kTrimmedMark;
 // A command's outcome as the device reports it (an NVMe completion's status): Ok, or
 // MediaError, a read with a page the device could not recover (its token
-// kUnrecoveredToken; the others are good); WriteProtected, a write or trim the device
-// refused, read-only (nothing of it done).
+// kUnrecoveredToken; the others are good), or a write with a page the device could not
+// program (its plane could gain no space; the page reads as written until it is written
+// again or trimmed);
+// WriteProtected, a write or trim the device refused, read-only (nothing of it done).
 enum class HostStatus : std::uint8_t { Ok, MediaError, WriteProtected };
 // A token as data may carry it: neither erased nor the trimmed mark.
 inline Token data_token(Token t) { return t == kErasedToken || t == kTrimmedMark ? 1 : t; }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <initializer_list>
 #include <set>
 #include <vector>
 
@@ -192,4 +193,108 @@ TEST_CASE("ftl: a plane keeps its spare while its usable blocks hold its share, 
   f.retire(3);
   CHECK_FALSE(f.keeps_spare(0));
   CHECK(f.keeps_spare(1));
+}
+
+namespace {
+// A firmware whose host writes wait for space in every plane, counting what GC tells it.
+struct WaitingFirmware final : GcUnit::Port {
+  std::vector<std::uint32_t> no_space_planes, read_from, erased;
+  std::uint32_t reads = 0;
+  bool at_last_reserve(std::uint32_t) const override { return true; }
+  bool writes_waiting(std::uint32_t) const override { return true; }
+  std::uint32_t commands_outstanding(std::uint32_t) const override { return 0; }
+  void copy_read(std::uint32_t, std::uint32_t from) override {
+    ++reads;
+    read_from.push_back(from);
+  }
+  void copy_program(std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t, Token) override {}
+  void erase(std::uint32_t, std::uint32_t victim) override { erased.push_back(victim); }
+  void no_space(std::uint32_t plane) override { no_space_planes.push_back(plane); }
+};
+
+// The device with failures on, and GC (yielding, one copy in flight, by plane) over it,
+// with plane 0 written with distinct logical pages (more than its share, as after blocks
+// failed) through `streams` until none can open a block.
+struct FullPlane {
+  Ftl f;
+  WaitingFirmware fw;
+  FirmwareCounters counters;
+  GcUnit gc{f, true, 1, false, fw, counters};
+  explicit FullPlane(std::initializer_list<bool> streams) : f(config()) {
+    std::uint64_t lpn = 0;
+    for (const bool gc_stream : streams)
+      for (std::uint32_t ppa; (ppa = f.allocate(0, gc_stream)) != kUnmapped; ++lpn) {
+        f.programmed(ppa);
+        f.map(lpn, ppa);
+      }
+  }
+  static FtlConfig config() {
+    FtlConfig c = device();
+    c.failures = true;
+    return c;
+  }
+};
+}  // namespace
+
+TEST_CASE("gc: host writes waiting on a plane with no block worth collecting fail, unless work in flight may "
+          "give one", "[faults][gc]") {
+  // The host stream can open no block, and each full block holds only valid pages
+  // (collecting one frees nothing).
+  FullPlane p({false});
+  Ftl& f = p.f;
+  WaitingFirmware& fw = p.fw;
+  GcUnit& gc = p.gc;
+  REQUIRE(f.gc_needed(0));
+  REQUIRE(f.writes_blocked(0));
+  // A read in flight from a full block: when it ends GC looks again (maybe_start), so the
+  // writes still wait.
+  const std::uint32_t some = f.lookup(0);
+  f.add_pending_read(some);
+  gc.maybe_start(0);
+  CHECK(fw.no_space_planes.empty());
+  CHECK_FALSE(gc.active(0));
+  // It ended: nothing in flight can give the plane a victim: its writes fail.
+  gc.read_ended(some);
+  CHECK(fw.no_space_planes == std::vector<std::uint32_t>{0});
+  CHECK(fw.reads == 0);
+}
+
+TEST_CASE("gc: a run whose copies find no page is stuck: the plane's waiting writes fail, and it collects again "
+          "only for a victim that needs no copy", "[faults][gc]") {
+  // Both streams full: no free block left, every page valid.
+  FullPlane p({false, true});
+  Ftl& f = p.f;
+  WaitingFirmware& fw = p.fw;
+  GcUnit& gc = p.gc;
+  const FirmwareCounters& counters = p.counters;
+  REQUIRE(f.free_blocks(0) == 0);
+  // Three pages of the first block trimmed: the greedy victim, with 13 pages to copy.
+  const std::uint32_t victim = f.block_of_ppa(f.lookup(0));
+  for (std::uint64_t l = 0; l < 3; ++l) f.trim(l);
+  gc.maybe_start(0);
+  REQUIRE(fw.reads == 1);
+  CHECK(f.block_of_ppa(fw.read_from[0]) == victim);
+  // Its copy finds no free page: dropped, the run ends without an erase, and the writes
+  // waiting for the plane fail.
+  gc.copy_read_ended(0, fw.read_from[0], 5);
+  CHECK(counters.gc_dropped_copies == 13);
+  CHECK_FALSE(gc.active(0));
+  CHECK(fw.erased.empty());
+  CHECK(fw.no_space_planes == std::vector<std::uint32_t>{0});
+  // Stuck: another look issues no copy and fails the writes again.
+  gc.maybe_start(0);
+  CHECK(fw.reads == 1);
+  CHECK(fw.no_space_planes.size() == 2);
+  // Every page of the victim trimmed: it needs no copy, so the plane collects it.
+  for (std::uint64_t l = 3; l < 16; ++l) {
+    REQUIRE(f.block_of_ppa(f.lookup(l)) == victim);
+    f.trim(l);
+  }
+  gc.maybe_start(0);
+  CHECK(fw.reads == 1);
+  CHECK(fw.erased == std::vector<std::uint32_t>{victim});
+  CHECK(fw.no_space_planes.size() == 2);
+  // Erased: the plane is no longer stuck.
+  gc.erase_ended(0);
+  CHECK(f.free_blocks(0) == 1);
 }

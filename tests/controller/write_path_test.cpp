@@ -155,3 +155,39 @@ TEST_CASE("write path: a host command taken while a waiter is served (re-entry) 
                                               "program op" + std::to_string(a) + " token " + std::to_string(ta)});
   CHECK(f.path.newest(b));
 }
+
+TEST_CASE("write path: a failed write stays its page's data until the page is written again or trimmed") {
+  Fixture f;
+  std::uint32_t a, b, c;
+  REQUIRE(f.path.write(4, kWriteA, 10, false, 0, a) == WritePath::Start::Known);
+  REQUIRE(f.path.write(4, kWriteB, 20, false, 0, b) == WritePath::Start::Known);
+  // The older write fails: the newer carries the page; the older is freed at once.
+  f.path.fail(a);
+  CHECK(f.path.in_flight() == 1);
+  CHECK(f.path.failed_kept() == 0);
+  // The newest fails: kept, never programmed, and reads are answered from it.
+  f.path.fail(b);
+  CHECK(f.path.in_flight() == 1);
+  CHECK(f.path.failed_kept() == 1);
+  CHECK(f.path.newest(b));
+  Token t = 0;
+  CHECK(f.path.read(4, kRead1, 0, t) == WritePath::Read::Answered);
+  CHECK(t == 20);
+  // A write of part of the page merges with the failed write's data, which it replaces:
+  // known at once, and the failed entry freed.
+  f.rec.log.clear();
+  REQUIRE(f.path.write(4, kWriteA, 30, true, 5, c) == WritePath::Start::Known);
+  CHECK(f.path.op(c).token == merge_tokens(20, 30));
+  CHECK(f.path.op(c).waited_for == WritePath::Waited::None);
+  CHECK(f.rec.log == std::vector<std::string>{"program op" + std::to_string(c) + " token " +
+                                              std::to_string(merge_tokens(20, 30))});
+  CHECK(f.path.failed_kept() == 0);
+  CHECK(f.path.in_flight() == 1);
+  // A trim of a page whose newest write failed frees it; reads then miss.
+  f.path.fail(c);
+  CHECK(f.path.failed_kept() == 1);
+  f.path.trim(4);
+  CHECK(f.path.failed_kept() == 0);
+  CHECK(f.path.in_flight() == 0);
+  CHECK(f.path.read(4, kRead1, 0, t) == WritePath::Read::Miss);
+}
