@@ -40,7 +40,7 @@ void GcUnit::check_space(std::uint32_t plane) {
 void GcUnit::maybe_start(std::uint32_t plane) {
   // After the workload, only a plane whose host writes wait for space starts a run.
   if (!may_collect(plane)) return;
-  if (stuck_[plane] && stuck(plane)) {
+  if (stuck(plane)) {
     check_space(plane);
     return;
   }

@@ -135,7 +135,7 @@ class SchedPolicy {
   // `gc_reads`: GC's reads suspend too; `hold_programs`: a program waits while the read
   // that may suspend waits for its die. False if the policy cannot (IOS). Before the first
   // push.
-  virtual bool set_suspend(std::uint8_t mode, std::uint32_t min_margin_us, bool gc_reads, bool hold_programs = false) {
+  virtual bool set_suspend(std::uint8_t mode, std::uint32_t min_margin_us, bool gc_reads, bool hold_programs) {
     return false;
   }
 
@@ -206,7 +206,7 @@ class HosPolicy final : public SchedPolicy {
     last_op_.assign(std::size_t{channels_} * chips_ * dies_per_chip, kNoOp);
   }
   const RescheduleCounters* reschedule_counters() const override { return resched_.on() ? &counters_ : nullptr; }
-  bool set_suspend(std::uint8_t mode, std::uint32_t min_margin_us, bool gc_reads, bool hold_programs = false) override {
+  bool set_suspend(std::uint8_t mode, std::uint32_t min_margin_us, bool gc_reads, bool hold_programs) override {
     suspend_ = mode;
     min_margin_us_ = min_margin_us;
     suspend_gc_ = gc_reads;
