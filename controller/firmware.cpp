@@ -21,6 +21,12 @@ HoldingStage::Config stage_config(const FirmwareConfig& cfg, bool keep_forecast)
 
 }  // namespace
 
+std::uint64_t cache_capacity(const FirmwareConfig& cfg, const nand::NandConfig& n) {
+  const std::uint64_t pages = cfg.write_cache_pages;
+  if (cfg.write_cache == CacheMode::Off) return 0;
+  return cfg.write_cache == CacheMode::Plp ? std::min(pages, plp_pages(n, cfg.holdup_us)) : pages;
+}
+
 Firmware::Firmware(const FtlConfig& ftl, const FirmwareConfig& cfg, std::unique_ptr<WriteAllocator> allocator,
                    std::unique_ptr<FirmwareScheduler> release, FirmwarePorts& ports)
     : cfg_(cfg),
@@ -34,7 +40,8 @@ Firmware::Firmware(const FtlConfig& ftl, const FirmwareConfig& cfg, std::unique_
       stage_(stage_config(cfg, allocator && allocator->uses_forecast()), ftl_, frontier_, gc_, core_, clock_, ports,
              trace_, counters_, placement_, std::move(release)),
       recovery_(cfg.ecc, stage_, core_, cfg.cycles_per_page, faults_),
-      writes_(ftl_, frontier_, stage_, gc_, recovery_, read_only_, splitter_, clock_, ports, counters_, faults_),
+      writes_(ftl_, frontier_, stage_, gc_, recovery_, read_only_, splitter_, clock_, ports, counters_, faults_,
+              WriteCache(cfg.write_cache, cache_capacity(cfg, ftl.nand))),
       splitter_(ftl_, writes_, recovery_, stage_, gc_, read_only_, clock_, ports, ports, counters_, faults_,
                 cfg.read_unit_bytes),
       frontier_(ftl_, gc_, allocator ? std::move(allocator) : std::make_unique<StaticAllocator>(ftl_.static_allocation()),
@@ -88,6 +95,24 @@ const param::Table<FirmwareConfig>& FirmwareConfig::keys() {
                  "that hold its sectors (ONFI: the column is in the read's address; tR stays the whole page's); "
                  "0: every read moves the whole page. A multiple of 512 that divides nand.page_bytes").unit("bytes")
         .part(&F::ecc, EccConfig::keys())
+        .choice("controller.write_cache", &F::write_cache,
+                {{to_string(CacheMode::Off), CacheMode::Off},
+                 {to_string(CacheMode::Volatile), CacheMode::Volatile},
+                 {to_string(CacheMode::Plp), CacheMode::Plp}},
+                "when a host write completes (docs/controller.md, Write cache and durability): off = once its pages "
+                "are programmed (no cache); volatile = once its data is in the firmware's buffer (lost with the "
+                "power until programmed; FUA writes and flushes wait for flash); plp = as volatile, with capacitors "
+                "that hold the power up for power.holdup_us to program what is buffered (FUA writes and flushes "
+                "complete at once)")
+        .integer("controller.write_cache_pages", &F::write_cache_pages, 1, 1 << 26,
+                 "with controller.write_cache = volatile or plp: pages acknowledged to the host and not yet "
+                 "programmed, at most; a write past it waits for room (plp: also at most what power.holdup_us "
+                 "programs)").unit("pages")
+        .number("power.holdup_us", &F::holdup_us, 0, 1e7,
+                "with controller.write_cache = plp: how long the capacitors hold the power up after it fails, us; "
+                "the cache keeps no more pages than the NAND programs in it (one tPROG for the programs under way, "
+                "then rounds of a page per plane and die, each a tPROG plus its data-in, within each channel's "
+                "bus time)").unit("us")
         .number("firmware.clock_mhz", &F::clock_mhz, 1, 100000, "clock of the embedded core running the FTL, MHz")
         .unit("MHz")
         .integer("firmware.cycles_per_command", &F::cycles_per_command, 0, 100000000,

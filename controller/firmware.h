@@ -80,9 +80,19 @@ struct FirmwareConfig {
   bool mark_hazards = false;
   DieBatcher::Order batch_order;  // the scheduler block's order (its policy's rtl_form)
   EccConfig ecc;  // the decoder of reads' bit errors (on with a NAND that reports them)
+  // The write cache (controller/write_cache.h): when host writes are acknowledged, how
+  // many pages may be acknowledged and not yet on flash, and under plp the hold-up time
+  // the capacitors give to program them.
+  CacheMode write_cache = CacheMode::Off;
+  std::uint32_t write_cache_pages = 2048;
+  double holdup_us = 20000.0;
   // Its keys (firmware.cpp): firmware.clock_mhz and costs, the GC and batching keys, ECC's.
   static const param::Table<FirmwareConfig>& keys();
 };
+
+// The pages the write cache may hold acknowledged and not yet programmed: the key's,
+// under plp at most what the hold-up programs (plp_pages()), none without a cache.
+std::uint64_t cache_capacity(const FirmwareConfig& cfg, const nand::NandConfig& n);
 
 class Firmware {
  public:
@@ -155,6 +165,7 @@ class Firmware {
   HoldingStage& stage() { return stage_; }
   WriteFrontier& frontier() { return frontier_; }
   WriteUnit& writes() { return writes_; }
+  const WriteUnit& writes() const { return writes_; }
   HostSplitter& splitter() { return splitter_; }
   ReadRecovery& recovery() { return recovery_; }
   GcUnit& gc() { return gc_; }

@@ -46,6 +46,7 @@ class FirmwareCore : public sc_core::sc_module, private FirmwarePorts {
   bool batching() const { return fw_.batching(); }
   bool read_only() const { return fw_.read_only().on(); }
   const WritePath& write_buffer() const { return fw_.write_buffer(); }
+  const WriteCache& write_cache() const { return fw_.writes().cache(); }
   Tick read_only_at() const { return fw_.read_only().at(); }
   const std::string& read_only_reason() const { return fw_.read_only().reason(); }
   Tick core_busy(Tick now) const { return fw_.core_busy(now); }

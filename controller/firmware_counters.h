@@ -12,6 +12,7 @@ struct FirmwareCounters {
   std::uint64_t host_reads = 0, host_writes = 0, host_trims = 0, host_flushes = 0;
   std::uint64_t trimmed_pages = 0;  // whole logical pages a trim unmapped (or found unmapped)
   std::uint64_t flushes_waited = 0;  // flushes that waited for earlier writes to be on flash
+  std::uint64_t fua_writes = 0;      // host writes with Force Unit Access
   std::uint64_t cancelled_programs = 0;  // superseded host programs a firmware scheduler dropped
   std::uint64_t combined_commands = 0;   // n-plane commands a firmware scheduler made of single-page ones
   std::uint64_t flash_reads = 0, buffer_hits = 0, unwritten_reads = 0;
@@ -43,6 +44,7 @@ struct FaultCounters {
   std::uint64_t recopied_pages = 0;         // GC copies programmed again elsewhere after a failure
   std::uint64_t refused_writes = 0, refused_trims = 0;  // host commands refused, read-only
   std::uint64_t failed_write_pages = 0;     // host write pages failed: their plane could gain no space
+  std::uint64_t failed_acknowledged_pages = 0;  // of those, pages the write cache had acknowledged
 };
 
 // Where host pages went and how commands were batched (stats.json "placement" and

@@ -92,6 +92,8 @@ void HostSplitter::process(HostCommand& c, void* payload) {
       }
       w.write_seq = ++write_seq_;
       ++writes_executing_;
+      unsettled_.push_back(static_cast<std::uint32_t>(pages));
+      if (c.fua) ++counters_.fua_writes;
       for (std::uint32_t i = 0; i < pages; ++i) {
         const std::uint64_t lpn = first + i;
         const bool partial = covers_part(c.lba, c.sectors, lpn, spp_);
@@ -115,7 +117,9 @@ void HostSplitter::process(HostCommand& c, void* payload) {
     case HostOp::Flush:
       ++counters_.host_flushes;
       w.pages_left = 0;
-      if (writes_executing_ == 0) {  // every earlier write is on flash (a later flush waits longer)
+      // Every earlier write is on flash (a later flush waits longer), or its pages are
+      // safe in a cache held up by capacitors.
+      if (writes_executing_ == 0 || writes_.cache().protected_by_holdup()) {
         complete(w);
       } else {
         ++counters_.flushes_waited;
@@ -203,18 +207,25 @@ void HostSplitter::critical_path(HostCommand& c, const FwCommand* f, Tick known,
 }
 
 void HostSplitter::complete(HostWork& w) {
-  const std::uint64_t seq = w.write_seq;
   out_.complete(w);
   w.next_free = free_;
   free_ = &w;
-  if (seq) write_completed(seq);  // the flushes it held complete after it
+}
+
+void HostSplitter::page_settled(std::uint64_t seq) {
+  if (--unsettled_[seq - unsettled_first_] != 0) return;
+  while (!unsettled_.empty() && unsettled_.front() == 0) {
+    unsettled_.pop_front();
+    ++unsettled_first_;
+  }
+  write_settled(seq);  // the flushes it held complete after it
 }
 
 // Host write `seq` is on flash. Each flush waiting counts down the writes that were
 // executing when it arrived: this one, if it was taken before the flush (seq <= after;
-// it had not completed, or it would not be completing now). The flushes are in arrival
+// it was not on flash, or it would not be settling now). The flushes are in arrival
 // order and a later one waits for a superset, so they complete from the front.
-void HostSplitter::write_completed(std::uint64_t seq) {
+void HostSplitter::write_settled(std::uint64_t seq) {
   --writes_executing_;
   for (auto f = flushes_.rbegin(); f != flushes_.rend() && f->after >= seq; ++f) --f->writes_left;
   while (!flushes_.empty() && flushes_.front().writes_left == 0) {

@@ -8,8 +8,10 @@
 //    old data and programs it). A page whose plane can gain no space fails, and the
 //    write completes with a media error (HostStatus::MediaError).
 //  - TRIM: the whole pages covered are unmapped (a write of one in flight is superseded).
-//  - FLUSH: completes once every write taken before it has completed (a write completes
-//    when its pages are programmed, or failed: there is no volatile cache).
+//  - FLUSH: completes once every write taken before it is on flash: each of its pages
+//    programmed, or failed, or superseded. A write completes then too, unless the write
+//    cache (controller/write_cache.h) acknowledged its pages before; a cache protected by
+//    hold-up (plp) has every acknowledged page safe, and a flush completes at once.
 // The last page's path becomes the request's latency parts (tlm/latency_parts.h). A read
 // or write past the logical space is answered with an address error; a write or trim of
 // a read-only device is refused (HostStatus::WriteProtected).
@@ -70,6 +72,9 @@ class HostSplitter final : public CommandIssuer {
   // write completes with a media error once its other pages are done. Its time from
   // `known` (its data known, after waiting for `waited_for`) is the write stall.
   void page_failed(HostWork& w, Tick known, Waited waited_for);
+  // A page of host write number `seq` (HostWork::write_seq) is on flash, failed or
+  // superseded: after the calls above for it, if the host waited for it.
+  void page_settled(std::uint64_t seq);
 
   void set_life_listener(LifeListener* l) { life_ = l; }
   std::uint64_t sectors_per_page() const { return spp_; }
@@ -107,7 +112,7 @@ class HostSplitter final : public CommandIssuer {
     std::uint64_t after;        // the last write taken before it (write_seq_ at its arrival)
     std::uint64_t writes_left;  // of the writes executing when it arrived
   };
-  void write_completed(std::uint64_t seq);
+  void write_settled(std::uint64_t seq);
 
   Ftl& ftl_;
   WriteUnit& writes_;
@@ -127,7 +132,10 @@ class HostSplitter final : public CommandIssuer {
   HostWork* free_ = nullptr;
   std::deque<FlushWait> flushes_;       // waiting, in arrival order
   std::uint64_t write_seq_ = 0;         // host writes taken, in arrival order
-  std::uint64_t writes_executing_ = 0;  // taken and not completed
+  std::uint64_t writes_executing_ = 0;  // taken and not yet on flash
+  // Per host write from number unsettled_first_ on: its pages not yet on flash.
+  std::deque<std::uint32_t> unsettled_;
+  std::uint64_t unsettled_first_ = 1;
 };
 
 }  // namespace ssd::ctrl

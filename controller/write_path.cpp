@@ -56,11 +56,12 @@ WritePath::Read WritePath::read(std::uint64_t lpn, void* host, std::uint32_t pag
 }
 
 WritePath::Start WritePath::write(std::uint64_t lpn, void* host, Token fresh, bool partial, Tick now,
-                                  std::uint32_t& op) {
+                                  std::uint32_t& op, const Origin& origin) {
   op = new_op();
   Op& w = ops_[op];
   w.lpn = lpn;
   w.host = host;
+  w.origin = origin;
   w.fresh = fresh;
   w.partial = partial;
   const std::uint32_t prev = newest_op(lpn);

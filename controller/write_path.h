@@ -30,6 +30,15 @@
 
 namespace ssd::ctrl {
 
+// Where a page write comes from: its host command's, for the program's record and the
+// flushes (kept when the command completes before the program: a write cache).
+struct WriteOrigin {
+  std::uint64_t request = 0;    // the host command's id
+  std::uint64_t write_seq = 0;  // its place in the firmware's arrival order of host writes
+  Tick t_fw_in = 0;             // its arrival at the firmware
+  std::uint32_t host_page = 0;  // the page's index in it
+};
+
 class WritePath {
  public:
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
@@ -37,9 +46,16 @@ class WritePath {
   // in the buffer, or its read-modify-write read.
   enum class Waited : std::uint8_t { None, Buffer, Rmw };
 
+  using Origin = WriteOrigin;
+  // Whether the host waits for the page's program (a write cache may acknowledge it
+  // before: controller/write_cache.h).
+  enum class Ack : std::uint8_t { AtProgram, WaitsForRoom, Given };
+
   struct Op {
     std::uint64_t lpn = 0;
-    void* host = nullptr;  // the owner's handle of the host write
+    void* host = nullptr;  // the owner's handle of the host write (null once it completed)
+    Origin origin;
+    Ack ack = Ack::AtProgram;
     Token fresh = 0;       // what the host wrote
     Token token = 0;       // the page's final data (once known: any merge done)
     bool known = false;
@@ -82,7 +98,14 @@ class WritePath {
   // called); Waits: it waits for an earlier write's data; NeedsOldData: written in part
   // with no earlier write buffered: the owner reads the page (reading_old_data) or, if
   // never written, calls old_data(op, kUnwrittenToken, now).
-  Start write(std::uint64_t lpn, void* host, Token fresh, bool partial, Tick now, std::uint32_t& op);
+  Start write(std::uint64_t lpn, void* host, Token fresh, bool partial, Tick now, std::uint32_t& op,
+              const Origin& origin = {});
+  // The write cache acknowledged `op` (or put it waiting for room): its host command no
+  // longer waits for it (Given: `host` is cleared).
+  void set_ack(std::uint32_t op, Ack a) {
+    ops_[op].ack = a;
+    if (a == Ack::Given) ops_[op].host = nullptr;
+  }
   // Operation `op`'s read-modify-write read of page `ppa` was issued.
   void reading_old_data(std::uint32_t op, std::uint32_t ppa) {
     ops_[op].replaces = ppa;

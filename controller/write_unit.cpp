@@ -10,14 +10,36 @@ namespace ssd::ctrl {
 
 WriteUnit::WriteUnit(Ftl& ftl, WriteFrontier& frontier, HoldingStage& stage, GcUnit& gc, ReadRecovery& recovery,
                      ReadOnly& read_only, HostSplitter& splitter, const Clock& clock, Reports& reports,
-                     FirmwareCounters& counters, FaultCounters& faults)
+                     FirmwareCounters& counters, FaultCounters& faults, WriteCache cache)
     : ftl_(ftl), frontier_(frontier), stage_(stage), gc_(gc), recovery_(recovery), read_only_(read_only),
-      splitter_(splitter), clock_(clock), reports_(reports), counters_(counters), faults_(faults),
-      spp_(ftl.config().nand.page_bytes / 512) {}
+      splitter_(splitter), clock_(clock), reports_(reports), counters_(counters), faults_(faults), cache_(cache) {}
 
 void WriteUnit::write(HostWork& w, std::uint32_t page, std::uint64_t lpn, Token fresh, bool partial, Tick now) {
   std::uint32_t op;
-  if (buffer_.write(lpn, &w, fresh, partial, now, op) != WritePath::Start::NeedsOldData) return;
+  const std::uint64_t id = w.cmd->id;
+  const bool early = cache_.early(w.cmd->fua);
+  const WritePath::Start s = buffer_.write(lpn, &w, fresh, partial, now, op, {id, w.write_seq, w.cmd->t_fw_in, page});
+  if (s == WritePath::Start::NeedsOldData) read_old_data(w, page, lpn, op, now);
+  if (!early) return;
+  // The page may have failed at once (its plane can gain no space): the host heard.
+  const WritePath::Op& o = buffer_.op(op);
+  if (o.failed || o.host != &w || o.origin.request != id) return;
+  if (cache_.take(op)) acknowledge(op);
+  else buffer_.set_ack(op, WritePath::Ack::WaitsForRoom);
+}
+
+void WriteUnit::acknowledge(std::uint32_t op) {
+  HostWork& w = host_of(op);
+  buffer_.set_ack(op, WritePath::Ack::Given);
+  splitter_.page_done(w);  // the parts: its wait for room, as write_buffer
+}
+
+void WriteUnit::cache_left() {
+  cache_.left();
+  for (std::uint32_t op; (op = cache_.next_acknowledged()) != WriteCache::kNone;) acknowledge(op);
+}
+
+void WriteUnit::read_old_data(HostWork& w, std::uint32_t page, std::uint64_t lpn, std::uint32_t op, Tick now) {
   const std::uint32_t ppa = ftl_.lookup(lpn);
   if (ppa == kUnmapped) {  // never written: merged with nothing
     buffer_.old_data(op, kUnwrittenToken, now);
@@ -52,10 +74,9 @@ void WriteUnit::program(std::uint32_t op, bool again) {
   f.write_op = op;
   f.replaces = w.replaces;
   f.cmd->lpn = lpn;
-  const HostCommand& hc = *host_of(op).cmd;
-  f.t_arrived = std::min(hc.t_fw_in, f.t_built);
-  f.cmd->request = hc.id;
-  f.cmd->host_page = static_cast<std::uint32_t>(lpn - hc.lba / spp_);
+  f.t_arrived = std::min(w.origin.t_fw_in, f.t_built);
+  f.cmd->request = w.origin.request;
+  f.cmd->host_page = w.origin.host_page;
   if (!again) ftl_.count_host_page();
   if (const WriteAllocator::GroupNote g = frontier_.group_note(); g.id) {  // Chen's write group
     if (g.opened) f.group_start = g.until;
@@ -65,20 +86,45 @@ void WriteUnit::program(std::uint32_t op, bool again) {
   gc_.maybe_start(ftl_.plane_of_ppa(ppa));
 }
 
+// A page the cache acknowledged fails after its host command completed: the host is not
+// told (as a drive reports such a loss only in its logs); the data stays in the buffer as
+// the page's all the same.
 void WriteUnit::fail(std::uint32_t op) {
+  const WritePath::Op& o = buffer_.op(op);
+  const std::uint64_t seq = o.origin.write_seq;
+  if (o.ack == WritePath::Ack::Given) {
+    buffer_.fail(op);
+    ++faults_.failed_write_pages;
+    ++faults_.failed_acknowledged_pages;
+    splitter_.page_settled(seq);
+    cache_left();
+    return;
+  }
+  if (o.ack == WritePath::Ack::WaitsForRoom) cache_.reached_flash(op);
   HostWork& host = host_of(op);
-  const Tick known = buffer_.op(op).t_known;
-  const WritePath::Waited waited_for = buffer_.op(op).waited_for;
+  const Tick known = o.t_known;
+  const WritePath::Waited waited_for = o.waited_for;
   buffer_.fail(op);
   splitter_.page_failed(host, known, waited_for);
+  splitter_.page_settled(seq);
 }
 
 void WriteUnit::write_page_done(std::uint32_t op, const FwCommand* f) {
+  const WritePath::Op& o = buffer_.op(op);
+  const std::uint64_t seq = o.origin.write_seq;
+  if (o.ack == WritePath::Ack::Given) {
+    buffer_.release(op);
+    splitter_.page_settled(seq);
+    cache_left();
+    return;
+  }
+  if (o.ack == WritePath::Ack::WaitsForRoom) cache_.reached_flash(op);
   HostWork& host = host_of(op);
-  const Tick known = buffer_.op(op).t_known;
-  const WritePath::Waited waited_for = buffer_.op(op).waited_for;
+  const Tick known = o.t_known;
+  const WritePath::Waited waited_for = o.waited_for;
   buffer_.release(op);
   splitter_.page_done(host, f, known, waited_for);
+  splitter_.page_settled(seq);
 }
 
 // Read-modify-write: the old data uncorrectable, the page written is part new, part lost:

@@ -6,11 +6,17 @@
 //    issues and whose end it hands to the buffer).
 //  - Its data known, the page is placed (controller/write_frontier.h: waiting there for
 //    space if its plane has none) and programmed: an unbound program, to the holding stage.
+//  - A write cache (controller/write_cache.h) may acknowledge the page to its host
+//    command as it enters the buffer, or once the cache has room; else the program's end
+//    does.
 //  - The program's end: the mapping moves if no newer write of the page came meanwhile
-//    (last writer wins), the page leaves the buffer and counts for its host command. A
+//    (last writer wins), the page leaves the buffer and counts for its host command (if
+//    the cache did not acknowledge it) and for the flushes waiting. A
 //    failed program retires its block and the data, still in the buffer, is programmed
 //    again elsewhere. A program still held when a newer write supersedes it may be
-//    cancelled (HoldingStage's cancel): its page then counts as written.
+//    cancelled (HoldingStage's cancel): its page then counts as written. Not with a
+//    volatile cache: the newer write may be lost with the power while this one was made
+//    durable by a flush.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +27,7 @@
 #include "controller/ftl.h"
 #include "controller/read_only.h"
 #include "controller/read_recovery.h"
+#include "controller/write_cache.h"
 #include "controller/write_frontier.h"
 #include "controller/write_path.h"
 
@@ -35,10 +42,11 @@ class WriteUnit final : public CommandIssuer, public WriteFrontier::Resume, priv
  public:
   WriteUnit(Ftl& ftl, WriteFrontier& frontier, HoldingStage& stage, GcUnit& gc, ReadRecovery& recovery,
             ReadOnly& read_only, HostSplitter& splitter, const Clock& clock, Reports& reports,
-            FirmwareCounters& counters, FaultCounters& faults);
+            FirmwareCounters& counters, FaultCounters& faults, WriteCache cache = {CacheMode::Off, 0});
 
   WritePath& buffer() { return buffer_; }
   const WritePath& buffer() const { return buffer_; }
+  const WriteCache& cache() const { return cache_; }
   // Page `page` of host write `w` writes logical page `lpn` (`fresh`, covering it in part
   // or not): into the buffer, merged, programmed.
   void write(HostWork& w, std::uint32_t page, std::uint64_t lpn, Token fresh, bool partial, Tick now);
@@ -49,7 +57,8 @@ class WriteUnit final : public CommandIssuer, public WriteFrontier::Resume, priv
   void fail(std::uint32_t op) override;
   void ended(FwCommand& f) override;  // a host program
   bool superseded(const FwCommand& c) const override {
-    return c.cmd->origin == FlashOrigin::HostProgram && !buffer_.newest(c.write_op);
+    return c.cmd->origin == FlashOrigin::HostProgram && !buffer_.newest(c.write_op) &&
+           cache_.mode() != CacheMode::Volatile;
   }
   void cancelled(std::uint32_t op) override { write_page_done(op, nullptr); }
 
@@ -57,9 +66,16 @@ class WriteUnit final : public CommandIssuer, public WriteFrontier::Resume, priv
   // Its data known: placed, its program built. `again`: its earlier program failed (not
   // counted as a host page again).
   void program(std::uint32_t op, bool again);
+  // A page written in part with no earlier write buffered: its old data read (or none).
+  void read_old_data(HostWork& w, std::uint32_t page, std::uint64_t lpn, std::uint32_t op, Tick now);
   // A host write's page is done (programmed by `f`, or its program cancelled: null): its
-  // write-buffer entry is freed and the page counted for its request.
+  // write-buffer entry is freed and the page counted for its request (unless the cache
+  // acknowledged it) and for the flushes.
   void write_page_done(std::uint32_t op, const FwCommand* f);
+  // The cache acknowledges `op` to its host command now.
+  void acknowledge(std::uint32_t op);
+  // An acknowledged page left the cache: the pages waiting for its room are acknowledged.
+  void cache_left();
   HostWork& host_of(std::uint32_t op) const { return *static_cast<HostWork*>(buffer_.op(op).host); }
   // WritePath::Owner
   void data_known(std::uint32_t op) override { program(op); }
@@ -85,8 +101,8 @@ class WriteUnit final : public CommandIssuer, public WriteFrontier::Resume, priv
   Reports& reports_;
   FirmwareCounters& counters_;
   FaultCounters& faults_;
-  std::uint64_t spp_;
   WritePath buffer_{*this};
+  WriteCache cache_;
   OldData old_data_{*this};
 };
 

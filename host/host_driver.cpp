@@ -85,7 +85,7 @@ void HostDriver::admit(const HostRequest& r, Tick arrival) {
   IoScheduler::Entry e{++id_, r.op,
                        locations_ ? (data ? locations_->vector(r.lba, r.sectors) : LocationVector(locations_->chips()))
                                   : LocationVector(),
-                       arrival, 0, r.lba, r.sectors};
+                       arrival, 0, r.lba, r.sectors, r.fua};
   if (!warmup_over_ && (warmup_requests_ || warmup_until_) && !in_warmup(e.id, arrival)) {
     warmup_over_ = true;  // the first request after the warm-up: the window starts
     window_start_ = arrival;
@@ -136,6 +136,7 @@ void HostDriver::send(const IoScheduler::Entry& e) {
   c.op = e.op;
   c.lba = e.lba;
   c.sectors = e.sectors;
+  c.fua = e.fua && e.op == HostOp::Write;
   c.id = e.id;
   c.t_submit = e.arrival;
   c.t_dispatch = sim_now();

@@ -118,6 +118,7 @@ class IoScheduler {
     std::uint64_t batch;  // the batch it joined (for tests and traces)
     std::uint64_t lba = 0;
     std::uint32_t sectors = 0;
+    bool fua = false;  // a write with Force Unit Access
   };
   IoScheduler(SchedulerKind kind, unsigned chips, DispatchKind dispatch = DispatchKind::Ncq)
       : kind_(kind), dispatch_(dispatch), chips_(chips) {

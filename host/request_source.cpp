@@ -64,6 +64,7 @@ bool TraceSource::next(HostRequest& r, Tick& arrival) {
     r.op = t.op;
     r.lba = lba;
     r.sectors = static_cast<std::uint32_t>(sectors);
+    r.fua = t.fua;
     arrival = t.time;  // scaled by the reader (workload.time_scale), within range
     ++given_;
     return true;
@@ -112,6 +113,10 @@ const param::Table<WorkloadConfig>& WorkloadConfig::keys() {
         .integer("workload.flush_every", &W::flush_every, 0, 1000000000000ll,
                  "synthetic: a flush after every this many writes, at that write's arrival, beside "
                  "workload.requests (0: none)").unit("writes")
+        .number("workload.fua_ratio", &W::fua_ratio, 0, 1,
+                "synthetic: the share of writes sent with Force Unit Access (each completes only once its data "
+                "is on flash, whatever controller.write_cache; a blkparse trace marks its own: an F after the "
+                "kind, as in WFS)")
         .integer("workload.size_bytes", &W::size_bytes, 512, 64 << 20, "request size, bytes (a multiple of 512)")
         .unit("bytes")
         .integer("workload.size_max_bytes", &W::size_max_bytes, 0, 64 << 20,

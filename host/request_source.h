@@ -60,6 +60,7 @@ struct WorkloadConfig {
   double read_ratio = 0.7;
   double trim_ratio = 0;
   std::uint64_t flush_every = 0;
+  double fua_ratio = 0;
   std::uint32_t size_bytes = 4096;
   std::uint32_t size_max_bytes = 0;
   std::uint32_t align_bytes = 0;

@@ -58,6 +58,7 @@ bool SyntheticWorkload::next(HostRequest& r, Tick& arrival) {
   // One draw chooses the kind: reads below read_ratio, then trims, then writes.
   const double u = uniform();
   r.op = u < cfg_.read_ratio ? HostOp::Read : u < cfg_.read_ratio + cfg_.trim_ratio ? HostOp::Trim : HostOp::Write;
+  r.fua = false;
   if (r.op == HostOp::Write && cfg_.flush_every && ++writes_ == cfg_.flush_every) {
     writes_ = 0;
     flush_due_ = true;
@@ -80,6 +81,7 @@ bool SyntheticWorkload::next(HostRequest& r, Tick& arrival) {
     slot = below(slots_);
   }
   r.lba = slot * align_sectors_;
+  if (r.op == HostOp::Write && cfg_.fua_ratio > 0) r.fua = uniform() < cfg_.fua_ratio;
   return true;
 }
 

@@ -11,6 +11,8 @@
 //    alike), and flushes, one after every flush_every writes at that write's arrival.
 //    With neither, the draws are those of a workload of reads and writes only, and the
 //    flushes take no draw: a run with flushes issues the same reads, writes and trims.
+//  - FUA writes: a share fua_ratio of the writes, by a draw of its own after the write's
+//    (none when the share is 0, so the other draws are those of a run without FUA).
 #pragma once
 
 #include <cmath>
@@ -29,6 +31,7 @@ struct SyntheticConfig {
   double read_ratio = 0.7;
   double trim_ratio = 0.0;           // the share of trims (the rest after reads and trims: writes)
   std::uint64_t flush_every = 0;     // > 0: a flush after every this many writes (not counted in requests)
+  double fua_ratio = 0.0;            // the share of writes with Force Unit Access
   std::uint32_t size_bytes = 4096;
   std::uint32_t size_max_bytes = 0;  // > size_bytes: uniform sizes
   std::uint32_t align_bytes = 0;     // 0: aligned to the request size
@@ -44,6 +47,7 @@ struct HostRequest {
   HostOp op;
   std::uint64_t lba;
   std::uint32_t sectors;
+  bool fua = false;  // a write with Force Unit Access
 };
 
 class SyntheticWorkload {

@@ -202,6 +202,7 @@ bool TraceReader::parse(const std::string& text, TraceRecord& r) {
     r.op = HostOp::Flush;
     r.offset = 0;
     r.bytes = 0;
+    r.fua = false;
   }
   return true;
 }
@@ -237,8 +238,13 @@ bool TraceReader::parse_blkparse(const std::vector<std::string>& f, TraceRecord&
   if (preflush) i = 1;
   const char kind = rwbs.empty() ? '\0' : rwbs[i++];
   if (kind == 'D' && i < rwbs.size() && rwbs[i] == 'E') ++i;  // DE: a secure erase, a discard of its data
-  for (; i < rwbs.size(); ++i)  // FUA, readahead, sync, metadata: no bearing on the model
+  // FUA (a write's data must be on flash before it completes); readahead, sync,
+  // metadata: no bearing on the model.
+  r.fua = false;
+  for (; i < rwbs.size(); ++i) {
     if (rwbs[i] != 'F' && rwbs[i] != 'A' && rwbs[i] != 'S' && rwbs[i] != 'M') fail("rwbs", rule + quote(rwbs));
+    if (rwbs[i] == 'F' && kind == 'W') r.fua = true;
+  }
   switch (kind) {
     case 'R': r.op = HostOp::Read; break;
     case 'W': r.op = HostOp::Write; break;

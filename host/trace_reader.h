@@ -41,6 +41,7 @@ struct TraceRecord {
   HostOp op = HostOp::Read;
   std::uint64_t offset = 0;  // bytes
   std::uint64_t bytes = 0;
+  bool fua = false;  // blkparse: a write with Force Unit Access (an F after its kind)
   std::int64_t device = 0;
   int line = 0;
 };

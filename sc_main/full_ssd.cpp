@@ -169,6 +169,7 @@ std::unique_ptr<host::RequestSource> FullSsd::make_source(const Config& cfg, con
     g.read_ratio = w.read_ratio;
     g.trim_ratio = w.trim_ratio;
     g.flush_every = w.flush_every;
+    g.fua_ratio = w.fua_ratio;
     g.size_bytes = w.size_bytes;
     g.sequential = w.pattern == "sequential";
     g.seed = w.seed;

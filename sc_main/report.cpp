@@ -380,6 +380,21 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(fw, "flushes_waited", integer(fc.flushes_waited));
   put(fw, "cancelled_programs", integer(fc.cancelled_programs));
   put(fw, "combined_commands", integer(fc.combined_commands));
+  // The write cache and FUA (docs/controller.md, "Write cache and durability"): shown when
+  // either is in use, over the whole run.
+  const ctrl::WriteCache& cache = f.firmware.write_cache();
+  if (cache.on() || fc.fua_writes) {
+    json::Value wc = obj();
+    put(wc, "mode", text(ctrl::to_string(cache.mode())));
+    put(wc, "capacity_pages", integer(cache.capacity()));
+    put(wc, "acknowledged_pages", integer(cache.acknowledged()));
+    put(wc, "waited_pages", integer(cache.waited()));
+    put(wc, "peak_dirty_pages", integer(cache.peak_dirty()));
+    put(wc, "dirty_pages_at_end", integer(cache.dirty()));
+    put(wc, "fua_writes", integer(fc.fua_writes));
+    put(wc, "failed_acknowledged_pages", integer(f.firmware.fault_counters().failed_acknowledged_pages));
+    put(fw, "write_cache", wc);
+  }
   for (const ctrl::FirmwareScheduler::Stat& s : f.firmware.firmware_scheduler().stats())
     put(fw, s.key, s.integer ? integer(static_cast<std::uint64_t>(s.value)) : num(s.value));
   put(root, "firmware", fw);
@@ -684,6 +699,15 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
               << "precondition more of the logical space (" << param::key(&ctrl::PreconditionConfig::fraction)
               << ") to measure flash reads\n";
   os << "  firmware core       " << f.window.core_utilization << " busy\n";
+  if (const ctrl::WriteCache& cache = f.firmware.write_cache(); cache.on() || f.firmware.counters().fua_writes) {
+    os << "  write cache         " << ctrl::to_string(cache.mode());
+    if (cache.on())
+      os << ", " << cache.capacity() << " pages: " << cache.acknowledged() << " pages acknowledged before flash ("
+         << cache.waited() << " waited for room, at most " << cache.peak_dirty() << " dirty)";
+    else
+      os << " (writes complete once programmed)";
+    os << "; " << f.firmware.counters().fua_writes << " FUA writes\n";
+  }
   os << "  integrity           " << f.host.reads_checked() << " page reads checked, " << f.host.mismatches()
      << " mismatches\n";
   if (f.nand.faults()) {

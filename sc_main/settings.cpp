@@ -234,6 +234,16 @@ std::vector<Rule> make_rules() {
                  return suspend + " is the scheduler block's: a nand_ops script drives the NAND without it (" + kind +
                         ")";
                }});
+  // A cache held up by capacitors that cannot program one page is no protection.
+  const std::string cache = key(&FirmwareConfig::write_cache), holdup = key(&FirmwareConfig::holdup_us),
+                    t_prog = key(&nand::NandConfig::t_prog_us);
+  r.push_back({{cache, holdup, t_prog}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.fw.write_cache != ctrl::CacheMode::Plp || ctrl::plp_pages(s.ftl.nand, s.fw.holdup_us) > 0)
+                   return "";
+                 return cache + " = plp with " + holdup + " = " + num(s.fw.holdup_us) +
+                        " programs no page once the power fails (it must cover the programs under way, " + t_prog +
+                        " = " + num(s.ftl.nand.t_prog_us) + ", then at least one more tPROG and its data-in)";
+               }});
   return r;
 }
 

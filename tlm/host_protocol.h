@@ -88,6 +88,9 @@ struct HostCommand {
   HostOp op = HostOp::Read;
   std::uint64_t lba = 0;       // 512-byte sectors
   std::uint32_t sectors = 0;
+  // A write with Force Unit Access: it completes only once its data is on flash, whatever
+  // the write cache (controller.write_cache).
+  bool fua = false;
   std::uint16_t tag = 0;       // NCQ tag, set by the host interface
   std::uint64_t id = 0;        // the host's sequence number
   // Write: the token of each logical page touched, first page first (a partial page's
@@ -112,6 +115,7 @@ struct HostCommand {
     op = HostOp::Read;
     lba = 0;
     sectors = 0;
+    fua = false;
     tag = 0;
     id = 0;
     tokens.clear();  // keeps its capacity: no allocation once warmed up

@@ -215,11 +215,13 @@ struct Rig final : FirmwarePorts {
     const auto it = shadow.find(lpn);
     return it == shadow.end() ? kUnwrittenToken : it->second;
   }
-  // Sends a host command now (its core work is free: it is processed at once).
-  Request& send_host(HostOp op, std::uint64_t lba, std::uint32_t sectors) {
+  // Sends a host command now (its core work is free: it is processed at once); `fua`: a
+  // write with Force Unit Access.
+  Request& send_host(HostOp op, std::uint64_t lba, std::uint32_t sectors, bool fua = false) {
     Request& r = requests.emplace_back();
     HostCommand& c = r.cmd;
     c.op = op;
+    c.fua = fua;
     c.lba = lba;
     c.sectors = sectors;
     c.id = requests.size();

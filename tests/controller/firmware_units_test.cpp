@@ -490,6 +490,105 @@ TEST_CASE("host splitter: a flush completes when the writes before it are on fla
   CHECK(r.fw.counters().flushes_waited == 2);
 }
 
+namespace {
+FirmwareConfig cached(CacheMode mode, std::uint32_t pages = 2048) {
+  FirmwareConfig cfg = test::free_firmware();
+  cfg.write_cache = mode;
+  cfg.write_cache_pages = pages;
+  return cfg;
+}
+}  // namespace
+
+// Times by hand: free firmware, so a command is processed at its arrival; the rig's NAND
+// programs a page in kProgram; lpns 0, 8 and 16 share a plane (CWDP over 8 planes), so
+// their programs run one after the other; lpn 1 is on another die.
+TEST_CASE("write cache: volatile acknowledges a write in the buffer, FUA writes and flushes wait for flash",
+          "[firmware][splitter][cache]") {
+  Rig r(test::tiny_device(), cached(CacheMode::Volatile));
+  Rig::Request& w = r.send_host(HostOp::Write, 0, 8);
+  CHECK(w.complete);  // in the buffer: at once
+  Rig::Request& f = r.send_host(HostOp::Flush, 0, 0);
+  CHECK_FALSE(f.complete);  // the write is not on flash yet
+  Rig::Request& read = r.send_host(HostOp::Read, 0, 8);
+  CHECK(read.complete);  // answered from the buffer
+  Rig::Request& fua = r.send_host(HostOp::Write, 64, 8, true);  // lpn 8: programmed after lpn 0
+  CHECK_FALSE(fua.complete);
+  r.run();
+  CHECK(w.done == 0);
+  CHECK(f.done == Rig::kProgram);
+  CHECK(fua.done == 2 * Rig::kProgram);
+  CHECK(r.mismatches == 0);
+  CHECK(r.reads_checked == 1);
+  CHECK(r.fw.writes().cache().acknowledged() == 1);
+  CHECK(r.fw.writes().cache().dirty() == 0);
+  CHECK(r.fw.counters().fua_writes == 1);
+  CHECK(r.fw.counters().flushes_waited == 1);
+}
+
+TEST_CASE("write cache: plp acknowledges FUA writes in the buffer and completes flushes at once",
+          "[firmware][splitter][cache]") {
+  Rig r(test::tiny_device(), cached(CacheMode::Plp));
+  Rig::Request& w = r.send_host(HostOp::Write, 0, 8, true);
+  Rig::Request& f = r.send_host(HostOp::Flush, 0, 0);
+  CHECK(w.complete);
+  CHECK(f.complete);
+  r.run();
+  CHECK(w.done == 0);
+  CHECK(f.done == 0);
+  CHECK(r.fw.counters().flushes_waited == 0);
+  CHECK(r.fw.writes().cache().acknowledged() == 1);
+}
+
+TEST_CASE("write cache: a write past the cache's pages waits for room, in arrival order",
+          "[firmware][splitter][cache]") {
+  Rig r(test::tiny_device(), cached(CacheMode::Volatile, 1));
+  Rig::Request& a = r.send_host(HostOp::Write, 0, 8);    // lpn 0: acknowledged, programmed 0 .. kProgram
+  Rig::Request& b = r.send_host(HostOp::Write, 64, 8);   // lpn 8: waits for room; programmed kProgram .. 2 kProgram
+  Rig::Request& c = r.send_host(HostOp::Write, 128, 8);  // lpn 16: waits behind b; programmed 2 kProgram .. 3 kProgram
+  CHECK(a.complete);
+  CHECK_FALSE(b.complete);
+  r.run();
+  CHECK(b.done == Rig::kProgram);      // a's program ended: room
+  CHECK(c.done == 2 * Rig::kProgram);  // b's ended
+  CHECK(r.fw.writes().cache().waited() == 2);
+  CHECK(r.fw.writes().cache().acknowledged() == 3);
+  CHECK(r.fw.writes().cache().peak_dirty() == 1);
+  CHECK(at(b.cmd.parts, Part::WriteBuffer) == Rig::kProgram);  // its wait for room
+}
+
+TEST_CASE("write cache: the pages a hold-up programs, by hand", "[firmware][cache]") {
+  nand::NandConfig n;  // 8 x 4 x 2 dies of 2 planes, tPROG 750 us, 8 KiB pages at 333 MT/s
+  // Data-in of a page: (7 + 8192) / 333 = 24.62 us. 20,000 us: the programs under way end
+  // by 750 us; then floor(19,250 / (750 + 2 x 24.62)) = 24 rounds of 2 pages per die, x 64
+  // dies = 3,072; a channel's bus moves floor(19,250 / 24.62) = 781 pages, x 8 = 6,248.
+  CHECK(plp_pages(n, 20000) == 3072);
+  n.multiplane = false;  // a page per round: floor(19,250 / 774.62) = 24 rounds x 64 dies
+  CHECK(plp_pages(n, 20000) == 1536);
+  n.channels = 1;
+  n.chips_per_channel = 8;  // 16 dies on one bus: 24 x 16 = 384 pages, below its 781
+  CHECK(plp_pages(n, 20000) == 384);
+  n.t_prog_us = 10;  // floor(19,990 / 34.62) = 577 rounds x 16 = 9,232: the bus's floor(19,990 / 24.62) = 811
+  CHECK(plp_pages(n, 20000) == 811);
+  CHECK(plp_pages(n, 10) == 0);  // no time past the programs under way
+  FirmwareConfig cfg = cached(CacheMode::Plp, 2048);
+  CHECK(cache_capacity(cfg, n) == 811);
+  cfg.write_cache = CacheMode::Volatile;
+  CHECK(cache_capacity(cfg, n) == 2048);
+}
+
+TEST_CASE("write cache: a page waiting for room whose program ends first completes its write then",
+          "[firmware][splitter][cache]") {
+  Rig r(test::tiny_device(), cached(CacheMode::Volatile, 1));
+  Rig::Request& a = r.send_host(HostOp::Write, 0, 8);  // lpn 0: kProgram
+  r.send_host(HostOp::Write, 64, 8);                   // lpn 8, a's plane: waits for room, acknowledged at kProgram
+  Rig::Request& c = r.send_host(HostOp::Write, 8, 8);  // lpn 1, another die: on flash at kProgram, still waiting
+  r.run();
+  CHECK(a.done == 0);
+  CHECK(c.done == Rig::kProgram);  // completes as without a cache
+  CHECK(r.fw.writes().cache().acknowledged() == 2);
+  CHECK(r.fw.writes().cache().dirty() == 0);
+}
+
 TEST_CASE("write unit: a failed program retires its block and the data, still in the buffer, is programmed elsewhere",
           "[firmware][writes][faults]") {
   FtlConfig f = test::tiny_device();

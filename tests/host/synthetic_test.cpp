@@ -129,6 +129,38 @@ TEST_CASE("synthetic: the same seed gives the same requests, another seed others
 }
 
 
+TEST_CASE("synthetic: FUA writes take a draw of their own after the write's, none without them", "[synthetic][fua]") {
+  SyntheticConfig plain = base();
+  plain.requests = 20000;
+  plain.read_ratio = 0.5;
+  SyntheticConfig fua = plain;
+  fua.fua_ratio = 0.25;
+  SyntheticWorkload a(plain), b(fua);
+  HostRequest ra, rb;
+  Tick ta, tb;
+  std::uint64_t writes = 0, fuas = 0, same = 0;
+  // The first request draws alike; after the first write the streams part (its extra draw).
+  bool parted = false;
+  while (a.next(ra, ta)) {
+    REQUIRE(b.next(rb, tb));
+    CHECK_FALSE(ra.fua);
+    if (!parted) {
+      CHECK(rb.lba == ra.lba);
+      CHECK(rb.op == ra.op);
+      ++same;
+    }
+    if (rb.op == HostOp::Write) {
+      ++writes;
+      fuas += rb.fua;
+      parted = true;
+    } else {
+      CHECK_FALSE(rb.fua);
+    }
+  }
+  CHECK(same >= 1);
+  CHECK(static_cast<double>(fuas) / static_cast<double>(writes) == Approx(0.25).margin(0.02));
+}
+
 TEST_CASE("synthetic: trims take their share from the writes' draws, flushes take no draw", "[synthetic][trim]") {
   SyntheticConfig plain = base();
   plain.requests = 20000;

@@ -342,6 +342,7 @@ TEST_CASE("trace: blkparse Q events, with discards as trims, flushes and preflus
   CHECK(v[0].op == HostOp::Write);
   CHECK(v[0].offset == 223490ull * 512);
   CHECK(v[0].bytes == 8 * 512);
+  CHECK_FALSE(v[0].fua);
   CHECK(v[1].op == HostOp::Read);
   CHECK(v[1].time == 200100ull * 1000);
   CHECK(v[2].op == HostOp::Flush);  // the preflush, then the write, at one time
@@ -349,6 +350,8 @@ TEST_CASE("trace: blkparse Q events, with discards as trims, flushes and preflus
   CHECK(v[3].op == HostOp::Write);
   CHECK(v[3].offset == 223498ull * 512);
   CHECK(v[3].time == v[2].time);
+  CHECK(v[3].fua);  // the F after the kind: Force Unit Access
+  CHECK_FALSE(v[2].fua);
   CHECK(v[4].op == HostOp::Flush);
   CHECK(v[5].op == HostOp::Trim);
   CHECK(v[5].bytes == 2048 * 512);
