@@ -243,7 +243,84 @@ ChannelEngine::Job* ChannelEngine::take_job(FlashCommand* c, void* owner) {
   }
   j->c = c;
   j->owner = owner;
+  j->live = true;
   return j;
+}
+
+void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
+  catch_up(now);
+  ++power_cuts_;
+  std::vector<Job*> held;
+  for (Job& j : jobs_)
+    if (j.live) held.push_back(&j);
+  std::sort(held.begin(), held.end(), [](const Job* a, const Job* b) { return a->seq < b->seq; });
+  for (Job* j : held) {
+    FlashCommand* c = j->c;
+    const bool started = j->stage != Queued;
+    if (started && c->op == FlashOp::Program) {
+      // Its array time began (or it is held suspended): the cells are part programmed.
+      // Else its data had not left the registers: the page is still erased.
+      const bool cells = j->stage == Array || j->stage == Held;
+      for_planes(c->plane_mask, [&](unsigned p) {
+        const std::size_t bi = block_index(*c, p);
+        if (!cells && pages_[bi].write_ptr == c->page + 1) {
+          pages_[bi].write_ptr = static_cast<std::uint16_t>(c->page);
+          return;
+        }
+        tokens_.at(bi, c->page) = kTornToken;
+        c->failed_planes = static_cast<std::uint8_t>(c->failed_planes | 1u << p);
+        ++torn_pages_;
+      });
+    } else if (started && c->op == FlashOp::Erase) {
+      for_planes(c->plane_mask, [&](unsigned p) {
+        const std::size_t bi = block_index(*c, p);
+        Token* t = tokens_.chunk(bi);
+        std::fill(t, t + cfg_.pages_per_block, kTornToken);
+        pages_[bi].write_ptr = static_cast<std::uint16_t>(cfg_.pages_per_block);
+        c->failed_planes = static_cast<std::uint8_t>(c->failed_planes | 1u << p);
+        torn_pages_ += cfg_.pages_per_block;
+      });
+    }
+    // The die's occupation (the meter's, which ignores a command not in it) and, once
+    // started, its chip; a RESUME holds neither.
+    if (c->op != FlashOp::Resume) {
+      meter_.release(c->chip, c->die, j->seq, now, bus_clock(now));
+      if (started) chip_finished(c->chip, now);
+    }
+    c->status = FlashStatus::PowerLoss;
+    c->t_done = now;
+    lost.push_back({c, j->owner});
+    give_job(j);
+  }
+  if (bus_op_) counters_.bus_busy += now - bus_start_;
+  bus_op_ = nullptr;
+  seg_end_ = kNever;
+  nseg_ = iseg_ = 0;
+  lazy_bus_end_ = false;
+  for (std::size_t i = 0; i < dies_.size(); ++i) {
+    const bool array = dies_[i].array_op != nullptr;
+    const FlashCommand* op = array ? dies_[i].array_op->c : nullptr;
+    dies_[i] = Die{};
+    refresh_accept(dies_[i]);
+    if (!observer_) continue;
+    const auto chip = static_cast<unsigned>(i / cfg_.dies_per_chip), die = static_cast<unsigned>(i % cfg_.dies_per_chip);
+    if (op) observer_->on_array(now, *op, ArrayState::Idle);
+    observer_->on_queue(now, chip, die, 0);
+    for (unsigned p = 0; p < cfg_.planes_per_die; ++p)
+      observer_->on_registers(now, chip, die, p, RegState::Free, RegState::Free);
+  }
+  if (observer_) observer_->on_bus(now, BusPhase::Idle, nullptr);
+  std::fill(in_array_.begin(), in_array_.end(), 0);
+  waiting_out_.clear();
+  waiting_cmd_.clear();
+  suspending_dies_.clear();
+  rejected_.clear();
+  heads_.clear();
+  held_dies_ = 0;
+  queued_total_ = 0;
+  next_array_end_ = next_suspend_end_ = kNever;
+  in_flight_ = 0;
+  next_event_ = kNever;
 }
 
 void ChannelEngine::submit(FlashCommand* c, Tick now, void* owner) {

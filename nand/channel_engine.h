@@ -130,6 +130,20 @@ class ChannelEngine {
   // Time of the next internal event, kNever when idle.
   Tick next_event() const { return next_event_; }
 
+  // The power fails at `now` (>= the last advance): every command the channel holds ends
+  // unfinished, appended to `lost` in submission order with FlashStatus::PowerLoss and
+  // t_done = now (docs/nand-timing.md, "Power loss"). A program whose array time began
+  // (or held suspended) leaves its pages torn: they read kTornToken, and the block's next
+  // page stays past them; one whose data was still in the registers leaves its pages
+  // erased. An erase that began leaves its blocks torn to their last page: each reads
+  // kTornToken and takes no program until erased again (its erase counts). A lost
+  // program's or erase's `failed_planes` names the planes it left torn.
+  // A read leaves nothing. The bus, the registers, the queues and any suspension are
+  // cleared; the counters count completed commands only.
+  void power_cut(Tick now, std::vector<Completed>& lost);
+  std::uint64_t power_cuts() const { return power_cuts_; }
+  std::uint64_t torn_pages() const { return torn_pages_; }  // pages left torn by cut programs and erases
+
   // The end of a READ or ERASE command phase (or of a PROGRAM's without cache program)
   // only starts the array: when no phase waits for the bus and nothing traces the
   // channel, next_event() skips it and names the array end that follows instead. The
@@ -297,6 +311,7 @@ class ChannelEngine {
     Job* next = nullptr;
     Stage stage = Queued;
     bool via_cache = false;  // a read during a program suspend: sensed into, and out of, the cache register
+    bool live = false;       // taken, not yet given back
   };
   struct Plane {
     Job* data = nullptr;   // data register holder
@@ -378,7 +393,10 @@ class ChannelEngine {
   void fail(Job* j, Tick now, std::string why, std::vector<Completed>& done);
   bool arbitrate(Tick now, std::vector<Completed>& done);
   Job* take_job(FlashCommand* c, void* owner);
-  void give_job(Job* j) { free_jobs_.push_back(j); }
+  void give_job(Job* j) {
+    j->live = false;
+    free_jobs_.push_back(j);
+  }
   std::deque<Job> jobs_;  // every job made (stable addresses)
   std::vector<Job*> free_jobs_;
   // Observer notes, inline so that with no observer (tracing off) they cost one test.
@@ -472,6 +490,7 @@ class ChannelEngine {
   void bus_segments_started(Job* j, Tick now);  // attribution: its bus times
   Tick next_event_ = kNever;
   ChannelCounters counters_;
+  std::uint64_t power_cuts_ = 0, torn_pages_ = 0;
 };
 
 }  // namespace ssd::nand

@@ -139,6 +139,28 @@ void NandChannel::run(Tick now) {
   schedule(now);
 }
 
+void NandChannel::power_cut(Tick now) {
+  while (!delayed_.empty() && delayed_.begin()->first <= now) {
+    tlm::tlm_generic_payload* gp = delayed_.begin()->second;
+    delayed_.erase(delayed_.begin());
+    accept(*gp, now);
+  }
+  done_.clear();
+  if (engine_.next_event() <= now) engine_.advance(now, done_);
+  engine_.power_cut(now, done_);
+  for (const auto& [t, gp] : delayed_) {  // given for a time past the cut: never reached the NAND
+    FlashCommand& c = flash_cmd(*gp);
+    c.status = FlashStatus::PowerLoss;
+    c.t_done = now;
+    done_.push_back({&c, gp});
+  }
+  delayed_.clear();
+  collect();
+  send_responses();
+  if (listener_) listener_->channel_changed(engine_.channel());
+  schedule(now);
+}
+
 void NandChannel::send_responses() {
   // Base protocol response exclusion: one BEGIN_RESP at a time until END_RESP.
   while (!awaiting_end_resp_ && !responses_.empty()) {

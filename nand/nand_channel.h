@@ -36,6 +36,10 @@ class NandChannel : public sc_core::sc_module {
               ChipActivity* activity = nullptr, VcdWriter* vcd = nullptr, FaultModel* faults = nullptr);
   // Called by the waker at the time it was asked for (or later in the same time).
   void run(Tick now);
+  // The power fails at `now`: what is due at `now` happens first, then every command the
+  // channel holds, or was given for later, ends unfinished (ChannelEngine::power_cut) and
+  // its response goes out with FlashStatus::PowerLoss.
+  void power_cut(Tick now);
 
   // Read-only state for statistics and traces (counters, die/chip/bus state).
   const ChannelEngine& status() const { return engine_; }

@@ -91,6 +91,18 @@ void NandDevice::run() {
   if (run_listener_) run_listener_->after_run(now);
 }
 
+void NandDevice::power_cut() {
+  const Tick now = sc_core::sc_time_stamp().value();
+  ++power_cuts_;
+  for (auto& ch : channels_) ch->power_cut(now);
+}
+
+std::uint64_t NandDevice::torn_pages() const {
+  std::uint64_t n = 0;
+  for (const auto& ch : channels_) n += ch->status().torn_pages();
+  return n;
+}
+
 ChannelCounters NandDevice::totals() const {
   ChannelCounters t;
   for (const auto& ch : channels_) {

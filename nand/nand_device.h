@@ -32,6 +32,11 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   const FaultModel* faults() const { return faults_.get(); }
   // Sum of the channels' counters.
   ChannelCounters totals() const;
+  // The power fails now: every channel's commands end unfinished (NandChannel::power_cut),
+  // in channel order.
+  void power_cut();
+  std::uint64_t power_cuts() const { return power_cuts_; }
+  std::uint64_t torn_pages() const;  // pages cut programs and erases left torn
   // Whether the device's process is running (its channels' callbacks come from it).
   bool running() const { return running_; }
   // Whether its process has yet to run at `now` (the current time): a channel is due then.
@@ -62,6 +67,7 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   Tick armed_ = kNever;  // time of at_'s pending notification (pending iff > now)
   bool running_ = false;
   RunListener* run_listener_ = nullptr;
+  std::uint64_t power_cuts_ = 0;
   unsigned current_ = 0;  // the channel run() is running
   // While run() runs: a bit per channel still to run in this activation (found with no
   // branch per channel: which of 64 channels are due is data the branch predictor

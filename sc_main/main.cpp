@@ -47,6 +47,7 @@ struct Ssd : sc_core::sc_module {
     host = std::make_unique<NandScriptDriver>("host", ncfg, script, keep);
     nand = std::make_unique<nand::NandDevice>("nand", ncfg, vcd);
     for (unsigned c = 0; c < ncfg.channels; ++c) host->sockets[c]->bind(nand->channel(c).socket);
+    host->on_power_cut([this] { nand->power_cut(); });
     // A script that suspends: the waveform shows the suspend phases (a run without has the
     // variables of before).
     if (vcd && NandScriptReader::uses_suspend(script, ncfg))

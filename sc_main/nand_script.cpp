@@ -62,7 +62,16 @@ bool NandScriptReader::read_line() {
     else if (f[1] == "erase") c.op = FlashOp::Erase;
     else if (f[1] == "suspend_read") c.op = FlashOp::Read, c.suspend = true;
     else if (f[1] == "resume") c.op = FlashOp::Resume;
-    else fail("op", "unknown operation " + quote(f[1]) + " (read, program, erase, suspend_read or resume)");
+    else if (f[1] == "power_cut") c.power_cut = true;
+    else fail("op", "unknown operation " + quote(f[1]) + " (read, program, erase, suspend_read, resume or power_cut)");
+    if (c.power_cut) {
+      for (int i = 2; i < 8; ++i)
+        if (f[i] != "-") fail(names[i], "a power_cut names nothing: '-' (not " + quote(f[i]) + ")");
+      cur_ = c;
+      page_end_ = 0;
+      pending_ = true;
+      return true;
+    }
     std::uint32_t v;
     if (!parse_whole(f[2], v) || v > 65535) fail("channel", "not a channel number: " + quote(f[2]));
     c.channel = static_cast<std::uint16_t>(v);

@@ -11,7 +11,9 @@
 // "Suspend and resume"); planes is a comma list of plane numbers or "all" (more than one:
 // a multi-plane command); pages is one page, a range a-b (one command per page, all
 // submitted at that time, in order) or "-" for an erase. A resume names no planes, block
-// or pages: "-" each. '#' starts a comment.
+// or pages: "-" each. power_cut fails the power of the whole device at its time (after
+// what is due then: docs/nand-timing.md, "Power loss"), and names nothing: "-" in each
+// other field. '#' starts a comment.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +38,8 @@ struct ScriptCommand {
   std::uint32_t block = 0;
   std::uint32_t page = 0;
   int line = 0;
-  bool suspend = false;  // suspend_read
+  bool suspend = false;    // suspend_read
+  bool power_cut = false;  // the device's power fails (no command)
 };
 
 class NandScriptReader {

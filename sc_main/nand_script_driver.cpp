@@ -53,6 +53,11 @@ void NandScriptDriver::issue() {
         return;
       }
       have_next_ = false;
+      if (next_.power_cut) {
+        ++power_cuts_;
+        if (power_cut_) power_cut_();
+        continue;
+      }
       if (next_.channel >= cfg_.channels) {
         std::ostringstream os;
         os << reader_.path() << ':' << next_.line << ": field 'channel': channel " << next_.channel
@@ -81,10 +86,16 @@ void NandScriptDriver::issue() {
           c.token[p] = write_token(page_key(c, p), ++write_seq_);
           shadow_[page_key(c, p)] = c.token[p];
         } else if (c.op == FlashOp::Erase) {
+          const std::uint32_t slot = FlashPayloadPool::slot_of(*gp);
+          if (slot >= before_erase_.size()) before_erase_.resize(slot + 1);
+          if (p == 0 || !(c.plane_mask & ((1u << p) - 1))) before_erase_[slot].clear();
           FlashCommand probe = c;
           for (std::uint32_t pg = 0; pg < cfg_.pages_per_block; ++pg) {
             probe.page = pg;
-            shadow_.erase(page_key(probe, p));
+            if (const auto it = shadow_.find(page_key(probe, p)); it != shadow_.end()) {
+              before_erase_[slot].push_back(*it);
+              shadow_.erase(it);
+            }
           }
         }
       }
@@ -105,6 +116,12 @@ tlm::tlm_sync_enum NandScriptDriver::nb_transport_bw(int, tlm::tlm_generic_paylo
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;  // END_REQ: nothing to do
   FlashCommand& c = flash_cmd(gp);
   ++completed_;
+  if (c.status == FlashStatus::PowerLoss) {
+    lost(gp);
+    if (records_.size() < keep_records_) records_.push_back({static_cast<int>(c.id), c});
+    gp.release();
+    return tlm::TLM_COMPLETED;
+  }
   if (c.status != FlashStatus::Ok) {
     fatal(reader_.path() + ":" + std::to_string(c.id) + ": NAND protocol error: " + c.error);
   } else {
@@ -135,6 +152,27 @@ tlm::tlm_sync_enum NandScriptDriver::nb_transport_bw(int, tlm::tlm_generic_paylo
   }
   gp.release();
   return tlm::TLM_COMPLETED;
+}
+
+void NandScriptDriver::lost(tlm::tlm_generic_payload& gp) {
+  const FlashCommand& c = flash_cmd(gp);
+  ++lost_;
+  for (unsigned p = 0; p < kMaxPlanes && p < cfg_.planes_per_die; ++p) {
+    if (!(c.plane_mask >> p & 1u)) continue;
+    const bool torn = c.failed_planes >> p & 1u;
+    if (c.op == FlashOp::Program) {
+      if (torn) shadow_[page_key(c, p)] = kTornToken;
+      else shadow_.erase(page_key(c, p));  // its data never left the registers: still erased
+    } else if (c.op == FlashOp::Erase && torn) {
+      FlashCommand probe = c;
+      for (std::uint32_t pg = 0; pg < cfg_.pages_per_block; ++pg) {
+        probe.page = pg;
+        shadow_[page_key(probe, p)] = kTornToken;
+      }
+    }
+  }
+  if (c.op == FlashOp::Erase && !c.failed_planes)  // never began: the block holds what it held
+    for (const auto& [key, t] : before_erase_[FlashPayloadPool::slot_of(gp)]) shadow_[key] = t;
 }
 
 }  // namespace ssd

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <functional>
 #include <vector>
 
 #include <systemc>
@@ -32,6 +33,8 @@ class NandScriptDriver : public sc_core::sc_module {
 
   NandScriptDriver(sc_core::sc_module_name name, const nand::NandConfig& cfg,
                    const std::string& script_path, std::size_t keep_records);
+  // What a script's power_cut does: fails the NAND's power (NandDevice::power_cut).
+  void on_power_cut(std::function<void()> f) { power_cut_ = std::move(f); }
 
   // ---- results ----
   const std::vector<std::string>& errors() const { return errors_; }
@@ -40,6 +43,9 @@ class NandScriptDriver : public sc_core::sc_module {
   std::uint64_t completed() const { return completed_; }
   std::uint64_t reads_checked() const { return reads_checked_; }
   std::uint64_t mismatches() const { return mismatches_; }
+  // Power cuts the script made, and the commands they cut short.
+  std::uint64_t power_cuts() const { return power_cuts_; }
+  std::uint64_t lost() const { return lost_; }
   const LatencyHistogram& latency(FlashOp op) const { return latency_[static_cast<int>(op)]; }
   const LatencyHistogram& latency_all() const { return latency_all_; }  // reads and programs
   std::uint64_t pages(FlashOp op) const { return pages_[static_cast<int>(op)]; }
@@ -71,6 +77,14 @@ class NandScriptDriver : public sc_core::sc_module {
   std::vector<CommandRecord> records_;
   std::vector<std::string> errors_;
   std::uint64_t submitted_ = 0, completed_ = 0, reads_checked_ = 0, mismatches_ = 0;
+  std::uint64_t power_cuts_ = 0, lost_ = 0;
+  std::function<void()> power_cut_;
+  // An erase's pages' shadow entries before it, by payload slot: put back if the power
+  // fails before the erase began (the block keeps its data).
+  std::vector<std::vector<std::pair<std::uint64_t, Token>>> before_erase_;
+  // A command the power cut short: the shadow of the pages it touched follows what the
+  // NAND left (torn, erased, or as before).
+  void lost(tlm::tlm_generic_payload& gp);
   LatencyHistogram latency_[3];
   LatencyHistogram latency_all_;
   std::uint64_t pages_[3] = {0, 0, 0};

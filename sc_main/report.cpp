@@ -204,6 +204,13 @@ json::Value nand_ops_stats(const NandScriptDriver& drv, const nand::NandDevice& 
   put(integ, "reads_checked", integer(drv.reads_checked()));
   put(integ, "mismatches", integer(drv.mismatches()));
   put(root, "integrity", integ);
+  if (drv.power_cuts()) {  // a script with power_cut lines (docs/nand-timing.md, "Power loss")
+    json::Value pw = obj();
+    put(pw, "cuts", integer(drv.power_cuts()));
+    put(pw, "lost_commands", integer(drv.lost()));
+    put(pw, "torn_pages", integer(nand.torn_pages()));
+    put(root, "power", pw);
+  }
 
   json::Value rn = obj();
   put(rn, "wall_seconds", num(run.wall_seconds));
@@ -772,6 +779,9 @@ void print_nand_ops_summary(std::ostream& os, const NandScriptDriver& drv, const
   os << "  integrity           " << drv.reads_checked() << " page reads checked, "
      << drv.mismatches() << " mismatches\n";
   os << "  protocol errors     " << nand.totals().protocol_errors << '\n';
+  if (drv.power_cuts())
+    os << "  power cuts          " << drv.power_cuts() << ": " << drv.lost() << " commands cut short, "
+       << nand.torn_pages() << " pages left torn\n";
   os << std::setprecision(2) << "  wall time           " << run.wall_seconds << " s, peak RSS "
      << run.peak_rss_mb << " MB\n";
   os.unsetf(std::ios::floatfield);

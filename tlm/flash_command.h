@@ -45,6 +45,9 @@ constexpr Token kStaleToken = 0x57A1E5u;
 // What a page whose program failed holds (no one's data: a read that returned it would
 // fail the integrity check).
 constexpr Token kFailedProgramToken = 0xFA11EDu;
+// What the pages of a program or erase the power cut short hold (no one's data, as above:
+// docs/nand-timing.md, "Power loss").
+constexpr Token kTornToken = 0x70A11u;
 
 constexpr unsigned kMaxPlanes = 8;  // planes per die the command format can address
 
@@ -70,7 +73,10 @@ static_assert(((1u | 1u << kMaxPlanes) << (kStartBits * 3u)) == kResumeNeed,
 // Uncorrectable are the controller's ECC verdicts on a read (controller/ecc.h). The
 // firmware unit that issued a command says what it does with each (docs/controller.md,
 // "Completions and NAND outcomes").
-enum class FlashStatus : std::uint8_t { Pending, Ok, ProtocolError, ReadRetried, ProgramFailed, EraseFailed, Uncorrectable };
+// PowerLoss: the power failed before the command completed (ChannelEngine::power_cut).
+enum class FlashStatus : std::uint8_t {
+  Pending, Ok, ProtocolError, ReadRetried, ProgramFailed, EraseFailed, Uncorrectable, PowerLoss
+};
 const char* to_string(FlashStatus s);
 // Priority classes of the scheduler block (docs/scheduler.md): a chip serves the lowest
 // class it holds first. GC work is background unless its plane's free pool is at its

@@ -41,6 +41,7 @@ const char* to_string(FlashStatus s) {
     case FlashStatus::ProgramFailed: return "program failed";
     case FlashStatus::EraseFailed: return "erase failed";
     case FlashStatus::Uncorrectable: return "uncorrectable read";
+    case FlashStatus::PowerLoss: return "cut short by a power loss";
   }
   return "?";
 }

@@ -15,7 +15,9 @@ TEST_CASE("nand script: commands, plane lists, page ranges and comments", "[scri
                                       "0 program 1 2 1 0,1 7 0-2   # three commands\n"
                                       "\n"
                                       "10.5 read 0 0 0 all 7 1\n"
-                                      "20 erase 0 0 0 1 7 -\n");
+                                      "20 erase 0 0 0 1 7 -\n"
+                                      "30 power_cut - - - - - -\n"
+                                      "40 read 0 0 0 0 7 0\n");
   NandScriptReader r(path, nand::NandConfig{});
   ScriptCommand c;
   for (std::uint32_t pg = 0; pg < 3; ++pg) {
@@ -36,6 +38,14 @@ TEST_CASE("nand script: commands, plane lists, page ranges and comments", "[scri
   REQUIRE(r.next(c));
   CHECK(c.op == FlashOp::Erase);
   CHECK(c.plane_mask == 0b10);
+  CHECK_FALSE(c.power_cut);
+  REQUIRE(r.next(c));
+  CHECK(c.power_cut);
+  CHECK(c.time == us_to_ticks(30));
+  CHECK(c.line == 6);
+  REQUIRE(r.next(c));
+  CHECK_FALSE(c.power_cut);
+  CHECK(c.op == FlashOp::Read);
   CHECK_FALSE(r.next(c));
 }
 
