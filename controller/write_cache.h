@@ -17,6 +17,8 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <stdexcept>
+#include <string>
 
 #include "nand/nand_config.h"
 
@@ -80,7 +82,11 @@ class WriteCache {
   }
   // Waiting page `op` reached flash before it had room: it is acknowledged with its
   // write, as without the cache.
-  void reached_flash(std::uint32_t op) { waiting_.erase(std::find(waiting_.begin(), waiting_.end(), op)); }
+  void reached_flash(std::uint32_t op) {
+    const auto it = std::find(waiting_.begin(), waiting_.end(), op);
+    if (it == waiting_.end()) throw std::logic_error("write cache: page write " + std::to_string(op) + " is not waiting");
+    waiting_.erase(it);
+  }
 
   std::uint64_t dirty() const { return dirty_; }
   std::uint64_t peak_dirty() const { return peak_; }

@@ -23,6 +23,7 @@ void WritePath::release(std::uint32_t op) {
   if (ops_[op].waiters != kNone || !ops_[op].known)
     throw std::logic_error("write path: page write " + std::to_string(op) + " released before its data was known");
   --in_flight_;
+  ops_[op].host = nullptr;  // no longer any write's: a caller holding its index can tell
   ops_[op].next_free = free_op_;
   free_op_ = op;
 }

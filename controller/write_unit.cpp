@@ -34,8 +34,7 @@ void WriteUnit::acknowledge(std::uint32_t op) {
   splitter_.page_done(w);  // the parts: its wait for room, as write_buffer
 }
 
-void WriteUnit::cache_left() {
-  cache_.left();
+void WriteUnit::acknowledge_waiting() {
   for (std::uint32_t op; (op = cache_.next_acknowledged()) != WriteCache::kNone;) acknowledge(op);
 }
 
@@ -96,8 +95,9 @@ void WriteUnit::fail(std::uint32_t op) {
     buffer_.fail(op);
     ++faults_.failed_write_pages;
     ++faults_.failed_acknowledged_pages;
+    cache_.left();
     splitter_.page_settled(seq);
-    cache_left();
+    acknowledge_waiting();
     return;
   }
   if (o.ack == WritePath::Ack::WaitsForRoom) cache_.reached_flash(op);
@@ -114,8 +114,9 @@ void WriteUnit::write_page_done(std::uint32_t op, const FwCommand* f) {
   const std::uint64_t seq = o.origin.write_seq;
   if (o.ack == WritePath::Ack::Given) {
     buffer_.release(op);
+    cache_.left();
     splitter_.page_settled(seq);
-    cache_left();
+    acknowledge_waiting();
     return;
   }
   if (o.ack == WritePath::Ack::WaitsForRoom) cache_.reached_flash(op);
@@ -154,7 +155,9 @@ void WriteUnit::ended(FwCommand& f) {
     ftl_.programmed(ppa);
     ftl_.retire(ftl_.block_of_ppa(ppa));
     read_only_.block_failed(ftl_.plane_of_ppa(ppa));
-    if (buffer_.newest(op)) {
+    // Under a volatile cache a superseded page is programmed again all the same: the
+    // newer write may die with the power after a flush made this one durable.
+    if (buffer_.newest(op) || cache_.mode() == CacheMode::Volatile) {
       ++faults_.reprogrammed_pages;
       program(op, true);
     } else {

@@ -15,8 +15,8 @@
 //    failed program retires its block and the data, still in the buffer, is programmed
 //    again elsewhere. A program still held when a newer write supersedes it may be
 //    cancelled (HoldingStage's cancel): its page then counts as written. Not with a
-//    volatile cache: the newer write may be lost with the power while this one was made
-//    durable by a flush.
+//    volatile cache, where a superseded program that fails is also programmed again: the
+//    newer write may be lost with the power while this one was made durable by a flush.
 #pragma once
 
 #include <cstdint>
@@ -74,8 +74,8 @@ class WriteUnit final : public CommandIssuer, public WriteFrontier::Resume, priv
   void write_page_done(std::uint32_t op, const FwCommand* f);
   // The cache acknowledges `op` to its host command now.
   void acknowledge(std::uint32_t op);
-  // An acknowledged page left the cache: the pages waiting for its room are acknowledged.
-  void cache_left();
+  // The pages waiting for room that now have it are acknowledged.
+  void acknowledge_waiting();
   HostWork& host_of(std::uint32_t op) const { return *static_cast<HostWork*>(buffer_.op(op).host); }
   // WritePath::Owner
   void data_known(std::uint32_t op) override { program(op); }
