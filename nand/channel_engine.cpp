@@ -250,10 +250,18 @@ ChannelEngine::Job* ChannelEngine::take_job(FlashCommand* c, void* owner) {
 void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
   catch_up(now);
   ++power_cuts_;
+  // Commands refused at submit are due now: they end as the next advance() would end them.
+  for (Job* j : rejected_) {
+    std::string why = std::move(j->c->error);
+    fail(j, now, std::move(why), lost);
+  }
+  rejected_.clear();
   std::vector<Job*> held;
   for (Job& j : jobs_)
     if (j.live) held.push_back(&j);
-  std::sort(held.begin(), held.end(), [](const Job* a, const Job* b) { return a->seq < b->seq; });
+  // The newest first, so that a program whose page goes back to erased is its block's
+  // last page then; `lost` is in submission order.
+  std::sort(held.begin(), held.end(), [](const Job* a, const Job* b) { return a->seq > b->seq; });
   for (Job* j : held) {
     FlashCommand* c = j->c;
     const bool started = j->stage != Queued;
@@ -263,7 +271,9 @@ void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
       const bool cells = j->stage == Array || j->stage == Held;
       for_planes(c->plane_mask, [&](unsigned p) {
         const std::size_t bi = block_index(*c, p);
-        if (!cells && pages_[bi].write_ptr == c->page + 1) {
+        if (!cells) {
+          if (pages_[bi].write_ptr != c->page + 1)
+            throw std::logic_error("NAND power cut: " + c->describe() + " in its registers is not its block's last page");
           pages_[bi].write_ptr = static_cast<std::uint16_t>(c->page);
           return;
         }
@@ -289,8 +299,10 @@ void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
     }
     c->status = FlashStatus::PowerLoss;
     c->t_done = now;
-    lost.push_back({c, j->owner});
-    give_job(j);
+  }
+  for (auto it = held.rbegin(); it != held.rend(); ++it) {
+    lost.push_back({(*it)->c, (*it)->owner});
+    give_job(*it);
   }
   if (bus_op_) counters_.bus_busy += now - bus_start_;
   bus_op_ = nullptr;
@@ -300,6 +312,8 @@ void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
   for (std::size_t i = 0; i < dies_.size(); ++i) {
     const bool array = dies_[i].array_op != nullptr;
     const FlashCommand* op = array ? dies_[i].array_op->c : nullptr;
+    const Job* susp = dies_[i].parked ? dies_[i].parked : dies_[i].target;  // a suspension under way ends too
+    if (susp && observer_) observer_->on_suspend(now, *susp->c, SuspendPhase::None);
     dies_[i] = Die{};
     refresh_accept(dies_[i]);
     if (!observer_) continue;

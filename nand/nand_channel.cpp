@@ -156,6 +156,9 @@ void NandChannel::power_cut(Tick now) {
   }
   delayed_.clear();
   collect();
+}
+
+void NandChannel::after_cut(Tick now) {
   send_responses();
   if (listener_) listener_->channel_changed(engine_.channel());
   schedule(now);

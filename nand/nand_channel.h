@@ -37,9 +37,11 @@ class NandChannel : public sc_core::sc_module {
   // Called by the waker at the time it was asked for (or later in the same time).
   void run(Tick now);
   // The power fails at `now`: what is due at `now` happens first, then every command the
-  // channel holds, or was given for later, ends unfinished (ChannelEngine::power_cut) and
-  // its response goes out with FlashStatus::PowerLoss.
+  // channel holds, or was given for later, ends unfinished (ChannelEngine::power_cut) with
+  // FlashStatus::PowerLoss. Their responses go out at after_cut(), once every channel is
+  // cut (an initiator answering one must not reach a channel still powered).
   void power_cut(Tick now);
+  void after_cut(Tick now);
 
   // Read-only state for statistics and traces (counters, die/chip/bus state).
   const ChannelEngine& status() const { return engine_; }

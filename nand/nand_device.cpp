@@ -95,6 +95,7 @@ void NandDevice::power_cut() {
   const Tick now = sc_core::sc_time_stamp().value();
   ++power_cuts_;
   for (auto& ch : channels_) ch->power_cut(now);
+  for (auto& ch : channels_) ch->after_cut(now);
 }
 
 std::uint64_t NandDevice::torn_pages() const {

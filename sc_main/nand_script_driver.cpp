@@ -55,7 +55,10 @@ void NandScriptDriver::issue() {
       have_next_ = false;
       if (next_.power_cut) {
         ++power_cuts_;
-        if (power_cut_) power_cut_();
+        cut_short_.clear();
+        if (power_cut_) power_cut_();  // the lost commands' responses come back inside it
+        for (auto it = cut_short_.rbegin(); it != cut_short_.rend(); ++it) lost(*it);
+        cut_short_.clear();
         continue;
       }
       if (next_.channel >= cfg_.channels) {
@@ -117,7 +120,10 @@ tlm::tlm_sync_enum NandScriptDriver::nb_transport_bw(int, tlm::tlm_generic_paylo
   FlashCommand& c = flash_cmd(gp);
   ++completed_;
   if (c.status == FlashStatus::PowerLoss) {
-    lost(gp);
+    ++lost_;
+    Lost l{c, {}};
+    if (c.op == FlashOp::Erase) l.before_erase = std::move(before_erase_[FlashPayloadPool::slot_of(gp)]);
+    cut_short_.push_back(std::move(l));
     if (records_.size() < keep_records_) records_.push_back({static_cast<int>(c.id), c});
     gp.release();
     return tlm::TLM_COMPLETED;
@@ -154,9 +160,8 @@ tlm::tlm_sync_enum NandScriptDriver::nb_transport_bw(int, tlm::tlm_generic_paylo
   return tlm::TLM_COMPLETED;
 }
 
-void NandScriptDriver::lost(tlm::tlm_generic_payload& gp) {
-  const FlashCommand& c = flash_cmd(gp);
-  ++lost_;
+void NandScriptDriver::lost(const Lost& l) {
+  const FlashCommand& c = l.cmd;
   for (unsigned p = 0; p < kMaxPlanes && p < cfg_.planes_per_die; ++p) {
     if (!(c.plane_mask >> p & 1u)) continue;
     const bool torn = c.failed_planes >> p & 1u;
@@ -172,7 +177,7 @@ void NandScriptDriver::lost(tlm::tlm_generic_payload& gp) {
     }
   }
   if (c.op == FlashOp::Erase && !c.failed_planes)  // never began: the block holds what it held
-    for (const auto& [key, t] : before_erase_[FlashPayloadPool::slot_of(gp)]) shadow_[key] = t;
+    for (const auto& [key, t] : l.before_erase) shadow_[key] = t;
 }
 
 }  // namespace ssd

@@ -82,9 +82,15 @@ class NandScriptDriver : public sc_core::sc_module {
   // An erase's pages' shadow entries before it, by payload slot: put back if the power
   // fails before the erase began (the block keeps its data).
   std::vector<std::vector<std::pair<std::uint64_t, Token>>> before_erase_;
-  // A command the power cut short: the shadow of the pages it touched follows what the
-  // NAND left (torn, erased, or as before).
-  void lost(tlm::tlm_generic_payload& gp);
+  // The commands a power cut cut short, gathered while the cut runs: then, newest first,
+  // the shadow of the pages each touched follows what the NAND left (torn, erased, or as
+  // before: undone in the reverse of the order they were done in at submission).
+  struct Lost {
+    FlashCommand cmd;
+    std::vector<std::pair<std::uint64_t, Token>> before_erase;
+  };
+  std::vector<Lost> cut_short_;
+  void lost(const Lost& l);
   LatencyHistogram latency_[3];
   LatencyHistogram latency_all_;
   std::uint64_t pages_[3] = {0, 0, 0};
