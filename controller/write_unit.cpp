@@ -85,47 +85,32 @@ void WriteUnit::program(std::uint32_t op, bool again) {
   gc_.maybe_start(ftl_.plane_of_ppa(ppa));
 }
 
-// A page the cache acknowledged fails after its host command completed: the host is not
-// told (as a drive reports such a loss only in its logs); the data stays in the buffer as
-// the page's all the same.
-void WriteUnit::fail(std::uint32_t op) {
+// A page the cache acknowledged that fails does so after its host command completed: the
+// host is not told (as a drive reports such a loss only in its logs); the data stays in
+// the buffer as the page's all the same.
+void WriteUnit::write_page_done(std::uint32_t op, const FwCommand* f, bool failed) {
   const WritePath::Op& o = buffer_.op(op);
   const std::uint64_t seq = o.origin.write_seq;
-  if (o.ack == WritePath::Ack::Given) {
-    buffer_.fail(op);
-    ++faults_.failed_write_pages;
-    ++faults_.failed_acknowledged_pages;
-    cache_.left();
-    splitter_.page_settled(seq);
-    acknowledge_waiting();
-    return;
-  }
+  const bool acknowledged = o.ack == WritePath::Ack::Given;
   if (o.ack == WritePath::Ack::WaitsForRoom) cache_.reached_flash(op);
-  HostWork& host = host_of(op);
+  HostWork* host = acknowledged ? nullptr : &host_of(op);
   const Tick known = o.t_known;
   const WritePath::Waited waited_for = o.waited_for;
-  buffer_.fail(op);
-  splitter_.page_failed(host, known, waited_for);
-  splitter_.page_settled(seq);
-}
-
-void WriteUnit::write_page_done(std::uint32_t op, const FwCommand* f) {
-  const WritePath::Op& o = buffer_.op(op);
-  const std::uint64_t seq = o.origin.write_seq;
-  if (o.ack == WritePath::Ack::Given) {
-    buffer_.release(op);
+  if (failed) buffer_.fail(op);
+  else buffer_.release(op);
+  if (acknowledged) {
     cache_.left();
-    splitter_.page_settled(seq);
-    acknowledge_waiting();
-    return;
+    if (failed) {
+      ++faults_.failed_write_pages;
+      ++faults_.failed_acknowledged_pages;
+    }
+  } else if (failed) {
+    splitter_.page_failed(*host, known, waited_for);
+  } else {
+    splitter_.page_done(*host, f, known, waited_for);
   }
-  if (o.ack == WritePath::Ack::WaitsForRoom) cache_.reached_flash(op);
-  HostWork& host = host_of(op);
-  const Tick known = o.t_known;
-  const WritePath::Waited waited_for = o.waited_for;
-  buffer_.release(op);
-  splitter_.page_done(host, f, known, waited_for);
   splitter_.page_settled(seq);
+  if (acknowledged) acknowledge_waiting();
 }
 
 // Read-modify-write: the old data uncorrectable, the page written is part new, part lost:

@@ -54,7 +54,7 @@ class WriteUnit final : public CommandIssuer, public WriteFrontier::Resume, priv
   void program(std::uint32_t op) override { program(op, false); }  // placed again (WriteFrontier)
   // Its plane can gain no space (WriteFrontier): the page write fails, and its data stays
   // in the buffer as the page's (WritePath::fail).
-  void fail(std::uint32_t op) override;
+  void fail(std::uint32_t op) override { write_page_done(op, nullptr, true); }
   void ended(FwCommand& f) override;  // a host program
   bool superseded(const FwCommand& c) const override {
     return c.cmd->origin == FlashOrigin::HostProgram && !buffer_.newest(c.write_op) &&
@@ -68,10 +68,11 @@ class WriteUnit final : public CommandIssuer, public WriteFrontier::Resume, priv
   void program(std::uint32_t op, bool again);
   // A page written in part with no earlier write buffered: its old data read (or none).
   void read_old_data(HostWork& w, std::uint32_t page, std::uint64_t lpn, std::uint32_t op, Tick now);
-  // A host write's page is done (programmed by `f`, or its program cancelled: null): its
-  // write-buffer entry is freed and the page counted for its request (unless the cache
-  // acknowledged it) and for the flushes.
-  void write_page_done(std::uint32_t op, const FwCommand* f);
+  // A host write's page is done (programmed by `f`, or its program cancelled: null; or,
+  // `failed`, it can never be programmed): its write-buffer entry is freed (a failed one
+  // kept as its page's data: WritePath::fail) and the page counted for its request
+  // (unless the cache acknowledged it) and for the flushes.
+  void write_page_done(std::uint32_t op, const FwCommand* f, bool failed = false);
   // The cache acknowledges `op` to its host command now.
   void acknowledge(std::uint32_t op);
   // The pages waiting for room that now have it are acknowledged.

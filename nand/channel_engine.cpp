@@ -249,7 +249,6 @@ ChannelEngine::Job* ChannelEngine::take_job(FlashCommand* c, void* owner) {
 
 void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
   catch_up(now);
-  ++power_cuts_;
   // Commands refused at submit are due now: they end as the next advance() would end them.
   for (Job* j : rejected_) {
     std::string why = std::move(j->c->error);
@@ -310,8 +309,7 @@ void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
   nseg_ = iseg_ = 0;
   lazy_bus_end_ = false;
   for (std::size_t i = 0; i < dies_.size(); ++i) {
-    const bool array = dies_[i].array_op != nullptr;
-    const FlashCommand* op = array ? dies_[i].array_op->c : nullptr;
+    const FlashCommand* op = dies_[i].array_op ? dies_[i].array_op->c : nullptr;
     const Job* susp = dies_[i].parked ? dies_[i].parked : dies_[i].target;  // a suspension under way ends too
     if (susp && observer_) observer_->on_suspend(now, *susp->c, SuspendPhase::None);
     dies_[i] = Die{};
@@ -328,7 +326,6 @@ void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
   waiting_out_.clear();
   waiting_cmd_.clear();
   suspending_dies_.clear();
-  rejected_.clear();
   heads_.clear();
   held_dies_ = 0;
   queued_total_ = 0;

@@ -141,7 +141,6 @@ class ChannelEngine {
   // A read leaves nothing. The bus, the registers, the queues and any suspension are
   // cleared; the counters count completed commands only.
   void power_cut(Tick now, std::vector<Completed>& lost);
-  std::uint64_t power_cuts() const { return power_cuts_; }
   std::uint64_t torn_pages() const { return torn_pages_; }  // pages left torn by cut programs and erases
 
   // The end of a READ or ERASE command phase (or of a PROGRAM's without cache program)
@@ -490,7 +489,7 @@ class ChannelEngine {
   void bus_segments_started(Job* j, Tick now);  // attribution: its bus times
   Tick next_event_ = kNever;
   ChannelCounters counters_;
-  std::uint64_t power_cuts_ = 0, torn_pages_ = 0;
+  std::uint64_t torn_pages_ = 0;
 };
 
 }  // namespace ssd::nand

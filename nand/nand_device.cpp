@@ -93,7 +93,6 @@ void NandDevice::run() {
 
 void NandDevice::power_cut() {
   const Tick now = sc_core::sc_time_stamp().value();
-  ++power_cuts_;
   for (auto& ch : channels_) ch->power_cut(now);
   for (auto& ch : channels_) ch->after_cut(now);
 }

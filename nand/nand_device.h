@@ -35,7 +35,6 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   // The power fails now: every channel's commands end unfinished (NandChannel::power_cut),
   // in channel order.
   void power_cut();
-  std::uint64_t power_cuts() const { return power_cuts_; }
   std::uint64_t torn_pages() const;  // pages cut programs and erases left torn
   // Whether the device's process is running (its channels' callbacks come from it).
   bool running() const { return running_; }
@@ -67,7 +66,6 @@ class NandDevice : public sc_core::sc_module, private ChannelWaker {
   Tick armed_ = kNever;  // time of at_'s pending notification (pending iff > now)
   bool running_ = false;
   RunListener* run_listener_ = nullptr;
-  std::uint64_t power_cuts_ = 0;
   unsigned current_ = 0;  // the channel run() is running
   // While run() runs: a bit per channel still to run in this activation (found with no
   // branch per channel: which of 64 channels are due is data the branch predictor

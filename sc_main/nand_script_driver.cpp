@@ -80,6 +80,13 @@ void NandScriptDriver::issue() {
       c.id = static_cast<std::uint64_t>(next_.line);
       for (unsigned p = 0; p < kMaxPlanes; ++p) c.block[p] = next_.block;
       // The shadow follows submission order, which is each die's execution order.
+      std::vector<std::pair<std::uint64_t, Token>>* before = nullptr;  // an erase's: the pages it erases
+      if (c.op == FlashOp::Erase) {
+        const std::uint32_t slot = FlashPayloadPool::slot_of(*gp);
+        if (slot >= before_erase_.size()) before_erase_.resize(slot + 1);
+        before = &before_erase_[slot];
+        before->clear();
+      }
       for (unsigned p = 0; p < kMaxPlanes && p < cfg_.planes_per_die; ++p) {
         if (!(c.plane_mask >> p & 1u)) continue;
         if (c.op == FlashOp::Read) {
@@ -89,17 +96,12 @@ void NandScriptDriver::issue() {
           c.token[p] = write_token(page_key(c, p), ++write_seq_);
           shadow_[page_key(c, p)] = c.token[p];
         } else if (c.op == FlashOp::Erase) {
-          const std::uint32_t slot = FlashPayloadPool::slot_of(*gp);
-          if (slot >= before_erase_.size()) before_erase_.resize(slot + 1);
-          if (p == 0 || !(c.plane_mask & ((1u << p) - 1))) before_erase_[slot].clear();
-          FlashCommand probe = c;
-          for (std::uint32_t pg = 0; pg < cfg_.pages_per_block; ++pg) {
-            probe.page = pg;
-            if (const auto it = shadow_.find(page_key(probe, p)); it != shadow_.end()) {
-              before_erase_[slot].push_back(*it);
+          for_block_pages(c, p, [&](std::uint64_t key) {
+            if (const auto it = shadow_.find(key); it != shadow_.end()) {
+              before->push_back(*it);
               shadow_.erase(it);
             }
-          }
+          });
         }
       }
       gp->set_command(c.op == FlashOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
@@ -169,11 +171,7 @@ void NandScriptDriver::lost(const Lost& l) {
       if (torn) shadow_[page_key(c, p)] = kTornToken;
       else shadow_.erase(page_key(c, p));  // its data never left the registers: still erased
     } else if (c.op == FlashOp::Erase && torn) {
-      FlashCommand probe = c;
-      for (std::uint32_t pg = 0; pg < cfg_.pages_per_block; ++pg) {
-        probe.page = pg;
-        shadow_[page_key(probe, p)] = kTornToken;
-      }
+      for_block_pages(c, p, [&](std::uint64_t key) { shadow_[key] = kTornToken; });
     }
   }
   if (c.op == FlashOp::Erase && !c.failed_planes)  // never began: the block holds what it held

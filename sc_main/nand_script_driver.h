@@ -57,6 +57,15 @@ class NandScriptDriver : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& gp,
                                      tlm::tlm_phase& phase, sc_core::sc_time& delay);
   std::uint64_t page_key(const FlashCommand& c, unsigned plane) const;
+  // Calls f(key) for the page key of every page of c's block in `plane`.
+  template <typename F>
+  void for_block_pages(const FlashCommand& c, unsigned plane, F&& f) const {
+    FlashCommand probe = c;
+    for (std::uint32_t pg = 0; pg < cfg_.pages_per_block; ++pg) {
+      probe.page = pg;
+      f(page_key(probe, plane));
+    }
+  }
   // A read's tokens last written, per plane: the driver's own record of the payload.
   std::array<Token, kMaxPlanes>& expected(const tlm::tlm_generic_payload& gp) {
     const std::uint32_t slot = FlashPayloadPool::slot_of(gp);
