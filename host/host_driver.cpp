@@ -165,6 +165,8 @@ void HostDriver::send(const IoScheduler::Entry& e) {
       if (!covers_part(e.lba, e.sectors, lpn, spp_)) shadow_.trim(lpn);  // a page trimmed in part keeps its data
     }
   }
+  if (ledger_) ledger_sent(c, expect);
+  if (on_dispatch_) on_dispatch_(c.id);
   // A trim carries its ranges, not data; a flush carries nothing.
   gp->set_command(e.op == HostOp::Read    ? tlm::TLM_READ_COMMAND
                   : e.op == HostOp::Write ? tlm::TLM_WRITE_COMMAND
@@ -184,6 +186,27 @@ void HostDriver::send(const IoScheduler::Entry& e) {
   else if (s != tlm::TLM_UPDATED || ph != tlm::END_REQ)  // taken now, answered later: nothing else
     SC_REPORT_ERROR(kExclusionError, "host, to the host interface: BEGIN_REQ answered other than TLM_ACCEPTED or "
                                      "TLM_UPDATED with END_REQ");
+}
+
+// The ledger's record of a write, trim or flush sent now (`before`: each page's shadow
+// entry before it, as send() keeps it).
+void HostDriver::ledger_sent(const HostCommand& c, const std::vector<Token>& before) {
+  const Tick now = sim_now();
+  const PageSpan span = page_span(c.lba, c.sectors, spp_);
+  if (c.op == HostOp::Write) {
+    std::vector<DurabilityLedger::Page> pages;
+    pages.reserve(span.count);
+    for (std::uint64_t i = 0; i < span.count; ++i)
+      pages.push_back({span.first + i, shadow_.current(span.first + i), c.tokens[i]});
+    ledger_->sent(c.id, now, c.fua, pages,
+                  [&](std::uint64_t lpn) { return shadow_.as_read(lpn, before[lpn - span.first]); });
+  } else if (c.op == HostOp::Trim) {
+    for (std::uint64_t i = 0; i < span.count; ++i)
+      if (!covers_part(c.lba, c.sectors, span.first + i, spp_))
+        ledger_->trimmed(c.id, now, span.first + i, shadow_.as_read(span.first + i, before[i]));
+  } else if (c.op == HostOp::Flush) {
+    flush_seq_[c.id] = ledger_->flush_sent();
+  }
 }
 
 void HostDriver::pump() {
@@ -283,6 +306,16 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
            << ") returned token 0x" << std::hex << c.tokens[i] << ", last written 0x" << expect[i];
         errors_.push_back(os.str());
       }
+    }
+  }
+  if (ledger_ && c.op != HostOp::Read) {
+    const bool ok = gp.is_response_ok() && c.status == HostStatus::Ok;
+    if (c.op == HostOp::Flush) {
+      const auto f = flush_seq_.find(c.id);
+      if (ok) ledger_->flush_acked(f->second);
+      flush_seq_.erase(f);
+    } else {
+      ledger_->acked(c.id, now, ok);
     }
   }
   const bool data = is_data(c.op);

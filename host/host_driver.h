@@ -22,6 +22,7 @@
 
 #include "common/params.h"
 #include "host/conflict_tracker.h"
+#include "host/durability_ledger.h"
 #include "host/io_scheduler.h"
 #include "host/request_source.h"
 #include "host/token_shadow.h"
@@ -202,12 +203,20 @@ class HostDriver : public sc_core::sc_module {
   void trace(VcdWriter& vcd, const std::string& scope);
   // Told where each request is (trace.request, report.request_timeline; null: none).
   void set_life_listener(LifeListener* l) { life_ = l; }
+  // Power cuts (power.*): the ledger of what each write is owed after a cut, kept from
+  // now on (null: none), and a hook told of each request's id as it is sent.
+  void set_ledger(DurabilityLedger* l) { ledger_ = l; }
+  void set_dispatch_hook(std::function<void(std::uint64_t)> f) { on_dispatch_ = std::move(f); }
 
  private:
   void pump();
   void on_pump_event();
   RequestListener* listener_ = nullptr;
   LifeListener* life_ = nullptr;
+  DurabilityLedger* ledger_ = nullptr;
+  std::function<void(std::uint64_t)> on_dispatch_;
+  std::unordered_map<std::uint64_t, std::uint64_t> flush_seq_;  // flushes outstanding: their ledger numbers
+  void ledger_sent(const HostCommand& c, const std::vector<Token>& before);
   VcdWriter* vcd_ = nullptr;
   struct TraceVars {
     int outstanding, queued, batch, batch_op;
