@@ -13,9 +13,11 @@ std::uint32_t WritePath::new_op() {
     const std::uint32_t i = free_op_;
     free_op_ = ops_[i].next_free;
     ops_[i] = Op{};
+    ops_[i].live = true;
     return i;
   }
   ops_.emplace_back();
+  ops_.back().live = true;
   return static_cast<std::uint32_t>(ops_.size() - 1);
 }
 
@@ -23,6 +25,7 @@ void WritePath::release(std::uint32_t op) {
   if (ops_[op].waiters != kNone || !ops_[op].known)
     throw std::logic_error("write path: page write " + std::to_string(op) + " released before its data was known");
   --in_flight_;
+  ops_[op].live = false;
   ops_[op].host = nullptr;  // no longer any write's: a caller holding its index can tell
   ops_[op].next_free = free_op_;
   free_op_ = op;

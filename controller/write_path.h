@@ -67,6 +67,7 @@ class WritePath {
     std::uint32_t waiters = kNone;       // the first parked operation waiting for `token`
     std::uint32_t waiters_tail = kNone;
     std::uint32_t next_free = kNone;
+    bool live = false;  // taken and not released
   };
 
   // What the write path asks of the firmware that owns it.
@@ -143,6 +144,12 @@ class WritePath {
   void release(std::uint32_t op);
 
   const Op& op(std::uint32_t i) const { return ops_[i]; }
+  // Calls f(op) for every operation taken and not released.
+  template <typename F>
+  void for_each_op(F&& f) const {
+    for (const Op& o : ops_)
+      if (o.live) f(o);
+  }
   // Operations taken and not released.
   std::uint32_t in_flight() const { return in_flight_; }
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "common/splitmix.h"
 #include "sc_main/nand_backdoor.h"
 #include "controller/policies.h"
 #include "controller/read_unit.h"
@@ -28,6 +29,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
   Built b = build_device(cfg, s, vcd, std::move(policies));
   precondition(cfg, s, check_only);
   build_front(cfg, s, b, vcd, out_dir, check_only);
+  build_power(cfg, s);
   bind();
 }
 
@@ -316,6 +318,7 @@ void FullSsd::build_reports(const Config& cfg, const Settings& s, const std::str
 #endif
     if (series) series->finish(host->last_completion());
     if (calibrator) calibrator->start();
+    if (ledger) finish_cuts();
   });
 }
 
@@ -392,6 +395,93 @@ void FullSsd::take_window() {
   free_at_finish.resize(ftl.planes());
   for (std::uint32_t p = 0; p < ftl.planes(); ++p) free_at_finish[p] = ftl.free_blocks(p);
   window_taken = true;
+}
+
+// Power cuts (docs/controller.md, "Power loss"): the ledger the host keeps, the cuts'
+// times (given, or drawn: a request of the workload and a time after its sending), and
+// the process that makes them.
+void FullSsd::build_power(const Config& cfg, const Settings& s) {
+  const PowerConfig& p = s.power;
+  if (!p.on()) return;
+  power_mode = p.cut_mode;
+  const ctrl::CacheMode cache = s.fw.write_cache;
+  ledger = std::make_unique<host::DurabilityLedger>(cache != ctrl::CacheMode::Volatile);
+  host->set_ledger(ledger.get());
+  for (double us : cut_times(p.cut_at_us)) cuts_due_.push_back(us_to_ticks(us));
+  std::make_heap(cuts_due_.begin(), cuts_due_.end(), std::greater<>());
+  if (p.cuts) {
+    const std::uint64_t requests = host->source().expected();
+    if (!requests)
+      throw ConfigError(cfg.locate(key(&PowerConfig::cuts) +
+                                   " draws requests of the workload to cut after: it needs a workload of a known "
+                                   "number of requests (" + key(&host::WorkloadConfig::requests) + ", or a trace), not one bounded by time"));
+    cut_rng_ = p.cut_seed;
+    cut_window_ = us_to_ticks(p.cut_window_us);
+    for (std::uint64_t i = 0; i < p.cuts; ++i)
+      cut_requests_.push_back(1 + splitmix64::below(splitmix64::next(cut_rng_), requests));
+    std::sort(cut_requests_.begin(), cut_requests_.end());
+    host->set_dispatch_hook([this](std::uint64_t id) {
+      auto it = std::lower_bound(cut_requests_.begin(), cut_requests_.end(), id);
+      bool any = false;
+      for (; it != cut_requests_.end() && *it == id; ++it) {
+        const Tick offset = splitmix64::below(splitmix64::next(cut_rng_), cut_window_ + 1);
+        cuts_due_.push_back(sim_now() + offset);
+        std::push_heap(cuts_due_.begin(), cuts_due_.end(), std::greater<>());
+        any = true;
+      }
+      if (any) arm_cut();
+    });
+  }
+  SC_HAS_PROCESS(FullSsd);
+  SC_METHOD(on_cut);  // runs at initialization: arms the first cut
+  sensitive << cut_event_;
+}
+
+void FullSsd::arm_cut() {
+  if (!cuts_due_.empty()) cut_event_.notify(sc_core::sc_time(static_cast<double>(cuts_due_.front() - sim_now()), sc_core::SC_PS));
+}
+
+void FullSsd::on_cut() {
+  const Tick now = sim_now();
+  while (!cuts_due_.empty() && cuts_due_.front() <= now) {
+    std::pop_heap(cuts_due_.begin(), cuts_due_.end(), std::greater<>());
+    cuts_due_.pop_back();
+    buffered_at_cut_.clear();
+    if (firmware->write_cache().protected_by_holdup())
+      firmware->write_buffer().for_each_op([this](const ctrl::WritePath::Op& o) {
+        if (o.ack == ctrl::WritePath::Ack::Given && !o.failed) buffered_at_cut_.emplace(o.lpn, o.known ? o.token : o.fresh);
+      });
+    const host::DurabilityLedger::Outcome o =
+        ledger->audit(now, [this](std::uint64_t lpn, std::vector<Token>& out) { after_cut(lpn, out); });
+    // The recovery scan: the programmed pages of every plane's open blocks (host and GC
+    // streams), per die.
+    const ctrl::Ftl& ftl = firmware->ftl();
+    const nand::NandConfig& n = ftl.config().nand;
+    std::vector<std::uint64_t> per_die(static_cast<std::size_t>(n.chips()) * n.dies_per_chip, 0);
+    std::uint64_t scan = 0;
+    for (std::uint32_t plane = 0; plane < ftl.planes(); ++plane) {
+      const std::uint64_t pages = ftl.next_offset(plane, false) + ftl.next_offset(plane, true);
+      per_die[plane / n.planes_per_die] += pages;
+      scan += pages;
+    }
+    power.add(o, scan_recovery_us(n, per_die), scan);
+  }
+  arm_cut();
+}
+
+void FullSsd::finish_cuts() {
+  power.cuts_not_made += cuts_due_.size();
+  cuts_due_.clear();
+  cut_requests_.clear();
+  cut_event_.cancel();
+}
+
+void FullSsd::after_cut(std::uint64_t lpn, std::vector<Token>& out) const {
+  const ctrl::Ftl& ftl = firmware->ftl();
+  const std::uint32_t ppa = ftl.lookup(lpn);
+  out.push_back(ppa == ctrl::kUnmapped ? kUnwrittenToken : ctrl::NandBackdoor(*nand).read(ftl.decode(ppa)));
+  const auto range = buffered_at_cut_.equal_range(lpn);
+  for (auto it = range.first; it != range.second; ++it) out.push_back(it->second);
 }
 
 FullSsd::Audit FullSsd::audit() const {

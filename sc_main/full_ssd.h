@@ -17,6 +17,7 @@
 #include "sc_main/config.h"
 #include "sc_main/settings.h"
 #include "sc_main/kernel_calibrator.h"
+#include "sc_main/power_cuts.h"
 #include "sc_main/request_watch.h"
 #include "sc_main/stats_window.h"
 #include "sc_main/start_pilot.h"
@@ -100,6 +101,18 @@ struct FullSsd : sc_core::sc_module {
   };
   Audit audit() const;
 
+  // Power cuts (power.*): the host's ledger of what its writes are owed (null without
+  // cuts) and what the cuts cost.
+  std::unique_ptr<host::DurabilityLedger> ledger;
+  PowerFigures power;
+  std::string power_mode;  // power.cut_mode ("" without cuts)
+  // The data of logical page `lpn` that would survive a power cut now: the version the
+  // mapping holds on flash, and under a plp cache every acknowledged write of it in the
+  // buffer (the hold-up programs them; a page's data as the host sent it while not yet
+  // merged: the ledger knows both), from `buffered` (filled at the cut).
+  void after_cut(std::uint64_t lpn, std::vector<Token>& out) const;
+  std::unordered_multimap<std::uint64_t, Token> buffered_at_cut_;
+
   // The firmware's policies, when not those the configuration names (a test's own; null:
   // built by the factories of controller/policies.h from the configuration).
   struct Policies {
@@ -130,6 +143,15 @@ struct FullSsd : sc_core::sc_module {
                    bool check_only);
   void build_reports(const Config& cfg, const Settings& s, const std::string& out_dir, bool check_only);
   void bind();
+  void build_power(const Config& cfg, const Settings& s);
+  void on_cut();  // the process: the cuts due now
+  void finish_cuts();  // the workload ended: the cuts still due are not made
+  sc_core::sc_event cut_event_;
+  std::vector<Tick> cuts_due_;  // a min-heap of the cuts' times
+  std::vector<std::uint64_t> cut_requests_;  // sorted: seeded cuts' requests, one entry per cut
+  std::uint64_t cut_rng_ = 0;  // the seeded cuts' draws (splitmix64 state)
+  Tick cut_window_ = 0;
+  void arm_cut();
 };
 
 }  // namespace ssd

@@ -378,7 +378,8 @@ int run(int argc, char** argv) {
     const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window(), top.ftl_at_start,
                       top.ftl_at_end, top.precondition_state, s.policy.write_policy, top.warmup,
                       top.steady.get(), top.steady_window_start_request, top.steady_round_requests, &top.pilot,
-                      &top.free_at_finish, top.precondition_gc_pending};
+                      &top.free_at_finish, top.precondition_gc_pending,
+                      top.ledger ? &top.power : nullptr, top.power_mode};
     print_full_summary(std::cout, run, fig);
     if (vcd) {
       std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written() << " changes; view: ";

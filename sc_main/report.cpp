@@ -406,6 +406,32 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
     put(fw, s.key, s.integer ? integer(static_cast<std::uint64_t>(s.value)) : num(s.value));
   put(root, "firmware", fw);
 
+  // Power cuts (docs/controller.md, "Power loss"): over the whole run, summed over its cuts.
+  if (const PowerFigures* p = f.power) {
+    json::Value pw = obj();
+    put(pw, "mode", text(f.power_mode));
+    put(pw, "write_cache", text(ctrl::to_string(cache.mode())));
+    put(pw, "cuts", integer(p->cuts));
+    put(pw, "cuts_not_made", integer(p->cuts_not_made));
+    put(pw, "durable_lost", integer(p->lost.durable_lost));
+    put(pw, "volatile_lost", integer(p->lost.volatile_lost));
+    put(pw, "in_flight_lost", integer(p->lost.unacked_lost));
+    put(pw, "torn_writes", integer(p->lost.torn));
+    put(pw, "order_violations", integer(p->lost.order_violations));
+    put(pw, "pages_off_contract", integer(p->lost.foreign_pages));
+    put(pw, "writes_checked", integer(p->lost.writes_checked));
+    put(pw, "pages_checked", integer(p->lost.pages_checked));
+    json::Value rec = obj();
+    put(rec, "mean", num(p->recovery_mean_us()));
+    put(rec, "max", num(p->recovery_max_us));
+    put(pw, "recovery_us", rec);
+    json::Value scan = obj();
+    put(scan, "mean", num(p->cuts ? static_cast<double>(p->scan_pages_sum) / static_cast<double>(p->cuts) : 0.0));
+    put(scan, "max", integer(p->scan_pages_max));
+    put(pw, "scan_pages", scan);
+    put(root, "power", pw);
+  }
+
   // Where host pages went, and the forecast's waits against the waits that happened
   // (whole run; predicted only under a policy that weighs the forecast).
   const ctrl::PlacementCounters& pc = f.firmware.placement();
@@ -714,6 +740,15 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
     else
       os << " (writes complete once programmed)";
     os << "; " << f.firmware.counters().fua_writes << " FUA writes\n";
+  }
+  if (const PowerFigures* p = f.power) {
+    os << "  power cuts          " << p->cuts << " (" << f.power_mode << ", write cache "
+       << ctrl::to_string(f.firmware.write_cache().mode()) << "): " << p->lost.durable_lost << " durable writes lost, "
+       << p->lost.volatile_lost << " volatile lost, " << p->lost.unacked_lost << " in flight lost, " << p->lost.torn
+       << " torn, " << p->lost.order_violations << " out of order; recovery scan " << p->recovery_mean_us()
+       << " us mean, " << p->recovery_max_us << " max";
+    if (p->cuts_not_made) os << "; " << p->cuts_not_made << " due after the workload, not made";
+    os << "\n";
   }
   os << "  integrity           " << f.host.reads_checked() << " page reads checked, " << f.host.mismatches()
      << " mismatches\n";

@@ -10,6 +10,7 @@
 #include "controller/host_iface.h"
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
+#include "sc_main/power_cuts.h"
 #include "sc_main/json.h"
 #include "sc_main/nand_script_driver.h"
 #include "sc_main/stats_window.h"
@@ -66,6 +67,8 @@ struct FullRun {
   const StartPilot* pilot = nullptr;                 // ftl.precondition_free = auto's pilot (null: none)
   const std::vector<std::uint32_t>* free_at_end = nullptr;  // free blocks per plane at the window's end
   std::uint64_t gc_copies_pending_at_start = 0;  // the GC runs under way at time 0: their copies left
+  const PowerFigures* power = nullptr;  // power cuts (null: none configured)
+  std::string power_mode;               // power.cut_mode
 };
 json::Value full_stats(const FullRun& f, const RunFigures& run);
 void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run);

@@ -1,7 +1,10 @@
 #include "sc_main/settings.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <sstream>
+#include <stdexcept>
 
 #include "controller/read_unit.h"
 
@@ -80,6 +83,50 @@ const param::Table<ReportConfig>& ReportConfig::keys() {
   return t;
 }
 
+const param::Table<PowerConfig>& PowerConfig::keys() {
+  static const param::Table<PowerConfig> t = [] {
+    using P = PowerConfig;
+    param::Table<P> k;
+    k.text("power.cut_at_us", &P::cut_at_us,
+           "power cuts at these simulated times, us, comma-separated (e.g. 1500,20000.5; each > 0; empty: none). "
+           "Cuts after the workload's last completion are not made (docs/controller.md, Power loss)")
+        .integer("power.cuts", &P::cuts, 0, 10000000,
+                 "seeded power cuts: each falls a drawn time (up to power.cut_window_us) after a drawn request of "
+                 "the workload is sent (needs a workload of a known number of requests)").unit("cuts")
+        .integer("power.cut_seed", &P::cut_seed, 0, 4294967295ll, "seed of the drawn requests and times of power.cuts")
+        .number("power.cut_window_us", &P::cut_window_us, 0, 1e9,
+                "a seeded cut falls uniformly within this long after its request is sent, us").unit("us")
+        .choice("power.cut_mode", &P::cut_mode, {"probe"},
+                "what a cut does: probe = measures what the host would lose (durable and volatile writes, tears, "
+                "order) and how long the recovery scan would take, from the device's state at the cut; the run "
+                "goes on as if the power had held");
+    return k;
+  }();
+  return t;
+}
+
+std::vector<double> cut_times(const std::string& list) {
+  std::vector<double> out;
+  std::size_t at = 0;
+  while (at <= list.size() && !list.empty()) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    std::string item = list.substr(at, comma - at);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    char* end = nullptr;
+    const double v = item.empty() ? 0 : std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !std::isfinite(v))
+      throw std::invalid_argument("item " + std::to_string(out.size() + 1) + " ('" + item + "') is not a number");
+    if (v <= 0 || v > kMaxInputUs)
+      throw std::invalid_argument("item " + std::to_string(out.size() + 1) + " (" + param::number_text(v) +
+                                  ") is not within (0, " + param::number_text(kMaxInputUs) + "] us");
+    out.push_back(v);
+    at = comma + 1;
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 const param::Table<Settings>& Settings::keys() {
   static const param::Table<Settings> t = [] {
     using S = Settings;
@@ -94,7 +141,8 @@ const param::Table<Settings>& Settings::keys() {
         .part(&S::host, host::HostConfig::keys())
         .part(&S::workload, host::WorkloadConfig::keys())
         .part(&S::trace, TraceConfig::keys())
-        .part(&S::report, ReportConfig::keys());
+        .part(&S::report, ReportConfig::keys())
+        .part(&S::power, PowerConfig::keys());
     return k;
   }();
   return t;
@@ -243,6 +291,16 @@ std::vector<Rule> make_rules() {
                  return cache + " = plp with " + holdup + " = " + num(s.fw.holdup_us) +
                         " programs no page once the power fails (it must cover the programs under way, " + t_prog +
                         " = " + num(s.ftl.nand.t_prog_us) + ", then at least one more tPROG and its data-in)";
+               }});
+  // Power cuts: times that parse.
+  const std::string cut_at = key(&PowerConfig::cut_at_us);
+  r.push_back({{cut_at}, [=](const Settings& s, const Given&) -> std::string {
+                 try {
+                   cut_times(s.power.cut_at_us);
+                 } catch (const std::invalid_argument& e) {
+                   return cut_at + ": " + e.what();
+                 }
+                 return "";
                }});
   return r;
 }

@@ -53,6 +53,21 @@ struct ReportConfig {
   static const param::Table<ReportConfig>& keys();
 };
 
+// Power cuts (power.*; docs/controller.md, "Power loss"): when they fall, and what the
+// model does at each (probe: measures what the cut would lose and how long recovery would
+// take, and the run goes on as if the power had held).
+struct PowerConfig {
+  std::string cut_at_us;        // comma list of simulated times, us
+  std::uint64_t cuts = 0;       // seeded cuts, each after a drawn request is sent
+  std::uint64_t cut_seed = 1;
+  double cut_window_us = 1000;  // a seeded cut falls up to this long after its request is sent
+  std::string cut_mode = "probe";
+  bool on() const { return cuts > 0 || !cut_at_us.empty(); }
+  static const param::Table<PowerConfig>& keys();
+};
+// power.cut_at_us's times, in us, ascending; throws std::invalid_argument saying what is wrong.
+std::vector<double> cut_times(const std::string& list);
+
 // Every key of the model, in --list-keys order.
 struct Settings {
   ctrl::FtlConfig ftl;              // nand.*, nand.fault.*, ftl.overprovisioning/allocation/gc_threshold
@@ -66,6 +81,7 @@ struct Settings {
   host::WorkloadConfig workload;
   TraceConfig trace;
   ReportConfig report;
+  PowerConfig power;
   static const param::Table<Settings>& keys();
 };
 
