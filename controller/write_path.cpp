@@ -26,6 +26,14 @@ void WritePath::release(std::uint32_t op) {
     throw std::logic_error("write path: page write " + std::to_string(op) + " released before its data was known");
   --in_flight_;
   ops_[op].live = false;
+  const std::uint64_t lpn = ops_[op].lpn;
+  const std::uint32_t n = live_.find(lpn);
+  if (n > 1) {
+    live_.set(lpn, n - 1);
+  } else {
+    live_.erase(lpn);
+    floor_.erase(lpn);
+  }
   ops_[op].host = nullptr;  // no longer any write's: a caller holding its index can tell
   ops_[op].next_free = free_op_;
   free_op_ = op;
@@ -68,6 +76,9 @@ WritePath::Start WritePath::write(std::uint64_t lpn, void* host, Token fresh, bo
   w.origin = origin;
   w.fresh = fresh;
   w.partial = partial;
+  w.seq = ++seq_;
+  const std::uint32_t live = live_.find(lpn);
+  live_.set(lpn, live == LpnMap::kAbsent ? 1 : live + 1);
   const std::uint32_t prev = newest_op(lpn);
   newest_.set(lpn, op);
   if (prev != kNone && ops_[prev].failed) {  // replaced: its data only merged, if at all

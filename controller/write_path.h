@@ -67,6 +67,10 @@ class WritePath {
     std::uint32_t waiters = kNone;       // the first parked operation waiting for `token`
     std::uint32_t waiters_tail = kNone;
     std::uint32_t next_free = kNone;
+    std::uint32_t seq = 0;  // its place in the order writes of pages were taken (wraps: newer())
+    // Older writes of its page whose programs were cancelled: they are done when it is
+    // (ride()); a list through `next_rider`.
+    std::uint32_t riders = kNone, next_rider = kNone;
     bool live = false;  // taken and not released
   };
 
@@ -120,6 +124,7 @@ class WritePath {
   void trim(std::uint64_t lpn) {
     const std::uint32_t op = newest_op(lpn);
     newest_.erase(lpn);
+    if (live_.find(lpn) != LpnMap::kAbsent) floor_.set(lpn, seq_);  // newer than every write taken
     if (op != kNone && ops_[op].failed) drop_failed(op);
   }
   // `op`'s program can never be made: kept as its page's data while it is the newest
@@ -137,8 +142,37 @@ class WritePath {
   }
   // Whether `op` is still the newest write of its page.
   bool newest(std::uint32_t op) const { return newest_.find(ops_[op].lpn) == op; }
-  // `op` is programmed and newest: the page leaves the buffer (the mapping has it).
-  void on_flash(std::uint32_t op) { newest_.erase(ops_[op].lpn); }
+  // `op`'s program was cancelled (a newer write `on` of its page carries the page): it
+  // stays in the buffer and is done when `on` is (take_riders()), with its own riders.
+  void ride(std::uint32_t op, std::uint32_t on) {
+    ops_[op].next_rider = ops_[on].riders;
+    ops_[on].riders = op;
+  }
+  // The writes riding on `op` (the first; the rest through next_rider), cleared from it.
+  std::uint32_t take_riders(std::uint32_t op) {
+    const std::uint32_t r = ops_[op].riders;
+    ops_[op].riders = kNone;
+    return r;
+  }
+  // `lpn`'s newest write in the buffer (kNone: none).
+  std::uint32_t newest_of(std::uint64_t lpn) const { return newest_op(lpn); }
+  // Whether the end of `op`'s program moves the mapping: the mapping holds the newest
+  // version of the page on flash. True for the page's newest write, and for an older one
+  // while no write newer than it has reached the mapping and no trim came since it was
+  // taken (its write was acknowledged: a power cut before the newer write's program ends
+  // must find this one, not older data).
+  bool maps_at_end(std::uint32_t op) const {
+    if (newest(op)) return true;
+    const std::uint32_t f = floor_.find(ops_[op].lpn);
+    return f == LpnMap::kAbsent || newer(ops_[op].seq, f);
+  }
+  // The mapping moved to `op`'s page (maps_at_end was true). The newest write's page
+  // leaves the buffer (reads go to flash).
+  void mapped(std::uint32_t op) {
+    const std::uint64_t lpn = ops_[op].lpn;
+    if (newest(op)) newest_.erase(lpn);
+    if (live_.find(lpn) > 1) floor_.set(lpn, ops_[op].seq);  // older writes still in flight must not map
+  }
   // `op` is done (programmed or cancelled): its entry is freed. Throws std::logic_error if
   // something still waits for its data (it would never be served).
   void release(std::uint32_t op);
@@ -180,6 +214,12 @@ class WritePath {
   std::vector<Parked> parked_;
   std::vector<std::uint32_t> free_parked_;
   LpnMap newest_;  // lpn -> its newest operation, for pages with a write in the buffer
+  // Per page with operations taken and not released: how many, and the `seq` of the newest
+  // version that reached the mapping from the buffer (or of the last write taken before a
+  // trim) while others were in flight (absent: none since the oldest was taken).
+  LpnMap live_{4}, floor_{4};
+  std::uint32_t seq_ = 0;  // the last operation's seq
+  static bool newer(std::uint32_t a, std::uint32_t b) { return static_cast<std::int32_t>(a - b) > 0; }
 };
 
 }  // namespace ssd::ctrl

@@ -96,6 +96,7 @@ void WriteUnit::write_page_done(std::uint32_t op, const FwCommand* f, bool faile
   HostWork* host = acknowledged ? nullptr : &host_of(op);
   const Tick known = o.t_known;
   const WritePath::Waited waited_for = o.waited_for;
+  std::uint32_t rider = buffer_.take_riders(op);  // older writes of the page it carried
   if (failed) buffer_.fail(op);
   else buffer_.release(op);
   if (acknowledged) {
@@ -111,6 +112,11 @@ void WriteUnit::write_page_done(std::uint32_t op, const FwCommand* f, bool faile
   }
   splitter_.page_settled(seq);
   if (acknowledged) acknowledge_waiting();
+  while (rider != WritePath::kNone) {
+    const std::uint32_t next = buffer_.op(rider).next_rider;
+    write_page_done(rider, nullptr, failed);
+    rider = next;
+  }
 }
 
 // Read-modify-write: the old data uncorrectable, the page written is part new, part lost:
@@ -140,15 +146,10 @@ void WriteUnit::ended(FwCommand& f) {
     ftl_.programmed(ppa);
     ftl_.retire(ftl_.block_of_ppa(ppa));
     read_only_.block_failed(ftl_.plane_of_ppa(ppa));
-    // Under a volatile cache a superseded page is programmed again all the same: the
-    // newer write may die with the power after a flush made this one durable.
-    if (buffer_.newest(op) || cache_.mode() == CacheMode::Volatile) {
-      ++faults_.reprogrammed_pages;
-      program(op, true);
-    } else {
-      ++counters_.superseded_programs;  // a newer write or a trim came meanwhile: nothing to write again
-      write_page_done(op, &f);
-    }
+    // A superseded page is programmed again all the same: its write may be acknowledged
+    // as durable (the cache off, a flush, FUA), and the newer write may die with the power.
+    ++faults_.reprogrammed_pages;
+    program(op, true);
     gc_.maybe_start(ftl_.plane_of_ppa(ppa));  // the block may be collected at once
     return;
   }
@@ -157,15 +158,15 @@ void WriteUnit::ended(FwCommand& f) {
     return;
   }
   ftl_.programmed(ppa);
-  if (buffer_.newest(op)) {
+  const bool newest = buffer_.newest(op);
+  if (!newest) ++counters_.superseded_programs;  // a newer write or a trim came meanwhile
+  if (buffer_.maps_at_end(op)) {  // the newest version on flash (the buffer's newest answers reads)
     const WritePath::Op& w = buffer_.op(op);
     ftl_.map(w.lpn, ppa);
     // All of the page new: whatever an uncorrectable read found lost of it meanwhile is
     // replaced (a read of the old page may have ended after this write was taken).
-    if (!w.partial) recovery_.unpoison(w.lpn);
-    buffer_.on_flash(op);
-  } else {
-    ++counters_.superseded_programs;  // a newer write or a trim came meanwhile
+    if (newest && !w.partial) recovery_.unpoison(w.lpn);
+    buffer_.mapped(op);
   }
   write_page_done(op, &f);
   gc_.maybe_start(ftl_.plane_of_ppa(ppa));  // its block may have become a GC candidate

@@ -9,14 +9,15 @@
 //  - A write cache (controller/write_cache.h) may acknowledge the page to its host
 //    command as it enters the buffer, or once the cache has room; else the program's end
 //    does.
-//  - The program's end: the mapping moves if no newer write of the page came meanwhile
-//    (last writer wins), the page leaves the buffer and counts for its host command (if
-//    the cache did not acknowledge it) and for the flushes waiting. A
-//    failed program retires its block and the data, still in the buffer, is programmed
-//    again elsewhere. A program still held when a newer write supersedes it may be
-//    cancelled (HoldingStage's cancel): its page then counts as written. Not with a
-//    volatile cache, where a superseded program that fails is also programmed again: the
-//    newer write may be lost with the power while this one was made durable by a flush.
+//  - The program's end: the mapping moves if no newer version of the page reached it
+//    meanwhile (it holds the newest version on flash: WritePath::maps_at_end), the page
+//    leaves the buffer and counts for its host command (if the cache did not acknowledge
+//    it) and for the flushes waiting. A failed program retires its block and the data,
+//    still in the buffer, is programmed again elsewhere, superseded or not (its write may
+//    be acknowledged as durable, and the newer write may be lost with the power). A
+//    program still held when a newer write supersedes it may be cancelled
+//    (HoldingStage's cancel; not under a volatile cache): its page counts as written
+//    when the newer write's does.
 #pragma once
 
 #include <cstdint>
@@ -56,11 +57,15 @@ class WriteUnit final : public CommandIssuer, public WriteFrontier::Resume, priv
   // in the buffer as the page's (WritePath::fail).
   void fail(std::uint32_t op) override { write_page_done(op, nullptr, true); }
   void ended(FwCommand& f) override;  // a host program
+  // A held program superseded by a newer write of its page may be cancelled (not under a
+  // volatile cache): the newer write carries the page, and the cancelled write is done
+  // when the newer one is (WritePath::ride), so that a write the host hears of as done is
+  // on flash, or under plp acknowledged, whatever the power does meanwhile.
   bool superseded(const FwCommand& c) const override {
     return c.cmd->origin == FlashOrigin::HostProgram && !buffer_.newest(c.write_op) &&
-           cache_.mode() != CacheMode::Volatile;
+           cache_.mode() != CacheMode::Volatile && buffer_.newest_of(buffer_.op(c.write_op).lpn) != WritePath::kNone;
   }
-  void cancelled(std::uint32_t op) override { write_page_done(op, nullptr); }
+  void cancelled(std::uint32_t op) override { buffer_.ride(op, buffer_.newest_of(buffer_.op(op).lpn)); }
 
  private:
   // Its data known: placed, its program built. `again`: its earlier program failed (not

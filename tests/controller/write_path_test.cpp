@@ -122,7 +122,8 @@ TEST_CASE("write path: a trim or a program on flash takes the page out of the bu
   f.path.write(10, kWriteA, 3, false, 0, c);
   CHECK((c == a || c == b));  // a freed entry, not a new one
   CHECK(f.path.newest(c));
-  f.path.on_flash(c);  // programmed: the mapping has it now
+  REQUIRE(f.path.maps_at_end(c));
+  f.path.mapped(c);  // programmed: the mapping has it now
   CHECK(f.path.read(10, kRead1, 0, t) == WritePath::Read::Miss);
   CHECK(f.path.in_flight() == 1);
 }
@@ -190,4 +191,56 @@ TEST_CASE("write path: a failed write stays its page's data until the page is wr
   CHECK(f.path.failed_kept() == 0);
   CHECK(f.path.in_flight() == 0);
   CHECK(f.path.read(4, kRead1, 0, t) == WritePath::Read::Miss);
+}
+
+// The mapping holds the newest version on flash: an older write whose program ends first
+// moves it (its write may be acknowledged, and a power cut may come before the newer
+// one's program ends); one that ends after a newer write reached the mapping, or after a
+// trim, does not.
+TEST_CASE("write path: an older write's program maps until a newer one or a trim reaches the mapping",
+          "[power]") {
+  Fixture f;
+  std::uint32_t a, b, c;
+  char kWriteC[] = "C";
+  // A then B of page 9; A's program ends first: mapped; then B's.
+  f.path.write(9, kWriteA, 1, false, 0, a);
+  f.path.write(9, kWriteB, 2, false, 0, b);
+  CHECK(f.path.maps_at_end(a));
+  f.path.mapped(a);
+  CHECK(f.path.newest(b));  // reads still go to B's data in the buffer
+  f.path.release(a);
+  CHECK(f.path.maps_at_end(b));
+  f.path.mapped(b);
+  f.path.release(b);
+  // A, B, C of page 9; B ends first (mapped), then A (older than B: not), then C.
+  f.path.write(9, kWriteA, 1, false, 0, a);
+  f.path.write(9, kWriteB, 2, false, 0, b);
+  f.path.write(9, kWriteC, 3, false, 0, c);
+  REQUIRE(f.path.maps_at_end(b));
+  f.path.mapped(b);
+  f.path.release(b);
+  CHECK_FALSE(f.path.maps_at_end(a));
+  f.path.release(a);
+  CHECK(f.path.maps_at_end(c));
+  f.path.mapped(c);
+  f.path.release(c);
+  // The newest ends first: the older one no longer maps.
+  f.path.write(9, kWriteA, 1, false, 0, a);
+  f.path.write(9, kWriteB, 2, false, 0, b);
+  f.path.mapped(b);
+  f.path.release(b);
+  CHECK_FALSE(f.path.maps_at_end(a));
+  f.path.release(a);
+  // A trim after both: neither maps.
+  f.path.write(9, kWriteA, 1, false, 0, a);
+  f.path.write(9, kWriteB, 2, false, 0, b);
+  f.path.trim(9);
+  CHECK_FALSE(f.path.maps_at_end(a));
+  CHECK_FALSE(f.path.maps_at_end(b));
+  f.path.release(a);
+  f.path.release(b);
+  // Nothing in flight: the floor is gone, a new write maps.
+  f.path.write(9, kWriteA, 1, false, 0, a);
+  CHECK(f.path.maps_at_end(a));
+  CHECK(f.path.in_flight() == 1);
 }
