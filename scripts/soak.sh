@@ -23,6 +23,12 @@
 #     failures, read retries, at elevated rates, on the tiny device (32 blocks a plane) and
 #     the default device, IOS, HOS and SOS: at least 10^6 checked reads per run, 0
 #     mismatches, uncorrectable reads reported as errors, the audit right)
+#   SOAK_SET=power bash scripts/soak.sh  (seeded power cuts, probed: 36 runs of 500 cuts
+#     (18,000) over three small devices, every write cache mode, IOS, HOS, SOS with its
+#     write-hit cancels, and failing programs and erases; 0 durable writes lost, 0 pages off
+#     the contract, 0 mismatches, and with the cache off or plp nothing acknowledged lost
+#     and nothing out of order. Writes campaign.csv and recovery.png into SOAK_OUT, default
+#     ./power_campaign: scripts/ssdexp/power_campaign.py)
 #   SOAK_SET=placement bash scripts/soak.sh  (every ftl.write_policy, with batching into
 #     n-plane commands, on the tiny device and on the `delay` and `park` presets' devices,
 #     scaled down to 64 blocks per plane (15 % over-provisioning, 90 % full): at least 10^6 checked reads per
@@ -78,6 +84,11 @@ fault_tiny=("${tiny[@]}" --set nand.blocks_per_plane=32 "${faults[@]}" --set wor
 fault_large=("${large[@]}" "${faults[@]}" --set nand.fault.program_fail_new=0.00005 --set nand.fault.erase_fail_new=0.0002
              --set workload.requests="$(requests 450000)")
 set_name="${SOAK_SET:-schedulers}"
+if [ "$set_name" = power ]; then
+  py="$(bash "$root/scripts/pyenv.sh")"
+  PYTHONPATH="$root/scripts${PYTHONPATH:+:$PYTHONPATH}" exec "$py" -m ssdexp.power_campaign "$ssdsim" \
+    "${SOAK_OUT:-power_campaign}" "$scale"
+fi
 min_reads=0
 min_compared=0
 jobs=()
@@ -114,7 +125,7 @@ case "$set_name" in
     for geo in fault_tiny fault_large; do
       for dev in ios hos sos; do jobs+=("$geo $dev noop"); done
     done ;;
-  *) echo "scripts/soak.sh: SOAK_SET is schedulers, sos, placement, reschedule, rtl or faults, not '$set_name'" >&2; exit 2 ;;
+  *) echo "scripts/soak.sh: SOAK_SET is schedulers, sos, placement, reschedule, rtl, faults or power, not '$set_name'" >&2; exit 2 ;;
 esac
 
 run_one() {  # run_one GEO DEV HS

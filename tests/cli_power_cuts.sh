@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # cli_power_cuts.sh SSDSIM DIR ARGS...: seeded power cuts (power.cut_mode = probe) on the
 # device ARGS describe, with mixed sizes, FUA writes, flushes and trims, under every write
-# cache mode and two block schedulers: every cut is made and audited; with the cache off
-# or plp no write is lost as merely acknowledged (every acknowledged write is durable); a
-# volatile cache loses acknowledged writes (the cuts fall while it holds some) and so
-# gives unserializable outcomes; multi-page writes in flight are torn; the same seed gives
-# the same figures, and the cuts leave the run itself unchanged.
-# Not asserted: durable_lost = 0. The probes find durable writes lost under every mode
-# (docs/controller.md, "Power loss": a program that ends after a newer write of its page
-# was taken leaves the mapping on older data, though its write was acknowledged).
+# cache mode, two block schedulers, SOS's write-hit cancels on hot pages and program and
+# erase failures: every cut is made and audited; no durable write is ever lost and no page
+# reads data outside the contract; with the cache off or plp no write is lost as merely
+# acknowledged (every acknowledged write is durable) and no surviving write is out of
+# order; a volatile cache loses acknowledged writes (the cuts fall while it holds some)
+# and so gives unserializable outcomes; multi-page writes in flight are torn; the same
+# seed gives the same figures, and the cuts leave the run itself unchanged.
 set -u
 ssdsim="$1"; dir="$2"; shift 2
 rm -rf "$dir"; mkdir -p "$dir"
@@ -29,22 +28,37 @@ check() {  # NAME KEY OP VALUE
     echo "cli_power_cuts: $1: power.$2 = $v, expected $3 $4" >&2; fail=1
   fi
 }
-for sched in hos ios; do
+declare -A setup=(
+  [hos]="--set controller.scheduler=hos"
+  [ios]="--set controller.scheduler=ios"
+  [sos]="--set controller.scheduler=pass --set controller.firmware_sched=sos --set workload.zipf_theta=0.9"
+  [faults]="--set controller.scheduler=hos --set nand.fault.program_fail_new=0.02 --set nand.fault.erase_fail_new=0.05"
+)
+for sched in hos ios sos faults; do
   for cache in off volatile plp; do
     n="${sched}_$cache"
-    run "$n" "$@" "${mix[@]}" --set controller.scheduler=$sched --set controller.write_cache=$cache
+    # shellcheck disable=SC2086
+    run "$n" "$@" "${mix[@]}" ${setup[$sched]} --set controller.write_cache=$cache
     check "$n" cuts ">" 400
     check "$n" writes_checked ">" 0
     check "$n" torn_writes ">" 0
     check "$n" in_flight_lost ">" 0
+    check "$n" durable_lost == 0
+    check "$n" pages_off_contract == 0
     if [ "$cache" = volatile ]; then
       check "$n" volatile_lost ">" 0
       check "$n" order_violations ">" 0
     else
       check "$n" volatile_lost == 0
+      check "$n" order_violations == 0
     fi
     grep -q "0 mismatches" "$dir/$n.txt" || { echo "cli_power_cuts: $n: mismatches" >&2; fail=1; }
   done
+done
+# SOS cancelled held programs under the cache off and plp (their writes done with the newer).
+for n in sos_off sos_plp; do
+  python3 -c "import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))['firmware']['cancelled_programs'] > 100 else 1)" \
+    "$dir/$n/stats.json" || { echo "cli_power_cuts: $n: no cancelled programs" >&2; fail=1; }
 done
 # Determinism, and a probe changes nothing the run does.
 run again "$@" "${mix[@]}" --set controller.scheduler=hos --set controller.write_cache=volatile
