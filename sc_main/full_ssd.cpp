@@ -318,7 +318,10 @@ void FullSsd::build_reports(const Config& cfg, const Settings& s, const std::str
 #endif
     if (series) series->finish(host->last_completion());
     if (calibrator) calibrator->start();
-    if (ledger) finish_cuts();
+    if (ledger) {
+      host_finished_ = true;
+      if (!firmware->write_buffer().in_flight()) finish_cuts();
+    }
   });
 }
 
@@ -443,6 +446,12 @@ void FullSsd::arm_cut() {
 
 void FullSsd::on_cut() {
   const Tick now = sim_now();
+  // After the workload: cuts are made while the write buffer still holds pages (a cache
+  // acknowledged them before they were on flash), not on a quiet device.
+  if (host_finished_ && !firmware->write_buffer().in_flight()) {
+    finish_cuts();
+    return;
+  }
   while (!cuts_due_.empty() && cuts_due_.front() <= now) {
     std::pop_heap(cuts_due_.begin(), cuts_due_.end(), std::greater<>());
     cuts_due_.pop_back();

@@ -145,7 +145,8 @@ struct FullSsd : sc_core::sc_module {
   void bind();
   void build_power(const Config& cfg, const Settings& s);
   void on_cut();  // the process: the cuts due now
-  void finish_cuts();  // the workload ended: the cuts still due are not made
+  void finish_cuts();  // the workload ended, the write buffer empty: the cuts still due are not made
+  bool host_finished_ = false;
   sc_core::sc_event cut_event_;
   std::vector<Tick> cuts_due_;  // a min-heap of the cuts' times
   std::vector<std::uint64_t> cut_requests_;  // sorted: seeded cuts' requests, one entry per cut

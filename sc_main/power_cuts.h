@@ -44,7 +44,7 @@ inline double scan_recovery_us(const nand::NandConfig& n, const std::vector<std:
 // The cuts of a run, summed.
 struct PowerFigures {
   std::uint64_t cuts = 0;           // made (probed)
-  std::uint64_t cuts_not_made = 0;  // due after the workload's last completion
+  std::uint64_t cuts_not_made = 0;  // due after the workload's end, the write buffer empty
   host::DurabilityLedger::Outcome lost;  // summed over the cuts
   double recovery_sum_us = 0, recovery_max_us = 0;
   std::uint64_t scan_pages_sum = 0, scan_pages_max = 0;

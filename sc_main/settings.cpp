@@ -89,7 +89,8 @@ const param::Table<PowerConfig>& PowerConfig::keys() {
     param::Table<P> k;
     k.text("power.cut_at_us", &P::cut_at_us,
            "power cuts at these simulated times, us, comma-separated (e.g. 1500,20000.5; each > 0; empty: none). "
-           "Cuts after the workload's last completion are not made (docs/controller.md, Power loss)")
+           "Cuts after the workload's last completion are made only while the write buffer holds pages "
+           "(docs/controller.md, Power loss)")
         .integer("power.cuts", &P::cuts, 0, 10000000,
                  "seeded power cuts: each falls a drawn time (up to power.cut_window_us) after a drawn request of "
                  "the workload is sent (needs a workload of a known number of requests)").unit("cuts")
