@@ -1,6 +1,7 @@
 #include "sc_main/full_ssd.h"
 
 #include <chrono>
+#include <cmath>
 #include <sstream>
 
 #include "common/splitmix.h"
@@ -29,7 +30,7 @@ FullSsd::FullSsd(sc_core::sc_module_name name, const Config& cfg, VcdWriter* vcd
   Built b = build_device(cfg, s, vcd, std::move(policies));
   precondition(cfg, s, check_only);
   build_front(cfg, s, b, vcd, out_dir, check_only);
-  build_power(cfg, s);
+  build_power(cfg, s, vcd);
   bind();
 }
 
@@ -403,9 +404,14 @@ void FullSsd::take_window() {
 // Power cuts (docs/controller.md, "Power loss"): the ledger the host keeps, the cuts'
 // times (given, or drawn: a request of the workload and a time after its sending), and
 // the process that makes them.
-void FullSsd::build_power(const Config& cfg, const Settings& s) {
+void FullSsd::build_power(const Config& cfg, const Settings& s, VcdWriter* vcd) {
   const PowerConfig& p = s.power;
   if (!p.on()) return;
+  if (vcd) {  // the cuts made, and the last one's recovery scan (ns)
+    vcd_ = vcd;
+    tv_cuts_ = vcd->declare("ssd.power.cuts", 32);
+    tv_recovery_ = vcd->declare("ssd.power.recovery_ns", 40);
+  }
   power_mode = p.cut_mode;
   const ctrl::CacheMode cache = s.fw.write_cache;
   ledger = std::make_unique<host::DurabilityLedger>(cache != ctrl::CacheMode::Volatile);
@@ -473,7 +479,12 @@ void FullSsd::on_cut() {
       per_die[plane / n.planes_per_die] += pages;
       scan += pages;
     }
-    power.add(o, scan_recovery_us(n, per_die), scan);
+    const double recovery = scan_recovery_us(n, per_die);
+    power.add(o, recovery, scan);
+    if (vcd_) {
+      vcd_->change(tv_cuts_, now, power.cuts);
+      vcd_->change(tv_recovery_, now, static_cast<std::uint64_t>(std::llround(recovery * 1000)));
+    }
   }
   arm_cut();
 }

@@ -143,7 +143,9 @@ struct FullSsd : sc_core::sc_module {
                    bool check_only);
   void build_reports(const Config& cfg, const Settings& s, const std::string& out_dir, bool check_only);
   void bind();
-  void build_power(const Config& cfg, const Settings& s);
+  void build_power(const Config& cfg, const Settings& s, VcdWriter* vcd);
+  VcdWriter* vcd_ = nullptr;  // trace.vcd: ssd.power.cuts and ssd.power.recovery_ns
+  int tv_cuts_ = VcdWriter::kNoVar, tv_recovery_ = VcdWriter::kNoVar;
   void on_cut();  // the process: the cuts due now
   void finish_cuts();  // the workload ended, the write buffer empty: the cuts still due are not made
   bool host_finished_ = false;

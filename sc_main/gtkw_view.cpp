@@ -133,6 +133,7 @@ std::string gtkw_view(const ViewSpec& spec) {
     w.comment(title);
     for (const Var* v : rows) w.signal(*v, title + " " + split_dots(v->name).back());
   };
+  layer("power", "ssd.power", {"cuts", "recovery_ns"});  // power cuts (power.*), when made
   layer("host", "ssd.host", {"outstanding", "queued", "batch", "batch_op"});
   layer("hif", "ssd.hif", {"tags", "backpressure", "inbound"});
   layer("fw", "ssd.firmware", {"busy", "work_queue", "commands", "gc_planes"});

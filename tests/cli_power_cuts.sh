@@ -76,4 +76,32 @@ for d in (a, b):
     d.pop("run", None); d.pop("power", None); d.pop("config", None)
 if a != b: sys.exit("cli_power_cuts: the probes changed the run's statistics")
 PY
+# The VCD marks each cut and its recovery scan: tests/data/power_cut.msr's cuts at 5 and
+# 10.3 ms (docs/controller.md, "Power loss"), scans of 75.213 and 150.213 us.
+data="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data"
+"$ssdsim" --set workload.kind=trace --set workload.path="$data/power_cut.msr" --set nand.page_bytes=4096 \
+  --set ftl.precondition=0 --set power.cut_at_us=5000,10300 --set trace.vcd="$dir/vcd/cut.vcd" --out "$dir/vcd" \
+  > "$dir/vcd.txt" 2>&1 || { cat "$dir/vcd.txt"; fail=1; }
+python3 - "$dir/vcd/cut.vcd" "$dir/vcd/view.gtkw" <<'PY' || fail=1
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+ids = {}
+for l in lines:
+    f = l.split()
+    if len(f) >= 5 and f[0] == "$var" and f[4] in ("cuts", "recovery_ns"):
+        ids[f[3]] = f[4]
+seen, t = {}, None
+for l in lines:
+    if l.startswith("#"):
+        t = int(l[1:])
+    elif l.startswith("b") and " " in l:
+        v, i = l[1:].split()
+        if i in ids:
+            seen.setdefault(ids[i], []).append((t, int(v, 2)))
+want = {"cuts": [(0, 0), (5000000000, 1), (10300000000, 2)], "recovery_ns": [(0, 0), (5000000000, 75213), (10300000000, 150213)]}
+if seen != want:
+    sys.exit(f"cli_power_cuts: the VCD's power signals are {seen}, not {want}")
+if "ssd.power.cuts" not in open(sys.argv[2]).read():
+    sys.exit("cli_power_cuts: the GTKWave view does not show ssd.power.cuts")
+PY
 exit $fail
