@@ -24,6 +24,9 @@ std::uint32_t WritePath::new_op() {
 void WritePath::release(std::uint32_t op) {
   if (ops_[op].waiters != kNone || !ops_[op].known)
     throw std::logic_error("write path: page write " + std::to_string(op) + " released before its data was known");
+  if (ops_[op].riders != kNone)
+    throw std::logic_error("write path: page write " + std::to_string(op) +
+                           " released with cancelled writes riding on it (they would never complete)");
   --in_flight_;
   ops_[op].live = false;
   const std::uint64_t lpn = ops_[op].lpn;
@@ -76,7 +79,8 @@ WritePath::Start WritePath::write(std::uint64_t lpn, void* host, Token fresh, bo
   w.origin = origin;
   w.fresh = fresh;
   w.partial = partial;
-  w.seq = ++seq_;
+  if (++seq_ == LpnMap::kAbsent) ++seq_;  // never the map's "absent"
+  w.seq = seq_;
   const std::uint32_t live = live_.find(lpn);
   live_.set(lpn, live == LpnMap::kAbsent ? 1 : live + 1);
   const std::uint32_t prev = newest_op(lpn);

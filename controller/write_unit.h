@@ -63,9 +63,15 @@ class WriteUnit final : public CommandIssuer, public WriteFrontier::Resume, priv
   // on flash, or under plp acknowledged, whatever the power does meanwhile.
   bool superseded(const FwCommand& c) const override {
     return c.cmd->origin == FlashOrigin::HostProgram && !buffer_.newest(c.write_op) &&
-           cache_.mode() != CacheMode::Volatile && buffer_.newest_of(buffer_.op(c.write_op).lpn) != WritePath::kNone;
+           cache_.mode() != CacheMode::Volatile && carrier(c.write_op) != WritePath::kNone;
   }
-  void cancelled(std::uint32_t op) override { buffer_.ride(op, buffer_.newest_of(buffer_.op(op).lpn)); }
+  void cancelled(std::uint32_t op) override { buffer_.ride(op, carrier(op)); }
+  // The newer write that would carry `op`'s page if its program were cancelled: the
+  // page's newest, unless it failed (kept as the page's data, it never ends: kNone).
+  std::uint32_t carrier(std::uint32_t op) const {
+    const std::uint32_t n = buffer_.newest_of(buffer_.op(op).lpn);
+    return n == WritePath::kNone || buffer_.op(n).failed ? WritePath::kNone : n;
+  }
 
  private:
   // Its data known: placed, its program built. `again`: its earlier program failed (not

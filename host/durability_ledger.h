@@ -48,7 +48,10 @@ class DurabilityLedger {
     w.durable_at_ack = all_durable_at_ack_ || fua;
     for (const Page& p : pages) {
       auto it = chains_.find(p.lpn);
-      if (it == chains_.end()) it = chains_.emplace(p.lpn, Chain{before(p.lpn), 0, {}}).first;
+      if (it == chains_.end()) {
+        const Token b = before(p.lpn);
+        it = chains_.emplace(p.lpn, Chain{b, b, 0, {}}).first;
+      }
       it->second.pending.push_back({p.token, p.fresh, id});
       w.lpns.push_back(p.lpn);
       ++w.versions;
@@ -61,17 +64,21 @@ class DurabilityLedger {
   void trimmed(std::uint64_t id, Tick at, std::uint64_t lpn, Token before_value) {
     sent(id, at, true, {{lpn, kUnwrittenToken, kUnwrittenToken}}, [&](std::uint64_t) { return before_value; });
   }
-  // Write (or trim) `id` completed now. `ok`: as written (false: refused or failed; its
-  // versions are dropped, the page keeps what it held).
-  void acked(std::uint64_t id, Tick at, bool ok) {
+  // Write (or trim) `id` completed now: as written (Done), refused (nothing of it was
+  // done: its versions are dropped, the pages keep what they held), or failed (a media
+  // error: some pages may be on flash, others not; never durable, as if still in flight).
+  enum class End : std::uint8_t { Done, Refused, Failed };
+  void acked(std::uint64_t id, Tick at, End end) {
     const auto it = writes_.find(id);
     if (it == writes_.end()) return;
     Write& w = it->second;
-    if (!ok) {
+    if (end == End::Refused) {
       drop_versions(id);
       return;
     }
+    if (end == End::Failed) return;
     w.acked = at;
+    w.ack_seq = ++seq_;
     if (w.durable_at_ack || w.flushed) make_durable(id);
   }
   // A FLUSH sent now (its number in send order returned) and its completion.
@@ -142,12 +149,14 @@ class DurabilityLedger {
       }
       if (c.base_write && (base_held || hold != c.pending.size())) ++fate_of(c.base_write).kept;
     }
-    // The earliest acknowledgement of a lost write: a kept write sent after it is out of order.
-    Tick first_lost_ack = kNever;
+    // The earliest acknowledgement of a lost write: a kept write sent after it is out of
+    // order. In the host's order of events (sends and acknowledgements share one count: a
+    // write sent from inside another's completion, at the same instant, comes after it).
+    std::uint64_t first_lost_ack = ~std::uint64_t{0};
     for (const auto& [id, f] : fate) {
       const Write& w = writes_.at(id);
       ++o.writes_checked;
-      if (f.lost && w.acked != kNever) first_lost_ack = std::min(first_lost_ack, w.acked);
+      if (f.lost && w.acked != kNever) first_lost_ack = std::min(first_lost_ack, w.ack_seq);
       if (f.lost) {
         if (w.durable) ++o.durable_lost;
         else if (w.acked != kNever) ++o.volatile_lost;
@@ -156,7 +165,7 @@ class DurabilityLedger {
       }
     }
     for (const auto& [id, f] : fate)
-      if (f.shown && writes_.at(id).sent > first_lost_ack) ++o.order_violations;
+      if (f.shown && writes_.at(id).seq > first_lost_ack) ++o.order_violations;
     (void)at;
     return o;
   }
@@ -177,7 +186,7 @@ class DurabilityLedger {
   };
   struct Write {
     Tick sent = 0, acked = kNever;
-    std::uint64_t seq = 0;
+    std::uint64_t seq = 0, ack_seq = 0;  // sent, acknowledged: in the host's order of events
     std::uint32_t versions = 0;  // pages with a version of it kept (pending or base)
     std::vector<std::uint64_t> lpns;  // its pages
     bool durable_at_ack = false, flushed = false, durable = false;

@@ -309,13 +309,16 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     }
   }
   if (ledger_ && c.op != HostOp::Read) {
-    const bool ok = gp.is_response_ok() && c.status == HostStatus::Ok;
+    using End = DurabilityLedger::End;
+    const End end = c.status == HostStatus::WriteProtected                        ? End::Refused
+                    : !gp.is_response_ok() || c.status == HostStatus::MediaError ? End::Failed
+                                                                                 : End::Done;
     if (c.op == HostOp::Flush) {
       const auto f = flush_seq_.find(c.id);
-      if (ok) ledger_->flush_acked(f->second);
+      if (end == End::Done) ledger_->flush_acked(f->second);
       flush_seq_.erase(f);
     } else {
-      ledger_->acked(c.id, now, ok);
+      ledger_->acked(c.id, now, end);
     }
   }
   const bool data = is_data(c.op);

@@ -321,7 +321,7 @@ void FullSsd::build_reports(const Config& cfg, const Settings& s, const std::str
     if (calibrator) calibrator->start();
     if (ledger) {
       host_finished_ = true;
-      if (!firmware->write_buffer().in_flight()) finish_cuts();
+      if (buffer_drained()) finish_cuts();
     }
   });
 }
@@ -454,7 +454,7 @@ void FullSsd::on_cut() {
   const Tick now = sim_now();
   // After the workload: cuts are made while the write buffer still holds pages (a cache
   // acknowledged them before they were on flash), not on a quiet device.
-  if (host_finished_ && !firmware->write_buffer().in_flight()) {
+  if (host_finished_ && buffer_drained()) {
     finish_cuts();
     return;
   }
@@ -489,8 +489,16 @@ void FullSsd::on_cut() {
   arm_cut();
 }
 
+bool FullSsd::buffer_drained() const {
+  const ctrl::WritePath& b = firmware->write_buffer();
+  return b.in_flight() == b.failed_kept();  // what is left never programs
+}
+
 void FullSsd::finish_cuts() {
   power.cuts_not_made += cuts_due_.size();
+  // Seeded cuts whose request was never sent (the workload ended before it).
+  power.cuts_not_made += static_cast<std::uint64_t>(
+      cut_requests_.end() - std::upper_bound(cut_requests_.begin(), cut_requests_.end(), host->admitted()));
   cuts_due_.clear();
   cut_requests_.clear();
   cut_event_.cancel();

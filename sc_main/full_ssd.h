@@ -149,6 +149,7 @@ struct FullSsd : sc_core::sc_module {
   void on_cut();  // the process: the cuts due now
   void finish_cuts();  // the workload ended, the write buffer empty: the cuts still due are not made
   bool host_finished_ = false;
+  bool buffer_drained() const;  // the write buffer holds nothing that will be programmed
   sc_core::sc_event cut_event_;
   std::vector<Tick> cuts_due_;  // a min-heap of the cuts' times
   std::vector<std::uint64_t> cut_requests_;  // sorted: seeded cuts' requests, one entry per cut

@@ -745,7 +745,8 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
     os << "  power cuts          " << p->cuts << " (" << f.power_mode << ", write cache "
        << ctrl::to_string(f.firmware.write_cache().mode()) << "): " << p->lost.durable_lost << " durable writes lost, "
        << p->lost.volatile_lost << " volatile lost, " << p->lost.unacked_lost << " in flight lost, " << p->lost.torn
-       << " torn, " << p->lost.order_violations << " out of order; recovery scan " << p->recovery_mean_us()
+       << " torn, " << p->lost.order_violations << " out of order, " << p->lost.foreign_pages
+       << " pages off the contract; recovery scan " << p->recovery_mean_us()
        << " us mean, " << p->recovery_max_us << " max";
     if (p->cuts_not_made) os << "; " << p->cuts_not_made << " due after the workload, not made";
     os << "\n";
