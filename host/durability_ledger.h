@@ -105,6 +105,17 @@ class DurabilityLedger {
     std::uint64_t order_violations = 0;  // kept writes sent after a lost write's acknowledgement
     std::uint64_t foreign_pages = 0;   // pages that read neither their durable data nor a later version
     std::uint64_t pages_checked = 0;
+    Outcome& operator+=(const Outcome& o) {
+      writes_checked += o.writes_checked;
+      durable_lost += o.durable_lost;
+      volatile_lost += o.volatile_lost;
+      unacked_lost += o.unacked_lost;
+      torn += o.torn;
+      order_violations += o.order_violations;
+      foreign_pages += o.foreign_pages;
+      pages_checked += o.pages_checked;
+      return *this;
+    }
   };
   // The device's data after a cut at `at`: `held(lpn, out)` puts in `out` the data of each
   // version of the page the device keeps through the cut (on flash, or in a buffer its

@@ -50,14 +50,7 @@ struct PowerFigures {
   std::uint64_t scan_pages_sum = 0, scan_pages_max = 0;
   void add(const host::DurabilityLedger::Outcome& o, double recovery_us, std::uint64_t scan_pages) {
     ++cuts;
-    lost.writes_checked += o.writes_checked;
-    lost.durable_lost += o.durable_lost;
-    lost.volatile_lost += o.volatile_lost;
-    lost.unacked_lost += o.unacked_lost;
-    lost.torn += o.torn;
-    lost.order_violations += o.order_violations;
-    lost.foreign_pages += o.foreign_pages;
-    lost.pages_checked += o.pages_checked;
+    lost += o;
     recovery_sum_us += recovery_us;
     recovery_max_us = std::max(recovery_max_us, recovery_us);
     scan_pages_sum += scan_pages;

@@ -322,9 +322,11 @@ struct Cmd {
   FlashOp op;
   unsigned channel, chip, die, mask;
   std::uint32_t block, page;
+  bool suspend = false, power_cut = false;  // suspend_read; power_cut (nothing else read)
   bool operator==(const Cmd& o) const {
+    if (power_cut || o.power_cut) return power_cut == o.power_cut && time == o.time;
     return time == o.time && op == o.op && channel == o.channel && chip == o.chip && die == o.die &&
-           mask == o.mask && block == o.block && page == o.page;
+           mask == o.mask && block == o.block && page == o.page && suspend == o.suspend;
   }
 };
 
@@ -369,13 +371,32 @@ std::optional<std::vector<Cmd>> oracle_script(const std::string& text, int& bad_
     if (f[1] == "read") c.op = FlashOp::Read;
     else if (f[1] == "program") c.op = FlashOp::Program;
     else if (f[1] == "erase") c.op = FlashOp::Erase;
+    else if (f[1] == "suspend_read") c.op = FlashOp::Read, c.suspend = true;
+    else if (f[1] == "resume") c.op = FlashOp::Resume;
+    else if (f[1] == "power_cut") c.power_cut = true;
     else return std::nullopt;
-    const auto ch = strict_u64(f[2]), chip = strict_u64(f[3]), die = strict_u64(f[4]), blk = strict_u64(f[6]);
-    if (!ch || *ch > 65535 || !chip || *chip > 65535 || !die || *die > 65535 || !blk || *blk > 0xFFFFFFFFull)
-      return std::nullopt;
+    if (c.power_cut) {  // names nothing: every other field '-'
+      for (int i = 2; i < 8; ++i)
+        if (f[i] != "-") return std::nullopt;
+      out.push_back(c);
+      continue;
+    }
+    const auto ch = strict_u64(f[2]), chip = strict_u64(f[3]), die = strict_u64(f[4]);
+    if (!ch || *ch > 65535 || !chip || *chip > 65535 || !die || *die > 65535) return std::nullopt;
     c.channel = static_cast<unsigned>(*ch);
     c.chip = static_cast<unsigned>(*chip);
     c.die = static_cast<unsigned>(*die);
+    if (c.op == FlashOp::Resume) {  // names its die only: planes, block and pages '-'
+      if (f[5] != "-" || f[6] != "-" || f[7] != "-") return std::nullopt;
+      const nand::NandConfig geo{};
+      if (c.channel >= geo.channels || c.chip >= geo.chips_per_channel || c.die >= geo.dies_per_chip)
+        return std::nullopt;
+      c.mask = 1;
+      out.push_back(c);
+      continue;
+    }
+    const auto blk = strict_u64(f[6]);
+    if (!blk || *blk > 0xFFFFFFFFull) return std::nullopt;
     c.block = static_cast<std::uint32_t>(*blk);
     if (f[5] == "all") {
       c.mask = 3;
@@ -565,7 +586,7 @@ void check_script(const std::string& text, const std::string& path) {
     NandScriptReader rd(path, nand::NandConfig{});
     ScriptCommand c;
     while (rd.next(c)) {
-      got.push_back(Cmd{c.time, c.op, c.channel, c.chip, c.die, c.plane_mask, c.block, c.page});
+      got.push_back(Cmd{c.time, c.op, c.channel, c.chip, c.die, c.plane_mask, c.block, c.page, c.suspend, c.power_cut});
       if (got.size() > 100000) throw Failure{"more than 100,000 commands from a small script"};
     }
   } catch (const ScriptError& e) {
