@@ -166,7 +166,7 @@ void HostDriver::send(const IoScheduler::Entry& e) {
     }
   }
   if (ledger_) ledger_sent(c, expect);
-  if (on_dispatch_) on_dispatch_(c.id);
+  if (on_dispatch_) on_dispatch_(c);
   // A trim carries its ranges, not data; a flush carries nothing.
   gp->set_command(e.op == HostOp::Read    ? tlm::TLM_READ_COMMAND
                   : e.op == HostOp::Write ? tlm::TLM_WRITE_COMMAND

@@ -204,9 +204,9 @@ class HostDriver : public sc_core::sc_module {
   // Told where each request is (trace.request, report.request_timeline; null: none).
   void set_life_listener(LifeListener* l) { life_ = l; }
   // Power cuts (power.*): the ledger of what each write is owed after a cut, kept from
-  // now on (null: none), and a hook told of each request's id as it is sent.
+  // now on (null: none), and a hook told of each request as it is sent.
   void set_ledger(DurabilityLedger* l) { ledger_ = l; }
-  void set_dispatch_hook(std::function<void(std::uint64_t)> f) { on_dispatch_ = std::move(f); }
+  void set_dispatch_hook(std::function<void(const HostCommand&)> f) { on_dispatch_ = std::move(f); }
 
  private:
   void pump();
@@ -214,7 +214,7 @@ class HostDriver : public sc_core::sc_module {
   RequestListener* listener_ = nullptr;
   LifeListener* life_ = nullptr;
   DurabilityLedger* ledger_ = nullptr;
-  std::function<void(std::uint64_t)> on_dispatch_;
+  std::function<void(const HostCommand&)> on_dispatch_;
   std::unordered_map<std::uint64_t, std::uint64_t> flush_seq_;  // flushes outstanding: their ledger numbers
   void ledger_sent(const HostCommand& c, const std::vector<Token>& before);
   VcdWriter* vcd_ = nullptr;

@@ -429,10 +429,14 @@ void FullSsd::build_power(const Config& cfg, const Settings& s, VcdWriter* vcd) 
     for (std::uint64_t i = 0; i < p.cuts; ++i)
       cut_requests_.push_back(1 + splitmix64::below(splitmix64::next(cut_rng_), requests));
     std::sort(cut_requests_.begin(), cut_requests_.end());
-    host->set_dispatch_hook([this](std::uint64_t id) {
-      auto it = std::lower_bound(cut_requests_.begin(), cut_requests_.end(), id);
+    // The k-th request sent, flushes not counted (workload.flush_every adds them beyond
+    // the workload's count): a cut may fall anywhere in the workload.
+    host->set_dispatch_hook([this](const HostCommand& c) {
+      if (c.op == HostOp::Flush) return;
+      const std::uint64_t k = ++cut_sends_;
+      auto it = std::lower_bound(cut_requests_.begin(), cut_requests_.end(), k);
       bool any = false;
-      for (; it != cut_requests_.end() && *it == id; ++it) {
+      for (; it != cut_requests_.end() && *it == k; ++it) {
         const Tick offset = splitmix64::below(splitmix64::next(cut_rng_), cut_window_ + 1);
         cuts_due_.push_back(sim_now() + offset);
         std::push_heap(cuts_due_.begin(), cuts_due_.end(), std::greater<>());
@@ -498,7 +502,7 @@ void FullSsd::finish_cuts() {
   power.cuts_not_made += cuts_due_.size();
   // Seeded cuts whose request was never sent (the workload ended before it).
   power.cuts_not_made += static_cast<std::uint64_t>(
-      cut_requests_.end() - std::upper_bound(cut_requests_.begin(), cut_requests_.end(), host->admitted()));
+      cut_requests_.end() - std::upper_bound(cut_requests_.begin(), cut_requests_.end(), cut_sends_));
   cuts_due_.clear();
   cut_requests_.clear();
   cut_event_.cancel();

@@ -152,7 +152,8 @@ struct FullSsd : sc_core::sc_module {
   bool buffer_drained() const;  // the write buffer holds nothing that will be programmed
   sc_core::sc_event cut_event_;
   std::vector<Tick> cuts_due_;  // a min-heap of the cuts' times
-  std::vector<std::uint64_t> cut_requests_;  // sorted: seeded cuts' requests, one entry per cut
+  std::vector<std::uint64_t> cut_requests_;  // sorted: seeded cuts' requests (k-th sent), one entry per cut
+  std::uint64_t cut_sends_ = 0;              // requests sent so far, flushes not counted
   std::uint64_t cut_rng_ = 0;  // the seeded cuts' draws (splitmix64 state)
   Tick cut_window_ = 0;
   void arm_cut();

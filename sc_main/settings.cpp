@@ -92,8 +92,9 @@ const param::Table<PowerConfig>& PowerConfig::keys() {
            "Cuts after the workload's last completion are made only while the write buffer holds pages "
            "(docs/controller.md, Power loss)")
         .integer("power.cuts", &P::cuts, 0, 10000000,
-                 "seeded power cuts: each falls a drawn time (up to power.cut_window_us) after a drawn request of "
-                 "the workload is sent (needs a workload of a known number of requests)").unit("cuts")
+                 "seeded power cuts: each falls a drawn time (up to power.cut_window_us) after the k-th request "
+                 "of the workload is sent, k drawn (flushes not counted; needs a workload of a known number of "
+                 "requests)").unit("cuts")
         .integer("power.cut_seed", &P::cut_seed, 0, 4294967295ll, "seed of the drawn requests and times of power.cuts")
         .number("power.cut_window_us", &P::cut_window_us, 0, 1e9,
                 "a seeded cut falls uniformly within this long after its request is sent, us").unit("us")

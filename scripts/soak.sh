@@ -24,7 +24,7 @@
 #     the default device, IOS, HOS and SOS: at least 10^6 checked reads per run, 0
 #     mismatches, uncorrectable reads reported as errors, the audit right)
 #   SOAK_SET=power bash scripts/soak.sh  (seeded power cuts, probed: 36 runs of 500 cuts
-#     (18,000) over three small devices, every write cache mode, IOS, HOS, SOS with its
+#     drawn (18,000) over three small devices, every write cache mode, IOS, HOS, SOS with its
 #     write-hit cancels, and failing programs and erases; 0 durable writes lost, 0 pages off
 #     the contract, 0 mismatches, and with the cache off or plp nothing acknowledged lost
 #     and nothing out of order. Writes campaign.csv and recovery.png into SOAK_OUT, default
