@@ -117,13 +117,13 @@ class DurabilityLedger {
       return *this;
     }
   };
-  // The device's data after a cut at `at`: `held(lpn, out)` puts in `out` the data of each
+  // The device's data after a cut: `held(lpn, out)` puts in `out` the data of each
   // version of the page the device keeps through the cut (on flash, or in a buffer its
   // hold-up programs); recovery takes the newest of them, in the order the host sent them
   // (a sequence number per write in the page's spare area). Changes nothing: the run goes
   // on with the device as it was (a probe).
   using Held = std::function<void(std::uint64_t, std::vector<Token>&)>;
-  Outcome audit(Tick at, const Held& held) const {
+  Outcome audit(const Held& held) const {
     Outcome o;
     struct Fate {
       std::uint32_t lost = 0, kept = 0, shown = 0;
@@ -177,7 +177,6 @@ class DurabilityLedger {
     }
     for (const auto& [id, f] : fate)
       if (f.shown && writes_.at(id).seq > first_lost_ack) ++o.order_violations;
-    (void)at;
     return o;
   }
 

@@ -451,7 +451,7 @@ void FullSsd::build_power(const Config& cfg, const Settings& s, VcdWriter* vcd) 
 }
 
 void FullSsd::arm_cut() {
-  if (!cuts_due_.empty()) cut_event_.notify(sc_core::sc_time(static_cast<double>(cuts_due_.front() - sim_now()), sc_core::SC_PS));
+  if (!cuts_due_.empty()) cut_event_.notify(sc_delay(cuts_due_.front() - sim_now()));
 }
 
 void FullSsd::on_cut() {
@@ -471,7 +471,7 @@ void FullSsd::on_cut() {
         if (o.ack == ctrl::WritePath::Ack::Given && !o.failed) buffered_at_cut_.emplace(o.lpn, o.known ? o.token : o.fresh);
       });
     const host::DurabilityLedger::Outcome o =
-        ledger->audit(now, [this](std::uint64_t lpn, std::vector<Token>& out) { after_cut(lpn, out); });
+        ledger->audit([this](std::uint64_t lpn, std::vector<Token>& out) { after_cut(lpn, out); });
     // The recovery scan: the programmed pages of every plane's open blocks (host and GC
     // streams), per die.
     const ctrl::Ftl& ftl = firmware->ftl();
@@ -508,10 +508,12 @@ void FullSsd::finish_cuts() {
   cut_event_.cancel();
 }
 
+Token FullSsd::flash_data(std::uint32_t ppa) const {
+  return ppa == ctrl::kUnmapped ? kUnwrittenToken : ctrl::NandBackdoor(*nand).read(firmware->ftl().decode(ppa));
+}
+
 void FullSsd::after_cut(std::uint64_t lpn, std::vector<Token>& out) const {
-  const ctrl::Ftl& ftl = firmware->ftl();
-  const std::uint32_t ppa = ftl.lookup(lpn);
-  out.push_back(ppa == ctrl::kUnmapped ? kUnwrittenToken : ctrl::NandBackdoor(*nand).read(ftl.decode(ppa)));
+  out.push_back(flash_data(firmware->ftl().lookup(lpn)));
   const auto range = buffered_at_cut_.equal_range(lpn);
   for (auto it = range.first; it != range.second; ++it) out.push_back(it->second);
 }
@@ -519,7 +521,6 @@ void FullSsd::after_cut(std::uint64_t lpn, std::vector<Token>& out) const {
 FullSsd::Audit FullSsd::audit() const {
   Audit a;
   const ctrl::Ftl& ftl = firmware->ftl();
-  const ctrl::NandBackdoor nandb(*nand);
   // What a read returns: a page's data kept in the write buffer (a write that failed for
   // want of space: controller/write_path.h), else the flash's.
   const ctrl::WritePath& buffer = firmware->write_buffer();
@@ -528,7 +529,7 @@ FullSsd::Audit FullSsd::audit() const {
     const std::uint32_t ppa = ftl.lookup(lpn);
     Token held;
     if (!buffered || !buffer.buffered(lpn, held))
-      held = ppa == ctrl::kUnmapped ? kUnwrittenToken : nandb.read(ftl.decode(ppa));
+      held = flash_data(ppa);
     const Token want = host->shadow().current(lpn);
     ++a.pages;
     if (held == want) continue;

@@ -111,6 +111,8 @@ struct FullSsd : sc_core::sc_module {
   // buffer (the hold-up programs them; a page's data as the host sent it while not yet
   // merged: the ledger knows both), from `buffered` (filled at the cut).
   void after_cut(std::uint64_t lpn, std::vector<Token>& out) const;
+  // What page `ppa` holds on flash (kUnwrittenToken for kUnmapped): a read's data.
+  Token flash_data(std::uint32_t ppa) const;
   std::unordered_multimap<std::uint64_t, Token> buffered_at_cut_;
 
   // The firmware's policies, when not those the configuration names (a test's own; null:

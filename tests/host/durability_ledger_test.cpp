@@ -15,7 +15,7 @@ namespace {
 constexpr Token kOld = 0x100;  // what every page held before the writes
 auto before = [](std::uint64_t) { return kOld; };
 DurabilityLedger::Outcome cut(const DurabilityLedger& l, std::map<std::uint64_t, Token> device) {
-  return l.audit(0, [&](std::uint64_t lpn, std::vector<Token>& out) {
+  return l.audit([&](std::uint64_t lpn, std::vector<Token>& out) {
     out.push_back(device.count(lpn) ? device[lpn] : kOld);
   });
 }
@@ -89,7 +89,7 @@ TEST_CASE("durability ledger: tears, data no write carried, and refused writes",
   CHECK(o.foreign_pages == 1);
   // Recovery takes the newest version the device holds: the flash's old data and a
   // buffered page the hold-up programs.
-  o = l.audit(0, [](std::uint64_t lpn, std::vector<Token>& out) {
+  o = l.audit([](std::uint64_t lpn, std::vector<Token>& out) {
     out.push_back(kOld);
     if (lpn == 1) out.push_back(0x11);
   });
