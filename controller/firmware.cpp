@@ -45,7 +45,12 @@ Firmware::Firmware(const FtlConfig& ftl, const FirmwareConfig& cfg, std::unique_
       splitter_(ftl_, writes_, recovery_, stage_, gc_, read_only_, clock_, ports, ports, counters_, faults_,
                 cfg.read_unit_bytes),
       frontier_(ftl_, gc_, allocator ? std::move(allocator) : std::make_unique<StaticAllocator>(ftl_.static_allocation()),
-                stage_, writes_, clock_, counters_, placement_) {
+                stage_, writes_, clock_, counters_, placement_),
+      map_port_(ftl_, stage_, core_, ports, cfg.cycles_per_gc_page) {
+  if (ftl_.config().map_journal) {
+    map_log_ = std::make_unique<MapLog>(ftl_, clock_, map_port_);
+    map_port_.set_log(map_log_.get());
+  }
   if (!read_unit_fits(cfg.read_unit_bytes, ftl.nand.page_bytes))
     throw std::invalid_argument("read unit of " + std::to_string(cfg.read_unit_bytes) +
                                 " bytes: not a multiple of 512 that divides the page");

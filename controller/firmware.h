@@ -31,6 +31,8 @@
 #include "controller/gc_unit.h"
 #include "controller/holding_stage.h"
 #include "controller/host_splitter.h"
+#include "controller/map_log.h"
+#include "controller/map_port.h"
 #include "controller/read_only.h"
 #include "controller/read_recovery.h"
 #include "controller/write_allocator.h"
@@ -122,8 +124,12 @@ class Firmware {
   void completed(FwCommand& c) { stage_.completed(c); }
   FwCommands& commands() { return stage_.commands(); }
   const FwCommands& commands() const { return stage_.commands(); }
-  // Time 0: the GC runs resume_gc() left under way go on.
-  void start() { gc_.resume_at_start(); }
+  // Time 0: the GC runs resume_gc() left under way go on; the map log (if any) journals
+  // the run's mapping updates from now.
+  void start() {
+    if (map_log_) ftl_.set_changes(map_log_.get());
+    gc_.resume_at_start();
+  }
   // The host's workload has ended: no GC run starts from now on (runs under way finish
   // their copies and erase), so the simulation ends once the flash is quiet instead of
   // collecting every plane back up to its low mark after the last request.
@@ -155,6 +161,8 @@ class Firmware {
   // Chen's write groups, under a policy that forms them (null otherwise).
   const WriteGroupCounters* write_groups() const { return frontier_.allocator().groups(); }
   const ReadOnly& read_only() const { return read_only_; }
+  // The map log (ftl.map_persist = journal), null without one.
+  const MapLog* map_log() const { return map_log_.get(); }
   const WritePath& write_buffer() const { return writes_.buffer(); }
   bool batching() const { return stage_.batching(); }
   const FirmwareScheduler& release_policy() const { return stage_.policy(); }
@@ -196,6 +204,8 @@ class Firmware {
   WriteUnit writes_;
   HostSplitter splitter_;
   WriteFrontier frontier_;
+  MapPort map_port_;
+  std::unique_ptr<MapLog> map_log_;
 };
 
 }  // namespace ssd::ctrl

@@ -27,14 +27,28 @@ std::vector<std::string> FtlConfig::validate() const {
                      std::to_string(nand.total_pages()));
     const std::uint32_t low = std::max<std::uint32_t>(
         2, static_cast<std::uint32_t>(std::ceil(gc_threshold * nand.blocks_per_plane)));
-    const double usable = 1.0 - static_cast<double>(low + 2) / nand.blocks_per_plane;
+    const double usable = 1.0 - static_cast<double>(low + 2 + reserved_blocks()) / nand.blocks_per_plane;
     if (1.0 - overprovisioning > usable) {
       std::ostringstream os;
       os << param::key(&FtlConfig::overprovisioning) << " = " << overprovisioning << " leaves no room for GC: with "
-         << nand.blocks_per_plane << " blocks per plane and " << param::key(&FtlConfig::gc_threshold) << " = "
-         << gc_threshold
-         << " it must be at least " << 1.0 - usable;
+         << nand.blocks_per_plane << " blocks per plane";
+      if (reserved_blocks()) os << " (" << param::key(&FtlConfig::map_log_blocks) << " = " << map_log_blocks << " of them the map log's)";
+      os << " and " << param::key(&FtlConfig::gc_threshold) << " = " << gc_threshold << " it must be at least "
+         << 1.0 - usable;
       errs.push_back(os.str());
+    }
+    if (map_journal) {
+      // The log holds the last complete checkpoint, the journal since it began and the
+      // checkpoint under way, with a stripe being erased and one being written.
+      const std::uint64_t logical = static_cast<std::uint64_t>(std::floor(nand.total_pages() * (1.0 - overprovisioning)));
+      const std::uint64_t stripe = nand.total_pages() / nand.blocks_per_plane;
+      const std::uint64_t ckpt = checkpoint_pages(logical, nand.page_bytes);
+      const std::uint64_t need = 3 + (2 * ckpt + stripe - 1) / stripe;
+      if (map_log_blocks < need)
+        errs.push_back(param::key(&FtlConfig::map_log_blocks) + " = " + std::to_string(map_log_blocks) +
+                       ": the map log needs at least " + std::to_string(need) +
+                       " blocks per plane (a checkpoint of the mapping is " + std::to_string(ckpt) +
+                       " pages, a block in every plane " + std::to_string(stripe) + ")");
     }
   }
   return errs;
@@ -45,20 +59,24 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   if (!errs.empty()) throw std::invalid_argument(errs.front());
   const nand::NandConfig& n = cfg_.nand;
   planes_ = static_cast<std::uint32_t>(n.chips() * n.dies_per_chip * n.planes_per_die);
-  if (!cfg_.factory_bad.empty()) {
+  const std::uint32_t reserved = cfg_.reserved_blocks();
+  if (!cfg_.factory_bad.empty() || reserved) {
     // The FTL numbers a plane's good blocks 0..good-1 and sees that many blocks per plane;
     // decode() names the NAND's block.
     const std::uint32_t B = n.blocks_per_plane;
-    if (cfg_.factory_bad.size() != planes_)
+    if (!cfg_.factory_bad.empty() && cfg_.factory_bad.size() != planes_)
       throw std::invalid_argument("FTL: factory bad blocks given for another number of planes");
-    const std::size_t bad = cfg_.factory_bad.front().size();
+    const std::size_t bad = cfg_.factory_bad.empty() ? 0 : cfg_.factory_bad.front().size();
     for (const auto& b : cfg_.factory_bad)
       if (b.size() != bad) throw std::invalid_argument("FTL: factory bad blocks differ in count per plane");
-    if (bad + 4 > B)
-      throw std::invalid_argument("FTL: " + std::to_string(B - bad) + " good blocks per plane are too few");
-    const auto good = static_cast<std::uint32_t>(B - bad);
-    nand_block_.assign(std::size_t{planes_} * good, 0);
+    if (bad + reserved + 4 > B)
+      throw std::invalid_argument("FTL: " + std::to_string(B - std::min<std::size_t>(B, bad + reserved)) +
+                                  " good blocks per plane left to the FTL are too few");
+    // A plane's last good blocks are the map log's; the FTL numbers the others.
+    const auto good = static_cast<std::uint32_t>(B - bad), kept = good - reserved;
+    nand_block_.assign(std::size_t{planes_} * kept, 0);
     ftl_block_.assign(std::size_t{planes_} * B, kUnmapped);
+    map_log_block_.assign(std::size_t{planes_} * reserved, 0);
     for (std::uint32_t p = 0; p < planes_; ++p) {
       std::uint32_t k = 0;
       std::size_t next_bad = 0;
@@ -67,16 +85,22 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
           ++next_bad;
           continue;
         }
-        nand_block_[std::size_t{p} * good + k] = b;
+        if (k >= kept) {
+          map_log_block_[std::size_t{p} * reserved + (k++ - kept)] = b;
+          continue;
+        }
+        nand_block_[std::size_t{p} * kept + k] = b;
         ftl_block_[std::size_t{p} * B + b] = k++;
       }
     }
     nand_blocks_per_plane_ = B;
-    cfg_.nand.blocks_per_plane = good;
+    cfg_.nand.blocks_per_plane = kept;
   }
   pages_per_plane_ = n.blocks_per_plane * n.pages_per_block;
   const std::uint64_t physical = n.total_pages();
-  std::uint64_t logical = static_cast<std::uint64_t>(std::floor(physical * (1.0 - cfg_.overprovisioning)));
+  // The logical capacity is that of every good block: the map log's come out of the spare.
+  const std::uint64_t with_log = physical + std::uint64_t{reserved} * planes_ * n.pages_per_block;
+  std::uint64_t logical = static_cast<std::uint64_t>(std::floor(with_log * (1.0 - cfg_.overprovisioning)));
   logical_pages_ = logical / planes_ * planes_;  // every plane holds the same share
   gc_low_ = std::max<std::uint32_t>(2, static_cast<std::uint32_t>(std::ceil(cfg_.gc_threshold * n.blocks_per_plane)));
   gc_reserve_ = cfg_.failures ? 2 : 1;  // a GC run whose open block fails needs one more
@@ -109,6 +133,13 @@ PhysAddr Ftl::decode(std::uint32_t ppa) const {
   r /= n.dies_per_chip;
   a.chip = static_cast<std::uint16_t>(r % n.chips_per_channel);
   a.channel = static_cast<std::uint16_t>(r / n.chips_per_channel);
+  return a;
+}
+
+PhysAddr Ftl::map_log_address(std::uint32_t plane, std::uint32_t k, std::uint32_t page) const {
+  PhysAddr a = decode(plane * pages_per_plane_);
+  a.block = map_log_block_.at(std::size_t{plane} * cfg_.reserved_blocks() + k);
+  a.page = page;
   return a;
 }
 
@@ -276,6 +307,7 @@ void Ftl::map_from(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t old) {
   set_p2l(ppa, lpn);
   set_valid(ppa);
   ++blocks_[block_of_ppa(ppa)].valid;
+  if (changes_) changes_->changed(ppa);
 }
 
 bool Ftl::relocate(std::uint64_t lpn, std::uint32_t ppa, std::uint32_t from) {
@@ -293,6 +325,7 @@ void Ftl::trim(std::uint64_t lpn) {
   if (old == kUnmapped) return;
   invalidate(old);
   l2p_.set(lpn, kTrimmedEntry);
+  if (changes_) changes_->changed(kUnmapped);
 }
 
 void Ftl::make_victim(std::uint32_t block_global) {
@@ -432,6 +465,7 @@ void Ftl::precondition_planes(std::uint64_t fill, double drive_writes, std::uint
   const std::uint32_t F = B - below_free - 2;  // the most full blocks a plane has
   if (!aged) start_free_.clear();
   image_ = std::make_unique<SteadyImage>(planes_, B, ppb, F, lane_of_plane, fill, token_of, aged);
+  if (!nand_block_.empty()) nand.image_renumbered();
   nand.attach_image(*image_);
   // Planes are independent: each has its own random stream (seeded by the plane), so the
   // result does not depend on how the planes are spread over threads. Plane p holds the
@@ -567,7 +601,24 @@ const param::Table<FtlConfig>& FtlConfig::keys() {
         .text("ftl.allocation", &FtlConfig::allocation,
               "static allocation order, fastest first: C channel, W chip, D die, P plane")
         .number("ftl.gc_threshold", &FtlConfig::gc_threshold, 0.001, 0.49,
-                "GC a plane when its free blocks fall below this fraction");
+                "GC a plane when its free blocks fall below this fraction")
+        .choice("ftl.map_persist", &FtlConfig::map_journal, {{"instant", false}, {"journal", true}},
+                "how the mapping persists (docs/controller.md, The map log): instant = taken as persisted as it is "
+                "updated, at no cost; journal = the firmware programs a journal of its updates (8 bytes each) and "
+                "checkpoints of the whole table (4 bytes a logical page) into ftl.map_log_blocks blocks per plane, "
+                "as flash work; recovery reads them")
+        .integer("ftl.map_log_blocks", &FtlConfig::map_log_blocks, 1, 65535,
+                 "with ftl.map_persist = journal: blocks per plane reserved for the map log, out of the spare")
+        .unit("blocks per plane")
+        .integer("ftl.checkpoint_interval_updates", &FtlConfig::checkpoint_interval_updates, 0,
+                 std::int64_t{1} << 50,
+                 "with ftl.map_persist = journal: a checkpoint starts once this many mapping updates were journaled "
+                 "since the last one began (0: not for this reason; one starts anyway when the log runs short)")
+        .unit("updates")
+        .number("ftl.checkpoint_interval_us", &FtlConfig::checkpoint_interval_us, 0, 1e12,
+                "with ftl.map_persist = journal: a checkpoint starts at the first mapping update this long after "
+                "the last one began (0: not for this reason)")
+        .unit("us");
     return k;
   }();
   return t;

@@ -38,6 +38,13 @@ namespace ssd::ctrl {
 
 constexpr std::uint32_t kUnmapped = 0xFFFFFFFFu;
 
+// The pages a checkpoint of the mapping takes: 4 bytes per logical page.
+inline std::uint64_t checkpoint_pages(std::uint64_t logical_pages, std::uint32_t page_bytes) {
+  return (logical_pages * 4 + page_bytes - 1) / page_bytes;
+}
+// Journal entries a page holds: 8 bytes each (the logical page and its new physical one).
+inline std::uint32_t journal_entries_per_page(std::uint32_t page_bytes) { return page_bytes / 8; }
+
 struct FtlConfig {
   nand::NandConfig nand;
   double overprovisioning = 0.07;  // fraction of physical pages hidden from the host
@@ -53,6 +60,20 @@ struct FtlConfig {
   // last two free blocks of a plane instead of one (a GC run whose open block is retired
   // mid-run needs another).
   bool failures = false;
+  // The mapping's persistence (docs/controller.md, "The map log"): false (instant) = the
+  // mapping is taken as persisted as it is updated, at no cost; true (journal) = the
+  // firmware writes a journal of its updates and checkpoints of the whole table into the
+  // map log's blocks (controller/map_log.h), `map_log_blocks` per plane reserved for it,
+  // out of the spare (the logical capacity stays that of every good block).
+  bool map_journal = false;
+  std::uint32_t map_log_blocks = 4;
+  // A checkpoint starts once this many mapping updates were journaled since the last
+  // one began, or this long after it began (0: never for that reason); and always when
+  // the log runs short of room.
+  std::uint64_t checkpoint_interval_updates = 0;
+  double checkpoint_interval_us = 0;
+  // The blocks per plane the FTL leaves to the map log.
+  std::uint32_t reserved_blocks() const { return map_journal ? map_log_blocks : 0; }
   // Problems naming the config keys; empty when valid.
   std::vector<std::string> validate() const;
   // Its keys: ftl.overprovisioning, ftl.allocation, ftl.gc_threshold and the NAND's (ftl.cpp).
@@ -79,6 +100,10 @@ class FlashBackdoor {
   // Blocks loaded later by load_image_block read their pages from `image`. Called once,
   // before any load_image_block, from one thread.
   virtual void attach_image(const nand::PageImage& image) { image_ = &image; }
+  // The image numbers blocks as the FTL does, otherwise than the NAND (factory bad blocks,
+  // the map log's blocks): load_image_block's first_ppa names the image's block. Called
+  // before attach_image when so.
+  virtual void image_renumbered() {}
   // Block a (a.page ignored) holds the image's pages [first_ppa, first_ppa + pages) and
   // was erased `erases` times. This default erases and programs it page by page; a NAND
   // that can read an image lazily stores nothing.
@@ -109,6 +134,19 @@ class Ftl {
   const FtlConfig& config() const { return cfg_; }
   std::uint64_t logical_pages() const { return logical_pages_; }
   std::uint32_t planes() const { return planes_; }
+  // The map log's k-th block of `plane` (k < config().reserved_blocks()), its page `page`:
+  // the NAND's address (the FTL's numbering does not reach these blocks).
+  PhysAddr map_log_address(std::uint32_t plane, std::uint32_t k, std::uint32_t page) const;
+
+  // ---- mapping updates, as the map log journals them ----
+  class Changes {
+   public:
+    virtual ~Changes() = default;
+    // The mapping of a logical page changed: to page `ppa` (a host program, a GC copy),
+    // or to none (kUnmapped: a trim).
+    virtual void changed(std::uint32_t ppa) = 0;
+  };
+  void set_changes(Changes* c) { changes_ = c; }
 
   // ---- addresses ----
   PhysAddr decode(std::uint32_t ppa) const;
@@ -186,6 +224,10 @@ class Ftl {
     const std::uint32_t open = planes_v_[plane].open[gc_stream ? 1 : 0];
     return open == kUnmapped ? 0 : blocks_[open].write_ptr;
   }
+  // The stream's open block (global index), kUnmapped if none.
+  std::uint32_t open_block(std::uint32_t plane, bool gc_stream) const { return planes_v_[plane].open[gc_stream ? 1 : 0]; }
+  // The pages allocated in a block since its last erase (all of a full one).
+  std::uint32_t written_pages(std::uint32_t block_global) const { return blocks_[block_global].write_ptr; }
   // A multi-plane allocation: the next page of the stream on each plane of `plane_mask`
   // (bit p: plane p) of die `die` (numbered (channel * chips_per_channel + chip) *
   // dies_per_chip + die), all at one page offset, as an n-plane command needs (nand/: one
@@ -409,6 +451,9 @@ class Ftl {
   // block, and the FTL block of each NAND block (kUnmapped: bad). Empty without any.
   std::vector<std::uint32_t> nand_block_, ftl_block_;
   std::uint32_t nand_blocks_per_plane_ = 0;
+  // The map log's blocks (FtlConfig::reserved_blocks): per plane, the NAND's block of each.
+  std::vector<std::uint32_t> map_log_block_;
+  Changes* changes_ = nullptr;
   std::uint32_t take_free_block(std::uint32_t plane);
   // Whether the stream may open a free block of the plane (the host stream may not take
   // the GC reserve).

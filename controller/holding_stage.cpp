@@ -74,6 +74,26 @@ FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin
   return c;
 }
 
+FwCommand& HoldingStage::build_map(FlashOp op, std::uint32_t plane, const PhysAddr& a, CommandIssuer& issuer) {
+  FwCommand& c = commands_.acquire(op, 1, nand_.page_bytes);
+  FlashCommand& f = *c.cmd;
+  f.op = op;
+  f.channel = a.channel;
+  f.chip = a.chip;
+  f.die = a.die;
+  f.plane_mask = static_cast<std::uint8_t>(1u << a.plane);
+  f.block[a.plane] = a.block;
+  f.page = a.page;
+  f.origin = FlashOrigin::MapLog;
+  c.ppa = plane * nand_.blocks_per_plane * nand_.pages_per_block;
+  c.t_built = clock_.now();
+  c.t_arrived = c.t_built;
+  c.issuer = &issuer;
+  load_add(plane, op, +1);
+  trace_.command(c.ppa, +1, c.t_built);
+  return c;
+}
+
 void HoldingStage::submit(FwCommand& c, Tick ready) {
   c.where = Submitted;
   c.ready = ready;

@@ -70,6 +70,10 @@ class HoldingStage {
   // unbound (its page held in its plane's stream).
   FwCommand& build(FlashOp op, std::uint32_t ppa, FlashOrigin origin, CommandIssuer& issuer,
                    std::uint32_t gc_plane = kUnmapped);
+  // A map log command (controller/map_log.h) of `op` at `a`, a log block of `plane` the
+  // FTL does not number: built now for `issuer`, bound (its page is the log's), counted
+  // for its die. Its `ppa` is the plane's first page, which only names its plane.
+  FwCommand& build_map(FlashOp op, std::uint32_t plane, const PhysAddr& a, CommandIssuer& issuer);
   // Its core work ends at `ready`: to the release policy.
   void submit(FwCommand& c, Tick ready);
   // Reads built from now on end at `r` first, which hands them on to their issuer (read

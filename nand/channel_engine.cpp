@@ -127,6 +127,10 @@ void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned pl
   pages_[bi].image_pages = static_cast<std::uint16_t>(pages);
 }
 
+void ChannelEngine::keep_image_numbering() {
+  if (image_block_.empty()) image_block_.assign(pages_.size(), 0);
+}
+
 Token ChannelEngine::backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                                    std::uint32_t page) const {
   const std::size_t bi = block_at(chip, die, plane, block);

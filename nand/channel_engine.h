@@ -237,6 +237,10 @@ class ChannelEngine {
   // The image that blocks loaded by backdoor_load_image read from; it must outlive the
   // engine's use of them. Blocks loaded from it store no tokens until written again.
   void set_image(const PageImage* image);
+  // The image numbers blocks otherwise than the NAND (its FTL does not see some): each
+  // block loaded from it keeps its image index (backdoor_load_image's `image_block`).
+  // Before any block is loaded.
+  void keep_image_numbering();
   // Loads a block from the image: its pages [0, pages) are programmed (the rest erased,
   // programmed next in order), it was erased `erases` times, and those pages read as
   // image.token(page address) until it is next erased. Nothing is stored per page.

@@ -60,8 +60,9 @@ ctrl::FtlConfig FullSsd::ftl_with_bad_blocks(const Config& cfg, const Settings& 
 
 FullSsd::Built FullSsd::build_device(const Config& cfg, const Settings& s, VcdWriter* vcd, Policies policies) {
   Built b;
-  // The latency parts of suspend and resume are this run's if it suspends (latency_parts.h).
-  optional_parts() = s.sched.suspend ? 0b11u : 0u;
+  // The latency parts of suspend and resume are this run's if it suspends, the map log's
+  // if it journals (latency_parts.h).
+  optional_parts() = (s.sched.suspend ? 0b11u : 0u) | (s.ftl.map_journal ? 0b100u : 0u);
   const ctrl::FtlConfig fcfg = ftl_with_bad_blocks(cfg, s);
   b.nand = fcfg.nand;
   ctrl::FirmwareConfig fw = s.fw;
@@ -282,7 +283,7 @@ void FullSsd::build_reports(const Config& cfg, const Settings& s, const std::str
     throw ConfigError(cfg.locate(key(&ReportConfig::warmup_us) + " is past the simulated time range (2^63 ps)"));
   auto start_window = [this](Tick now) {
     window_start = full_ticks(*nand, *firmware, *iface, now);
-    ftl_at_start = FtlCounters::of(firmware->ftl());
+    ftl_at_start = FtlCounters::of(firmware->firmware());
   };
   warmup = warmup_mode(s);
   if (warmup == "auto") {
@@ -360,7 +361,7 @@ FullSsd::AccelCounts FullSsd::accel_counts() const {
 }
 
 void FullSsd::on_round(const host::HostDriver::Round& r) {
-  const FtlCounters now = FtlCounters::of(firmware->ftl());
+  const FtlCounters now = FtlCounters::of(firmware->firmware());
   const FtlCounters d = now - ftl_at_round;
   ftl_at_round = now;
   round_ops_total[0] += r.count[0];
@@ -394,7 +395,7 @@ void FullSsd::on_round(const host::HostDriver::Round& r) {
 void FullSsd::take_window() {
   const Tick end = std::max(host->last_completion(), window_start.at);
   window_at_finish = full_window(*nand, *firmware, *iface, end, window_start);
-  ftl_at_end = FtlCounters::of(firmware->ftl());
+  ftl_at_end = FtlCounters::of(firmware->firmware());
   const ctrl::Ftl& ftl = firmware->ftl();
   free_at_finish.resize(ftl.planes());
   for (std::uint32_t p = 0; p < ftl.planes(); ++p) free_at_finish[p] = ftl.free_blocks(p);
@@ -472,19 +473,40 @@ void FullSsd::on_cut() {
       });
     const host::DurabilityLedger::Outcome o =
         ledger->audit([this](std::uint64_t lpn, std::vector<Token>& out) { after_cut(lpn, out); });
-    // The recovery scan: the programmed pages of every plane's open blocks (host and GC
-    // streams), per die.
+    // Recovery: with a map log, its last complete checkpoint and the journal since, read
+    // whole; then the scan of the spare areas: the programmed pages of every plane's open
+    // blocks (host and GC streams), and with a map log of every block holding a page whose
+    // mapping update no programmed journal page holds. Per die.
     const ctrl::Ftl& ftl = firmware->ftl();
     const nand::NandConfig& n = ftl.config().nand;
-    std::vector<std::uint64_t> per_die(static_cast<std::size_t>(n.chips()) * n.dies_per_chip, 0);
+    const std::size_t dies = static_cast<std::size_t>(n.chips()) * n.dies_per_chip;
+    std::vector<std::uint64_t> per_die(dies, 0);
     std::uint64_t scan = 0;
     for (std::uint32_t plane = 0; plane < ftl.planes(); ++plane) {
       const std::uint64_t pages = ftl.next_offset(plane, false) + ftl.next_offset(plane, true);
       per_die[plane / n.planes_per_die] += pages;
       scan += pages;
     }
-    const double recovery = scan_recovery_us(n, per_die);
-    power.add(o, recovery, scan);
+    double recovery = 0;
+    std::uint64_t log_pages = 0;
+    if (const ctrl::MapLog* log = firmware->firmware().map_log()) {
+      const ctrl::MapLog::Reads r = log->reads();
+      log_pages = r.checkpoint_pages + r.journal_pages;
+      std::vector<std::uint64_t> reads(dies, log_pages / dies);  // the log is striped over every plane
+      for (std::size_t d = 0; d < log_pages % dies; ++d) ++reads[d];
+      recovery += read_recovery_us(n, reads);
+      std::vector<std::uint32_t> blocks;
+      log->unjournaled_blocks(blocks);
+      for (const std::uint32_t b : blocks) {
+        const std::uint32_t plane = b / n.blocks_per_plane;
+        if (b == ftl.open_block(plane, false) || b == ftl.open_block(plane, true)) continue;  // counted
+        const std::uint64_t pages = ftl.written_pages(b);
+        per_die[plane / n.planes_per_die] += pages;
+        scan += pages;
+      }
+    }
+    recovery += scan_recovery_us(n, per_die);
+    power.add(o, recovery, scan, log_pages);
     if (vcd_) {
       vcd_->change(tv_cuts_, now, power.cuts);
       vcd_->change(tv_recovery_, now, static_cast<std::uint64_t>(std::llround(recovery * 1000)));

@@ -22,6 +22,9 @@ class NandBackdoor : public FlashBackdoor {
   void program_block(const PhysAddr& a, const Token* tokens, std::uint32_t n) override {
     nand_.engine(a.channel).backdoor_program_block(a.chip, a.die, a.plane, a.block, tokens, n);
   }
+  void image_renumbered() override {
+    for (unsigned c = 0; c < nand_.config().channels; ++c) nand_.engine(c).keep_image_numbering();
+  }
   void attach_image(const nand::PageImage& image) override {
     FlashBackdoor::attach_image(image);
     for (unsigned c = 0; c < nand_.config().channels; ++c) nand_.engine(c).set_image(&image);

@@ -22,8 +22,10 @@ constexpr std::uint32_t kScanBytesPerPage = 64;
 // next read overlaps the previous one's data-out (cache read). Per channel, the longer of
 // its busiest die (its reads, then the last data-out) and its bus (every data-out after
 // the first tR); the device's time is its slowest channel's.
-inline double scan_recovery_us(const nand::NandConfig& n, const std::vector<std::uint64_t>& pages) {
-  const double xfer = static_cast<double>(n.cmd_addr_cycles + kScanBytesPerPage) / n.bus_mts;
+// `bytes`: what each read moves out (the map log's pages are read whole: read_recovery_us).
+inline double scan_recovery_us(const nand::NandConfig& n, const std::vector<std::uint64_t>& pages,
+                               std::uint32_t bytes = kScanBytesPerPage) {
+  const double xfer = static_cast<double>(n.cmd_addr_cycles + bytes) / n.bus_mts;
   const std::uint32_t dies_per_channel = n.chips_per_channel * n.dies_per_chip;
   double worst = 0;
   for (std::uint32_t c = 0; c < n.channels; ++c) {
@@ -41,6 +43,12 @@ inline double scan_recovery_us(const nand::NandConfig& n, const std::vector<std:
   return worst;
 }
 
+// The time recovery takes to read `pages` whole pages per die (the map log's checkpoint
+// and journal), us: as scan_recovery_us, each read's page moved out.
+inline double read_recovery_us(const nand::NandConfig& n, const std::vector<std::uint64_t>& pages) {
+  return scan_recovery_us(n, pages, n.page_bytes);
+}
+
 // The cuts of a run, summed.
 struct PowerFigures {
   std::uint64_t cuts = 0;           // made (probed)
@@ -48,13 +56,17 @@ struct PowerFigures {
   host::DurabilityLedger::Outcome lost;  // summed over the cuts
   double recovery_sum_us = 0, recovery_max_us = 0;
   std::uint64_t scan_pages_sum = 0, scan_pages_max = 0;
-  void add(const host::DurabilityLedger::Outcome& o, double recovery_us, std::uint64_t scan_pages) {
+  std::uint64_t log_pages_sum = 0, log_pages_max = 0;  // the map log's pages read (journal)
+  void add(const host::DurabilityLedger::Outcome& o, double recovery_us, std::uint64_t scan_pages,
+           std::uint64_t log_pages = 0) {
     ++cuts;
     lost += o;
     recovery_sum_us += recovery_us;
     recovery_max_us = std::max(recovery_max_us, recovery_us);
     scan_pages_sum += scan_pages;
     scan_pages_max = std::max(scan_pages_max, scan_pages);
+    log_pages_sum += log_pages;
+    log_pages_max = std::max(log_pages_max, log_pages);
   }
   double recovery_mean_us() const { return cuts ? recovery_sum_us / static_cast<double>(cuts) : 0.0; }
 };

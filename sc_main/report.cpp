@@ -374,6 +374,26 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
     put(ft, "gc_copies_pending_at_start", integer(f.gc_copies_pending_at_start));
   }
   if (f.free_at_end) put(ft, "free_blocks_end", spread(*f.free_at_end));
+  if (const ctrl::MapLog* log = f.firmware.firmware().map_log()) {
+    // The map log: its pages and erases over the window, the rest over the whole run.
+    const ctrl::MapLog::Counters& mc = log->counters();
+    json::Value ml = obj();
+    put(ml, "pages_programmed", integer(gc.map_pages));
+    put(ml, "erases", integer(gc.map_erases));
+    put(ml, "write_amplification", num(gc.write_amplification_with_map()));
+    put(ml, "entries", integer(mc.entries));
+    put(ml, "journal_pages", integer(mc.journal_pages));
+    put(ml, "checkpoint_pages", integer(mc.checkpoint_pages));
+    put(ml, "checkpoints", integer(mc.checkpoints));
+    put(ml, "checkpoints_forced", integer(mc.checkpoints_forced));
+    put(ml, "journal_waits", integer(mc.journal_waits));
+    put(ml, "peak_ram_pages", integer(mc.peak_ram_pages));
+    put(ml, "program_failures", integer(mc.program_failures));
+    put(ml, "erase_failures", integer(mc.erase_failures));
+    put(ml, "checkpoint_size_pages", integer(log->checkpoint_size()));
+    put(ml, "blocks_per_plane", integer(log->stripes()));
+    put(ft, "map_log", std::move(ml));
+  }
   put(root, "ftl", ft);
 
   json::Value fw = obj();
@@ -429,6 +449,12 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
     put(scan, "mean", num(p->cuts ? static_cast<double>(p->scan_pages_sum) / static_cast<double>(p->cuts) : 0.0));
     put(scan, "max", integer(p->scan_pages_max));
     put(pw, "scan_pages", scan);
+    if (f.firmware.firmware().map_log()) {  // the map log's pages read before the scan
+      json::Value lp = obj();
+      put(lp, "mean", num(p->cuts ? static_cast<double>(p->log_pages_sum) / static_cast<double>(p->cuts) : 0.0));
+      put(lp, "max", integer(p->log_pages_max));
+      put(pw, "log_pages", lp);
+    }
     put(root, "power", pw);
   }
 
@@ -702,6 +728,12 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
        << ": each was sent in pieces\n";
   os << "  GC                  " << gc.gc_erases << " erases, write amplification " << gc.write_amplification()
      << " (device at time 0: " << f.precondition_state << ")\n";
+  if (const ctrl::MapLog* log = f.firmware.firmware().map_log())
+    os << "  map log             " << gc.map_pages << " pages programmed, " << gc.map_erases
+       << " blocks erased; write amplification with it " << gc.write_amplification_with_map() << " (whole run: "
+       << log->counters().checkpoints << " checkpoints of " << log->checkpoint_size() << " pages, "
+       << log->counters().checkpoints_forced << " started for want of room; " << log->counters().journal_pages
+       << " journal pages)\n";
   if (f.pilot && f.pilot->ran)
     os << "  start state         " << ctrl::regime_name(f.pilot->choice.regime) << ": " << f.pilot->choice.free_blocks
        << " free blocks per plane on average, " << 100 * f.pilot->choice.collecting
@@ -746,8 +778,12 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
        << ctrl::to_string(f.firmware.write_cache().mode()) << "): " << p->lost.durable_lost << " durable writes lost, "
        << p->lost.volatile_lost << " volatile lost, " << p->lost.unacked_lost << " in flight lost, " << p->lost.torn
        << " torn, " << p->lost.order_violations << " out of order, " << p->lost.foreign_pages
-       << " pages off the contract; recovery scan " << p->recovery_mean_us()
-       << " us mean, " << p->recovery_max_us << " max";
+       << " pages off the contract; recovery " << (f.firmware.firmware().map_log() ? "(map log, then scan) " : "scan ")
+       << p->recovery_mean_us() << " us mean, " << p->recovery_max_us << " max";
+    if (f.firmware.firmware().map_log())
+      os << " (" << (p->cuts ? static_cast<double>(p->log_pages_sum) / static_cast<double>(p->cuts) : 0.0)
+         << " log pages read, " << (p->cuts ? static_cast<double>(p->scan_pages_sum) / static_cast<double>(p->cuts) : 0.0)
+         << " pages scanned, on average)";
     if (p->cuts_not_made) os << "; " << p->cuts_not_made << " due after the workload, not made";
     os << "\n";
   }

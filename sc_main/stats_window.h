@@ -31,17 +31,30 @@ struct WindowTicks {
 };
 WindowTicks nand_ticks(const nand::NandDevice& nand, Tick at);
 // The FTL's page and erase counts at an instant: GC figures over [a, b] are differences.
+// With a map log (ftl.map_persist = journal), its pages programmed and blocks erased too.
 struct FtlCounters {
   std::uint64_t host_pages = 0, gc_pages = 0, gc_erases = 0, blocks_opened = 0;
-  static FtlCounters of(const ctrl::Ftl& f) {
-    return {f.host_pages_written(), f.gc_pages_copied(), f.gc_erases(), f.blocks_opened()};
+  std::uint64_t map_pages = 0, map_erases = 0;
+  static FtlCounters of(const ctrl::Ftl& f, const ctrl::MapLog* log = nullptr) {
+    FtlCounters c{f.host_pages_written(), f.gc_pages_copied(), f.gc_erases(), f.blocks_opened()};
+    if (log) {
+      c.map_pages = log->counters().journal_pages + log->counters().checkpoint_pages;
+      c.map_erases = log->counters().erases;
+    }
+    return c;
   }
+  static FtlCounters of(const ctrl::Firmware& fw) { return of(fw.ftl(), fw.map_log()); }
   FtlCounters operator-(const FtlCounters& o) const {
-    return {host_pages - o.host_pages, gc_pages - o.gc_pages, gc_erases - o.gc_erases, blocks_opened - o.blocks_opened};
+    return {host_pages - o.host_pages, gc_pages - o.gc_pages,       gc_erases - o.gc_erases,
+            blocks_opened - o.blocks_opened, map_pages - o.map_pages, map_erases - o.map_erases};
   }
   // (host + GC pages programmed) / host pages programmed; 0 without host pages.
   double write_amplification() const {
     return host_pages ? static_cast<double>(host_pages + gc_pages) / static_cast<double>(host_pages) : 0.0;
+  }
+  // The same with the map log's pages: every page the device programmed per host page.
+  double write_amplification_with_map() const {
+    return host_pages ? static_cast<double>(host_pages + gc_pages + map_pages) / static_cast<double>(host_pages) : 0.0;
   }
 };
 WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostIface& iface,

@@ -54,7 +54,7 @@ void TimeSeries::row(Tick now) {
   host::HostDriver::Interval& in = *host_.interval();
   const double s = static_cast<double>(now - last_.at) / 1e12;
   const ctrl::Ftl& ftl = fw_.ftl();
-  const FtlCounters now_ftl = FtlCounters::of(ftl), d = now_ftl - ftl_last_;
+  const FtlCounters now_ftl = FtlCounters::of(fw_.firmware()), d = now_ftl - ftl_last_;
   std::uint32_t fmin = ~0u;
   double fsum = 0;
   for (std::uint32_t p = 0; p < ftl.planes(); ++p) {

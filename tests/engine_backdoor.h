@@ -30,13 +30,19 @@ struct EngineBackdoor : FlashBackdoor {
   Token read(const PhysAddr& a) const override {
     return ch[a.channel]->backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
   }
+  void image_renumbered() override {
+    if (lazy)
+      for (auto& e : ch) e->keep_image_numbering();
+  }
   void attach_image(const nand::PageImage& image) override {
     FlashBackdoor::attach_image(image);
     if (lazy)
       for (auto& e : ch) e->set_image(&image);
   }
   void load_image_block(const PhysAddr& a, std::uint32_t first_ppa, std::uint32_t pages, std::uint32_t erases) override {
-    if (lazy) ch[a.channel]->backdoor_load_image(a.chip, a.die, a.plane, a.block, pages, erases);
+    if (lazy)
+      ch[a.channel]->backdoor_load_image(a.chip, a.die, a.plane, a.block, pages, erases,
+                                         first_ppa / ch[a.channel]->config().pages_per_block);
     else FlashBackdoor::load_image_block(a, first_ppa, pages, erases);
   }
 };

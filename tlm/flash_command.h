@@ -84,12 +84,14 @@ const char* to_string(FlashStatus s);
 enum class FlashPriority : std::uint8_t { UrgentGc = 0, Host = 1, BackgroundGc = 2 };
 // What a command is for: set by its issuer for logs and waveforms; the NAND and the
 // scheduler block do not act on it (the scheduler acts on `priority`).
-enum class FlashOrigin : std::uint8_t { None = 0, HostRead, RmwRead, HostProgram, GcRead, GcProgram, GcErase };
+// MapLog: the mapping's journal and checkpoints, programs and erases of the map log's
+// blocks (controller/map_log.h).
+enum class FlashOrigin : std::uint8_t { None = 0, HostRead, RmwRead, HostProgram, GcRead, GcProgram, GcErase, MapLog };
 inline bool is_gc(FlashOrigin o) { return o == FlashOrigin::GcRead || o == FlashOrigin::GcProgram || o == FlashOrigin::GcErase; }
 constexpr std::uint64_t kNoLpn = ~std::uint64_t{0};
 // What a die was doing while a command waited in the scheduler block (tlm/latency_parts.h):
-// five kinds of work, then the channel's bus held by another chip.
-constexpr unsigned kWaitKinds = 6;
+// six kinds of work, then the channel's bus held by another chip.
+constexpr unsigned kWaitKinds = 7;
 constexpr unsigned kPriorityClasses = 3;
 
 const char* to_string(FlashOp op);

@@ -45,6 +45,8 @@ enum class Part : std::uint8_t {
   // Suspend and resume (controller.suspend; shown only then: part_shown):
   Suspended,         // its program held suspended while its die served reads
   SuspendWait,       // a read's SUSPEND: the command, the suspend latency, the bus after it
+  // The mapping's journal (ftl.map_persist = journal; shown only then):
+  ConflictMap,       // in the block while its die served a map log program or erase
   Count
 };
 constexpr unsigned kParts = static_cast<unsigned>(Part::Count);
@@ -69,17 +71,21 @@ inline const char* part_name(unsigned p) {
       "conflict_host_read", "conflict_host_write", "conflict_gc_read", "conflict_gc_program", "conflict_erase",
       "block_queue",        "bus_wait",          "bus_command",      "bus_data",       "register_wait",
       "array",              "ecc_decode",        "completion",       "host_link_out",  "suspended",
-      "suspend_wait"};
+      "suspend_wait",       "conflict_map"};
   return p < kParts ? names[p] : "?";
 }
 inline Tick& at(PartTicks& t, Part p) { return t[static_cast<unsigned>(p)]; }
 
 // What a die is doing, as the scheduler block's queue time is split by it: the kinds of
 // work (the command's origin), then the channel's bus held by another chip.
-// (kWaitKinds, in flash_command.h: host read, host write, GC read, GC program, erase,
-// then the bus.)
+// (kWaitKinds, in flash_command.h: host read, host write, GC read, GC program, erase, map
+// log, then the bus.)
 constexpr unsigned kWorkKinds = kWaitKinds - 1;
 constexpr unsigned kWaitBus = kWorkKinds;
+// The part a die's kind of work is to the commands waiting behind it.
+inline Part conflict_part(unsigned kind) {
+  return kind == 5 ? Part::ConflictMap : static_cast<Part>(static_cast<unsigned>(Part::ConflictHostRead) + kind);
+}
 // The kind of work a command is (a read-modify-write read counts as a host read, and a
 // command without an origin by its operation).
 inline unsigned work_kind(const FlashCommand& c) {
@@ -90,6 +96,7 @@ inline unsigned work_kind(const FlashCommand& c) {
     case FlashOrigin::GcRead: return 2;
     case FlashOrigin::GcProgram: return 3;
     case FlashOrigin::GcErase: return 4;
+    case FlashOrigin::MapLog: return 5;
     case FlashOrigin::None: break;
   }
   return c.op == FlashOp::Read ? 0 : c.op == FlashOp::Program ? 1 : 4;
@@ -105,7 +112,7 @@ inline void flash_path_parts(const FlashCommand& f, Tick ecc_ticks, Tick from, T
   // In the block: what its die (or chip) did meanwhile; the rest with both idle.
   Tick metered = 0;
   for (unsigned k = 0; k < kWaitKinds; ++k) metered += f.waited[k];
-  for (unsigned k = 0; k < kWorkKinds; ++k) p[static_cast<unsigned>(Part::ConflictHostRead) + k] += f.waited[k];
+  for (unsigned k = 0; k < kWorkKinds; ++k) at(p, conflict_part(k)) += f.waited[k];
   at(p, Part::BusWait) += f.waited[kWaitBus] + (f.t_start - f.t_submit);
   at(p, Part::BlockQueue) += (f.t_submit - f.t_queued) - metered;
   Tick bus = f.t_bus_end - f.t_start;

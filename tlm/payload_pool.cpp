@@ -55,6 +55,7 @@ const char* to_string(FlashOrigin o) {
     case FlashOrigin::GcRead: return "GC read";
     case FlashOrigin::GcProgram: return "GC program";
     case FlashOrigin::GcErase: return "GC erase";
+    case FlashOrigin::MapLog: return "map log";
   }
   return "?";
 }

@@ -264,6 +264,7 @@ PARTS = [
     ("firmware_busy", "#a0522d"), ("write_buffer", "#e7ba52"), ("rmw_read", "#8c6d31"), ("write_stall", "#843c39"),
     ("read_retry", "#7b4173"), ("firmware_sched", "#cedb9c"), ("conflict_host_read", "#fdae6b"), ("conflict_host_write", "#e6550d"),
     ("conflict_gc_read", "#fc9272"), ("conflict_gc_program", "#de2d26"), ("conflict_erase", "#a50f15"),
+    ("conflict_map", "#67000d"),
     ("block_queue", "#9e9ac8"), ("bus_wait", "#9ecae1"), ("bus_command", "#4292c6"), ("bus_data", "#08519c"),
     ("register_wait", "#a1d99b"), ("array", "#31a354"), ("ecc_decode", "#74c476"), ("completion", "#636363"), ("host_link_out", "#252525"),
 ]

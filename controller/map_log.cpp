@@ -1,0 +1,280 @@
+#include "controller/map_log.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::ctrl {
+
+MapLog::MapLog(const Ftl& ftl, const Clock& clock, Port& port)
+    : ftl_(ftl), clock_(clock), port_(port), planes_(ftl.planes()), ppb_(ftl.config().nand.pages_per_block),
+      epp_(journal_entries_per_page(ftl.config().nand.page_bytes)),
+      ckpt_pages_(checkpoint_pages(ftl.logical_pages(), ftl.config().nand.page_bytes)),
+      interval_updates_(ftl.config().checkpoint_interval_updates),
+      interval_ticks_(us_to_ticks(ftl.config().checkpoint_interval_us)) {
+  const FtlConfig& c = ftl.config();
+  if (!c.map_journal || c.reserved_blocks() == 0) throw std::invalid_argument("MapLog: the FTL keeps no map log");
+  const nand::NandConfig& n = c.nand;
+  // Stripe order: channel fastest, then chip, die, plane.
+  for (std::uint32_t s = 0; s < planes_; ++s) {
+    std::uint32_t r = s;
+    const std::uint32_t ch = r % n.channels;
+    r /= n.channels;
+    const std::uint32_t chip = r % n.chips_per_channel;
+    r /= n.chips_per_channel;
+    const std::uint32_t die = r % n.dies_per_chip;
+    const std::uint32_t pl = r / n.dies_per_chip;
+    order_.push_back(((ch * n.chips_per_channel + chip) * n.dies_per_chip + die) * n.planes_per_die + pl);
+  }
+  stripes_.resize(c.reserved_blocks());
+  for (StripeState& s : stripes_) s.retired.assign(planes_, 0);
+  queues_.resize(planes_);
+  busy_.resize(planes_);
+  in_flight_.assign(planes_, 0);
+}
+
+std::uint32_t MapLog::stripes_for(std::uint64_t pages) const {
+  const std::uint64_t per = std::uint64_t{planes_} * ppb_;
+  return static_cast<std::uint32_t>((pages + per - 1) / per);
+}
+
+std::uint32_t MapLog::free_stripes() const {
+  std::uint32_t n = 0;
+  for (const StripeState& s : stripes_) n += s.state == Stripe::Erased || s.state == Stripe::Erasing;
+  return n;
+}
+
+void MapLog::changed(std::uint32_t ppa) {
+  ++counters_.entries;
+  ++updates_since_;
+  if (ppa != kUnmapped) {
+    const std::uint32_t block = ftl_.block_of_ppa(ppa);
+    if (ram_blocks_.empty() || ram_blocks_.back() != block) ram_blocks_.push_back(block);
+  }
+  if (++ram_entries_ == epp_) {  // a full page: to the log
+    const std::uint64_t id = ++journal_ids_;
+    std::vector<std::uint32_t>& b = unpersisted_[id];
+    std::sort(ram_blocks_.begin(), ram_blocks_.end());
+    ram_blocks_.erase(std::unique(ram_blocks_.begin(), ram_blocks_.end()), ram_blocks_.end());
+    b.swap(ram_blocks_);
+    ram_entries_ = 0;
+    journal_ready_.push_back(id);
+    counters_.peak_ram_pages = std::max<std::uint64_t>(counters_.peak_ram_pages, journal_ready_.size());
+  }
+  if (!ckpt_active_ && ((interval_updates_ && updates_since_ >= interval_updates_) ||
+                        (interval_ticks_ && clock_.now() - ckpt_began_ >= interval_ticks_)))
+    start_checkpoint(false);
+  pump();
+}
+
+void MapLog::start_checkpoint(bool forced) {
+  ckpt_active_ = true;
+  ++ckpt_number_;
+  ckpt_start_seq_ = seq_;
+  ckpt_to_place_ = ckpt_to_end_ = ckpt_pages_;
+  ckpt_began_ = clock_.now();
+  updates_since_ = 0;
+  journal_since_start_ = 0;
+  if (forced) ++counters_.checkpoints_forced;
+}
+
+// The cursor on to the next place: the next page offset of the stripe, or the next stripe
+// (erased) when this one is full. A journal page may not open a stripe that the
+// checkpoints need.
+bool MapLog::advance_cursor(bool journal) {
+  for (;;) {
+    if (cur_ != kUnmapped && cur_page_ < ppb_) {
+      if (!stripes_[cur_].retired[order_[cur_slot_]]) return true;
+      if (++cur_slot_ == planes_) {
+        cur_slot_ = 0;
+        ++cur_page_;
+      }
+      continue;
+    }
+    // A new stripe.
+    const std::uint32_t next = cur_ == kUnmapped ? 0 : (cur_ + 1) % stripes();
+    if (stripes_[next].state != Stripe::Erased) return false;
+    if (journal) {
+      const std::uint64_t owed = ckpt_active_ ? ckpt_to_place_ : ckpt_pages_;
+      if (free_stripes() < 1 + stripes_for(owed)) return false;
+    }
+    if (cur_ != kUnmapped) stripes_[cur_].state = Stripe::Full;
+    cur_ = next;
+    cur_page_ = cur_slot_ = 0;
+    stripes_[cur_].state = Stripe::Open;
+    bool any = false;
+    for (const char r : stripes_[cur_].retired) any = any || !r;
+    if (!any) cur_page_ = ppb_;  // every block of it retired: on to the next
+  }
+}
+
+bool MapLog::place(bool journal, std::uint32_t& stripe, std::uint32_t& page, std::uint32_t& plane) {
+  if (!advance_cursor(journal)) return false;
+  stripe = cur_;
+  page = cur_page_;
+  plane = order_[cur_slot_];
+  if (++cur_slot_ == planes_) {
+    cur_slot_ = 0;
+    ++cur_page_;
+  }
+  return true;
+}
+
+void MapLog::pump() {
+  for (;;) {
+    // Short of room and no checkpoint under way: one starts (the log frees only behind one).
+    if (!ckpt_active_ && free_stripes() <= stripes_for(ckpt_pages_) + 1) start_checkpoint(true);
+    std::uint32_t stripe = 0, page = 0, plane = 0;
+    Op op;
+    if (!journal_ready_.empty() && place(true, stripe, page, plane)) {
+      op.item = journal_ready_.front();
+      journal_ready_.pop_front();
+      waiting_ = false;
+    } else if (ckpt_to_place_ && place(false, stripe, page, plane)) {
+      op.checkpoint = true;
+      op.item = ckpt_number_;
+      --ckpt_to_place_;
+    } else {
+      if (!journal_ready_.empty() && !waiting_) {
+        waiting_ = true;
+        ++counters_.journal_waits;
+      }
+      break;
+    }
+    op.stripe = stripe;
+    op.page = page;
+    op.seq = seq_++;
+    stripes_[stripe].max_seq = op.seq + 1;
+    queue(plane, op);
+  }
+  // Work waiting with nothing under way that could make room: a log too small (the
+  // config's check should make this impossible).
+  if ((!journal_ready_.empty() || ckpt_to_place_) && issued_ == 0) {
+    bool queued = false;
+    for (const auto& q : queues_) queued = queued || !q.empty();
+    if (!queued)
+      throw std::logic_error("map log: no room and nothing under way (" + std::to_string(stripes()) +
+                             " stripes, checkpoint of " + std::to_string(ckpt_pages_) + " pages)");
+  }
+}
+
+void MapLog::queue(std::uint32_t plane, const Op& op) {
+  queues_[plane].push_back(op);
+  issue(plane);
+}
+
+void MapLog::issue(std::uint32_t plane) {
+  if (in_flight_[plane] || queues_[plane].empty()) return;
+  busy_[plane] = queues_[plane].front();
+  queues_[plane].pop_front();
+  in_flight_[plane] = 1;
+  ++issued_;
+  const Op& op = busy_[plane];
+  if (op.erase) port_.erase(plane, op.stripe);
+  else port_.program(plane, op.stripe, op.page);
+}
+
+void MapLog::requeue_block(std::uint32_t plane, std::uint32_t stripe) {
+  std::deque<Op>& q = queues_[plane];
+  std::deque<Op> kept;
+  for (const Op& o : q) {
+    if (o.erase || o.stripe != stripe) {
+      kept.push_back(o);
+      continue;
+    }
+    if (o.checkpoint) {
+      if (o.item == ckpt_number_) ++ckpt_to_place_;
+    } else {
+      journal_ready_.push_front(o.item);
+    }
+  }
+  q.swap(kept);
+}
+
+void MapLog::program_ended(std::uint32_t plane, bool ok) {
+  if (!in_flight_[plane] || busy_[plane].erase) throw std::logic_error("map log: a program ended that was not issued");
+  const Op op = busy_[plane];
+  in_flight_[plane] = 0;
+  --issued_;
+  if (!ok) {
+    ++counters_.program_failures;
+    stripes_[op.stripe].retired[plane] = 1;  // the block's later pages are skipped
+    if (op.checkpoint) {
+      if (op.item == ckpt_number_ && ckpt_active_) ++ckpt_to_place_;
+    } else {
+      journal_ready_.push_front(op.item);
+    }
+    requeue_block(plane, op.stripe);
+  } else if (op.checkpoint) {
+    ++counters_.checkpoint_pages;
+    if (ckpt_active_ && op.item == ckpt_number_ && --ckpt_to_end_ == 0) {  // complete
+      ckpt_active_ = false;
+      ++counters_.checkpoints;
+      tail_seq_ = ckpt_start_seq_;
+      journal_since_tail_ = journal_since_start_;
+      reclaim();
+    }
+  } else {
+    ++counters_.journal_pages;
+    unpersisted_.erase(op.item);
+    if (op.seq >= tail_seq_) ++journal_since_tail_;
+    if (ckpt_active_ && op.seq >= ckpt_start_seq_) ++journal_since_start_;
+  }
+  issue(plane);
+  pump();
+}
+
+// Every full stripe older than the last complete checkpoint's start is erased.
+void MapLog::reclaim() {
+  for (std::uint32_t s = 0; s < stripes(); ++s) {
+    StripeState& st = stripes_[s];
+    if (st.state != Stripe::Full || st.max_seq > tail_seq_) continue;
+    st.state = Stripe::Erasing;
+    for (std::uint32_t p = 0; p < planes_; ++p) {
+      if (st.retired[p]) continue;
+      ++st.erasing;
+      Op op;
+      op.erase = true;
+      op.stripe = s;
+      queue(p, op);
+    }
+    if (!st.erasing) st.state = Stripe::Erased;  // nothing left to erase in it
+  }
+}
+
+void MapLog::erase_ended(std::uint32_t plane, bool ok) {
+  if (!in_flight_[plane] || !busy_[plane].erase) throw std::logic_error("map log: an erase ended that was not issued");
+  const std::uint32_t s = busy_[plane].stripe;
+  in_flight_[plane] = 0;
+  --issued_;
+  StripeState& st = stripes_[s];
+  if (ok) {
+    ++counters_.erases;
+  } else {
+    ++counters_.erase_failures;
+    st.retired[plane] = 1;
+  }
+  if (--st.erasing == 0) {
+    st.state = Stripe::Erased;
+    st.max_seq = 0;
+  }
+  issue(plane);
+  pump();
+}
+
+MapLog::Reads MapLog::reads() const {
+  Reads r;
+  r.checkpoint_pages = ckpt_pages_;
+  r.journal_pages = journal_since_tail_;
+  return r;
+}
+
+void MapLog::unjournaled_blocks(std::vector<std::uint32_t>& out) const {
+  const std::size_t from = out.size();
+  out.insert(out.end(), ram_blocks_.begin(), ram_blocks_.end());
+  for (const auto& [id, blocks] : unpersisted_) out.insert(out.end(), blocks.begin(), blocks.end());
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end());
+  out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(from), out.end()), out.end());
+}
+
+}  // namespace ssd::ctrl
