@@ -9,6 +9,10 @@ void FirmwareTrace::attach(VcdWriter& vcd, const std::string& scope, std::functi
   v_work_queue_ = vcd.declare(scope + ".work_queue", 16);
   v_commands_ = vcd.declare(scope + ".commands", 32);
   v_gc_planes_ = vcd.declare(scope + ".gc_planes", 32);
+  if (ftl_.config().map_journal) {
+    v_map_checkpoint_ = vcd.declare(scope + ".map_log_checkpoint", 1);
+    v_map_commands_ = vcd.declare(scope + ".map_log_commands", 32);
+  }
   const nand::NandConfig& n = ftl_.config().nand;
   const std::uint64_t pages_per_plane = std::uint64_t{n.blocks_per_plane} * n.pages_per_block;
   for (std::uint32_t p = 0; p < ftl_.planes(); ++p) {

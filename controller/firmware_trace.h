@@ -1,6 +1,7 @@
 // The firmware's waveforms (trace.vcd), plain C++ over the VCD writer: the core busy,
 // host commands waiting for it, flash commands built and not completed, planes
-// collecting garbage; per plane (chN.chipC.dieD.planeP) GC active and its free blocks.
+// collecting garbage; with the map log a checkpoint under way and its commands in flight;
+// per plane (chN.chipC.dieD.planeP) GC active and its free blocks.
 // Off until attach(): every call is then one test. The core's busy signal falls when
 // its reserved work ends: the module wakes core_idle() then (the `wake` it gives).
 #pragma once
@@ -38,6 +39,13 @@ class FirmwareTrace {
     backlog_ = backlog;
     if (vcd_) counts(now);
   }
+  // The map log (ftl.map_persist = journal): a checkpoint under way or not, its commands
+  // in flight.
+  void map_log(bool checkpoint, std::uint32_t commands, Tick now) {
+    if (!vcd_ || v_map_checkpoint_ < 0) return;
+    vcd_->change(v_map_checkpoint_, now, checkpoint ? 1u : 0u);
+    vcd_->change(v_map_commands_, now, commands);
+  }
   // The core took work ending at `done`.
   void core_reserved(Tick now, Tick done);
   void core_idle(Tick now);  // the module's wake-up, at the end of the reserved work
@@ -54,6 +62,7 @@ class FirmwareTrace {
   VcdWriter* vcd_ = nullptr;
   std::function<void(Tick)> wake_;
   int v_busy_ = 0, v_work_queue_ = 0, v_commands_ = 0, v_gc_planes_ = 0;
+  int v_map_checkpoint_ = -1, v_map_commands_ = -1;  // with the map log only
   std::vector<int> v_gc_, v_free_;  // per plane
   std::vector<char> gc_on_;         // per plane, as last traced
   std::uint32_t backlog_ = 0, commands_ = 0, gc_planes_ = 0;

@@ -6,8 +6,8 @@
 
 namespace ssd::ctrl {
 
-MapLog::MapLog(const Ftl& ftl, const Clock& clock, Port& port)
-    : ftl_(ftl), clock_(clock), port_(port), planes_(ftl.planes()), ppb_(ftl.config().nand.pages_per_block),
+MapLog::MapLog(const Ftl& ftl, const Clock& clock, Port& port, FirmwareTrace* trace)
+    : ftl_(ftl), clock_(clock), port_(port), trace_(trace), planes_(ftl.planes()), ppb_(ftl.config().nand.pages_per_block),
       epp_(journal_entries_per_page(ftl.config().nand.page_bytes)),
       ckpt_pages_(checkpoint_pages(ftl.logical_pages(), ftl.config().nand.page_bytes)),
       interval_updates_(ftl.config().checkpoint_interval_updates),
@@ -76,6 +76,7 @@ void MapLog::start_checkpoint(bool forced) {
   updates_since_ = 0;
   journal_since_start_ = 0;
   if (forced) ++counters_.checkpoints_forced;
+  traced();
 }
 
 // The cursor on to the next place: the next page offset of the stripe, or the next stripe
@@ -172,6 +173,7 @@ void MapLog::issue(std::uint32_t plane) {
   const Op& op = busy_[plane];
   if (op.erase) port_.erase(plane, op.stripe);
   else port_.program(plane, op.stripe, op.page);
+  traced();
 }
 
 void MapLog::requeue_block(std::uint32_t plane, std::uint32_t stripe) {
@@ -222,6 +224,7 @@ void MapLog::program_ended(std::uint32_t plane, bool ok) {
   }
   issue(plane);
   pump();
+  traced();
 }
 
 // Every full stripe older than the last complete checkpoint's start is erased.
@@ -260,6 +263,7 @@ void MapLog::erase_ended(std::uint32_t plane, bool ok) {
   }
   issue(plane);
   pump();
+  traced();
 }
 
 MapLog::Reads MapLog::reads() const {

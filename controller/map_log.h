@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "controller/core.h"
+#include "controller/firmware_trace.h"
 #include "controller/ftl.h"
 
 namespace ssd::ctrl {
@@ -64,7 +65,7 @@ class MapLog final : public Ftl::Changes {
 
   // `ftl`: built with cfg.map_journal; the log's geometry and the checkpoint's size are
   // its.
-  MapLog(const Ftl& ftl, const Clock& clock, Port& port);
+  MapLog(const Ftl& ftl, const Clock& clock, Port& port, FirmwareTrace* trace = nullptr);
   MapLog(const MapLog&) = delete;
   MapLog& operator=(const MapLog&) = delete;
 
@@ -114,9 +115,13 @@ class MapLog final : public Ftl::Changes {
   void requeue_block(std::uint32_t plane, std::uint32_t stripe);  // its placed programs, placed again
   void reclaim();
 
+  void traced() {
+    if (trace_) trace_->map_log(ckpt_active_, issued_, clock_.now());
+  }
   const Ftl& ftl_;
   const Clock& clock_;
   Port& port_;
+  FirmwareTrace* trace_;
   std::uint32_t planes_, ppb_, epp_;
   std::uint64_t ckpt_pages_;
   std::uint64_t interval_updates_;

@@ -136,7 +136,7 @@ std::string gtkw_view(const ViewSpec& spec) {
   layer("power", "ssd.power", {"cuts", "recovery_ns"});  // power cuts (power.*), when made
   layer("host", "ssd.host", {"outstanding", "queued", "batch", "batch_op"});
   layer("hif", "ssd.hif", {"tags", "backpressure", "inbound"});
-  layer("fw", "ssd.firmware", {"busy", "work_queue", "commands", "gc_planes"});
+  layer("fw", "ssd.firmware", {"busy", "work_queue", "commands", "gc_planes", "map_log_checkpoint", "map_log_commands"});
   bool block_title = false;
   for (unsigned ch = 0; ch < spec.channels; ++ch) {
     if (const Var* v = get("ssd.sched.ch" + std::to_string(ch) + ".grant")) {

@@ -23,11 +23,12 @@
 #     failures, read retries, at elevated rates, on the tiny device (32 blocks a plane) and
 #     the default device, IOS, HOS and SOS: at least 10^6 checked reads per run, 0
 #     mismatches, uncorrectable reads reported as errors, the audit right)
-#   SOAK_SET=power bash scripts/soak.sh  (seeded power cuts, probed: 36 runs of 500 cuts
-#     drawn (18,000) over three small devices, every write cache mode, IOS, HOS, SOS with its
-#     write-hit cancels, and failing programs and erases; 0 durable writes lost, 0 pages off
-#     the contract, 0 mismatches, and with the cache off or plp nothing acknowledged lost
-#     and nothing out of order. Writes campaign.csv and recovery.png into SOAK_OUT, default
+#   SOAK_SET=power bash scripts/soak.sh  (seeded power cuts, probed: 54 runs of 500 cuts
+#     drawn (27,000) over three small devices, every write cache mode, IOS, HOS, SOS with its
+#     write-hit cancels, and failing programs and erases, then the map log at three
+#     checkpoint intervals; 0 durable writes lost, 0 pages off the contract, 0 mismatches,
+#     and with the cache off or plp nothing acknowledged lost and nothing out of order.
+#     Writes campaign.csv, recovery.png and recovery_journal.png into SOAK_OUT, default
 #     ./power_campaign: scripts/ssdexp/power_campaign.py)
 #   SOAK_SET=placement bash scripts/soak.sh  (every ftl.write_policy, with batching into
 #     n-plane commands, on the tiny device and on the `delay` and `park` presets' devices,

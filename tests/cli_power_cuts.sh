@@ -127,4 +127,28 @@ if seen != want:
 if "ssd.power.cuts" not in open(sys.argv[2]).read():
     sys.exit("cli_power_cuts: the GTKWave view does not show ssd.power.cuts")
 PY
+# With the map log the VCD shows each checkpoint under way and the log's commands in
+# flight, and the GTKWave view has both.
+"$ssdsim" --set nand.channels=2 --set nand.chips_per_channel=1 --set nand.dies_per_chip=1 --set nand.blocks_per_plane=64 \
+  --set nand.pages_per_block=32 --set nand.page_bytes=4096 --set ftl.overprovisioning=0.2 --set ftl.map_persist=journal \
+  --set ftl.checkpoint_interval_updates=2000 --set workload.requests=5000 --set trace.vcd="$dir/jvcd/t.vcd" \
+  --out "$dir/jvcd" > "$dir/jvcd.txt" 2>&1 || { cat "$dir/jvcd.txt"; fail=1; }
+python3 - "$dir/jvcd/t.vcd" "$dir/jvcd/view.gtkw" "$dir/jvcd/stats.json" <<'PY' || fail=1
+import json, sys
+ids, rises, peak = {}, 0, 0
+for l in open(sys.argv[1]):
+    f = l.split()
+    if len(f) >= 5 and f[0] == "$var" and f[4] in ("map_log_checkpoint", "map_log_commands"):
+        ids[f[3]] = f[4]
+    elif l[:1] in "01" and l[1:].strip() in ids and ids[l[1:].strip()] == "map_log_checkpoint":
+        rises += l[0] == "1"
+    elif l.startswith("b") and len(f) == 2 and ids.get(f[1]) == "map_log_commands":
+        peak = max(peak, int(f[0][1:], 2))
+started = json.load(open(sys.argv[3]))["ftl"]["map_log"]["checkpoints"]
+if rises < started or started < 1 or peak < 1:
+    sys.exit(f"cli_power_cuts: the VCD shows {rises} checkpoints ({started} made) and at most {peak} log commands")
+view = open(sys.argv[2]).read()
+if "map_log_checkpoint" not in view or "map_log_commands" not in view:
+    sys.exit("cli_power_cuts: the GTKWave view does not show the map log")
+PY
 exit $fail
