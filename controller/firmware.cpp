@@ -46,7 +46,7 @@ Firmware::Firmware(const FtlConfig& ftl, const FirmwareConfig& cfg, std::unique_
                 cfg.read_unit_bytes),
       frontier_(ftl_, gc_, allocator ? std::move(allocator) : std::make_unique<StaticAllocator>(ftl_.static_allocation()),
                 stage_, writes_, clock_, counters_, placement_),
-      map_port_(ftl_, stage_, core_, ports, cfg.cycles_per_gc_page) {
+      map_port_(ftl_, stage_, core_, read_only_, ports, cfg.cycles_per_gc_page) {
   if (ftl_.config().map_journal) {
     map_log_ = std::make_unique<MapLog>(ftl_, clock_, map_port_, &trace_);
     map_port_.set_log(map_log_.get());

@@ -26,6 +26,7 @@ MapLog::MapLog(const Ftl& ftl, const Clock& clock, Port& port, FirmwareTrace* tr
     const std::uint32_t pl = r / n.dies_per_chip;
     order_.push_back(((ch * n.chips_per_channel + chip) * n.dies_per_chip + die) * n.planes_per_die + pl);
   }
+  stripe_pages_ = std::uint64_t{planes_} * ppb_;
   stripes_.resize(c.reserved_blocks());
   for (StripeState& s : stripes_) s.retired.assign(planes_, 0);
   queues_.resize(planes_);
@@ -33,15 +34,29 @@ MapLog::MapLog(const Ftl& ftl, const Clock& clock, Port& port, FirmwareTrace* tr
   in_flight_.assign(planes_, 0);
 }
 
-std::uint32_t MapLog::stripes_for(std::uint64_t pages) const {
-  const std::uint64_t per = std::uint64_t{planes_} * ppb_;
-  return static_cast<std::uint32_t>((pages + per - 1) / per);
+std::uint64_t MapLog::usable_pages(const StripeState& s) const {
+  std::uint64_t planes = 0;
+  for (const char r : s.retired) planes += !r;
+  return planes * ppb_;
 }
 
-std::uint32_t MapLog::free_stripes() const {
-  std::uint32_t n = 0;
-  for (const StripeState& s : stripes_) n += s.state == Stripe::Erased || s.state == Stripe::Erasing;
+std::uint64_t MapLog::free_pages() const {
+  std::uint64_t n = 0;
+  for (const StripeState& s : stripes_)
+    if (s.state == Stripe::Erased || s.state == Stripe::Erasing) n += usable_pages(s);
   return n;
+}
+
+// What a journal page must leave free: the pages of the checkpoint under way not yet
+// programmed (each may fail and need another place), and room for the next one once that
+// completes (less what its completion erases: the full stripes older than its start);
+// with none under way, a checkpoint.
+std::uint64_t MapLog::reserve_pages() const {
+  if (!ckpt_active_) return ckpt_pages_;
+  std::uint64_t freed = 0;
+  for (const StripeState& s : stripes_)
+    if (s.state == Stripe::Full && s.max_seq <= ckpt_start_seq_) freed += usable_pages(s);
+  return ckpt_to_end_ + (ckpt_pages_ > freed ? ckpt_pages_ - freed : 0);
 }
 
 void MapLog::changed(std::uint32_t ppa) {
@@ -49,7 +64,8 @@ void MapLog::changed(std::uint32_t ppa) {
   ++updates_since_;
   if (ppa != kUnmapped) {
     const std::uint32_t block = ftl_.block_of_ppa(ppa);
-    if (ram_blocks_.empty() || ram_blocks_.back() != block) ram_blocks_.push_back(block);
+    if (ram_blocks_.empty() || ram_blocks_.back() != block || ram_barrier_) ram_blocks_.push_back(block);
+    ram_barrier_ = false;
   }
   if (++ram_entries_ == epp_) {  // a full page: to the log
     const std::uint64_t id = ++journal_ids_;
@@ -75,14 +91,19 @@ void MapLog::start_checkpoint(bool forced) {
   ckpt_began_ = clock_.now();
   updates_since_ = 0;
   journal_since_start_ = 0;
+  // The updates made so far are the checkpoint's once it is complete: the journal pages
+  // formed until now, and the RAM page's entries until now (the next entry starts a run
+  // of its own).
+  ckpt_start_journal_id_ = journal_ids_;
+  ram_mark_ = ram_blocks_.size();
+  ram_barrier_ = true;
   if (forced) ++counters_.checkpoints_forced;
   traced();
 }
 
 // The cursor on to the next place: the next page offset of the stripe, or the next stripe
-// (erased) when this one is full. A journal page may not open a stripe that the
-// checkpoints need.
-bool MapLog::advance_cursor(bool journal) {
+// (erased) when this one is full.
+bool MapLog::advance_cursor() {
   for (;;) {
     if (cur_ != kUnmapped && cur_page_ < ppb_) {
       if (!stripes_[cur_].retired[order_[cur_slot_]]) return true;
@@ -95,10 +116,6 @@ bool MapLog::advance_cursor(bool journal) {
     // A new stripe.
     const std::uint32_t next = cur_ == kUnmapped ? 0 : (cur_ + 1) % stripes();
     if (stripes_[next].state != Stripe::Erased) return false;
-    if (journal) {
-      const std::uint64_t owed = ckpt_active_ ? ckpt_to_place_ : ckpt_pages_;
-      if (free_stripes() < 1 + stripes_for(owed)) return false;
-    }
     if (cur_ != kUnmapped) stripes_[cur_].state = Stripe::Full;
     cur_ = next;
     cur_page_ = cur_slot_ = 0;
@@ -109,8 +126,17 @@ bool MapLog::advance_cursor(bool journal) {
   }
 }
 
-bool MapLog::place(bool journal, std::uint32_t& stripe, std::uint32_t& page, std::uint32_t& plane) {
-  if (!advance_cursor(journal)) return false;
+// The places left in the open stripe (its blocks not retired).
+std::uint64_t MapLog::open_rest() const {
+  if (cur_ == kUnmapped || cur_page_ >= ppb_) return 0;
+  const StripeState& s = stripes_[cur_];
+  std::uint64_t row = 0;
+  for (std::uint32_t i = cur_slot_; i < planes_; ++i) row += !s.retired[order_[i]];
+  return row + usable_pages(s) / ppb_ * (ppb_ - cur_page_ - 1);
+}
+
+bool MapLog::place(std::uint32_t& stripe, std::uint32_t& page, std::uint32_t& plane) {
+  if (!advance_cursor()) return false;
   stripe = cur_;
   page = cur_page_;
   plane = order_[cur_slot_];
@@ -123,18 +149,24 @@ bool MapLog::place(bool journal, std::uint32_t& stripe, std::uint32_t& page, std
 
 void MapLog::pump() {
   for (;;) {
-    // Short of room and no checkpoint under way: one starts (the log frees only behind one).
-    if (!ckpt_active_ && free_stripes() <= stripes_for(ckpt_pages_) + 1) start_checkpoint(true);
+    // Short of room and no checkpoint under way: one starts (the log frees only behind
+    // one), while the free stripes still hold it and one more.
+    if (!ckpt_active_ && !spent_ && free_pages() < ckpt_pages_ + 2 * stripe_pages_) start_checkpoint(true);
     std::uint32_t stripe = 0, page = 0, plane = 0;
     Op op;
-    if (!journal_ready_.empty() && place(true, stripe, page, plane)) {
-      op.item = journal_ready_.front();
-      journal_ready_.pop_front();
-      waiting_ = false;
-    } else if (ckpt_to_place_ && place(false, stripe, page, plane)) {
+    // A checkpoint's pages first: journal pages placed meanwhile would take the room it
+    // was started with.
+    // A journal page leaves the checkpoints their room (reserve_pages), counted over the
+    // erased stripes and the rest of the open one.
+    if (ckpt_to_place_ && place(stripe, page, plane)) {
       op.checkpoint = true;
       op.item = ckpt_number_;
       --ckpt_to_place_;
+    } else if (!ckpt_to_place_ && !journal_ready_.empty() && free_pages() + open_rest() > reserve_pages() &&
+               place(stripe, page, plane)) {
+      op.item = journal_ready_.front();
+      journal_ready_.pop_front();
+      waiting_ = false;
     } else {
       if (!journal_ready_.empty() && !waiting_) {
         waiting_ = true;
@@ -148,15 +180,37 @@ void MapLog::pump() {
     stripes_[stripe].max_seq = op.seq + 1;
     queue(plane, op);
   }
-  // Work waiting with nothing under way that could make room: a log too small (the
-  // config's check should make this impossible).
-  if ((!journal_ready_.empty() || ckpt_to_place_) && issued_ == 0) {
+  // Work waiting with nothing under way that could make room: after failures (which
+  // take a block's remaining places at once), the end of the log (read-only); without
+  // any, a defect (the config's check leaves room).
+  if ((!journal_ready_.empty() || ckpt_to_place_) && issued_ == 0 && !spent_) {
     bool queued = false;
     for (const auto& q : queues_) queued = queued || !q.empty();
-    if (!queued)
-      throw std::logic_error("map log: no room and nothing under way (" + std::to_string(stripes()) +
-                             " stripes, checkpoint of " + std::to_string(ckpt_pages_) + " pages)");
+    if (!queued) {
+      if (!counters_.program_failures && !counters_.erase_failures)
+        throw std::logic_error("map log: no room and nothing under way (" + std::to_string(stripes()) +
+                               " stripes, checkpoint of " + std::to_string(ckpt_pages_) + " pages)");
+      spend();
+    }
   }
+}
+
+// The log holds what the config's check asks of it: two checkpoints and three stripes.
+bool MapLog::short_of_blocks() const {
+  std::uint64_t usable = 0;
+  for (const StripeState& s : stripes_) usable += usable_pages(s);
+  return usable < 2 * ckpt_pages_ + 3 * stripe_pages_;
+}
+
+void MapLog::spend() {
+  if (spent_) return;
+  spent_ = true;
+  std::uint32_t retired = 0;
+  for (const StripeState& s : stripes_)
+    for (const char r : s.retired) retired += r;
+  port_.spent("the map log lost " + std::to_string(retired) + " of its " + std::to_string(stripes() * planes_) +
+              " blocks to failures: it no longer has room for a checkpoint of " + std::to_string(ckpt_pages_) +
+              " pages");
 }
 
 void MapLog::queue(std::uint32_t plane, const Op& op) {
@@ -201,6 +255,7 @@ void MapLog::program_ended(std::uint32_t plane, bool ok) {
   if (!ok) {
     ++counters_.program_failures;
     stripes_[op.stripe].retired[plane] = 1;  // the block's later pages are skipped
+    if (short_of_blocks()) spend();
     if (op.checkpoint) {
       if (op.item == ckpt_number_ && ckpt_active_) ++ckpt_to_place_;
     } else {
@@ -214,6 +269,10 @@ void MapLog::program_ended(std::uint32_t plane, bool ok) {
       ++counters_.checkpoints;
       tail_seq_ = ckpt_start_seq_;
       journal_since_tail_ = journal_since_start_;
+      // What the checkpoint holds recovery need not find by a scan.
+      unpersisted_.erase(unpersisted_.begin(), unpersisted_.upper_bound(ckpt_start_journal_id_));
+      if (journal_ids_ == ckpt_start_journal_id_)  // the RAM page of the start: its entries before it
+        ram_blocks_.erase(ram_blocks_.begin(), ram_blocks_.begin() + static_cast<std::ptrdiff_t>(ram_mark_));
       reclaim();
     }
   } else {
@@ -241,7 +300,10 @@ void MapLog::reclaim() {
       op.stripe = s;
       queue(p, op);
     }
-    if (!st.erasing) st.state = Stripe::Erased;  // nothing left to erase in it
+    if (!st.erasing) {  // nothing left to erase in it
+      st.state = Stripe::Erased;
+      st.max_seq = 0;
+    }
   }
 }
 
@@ -256,6 +318,7 @@ void MapLog::erase_ended(std::uint32_t plane, bool ok) {
   } else {
     ++counters_.erase_failures;
     st.retired[plane] = 1;
+    if (short_of_blocks()) spend();
   }
   if (--st.erasing == 0) {
     st.state = Stripe::Erased;

@@ -16,18 +16,23 @@
 // A stripe is erased once a newer checkpoint is complete and the stripe holds nothing
 // since that checkpoint began. Room: a checkpoint starts when its interval is reached
 // (FtlConfig::checkpoint_interval_*), or, forced, when the erased stripes (and those being
-// erased) come down to what a checkpoint needs plus one; a journal page may not open a
-// stripe that a checkpoint (under way, or the next) needs: it waits in RAM instead. The
+// erased) come down to what a checkpoint needs plus two stripes. A checkpoint's pages are
+// placed before journal pages, and a journal page is placed only while the room left (the
+// erased stripes and the rest of the open one) exceeds what the checkpoints need: the
+// rest of the one under way and the next one, less what the one under way will free; it
+// waits in RAM instead. The
 // device's start state counts as checkpointed (before time 0, outside the ring).
 //
 // A failed program retires the page's log block for the stripe (the rest of that block is
 // skipped) and the page is written again at the next place; a failed erase retires the
-// block the same way.
+// block the same way. When failures leave the log short (fewer good blocks than the
+// config's check asks, or no room to go on), the log is spent: Port::spent, read-only.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "controller/core.h"
@@ -45,6 +50,9 @@ class MapLog final : public Ftl::Changes {
     virtual ~Port() = default;
     virtual void program(std::uint32_t plane, std::uint32_t k, std::uint32_t page) = 0;
     virtual void erase(std::uint32_t plane, std::uint32_t k) = 0;
+    // Failures retired so many of the log's blocks that it no longer holds two
+    // checkpoints: the mapping can no longer be kept, the device goes read-only. Once.
+    virtual void spent(const std::string& why) = 0;
   };
   struct Counters {
     std::uint64_t entries = 0;           // mapping updates journaled
@@ -76,6 +84,21 @@ class MapLog final : public Ftl::Changes {
   void erase_ended(std::uint32_t plane, bool ok);
 
   const Counters& counters() const { return counters_; }
+  // ---- a read-only view of the log's order (what tests check it by) ----
+  struct Placed {
+    bool erase = false, checkpoint = false;
+    std::uint64_t item = 0, seq = 0;  // a checkpoint page: the checkpoint's number
+  };
+  // The command in flight on `plane` (only while one is).
+  Placed in_flight_on(std::uint32_t plane) const {
+    const Op& o = busy_[plane];
+    return {o.erase, o.checkpoint, o.item, o.seq};
+  }
+  // Pages before this place in the log's order are not needed by recovery.
+  std::uint64_t tail_seq() const { return tail_seq_; }
+  // The number of the last complete checkpoint (0: the start state's).
+  std::uint64_t last_checkpoint() const { return ckpt_active_ ? ckpt_number_ - 1 : ckpt_number_; }
+  bool spent() const { return spent_; }
   Reads reads() const;
   // The blocks (FTL numbering) holding pages whose mapping update no programmed journal
   // page holds (in RAM, or in a journal page not yet programmed), each once, appended.
@@ -105,11 +128,15 @@ class MapLog final : public Ftl::Changes {
   void start_checkpoint(bool forced);
   void pump();
   // The next place in the ring (its stripe opened if needed), false if none may be taken
-  // now; `journal`: for a journal page (which leaves room for checkpoints).
-  bool place(bool journal, std::uint32_t& stripe, std::uint32_t& page, std::uint32_t& plane);
-  bool advance_cursor(bool journal);
-  std::uint32_t free_stripes() const;  // erased or being erased
-  std::uint32_t stripes_for(std::uint64_t pages) const;
+  // now (the next stripe not erased yet).
+  bool place(std::uint32_t& stripe, std::uint32_t& page, std::uint32_t& plane);
+  bool advance_cursor();
+  std::uint64_t open_rest() const;  // places left in the open stripe
+  std::uint64_t usable_pages(const StripeState& s) const;  // its blocks not retired, all their pages
+  std::uint64_t free_pages() const;     // of the stripes erased or being erased
+  std::uint64_t reserve_pages() const;  // what a journal page must leave free
+  bool short_of_blocks() const;         // failures left less than the config's check asks
+  void spend();                         // the log can no longer be kept: told once
   void queue(std::uint32_t plane, const Op& op);
   void issue(std::uint32_t plane);
   void requeue_block(std::uint32_t plane, std::uint32_t stripe);  // its placed programs, placed again
@@ -123,6 +150,8 @@ class MapLog final : public Ftl::Changes {
   Port& port_;
   FirmwareTrace* trace_;
   std::uint32_t planes_, ppb_, epp_;
+  std::uint64_t stripe_pages_ = 0;  // a stripe without retired blocks
+  bool spent_ = false;
   std::uint64_t ckpt_pages_;
   std::uint64_t interval_updates_;
   Tick interval_ticks_;
@@ -148,6 +177,9 @@ class MapLog final : public Ftl::Changes {
   std::uint64_t ckpt_number_ = 0, ckpt_start_seq_ = 0, ckpt_to_place_ = 0, ckpt_to_end_ = 0;
   Tick ckpt_began_ = 0;
   std::uint64_t updates_since_ = 0;
+  std::uint64_t ckpt_start_journal_id_ = 0;  // journal pages formed before it began: ids up to this
+  std::size_t ram_mark_ = 0;                 // the RAM page's block runs before it began
+  bool ram_barrier_ = false;                 // the next entry starts a run (after ram_mark_)
   std::uint64_t journal_since_start_ = 0;  // journal pages programmed at or after ckpt_start_seq_
   std::uint64_t journal_since_tail_ = 0;   // ... at or after tail_seq_
   bool waiting_ = false;                   // a journal page waits for room (counted once per wait)

@@ -2,7 +2,7 @@
 // (retiring, or retired) and the plane no longer keeps its spare (Ftl::keeps_spare), the
 // whole device goes read-only, as drives do when their spare is spent: from then on host
 // writes and trims are refused (HostStatus::WriteProtected), reads served. A warning
-// names the plane and its counts.
+// names the plane and its counts. The same when failures spend the map log's blocks.
 #pragma once
 
 #include <string>
@@ -19,6 +19,15 @@ class ReadOnly {
   Tick at() const { return at_; }  // kNever: not read-only
   const std::string& reason() const { return reason_; }
 
+  // The map log (controller/map_log.h) was spent by failures: the mapping can no longer be
+  // persisted.
+  void log_spent(const std::string& why) {
+    if (on()) return;
+    at_ = clock_.now();
+    reason_ = why;
+    reports_.warning("the device is read-only from " + std::to_string(ticks_to_us(at_)) + " us: " + reason_ +
+                     "; host writes and trims are refused from now on");
+  }
   // A block of `plane` failed.
   void block_failed(std::uint32_t plane) {
     if (on() || ftl_.keeps_spare(plane)) return;

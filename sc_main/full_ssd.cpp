@@ -492,8 +492,11 @@ void FullSsd::on_cut() {
     if (const ctrl::MapLog* log = firmware->firmware().map_log()) {
       const ctrl::MapLog::Reads r = log->reads();
       log_pages = r.checkpoint_pages + r.journal_pages;
-      std::vector<std::uint64_t> reads(dies, log_pages / dies);  // the log is striped over every plane
-      for (std::size_t d = 0; d < log_pages % dies; ++d) ++reads[d];
+      // The log is striped over every plane, channel first: the pages past a whole number
+      // per die go to the first die of each channel, then the second.
+      std::vector<std::uint64_t> reads(dies, log_pages / dies);
+      const std::size_t per_channel = dies / n.channels;
+      for (std::size_t k = 0; k < log_pages % dies; ++k) ++reads[(k % n.channels) * per_channel + k / n.channels];
       recovery += read_recovery_us(n, reads);
       std::vector<std::uint32_t> blocks;
       log->unjournaled_blocks(blocks);

@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -63,6 +64,8 @@ struct Flash final : MapLog::Port {
     issued.push_back({false, plane, k, page});
     log.push_back(issued.back());
   }
+  std::vector<std::string> spent_why;
+  void spent(const std::string& why) override { spent_why.push_back(why); }
   void erase(std::uint32_t plane, std::uint32_t k) override {
     if (!busy.insert(plane).second) errors.push_back("two commands in flight on plane " + std::to_string(plane));
     wp[{plane, k}] = 0;
@@ -297,4 +300,122 @@ TEST_CASE("map log: the blocks whose updates no programmed journal page holds", 
   r.updates(1, 3);
   r.log.unjournaled_blocks(b);
   CHECK(b == std::vector<std::uint32_t>{3});
+}
+
+// The log under load as the flash gives it: bursts of updates, commands ended in any order,
+// one plane much slower than the others, programs and erases that fail. Every command
+// keeps its block's page order; no erase takes a page recovery needs (at or after the
+// last complete checkpoint's start); the last complete checkpoint's pages are all on
+// flash; the journal pages recovery reads are those programmed since; the log never
+// stalls with room to make (a failing NAND may spend it: then read-only, no stall).
+TEST_CASE("map log: bursts ended in any order, a slow plane, failures: order kept, nothing needed erased",
+          "[map_log]") {
+  struct Page {
+    MapLog::Placed what;
+    int state = 0;  // 0 in flight, 1 programmed, 2 failed
+  };
+  struct Nand final : MapLog::Port {
+    MapLog* log = nullptr;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<Page>> blocks;  // (plane, k)
+    std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> busy;       // plane -> (k, page or ~0: erase)
+    std::vector<std::string> errors;
+    int spent_count = 0;
+    void program(std::uint32_t plane, std::uint32_t k, std::uint32_t page) override {
+      if (busy.count(plane)) errors.push_back("two commands on a plane");
+      std::vector<Page>& b = blocks[{plane, k}];
+      if (b.size() != page) errors.push_back("a page out of order");
+      b.push_back({log->in_flight_on(plane), 0});
+      busy[plane] = {k, page};
+    }
+    void erase(std::uint32_t plane, std::uint32_t k) override {
+      if (busy.count(plane)) errors.push_back("two commands on a plane");
+      for (const Page& p : blocks[{plane, k}])
+        if (p.state == 1 && p.what.seq >= log->tail_seq()) errors.push_back("a page recovery needs erased");
+      busy[plane] = {k, ~0u};
+    }
+    void spent(const std::string&) override { ++spent_count; }
+  };
+  for (const std::uint32_t page_bytes : {512u, 2048u})
+    for (const std::uint64_t interval : {0ull, 50ull, 700ull})
+      for (const double fail : {0.0, 0.02})
+        for (const unsigned seed : {1u, 2u}) {
+          FtlConfig f = tiny();
+          f.nand.page_bytes = page_bytes;
+          f.checkpoint_interval_updates = interval;
+          const std::vector<std::string> invalid = f.validate();
+          REQUIRE(invalid.empty());
+          Clock clock;
+          Ftl ftl(f);
+          Nand nand;
+          MapLog log(ftl, clock, nand);
+          nand.log = &log;
+          std::mt19937_64 rng(seed);
+          std::uniform_real_distribution<double> u(0, 1);
+          std::uint64_t ends = 0;
+          INFO("page bytes " << page_bytes << ", interval " << interval << ", failures " << fail << ", seed " << seed);
+          for (int step = 0; step < 20000 && nand.errors.empty(); ++step) {
+            if (nand.busy.empty() || u(rng) < 0.4) {
+              const int n = 1 + static_cast<int>(rng() % 150);
+              for (int i = 0; i < n; ++i)
+                REQUIRE_NOTHROW(log.changed(static_cast<std::uint32_t>(rng() % ftl.planes()) *
+                                            ftl.config().nand.blocks_per_plane * 4));
+              continue;
+            }
+            std::vector<std::uint32_t> planes;
+            for (const auto& b : nand.busy)
+              if (b.first != 2 || u(rng) < 0.1) planes.push_back(b.first);  // plane 2 is slow
+            if (planes.empty()) continue;
+            const std::uint32_t plane = planes[rng() % planes.size()];
+            const auto [k, page] = nand.busy[plane];
+            nand.busy.erase(plane);
+            const bool ok = u(rng) >= fail;
+            ++ends;
+            if (page == ~0u) {
+              if (ok) nand.blocks[{plane, k}].clear();
+              REQUIRE_NOTHROW(log.erase_ended(plane, ok));
+            } else {
+              nand.blocks[{plane, k}][page].state = ok ? 1 : 2;
+              REQUIRE_NOTHROW(log.program_ended(plane, ok));
+            }
+            // What recovery reads is on flash.
+            std::uint64_t ckpt = 0, journal = 0;
+            for (const auto& b : nand.blocks)
+              for (const Page& p : b.second) {
+                if (p.state != 1) continue;
+                if (p.what.checkpoint && p.what.item == log.last_checkpoint()) ++ckpt;
+                if (!p.what.checkpoint && p.what.seq >= log.tail_seq()) ++journal;
+              }
+            if (log.last_checkpoint() > 0 && ckpt != log.checkpoint_size()) nand.errors.push_back("a checkpoint lost");
+            if (journal != log.reads().journal_pages) nand.errors.push_back("the journal since it miscounted");
+          }
+          CHECK(nand.errors.empty());
+          if (!nand.errors.empty()) FAIL_CHECK(nand.errors.front());
+          CHECK(nand.spent_count <= 1);
+          CHECK(nand.spent_count == (log.spent() ? 1 : 0));
+          if (!log.spent()) CHECK(ends > 1000);  // spent: read-only, no more log work
+          if (fail == 0) {
+            CHECK(log.counters().checkpoints > 3);
+            CHECK(log.counters().erases > 0);
+            CHECK_FALSE(log.spent());
+          }
+        }
+}
+
+TEST_CASE("map log: a complete checkpoint covers the updates made before it began: no scan for them",
+          "[map_log]") {
+  FtlConfig f = tiny();
+  f.checkpoint_interval_updates = 70;
+  Rig r(f);
+  r.updates(64, 5);  // a journal page, in flight
+  r.updates(5, 6);
+  r.updates(1, 7);   // the 70th update: a checkpoint begins
+  r.updates(2, 8);   // after it began
+  std::vector<std::uint32_t> b;
+  r.log.unjournaled_blocks(b);
+  CHECK(b == std::vector<std::uint32_t>{5, 6, 7, 8});
+  r.flash.drain();  // the journal page and the checkpoint programmed
+  CHECK(r.log.counters().checkpoints == 1);
+  b.clear();
+  r.log.unjournaled_blocks(b);
+  CHECK(b == std::vector<std::uint32_t>{8});
 }
