@@ -42,11 +42,10 @@ void HoldingStage::load_add(std::uint32_t plane, FlashOp op, int delta) {
   v += delta;
 }
 
-FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin, CommandIssuer& issuer,
-                               std::uint32_t gc_plane) {
+FwCommand& HoldingStage::acquire_at(FlashOp op, const PhysAddr& a, FlashOrigin origin, std::uint32_t ppa,
+                                     CommandIssuer& issuer) {
   FwCommand& c = commands_.acquire(op, 1, nand_.page_bytes);
   FlashCommand& f = *c.cmd;
-  const PhysAddr a = ftl_.decode(ppa);
   f.op = op;
   f.channel = a.channel;
   f.chip = a.chip;
@@ -59,12 +58,18 @@ FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin
   c.t_built = clock_.now();
   c.t_arrived = c.t_built;
   c.issuer = &issuer;
+  return c;
+}
+
+FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin, CommandIssuer& issuer,
+                               std::uint32_t gc_plane) {
+  FwCommand& c = acquire_at(op, ftl_.decode(ppa), origin, ppa, issuer);
   if (op == FlashOp::Read && reads_via_) {  // decoded first (read recovery), then to its issuer
     c.then = &issuer;
     c.issuer = reads_via_;
   }
   const std::uint32_t plane = ftl_.plane_of_ppa(ppa);
-  if (is_gc(origin)) f.priority = gc_.issue_class(origin, gc_plane == kUnmapped ? plane : gc_plane, plane);
+  if (is_gc(origin)) c.cmd->priority = gc_.issue_class(origin, gc_plane == kUnmapped ? plane : gc_plane, plane);
   load_add(plane, op, +1);
   if (op == FlashOp::Program) {  // its page held, bound when it leaves
     c.bound = false;
@@ -75,20 +80,7 @@ FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin
 }
 
 FwCommand& HoldingStage::build_map(FlashOp op, std::uint32_t plane, const PhysAddr& a, CommandIssuer& issuer) {
-  FwCommand& c = commands_.acquire(op, 1, nand_.page_bytes);
-  FlashCommand& f = *c.cmd;
-  f.op = op;
-  f.channel = a.channel;
-  f.chip = a.chip;
-  f.die = a.die;
-  f.plane_mask = static_cast<std::uint8_t>(1u << a.plane);
-  f.block[a.plane] = a.block;
-  f.page = a.page;
-  f.origin = FlashOrigin::MapLog;
-  c.ppa = plane * nand_.blocks_per_plane * nand_.pages_per_block;
-  c.t_built = clock_.now();
-  c.t_arrived = c.t_built;
-  c.issuer = &issuer;
+  FwCommand& c = acquire_at(op, a, FlashOrigin::MapLog, plane * nand_.blocks_per_plane * nand_.pages_per_block, issuer);
   load_add(plane, op, +1);
   trace_.command(c.ppa, +1, c.t_built);
   return c;

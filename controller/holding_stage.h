@@ -113,6 +113,9 @@ class HoldingStage {
   }
 
  private:
+  // A fresh single-page command of `op` at `a` for `issuer`, built now, its record's page
+  // `ppa`.
+  FwCommand& acquire_at(FlashOp op, const PhysAddr& a, FlashOrigin origin, std::uint32_t ppa, CommandIssuer& issuer);
   std::uint32_t die_of(const FwCommand& c) const { return chip_of(c) * nand_.dies_per_chip + c.cmd->die; }
   std::uint32_t plane_of(const FwCommand& c) const { return ftl_.plane_of_ppa(c.ppa); }
   void load_add(std::uint32_t plane, FlashOp op, int delta);

@@ -338,7 +338,8 @@ def plot_parts_time(df, out, label_by, formats, name="latency_parts_time"):
         fig, axes = plt.subplots(2, 1, figsize=(11, 7), sharex=True)
         legend = []
         for ax, op in zip(axes, ("read", "write")):
-            cols = [(p, c) for p, c in PARTS if (t[f"{op}_part_{p}_us"] > 0).any()]
+            # A part of a feature that was off has no column (tlm/latency_parts.h: optional parts).
+            cols = [(p, c) for p, c in PARTS if f"{op}_part_{p}_us" in t.columns and (t[f"{op}_part_{p}_us"] > 0).any()]
             if cols:
                 ax.stackplot(mid, [t[f"{op}_part_{p}_us"] for p, _ in cols], colors=[c for _, c in cols],
                              step="mid")
