@@ -14,18 +14,9 @@ MapLog::MapLog(const Ftl& ftl, const Clock& clock, Port& port, FirmwareTrace* tr
       interval_ticks_(us_to_ticks(ftl.config().checkpoint_interval_us)) {
   const FtlConfig& c = ftl.config();
   if (!c.map_journal || c.reserved_blocks() == 0) throw std::invalid_argument("MapLog: the FTL keeps no map log");
-  const nand::NandConfig& n = c.nand;
-  // Stripe order: channel fastest, then chip, die, plane.
-  for (std::uint32_t s = 0; s < planes_; ++s) {
-    std::uint32_t r = s;
-    const std::uint32_t ch = r % n.channels;
-    r /= n.channels;
-    const std::uint32_t chip = r % n.chips_per_channel;
-    r /= n.chips_per_channel;
-    const std::uint32_t die = r % n.dies_per_chip;
-    const std::uint32_t pl = r / n.dies_per_chip;
-    order_.push_back(((ch * n.chips_per_channel + chip) * n.dies_per_chip + die) * n.planes_per_die + pl);
-  }
+  // Stripe order: channel fastest, then chip, die, plane (as the static allocation CWDP).
+  const StaticAllocator stripe_order(c.nand, "CWDP");
+  for (std::uint32_t s = 0; s < planes_; ++s) order_.push_back(stripe_order.plane_of(s));
   stripe_pages_ = std::uint64_t{planes_} * ppb_;
   stripes_.resize(c.reserved_blocks());
   for (StripeState& s : stripes_) s.retired.assign(planes_, 0);
@@ -120,9 +111,7 @@ bool MapLog::advance_cursor() {
     cur_ = next;
     cur_page_ = cur_slot_ = 0;
     stripes_[cur_].state = Stripe::Open;
-    bool any = false;
-    for (const char r : stripes_[cur_].retired) any = any || !r;
-    if (!any) cur_page_ = ppb_;  // every block of it retired: on to the next
+    if (usable_pages(stripes_[cur_]) == 0) cur_page_ = ppb_;  // every block of it retired: on to the next
   }
 }
 
@@ -234,17 +223,17 @@ void MapLog::requeue_block(std::uint32_t plane, std::uint32_t stripe) {
   std::deque<Op>& q = queues_[plane];
   std::deque<Op> kept;
   for (const Op& o : q) {
-    if (o.erase || o.stripe != stripe) {
-      kept.push_back(o);
-      continue;
-    }
-    if (o.checkpoint) {
-      if (o.item == ckpt_number_) ++ckpt_to_place_;
-    } else {
-      journal_ready_.push_front(o.item);
-    }
+    if (o.erase || o.stripe != stripe) kept.push_back(o);
+    else place_again(o);
   }
   q.swap(kept);
+}
+
+// A program placed that will not be made there: its page goes back to be placed (a
+// journal page first in line; a page of the checkpoint under way, one more to place).
+void MapLog::place_again(const Op& o) {
+  if (!o.checkpoint) journal_ready_.push_front(o.item);
+  else if (ckpt_active_ && o.item == ckpt_number_) ++ckpt_to_place_;
 }
 
 void MapLog::program_ended(std::uint32_t plane, bool ok) {
@@ -256,11 +245,7 @@ void MapLog::program_ended(std::uint32_t plane, bool ok) {
     ++counters_.program_failures;
     stripes_[op.stripe].retired[plane] = 1;  // the block's later pages are skipped
     if (short_of_blocks()) spend();
-    if (op.checkpoint) {
-      if (op.item == ckpt_number_ && ckpt_active_) ++ckpt_to_place_;
-    } else {
-      journal_ready_.push_front(op.item);
-    }
+    place_again(op);
     requeue_block(plane, op.stripe);
   } else if (op.checkpoint) {
     ++counters_.checkpoint_pages;

@@ -20,8 +20,8 @@
 // placed before journal pages, and a journal page is placed only while the room left (the
 // erased stripes and the rest of the open one) exceeds what the checkpoints need: the
 // rest of the one under way and the next one, less what the one under way will free; it
-// waits in RAM instead. The
-// device's start state counts as checkpointed (before time 0, outside the ring).
+// waits in RAM instead. The device's start state counts as checkpointed (before time 0,
+// outside the ring).
 //
 // A failed program retires the page's log block for the stripe (the rest of that block is
 // skipped) and the page is written again at the next place; a failed erase retires the
@@ -109,6 +109,8 @@ class MapLog final : public Ftl::Changes {
   // Log commands issued and not ended (0 once the log is quiet).
   std::uint32_t in_flight() const { return issued_; }
   std::uint32_t stripes() const { return static_cast<std::uint32_t>(stripes_.size()); }
+  // The plane of the `slot`-th place of a stripe's page offset (channel fastest).
+  std::uint32_t plane_in_order(std::uint32_t slot) const { return order_[slot % planes_]; }
 
  private:
   enum class Stripe : std::uint8_t { Erased, Open, Full, Erasing };
@@ -140,6 +142,7 @@ class MapLog final : public Ftl::Changes {
   void queue(std::uint32_t plane, const Op& op);
   void issue(std::uint32_t plane);
   void requeue_block(std::uint32_t plane, std::uint32_t stripe);  // its placed programs, placed again
+  void place_again(const Op& o);
   void reclaim();
 
   void traced() {

@@ -492,11 +492,10 @@ void FullSsd::on_cut() {
     if (const ctrl::MapLog* log = firmware->firmware().map_log()) {
       const ctrl::MapLog::Reads r = log->reads();
       log_pages = r.checkpoint_pages + r.journal_pages;
-      // The log is striped over every plane, channel first: the pages past a whole number
-      // per die go to the first die of each channel, then the second.
+      // The log is striped over every plane in its order (channel first): the pages past
+      // a whole number per die go to the dies of its first places.
       std::vector<std::uint64_t> reads(dies, log_pages / dies);
-      const std::size_t per_channel = dies / n.channels;
-      for (std::size_t k = 0; k < log_pages % dies; ++k) ++reads[(k % n.channels) * per_channel + k / n.channels];
+      for (std::uint32_t k = 0; k < log_pages % dies; ++k) ++reads[log->plane_in_order(k) / n.planes_per_die];
       recovery += read_recovery_us(n, reads);
       std::vector<std::uint32_t> blocks;
       log->unjournaled_blocks(blocks);
