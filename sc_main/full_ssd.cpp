@@ -414,6 +414,7 @@ void FullSsd::build_power(const Config& cfg, const Settings& s, VcdWriter* vcd) 
     tv_recovery_ = vcd->declare("ssd.power.recovery_ns", 40);
   }
   power_mode = p.cut_mode;
+  recovery_reads_ = std::make_unique<nand::ReadBurst>(firmware->ftl().config().nand);
   const ctrl::CacheMode cache = s.fw.write_cache;
   ledger = std::make_unique<host::DurabilityLedger>(cache != ctrl::CacheMode::Volatile);
   host->set_ledger(ledger.get());
@@ -473,45 +474,48 @@ void FullSsd::on_cut() {
       });
     const host::DurabilityLedger::Outcome o =
         ledger->audit([this](std::uint64_t lpn, std::vector<Token>& out) { after_cut(lpn, out); });
-    // Recovery: with a map log, its last complete checkpoint and the journal since, read
-    // whole; then the scan of the spare areas: the programmed pages of every plane's open
-    // blocks (host and GC streams), and with a map log of every block holding a page whose
-    // mapping update no programmed journal page holds. Per die.
+    // Recovery, its reads run on the NAND's engines (nand/read_burst.h): with a map log,
+    // its last complete checkpoint and the journal since, read whole; then, once they are
+    // in, the scan of the spare areas: the programmed pages of every plane's open blocks
+    // (host and GC streams), and with a map log of every block holding a page whose
+    // mapping update no programmed journal page holds.
     const ctrl::Ftl& ftl = firmware->ftl();
     const nand::NandConfig& n = ftl.config().nand;
-    const std::size_t dies = static_cast<std::size_t>(n.chips()) * n.dies_per_chip;
-    std::vector<std::uint64_t> per_die(dies, 0);
-    std::uint64_t scan = 0;
-    for (std::uint32_t plane = 0; plane < ftl.planes(); ++plane) {
-      const std::uint64_t pages = ftl.next_offset(plane, false) + ftl.next_offset(plane, true);
-      per_die[plane / n.planes_per_die] += pages;
-      scan += pages;
-    }
-    double recovery = 0;
     std::uint64_t log_pages = 0;
-    if (const ctrl::MapLog* log = firmware->firmware().map_log()) {
+    Tick recovery = 0;
+    const ctrl::MapLog* log = firmware->firmware().map_log();
+    if (log) {
       const ctrl::MapLog::Reads r = log->reads();
       log_pages = r.checkpoint_pages + r.journal_pages;
       // The log is striped over every plane in its order (channel first): the pages past
-      // a whole number per die go to the dies of its first places.
-      std::vector<std::uint64_t> reads(dies, log_pages / dies);
-      for (std::uint32_t k = 0; k < log_pages % dies; ++k) ++reads[log->plane_in_order(k) / n.planes_per_die];
-      recovery += read_recovery_us(n, reads);
+      // a whole number per plane go to its first places.
+      const std::uint32_t planes = ftl.planes();
+      for (std::uint32_t plane = 0; plane < planes; ++plane) recovery_reads_->add(plane, 0, log_pages / planes, 0);
+      for (std::uint32_t k = 0; k < log_pages % planes; ++k) recovery_reads_->add(log->plane_in_order(k), 0, 1, 0);
+      recovery += recovery_reads_->run();
+    }
+    std::uint64_t scan = 0;
+    for (std::uint32_t plane = 0; plane < ftl.planes(); ++plane) {
+      const std::uint64_t pages = ftl.next_offset(plane, false) + ftl.next_offset(plane, true);
+      recovery_reads_->add(plane, 0, pages, kScanBytesPerPage);
+      scan += pages;
+    }
+    if (log) {
       std::vector<std::uint32_t> blocks;
       log->unjournaled_blocks(blocks);
       for (const std::uint32_t b : blocks) {
         const std::uint32_t plane = b / n.blocks_per_plane;
         if (b == ftl.open_block(plane, false) || b == ftl.open_block(plane, true)) continue;  // counted
         const std::uint64_t pages = ftl.written_pages(b);
-        per_die[plane / n.planes_per_die] += pages;
+        recovery_reads_->add(plane, 0, pages, kScanBytesPerPage);
         scan += pages;
       }
     }
-    recovery += scan_recovery_us(n, per_die);
-    power.add(o, recovery, scan, log_pages);
+    recovery += recovery_reads_->run();
+    power.add(o, ticks_to_us(recovery), scan, log_pages);
     if (vcd_) {
       vcd_->change(tv_cuts_, now, power.cuts);
-      vcd_->change(tv_recovery_, now, static_cast<std::uint64_t>(std::llround(recovery * 1000)));
+      vcd_->change(tv_recovery_, now, static_cast<std::uint64_t>((recovery + 500) / 1000));
     }
   }
   arm_cut();

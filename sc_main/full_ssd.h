@@ -14,6 +14,7 @@
 #include "controller/host_iface.h"
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
+#include "nand/read_burst.h"
 #include "sc_main/config.h"
 #include "sc_main/settings.h"
 #include "sc_main/kernel_calibrator.h"
@@ -159,6 +160,7 @@ struct FullSsd : sc_core::sc_module {
   std::uint64_t cut_rng_ = 0;  // the seeded cuts' draws (splitmix64 state)
   Tick cut_window_ = 0;
   void arm_cut();
+  std::unique_ptr<nand::ReadBurst> recovery_reads_;  // the recovery's reads, timed on the NAND's engines
 };
 
 }  // namespace ssd

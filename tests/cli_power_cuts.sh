@@ -100,7 +100,7 @@ for d in (a, b):
 if a != b: sys.exit("cli_power_cuts: the probes changed the run's statistics")
 PY
 # The VCD marks each cut and its recovery scan: tests/data/power_cut.msr's cuts at 5 and
-# 10.3 ms (docs/controller.md, "Power loss"), scans of 75.213 and 150.213 us.
+# 10.3 ms (docs/controller.md, "Power loss"), scans of 75.213 and 150.234 us.
 data="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data"
 "$ssdsim" --set workload.kind=trace --set workload.path="$data/power_cut.msr" --set nand.page_bytes=4096 \
   --set ftl.precondition=0 --set power.cut_at_us=5000,10300 --set trace.vcd="$dir/vcd/cut.vcd" --out "$dir/vcd" \
@@ -121,7 +121,7 @@ for l in lines:
         v, i = l[1:].split()
         if i in ids:
             seen.setdefault(ids[i], []).append((t, int(v, 2)))
-want = {"cuts": [(0, 0), (5000000000, 1), (10300000000, 2)], "recovery_ns": [(0, 0), (5000000000, 75213), (10300000000, 150213)]}
+want = {"cuts": [(0, 0), (5000000000, 1), (10300000000, 2)], "recovery_ns": [(0, 0), (5000000000, 75213), (10300000000, 150234)]}
 if seen != want:
     sys.exit(f"cli_power_cuts: the VCD's power signals are {seen}, not {want}")
 if "ssd.power.cuts" not in open(sys.argv[2]).read():
