@@ -150,6 +150,7 @@ std::uint32_t Ftl::encode(const PhysAddr& a) const {
           n.planes_per_die + a.plane;
   const std::uint32_t block =
       nand_block_.empty() ? a.block : ftl_block_[std::size_t{plane} * nand_blocks_per_plane_ + a.block];
+  if (block == kUnmapped) return kUnmapped;
   return (plane * n.blocks_per_plane + block) * n.pages_per_block + a.page;
 }
 

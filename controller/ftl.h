@@ -150,6 +150,8 @@ class Ftl {
 
   // ---- addresses ----
   PhysAddr decode(std::uint32_t ppa) const;
+  // The FTL's page of a NAND address; kUnmapped for a block the FTL does not see (a
+  // factory bad block, a map log's block).
   std::uint32_t encode(const PhysAddr& a) const;
   std::uint32_t plane_of_ppa(std::uint32_t ppa) const { return ppa / pages_per_plane_; }
   std::uint32_t block_of_ppa(std::uint32_t ppa) const { return ppa / cfg_.nand.pages_per_block; }

@@ -122,6 +122,7 @@ TEST_CASE("map log: the FTL leaves a plane's last good blocks to it and keeps it
       const PhysAddr a = ftl.map_log_address(p, k, 1);
       CHECK(a.block == 28 + k);
       CHECK(a.page == 1);
+      CHECK(ftl.encode(a) == ssd::ctrl::kUnmapped);  // the FTL does not see the log's blocks
       CHECK(ftl.encode(ftl.decode(p * 28 * 4)) == p * 28 * 4);
       CHECK(a.channel == ftl.decode(p * 28 * 4).channel);
       CHECK(a.plane == ftl.decode(p * 28 * 4).plane);
@@ -137,6 +138,13 @@ TEST_CASE("map log: the FTL leaves a plane's last good blocks to it and keeps it
   CHECK(with_bad.map_log_address(1, 3, 0).block == 30);
   // No FTL block decodes to a log block.
   for (std::uint32_t b = 0; b < 27; ++b) CHECK(with_bad.decode(1 * 27 * 4 + b * 4).block < 27);
+  // The blocks the FTL does not see encode to no page: plane 0's bad block 2, its log's.
+  PhysAddr bad_block = with_bad.decode(0);
+  bad_block.block = 2;
+  CHECK(with_bad.encode(bad_block) == kUnmapped);
+  CHECK(with_bad.encode(with_bad.map_log_address(0, 0, 5)) == kUnmapped);
+  bad_block.block = 3;  // the FTL's block 2
+  CHECK(with_bad.encode(bad_block) == 2 * 4);
 }
 
 TEST_CASE("map log: a config whose log or spare is too small is refused by key", "[map_log][config]") {
