@@ -19,6 +19,7 @@ bash "$root/scripts/deps.sh"
 # small verilated blocks are still built and run here.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSSD_PGO=OFF -DSSD_SANITIZE=ON -DSSD_RTL=OFF >&2
 cmake --build "$build" -j "$(nproc)" >&2
+echo "sanitize: set up and built in $SECONDS s" >&2
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 # Two tests are left out. One checks an exception that libsystemc (not instrumented) throws
 # through Catch's matcher, and AddressSanitizer reports the stack the uninstrumented
@@ -27,6 +28,7 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 # for figures the plain build already checks. The experiment scripts' tests check the
 # Python scripts around ssdsim, which the normal pass runs.
 (cd "$build" && ctest -j "$(nproc)" --output-on-failure -E "a payload that never comes back|steady-state checks|^experiments:")
+echo "sanitize: test suite done, $SECONDS s in" >&2
 for reader in msr spc disksim mqsim blkparse nand_ops json set; do
   (cd "$build/tests" && ./fuzz_readers "$reader" "$root/tests/fuzz_corpus/$reader" --seconds "$seconds" --seed "$RANDOM")
 done
