@@ -120,6 +120,7 @@ void HostSplitter::process(HostCommand& c, void* payload) {
       // Every earlier write is on flash (a later flush waits longer), or its pages are
       // safe in a cache held up by capacitors.
       if (writes_executing_ == 0 || writes_.cache().protected_by_holdup()) {
+        if (lost_before(write_seq_)) c.status = HostStatus::MediaError;
         complete(w);
       } else {
         ++counters_.flushes_waited;
@@ -230,10 +231,12 @@ void HostSplitter::write_settled(std::uint64_t seq) {
   for (auto f = flushes_.rbegin(); f != flushes_.rend() && f->after >= seq; ++f) --f->writes_left;
   while (!flushes_.empty() && flushes_.front().writes_left == 0) {
     HostWork& w = *flushes_.front().w;
+    const std::uint64_t after = flushes_.front().after;
     flushes_.pop_front();
     HostCommand& c = *w.cmd;
     c.parts = {};
     at(c.parts, Part::WriteBuffer) = clock_.now() - c.t_processed;  // waiting for the write buffer to drain
+    if (lost_before(after)) c.status = HostStatus::MediaError;
     complete(w);
   }
 }

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <deque>
 
 #include "controller/firmware_counters.h"
@@ -77,6 +78,10 @@ class HostSplitter final : public CommandIssuer {
   void page_settled(std::uint64_t seq);
 
   void set_life_listener(LifeListener* l) { life_ = l; }
+  // A page of host write `seq`, acknowledged by the write cache, failed (it never reaches
+  // flash): every flush taken after that write ends with a media error from now on (none
+  // can make it durable).
+  void acknowledged_page_failed(std::uint64_t seq) { first_lost_ = std::min(first_lost_, seq); }
   std::uint64_t sectors_per_page() const { return spp_; }
 
   // Calls f for the pages of a request that process() looks up at once, on a device of
@@ -131,6 +136,10 @@ class HostSplitter final : public CommandIssuer {
   std::deque<HostWork> works_;  // every record made (stable), reused through free_
   HostWork* free_ = nullptr;
   std::deque<FlushWait> flushes_;       // waiting, in arrival order
+  // The first write (in arrival order) whose acknowledged page failed (none: the largest).
+  std::uint64_t first_lost_ = ~std::uint64_t{0};
+  // Whether a write taken up to `after` lost an acknowledged page.
+  bool lost_before(std::uint64_t after) const { return first_lost_ <= after; }
   std::uint64_t write_seq_ = 0;         // host writes taken, in arrival order
   std::uint64_t writes_executing_ = 0;  // taken and not yet on flash
   // Per host write from number unsettled_first_ on: its pages not yet on flash.

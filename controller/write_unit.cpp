@@ -86,8 +86,8 @@ void WriteUnit::program(std::uint32_t op, bool again) {
 }
 
 // A page the cache acknowledged that fails does so after its host command completed: the
-// host is not told (as a drive reports such a loss only in its logs); the data stays in
-// the buffer as the page's all the same.
+// host learns of it from the next flush, which ends with a media error (the write was
+// never made durable); the data stays in the buffer as the page's all the same.
 void WriteUnit::write_page_done(std::uint32_t op, const FwCommand* f, bool failed) {
   const WritePath::Op& o = buffer_.op(op);
   const std::uint64_t seq = o.origin.write_seq;
@@ -104,6 +104,7 @@ void WriteUnit::write_page_done(std::uint32_t op, const FwCommand* f, bool faile
     if (failed) {
       ++faults_.failed_write_pages;
       ++faults_.failed_acknowledged_pages;
+      splitter_.acknowledged_page_failed(seq);  // the next flush after it says so
     }
   } else if (failed) {
     splitter_.page_failed(*host, known, waited_for);

@@ -282,6 +282,8 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     // keeps the data as the page's, never programmed, until the page is written again:
     // it reads as written, and the shadow stays.
     ++write_errors_;
+  } else if (c.op == HostOp::Flush && c.status == HostStatus::MediaError) {
+    ++flush_errors_;  // a write before it lost a page the cache acknowledged: not durable
   } else if (c.op == HostOp::Read) {
     if (c.status == HostStatus::MediaError) ++media_errors_;
     for (std::size_t i = 0; i < expect.size(); ++i) {

@@ -175,6 +175,9 @@ class HostDriver : public sc_core::sc_module {
   std::uint64_t unrecovered_pages() const { return unrecovered_pages_; }
   // Writes the device answered with a media error (a page it could not program).
   std::uint64_t write_errors() const { return write_errors_; }
+  // Flushes the device answered with a media error (a write before it lost a page its
+  // write cache had acknowledged: it can never be made durable).
+  std::uint64_t flush_errors() const { return flush_errors_; }
   // Writes and trims the device refused (HostStatus::WriteProtected: read-only).
   std::uint64_t refused() const { return refused_; }
   const std::vector<std::string>& errors() const { return errors_; }
@@ -283,7 +286,7 @@ class HostDriver : public sc_core::sc_module {
   LatencyAttribution attribution_;
   std::uint64_t bytes_[2] = {0, 0};
   std::uint64_t completed_ = 0, reads_checked_ = 0, mismatches_ = 0, id_ = 0;
-  std::uint64_t media_errors_ = 0, unrecovered_pages_ = 0, refused_ = 0, write_errors_ = 0;
+  std::uint64_t media_errors_ = 0, unrecovered_pages_ = 0, refused_ = 0, write_errors_ = 0, flush_errors_ = 0;
   // Pages a refused write or trim touched, and the shadow entry they keep for good.
   std::unordered_map<std::uint64_t, Token> restored_;
   double progress_seconds_ = 0;

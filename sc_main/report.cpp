@@ -583,6 +583,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
     put(fj, "refused_trims", integer(fa.refused_trims));
     put(fj, "failed_write_pages", integer(fa.failed_write_pages));
     put(fj, "host_write_errors", integer(f.host.write_errors()));
+    put(fj, "host_flush_errors", integer(f.host.flush_errors()));
     put(root, "faults", fj);
   }
 
@@ -802,7 +803,9 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
          << " trims refused\n";
     if (fa.failed_write_pages)
       os << "  failed writes       " << f.host.write_errors() << " host writes ended with a media error: "
-         << fa.failed_write_pages << " pages their planes could gain no space for (kept in the write buffer)\n";
+         << fa.failed_write_pages << " pages their planes could gain no space for (kept in the write buffer); "
+         << fa.failed_acknowledged_pages << " of them acknowledged by the write cache, and "
+         << f.host.flush_errors() << " flushes after them ended with a media error\n";
   }
   if (run.audited)
     os << "  audit               " << run.audited_pages << " logical pages read back, " << run.audit_mismatches
