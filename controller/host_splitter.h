@@ -17,8 +17,8 @@
 // a read-only device is refused (HostStatus::WriteProtected).
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <deque>
 
 #include "controller/firmware_counters.h"
