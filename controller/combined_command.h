@@ -57,6 +57,7 @@ inline void join(FlashCommand& whole, const FlashCommand& part) {
   whole.plane_mask = static_cast<std::uint8_t>(whole.plane_mask | part.plane_mask);
   whole.block[p] = part.block[p];
   whole.token[p] = part.token[p];
+  for (unsigned k = 0; k + 1 < kMaxBitsPerCell; ++k) whole.wordline_token[k][p] = part.wordline_token[k][p];
   if (part.out_bytes != whole.out_bytes) whole.out_bytes = 0;
   if (part.priority < whole.priority) whole.priority = part.priority;
   if (!whole.request && part.request) {
@@ -93,6 +94,7 @@ inline void take_result(const FlashCommand& whole, FlashCommand& part) {
   part.t_out_ready = whole.t_out_ready;
   part.t_out_start = whole.t_out_start;
   part.bus_cmd_ticks = whole.bus_cmd_ticks;
+  part.t_wordline_wait = whole.t_wordline_wait;
   part.suspends = whole.suspends;  // suspend and resume: the whole's, for the attribution
   part.t_suspended = whole.t_suspended;
   part.t_suspend_done = whole.t_suspend_done;

@@ -38,6 +38,10 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   t_data_ = cfg_.bus_ticks(cfg_.page_bytes);
   t_read_ = us_to_ticks(cfg_.t_read_us);
   t_prog_ = us_to_ticks(cfg_.t_prog_us);
+  bits_ = cfg_.bits_per_cell;
+  t_prog_slc_ = us_to_ticks(cfg_.t_prog_slc_us);
+  t_read_slc_ = us_to_ticks(cfg_.t_read_slc_us);
+  for (unsigned k = 0; k < bits_; ++k) t_read_type_[k] = us_to_ticks(cfg_.t_read_of_type_us(k));
   t_erase_ = us_to_ticks(cfg_.t_erase_us);
   t_suspend_cmd_ = cfg_.bus_ticks(cfg_.suspend_cmd_cycles);
   t_suspend_program_ = us_to_ticks(cfg_.t_suspend_program_us);
@@ -72,6 +76,7 @@ void ChannelEngine::erase_block(std::size_t bi) {
   pages_[bi].write_ptr = 0;
   ++erase_count_[bi];
   pages_[bi].image_pages = 0;
+  pages_[bi].slc = false;
 }
 
 std::uint32_t ChannelEngine::erase_count(unsigned chip, unsigned die, unsigned plane,
@@ -154,7 +159,7 @@ bool ChannelEngine::statically_valid(const FlashCommand& c) const {
 }
 
 std::string ChannelEngine::static_error(const FlashCommand& c) const {
-  if (statically_valid(c)) return std::string();
+  if (statically_valid(c) && cells_valid(c)) return std::string();
   using param::key;
   std::ostringstream os;
   if (c.channel != channel_) {
@@ -180,6 +185,12 @@ std::string ChannelEngine::static_error(const FlashCommand& c) const {
   } else if (c.op != FlashOp::Erase && c.page >= cfg_.pages_per_block) {
     os << "page " << c.page << " does not exist (" << key(&NandConfig::pages_per_block) << " = " << cfg_.pages_per_block
        << ")";
+  } else if (c.slc && bits_ == 1) {
+    os << "SLC mode on a part of one bit per cell (" << key(&NandConfig::bits_per_cell) << " = 1)";
+  } else if (c.op == FlashOp::Program && !c.slc && c.page % bits_ != 0) {
+    os << "programs from page " << c.page << ", which does not begin a wordline (" << key(&NandConfig::bits_per_cell)
+       << " = " << bits_ << ": a PROGRAM writes a wordline's " << bits_ << " pages, from a multiple of " << bits_
+       << ")";
   } else {
     for_planes(c.plane_mask, [&](unsigned p) {
       if (c.block[p] >= cfg_.blocks_per_plane && os.tellp() == 0)
@@ -193,9 +204,11 @@ std::string ChannelEngine::static_error(const FlashCommand& c) const {
 bool ChannelEngine::dynamically_valid(const FlashCommand& c) const {
   bool ok = true;
   for_planes(c.plane_mask, [&](unsigned p) {
-    const std::uint32_t wp = pages_[block_index(c, p)].write_ptr;
-    if (c.op == FlashOp::Program) ok = ok && c.page == wp;
-    else if (c.op == FlashOp::Read) ok = ok && c.page < wp;
+    const BlockPages& b = pages_[block_index(c, p)];
+    if (c.op == FlashOp::Program)
+      ok = ok && c.page == b.write_ptr && b.slc == c.slc && (!c.slc || c.page < cfg_.pages_per_block / bits_);
+    else if (c.op == FlashOp::Read)
+      ok = ok && c.page < b.write_ptr && b.slc == c.slc;
   });
   return ok;
 }
@@ -205,8 +218,18 @@ std::string ChannelEngine::dynamic_error(const FlashCommand& c) const {
   std::ostringstream os;
   for_planes(c.plane_mask, [&](unsigned p) {
     if (os.tellp() != 0) return;
-    const std::uint32_t wp = pages_[block_index(c, p)].write_ptr;
-    if (c.op == FlashOp::Program && c.page < wp) {
+    const BlockPages& b = pages_[block_index(c, p)];
+    const std::uint32_t wp = b.write_ptr;
+    if (c.op != FlashOp::Erase && b.slc != c.slc) {
+      os << "block " << c.block[p] << " on plane " << p << (b.slc ? " is in SLC mode (its last erase set it): a "
+                                                                  : " is not in SLC mode: a ")
+         << to_string(c.op) << (c.slc ? " in SLC mode" : " without SLC mode");
+    } else if (c.op == FlashOp::Program && c.slc && c.page >= cfg_.pages_per_block / bits_) {
+      using param::key;
+      os << "programming page " << c.page << " of block " << c.block[p] << " on plane " << p
+         << " in SLC mode: a block in SLC mode holds " << cfg_.pages_per_block / bits_ << " pages ("
+         << key(&NandConfig::pages_per_block) << " / " << key(&NandConfig::bits_per_cell) << ")";
+    } else if (c.op == FlashOp::Program && c.page < wp) {
       os << "programming page " << c.page << " of block " << c.block[p] << " on plane " << p
          << ", which is not erased (the block is programmed up to page " << wp - 1 << ")";
     } else if (c.op == FlashOp::Program && c.page > wp) {
@@ -275,14 +298,15 @@ void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
       for_planes(c->plane_mask, [&](unsigned p) {
         const std::size_t bi = block_index(*c, p);
         if (!cells) {
-          if (pages_[bi].write_ptr != c->page + 1)
+          if (pages_[bi].write_ptr != c->page + pages_of(*c))
             throw std::logic_error("NAND power cut: " + c->describe() + " in its registers is not its block's last page");
           pages_[bi].write_ptr = static_cast<std::uint16_t>(c->page);
           return;
         }
-        tokens_.at(bi, c->page) = kTornToken;
+        // Its wordline's pages all (one-shot programming leaves no other wordline torn).
+        for (unsigned k = 0; k < pages_of(*c); ++k) tokens_.at(bi, c->page + k) = kTornToken;
         c->failed_planes = static_cast<std::uint8_t>(c->failed_planes | 1u << p);
-        ++torn_pages_;
+        torn_pages_ += pages_of(*c);
       });
     } else if (started && c->op == FlashOp::Erase) {
       for_planes(c->plane_mask, [&](unsigned p) {
@@ -342,6 +366,7 @@ void ChannelEngine::submit(FlashCommand* c, Tick now, void* owner) {
   Job* j = take_job(c, owner);
   j->stage = Queued;
   j->via_cache = false;
+  j->rest = false;
   suspend_seen_ = suspend_seen_ || c->suspend || c->op == FlashOp::Resume;
   j->seq = seq_++;
   j->ready_at = now;
@@ -350,7 +375,7 @@ void ChannelEngine::submit(FlashCommand* c, Tick now, void* owner) {
   c->t_submit = now;
   ++in_flight_;
   next_event_ = std::min(next_event_, now);
-  if (!statically_valid(*c) || (c->op == FlashOp::Resume && c->plane_mask != 1)) {
+  if (!statically_valid(*c) || !cells_valid(*c) || (c->op == FlashOp::Resume && c->plane_mask != 1)) {
     c->error = c->op == FlashOp::Resume && c->plane_mask != 1 ? "a RESUME names its die only (plane mask 1)"
                                                                : static_error(*c);
     c->metered = false;  // it never reaches its die: no wait to split
@@ -501,7 +526,7 @@ std::string ChannelEngine::suspend_error(const Die& d, const FlashCommand& c, bo
     }
     if (c.op != FlashOp::Read) return;
     for (const Job* x : {d.planes[p].data, d.planes[p].cache})
-      if (x && x->c->op == FlashOp::Program && x->c->block[p] == c.block[p] && x->c->page == c.page && os.tellp() == 0)
+      if (x && x->c->op == FlashOp::Program && writes_page(*x->c, c, p) && os.tellp() == 0)
         os << "reading page " << c.page << " of block " << c.block[p] << " on plane " << p
            << ", whose PROGRAM has not ended (" << (x == held ? "it is suspended" : "it waits in a cache register")
            << ")";
@@ -663,18 +688,38 @@ void ChannelEngine::start_bus_command(Job* j, Tick now) {
       if (c->read_level) segs_[0].duration += t_retry_cmd_;  // SET FEATURES: the read-retry level, once per die
       break;
     case FlashOp::Program:
-      for_planes(c->plane_mask, [&](unsigned p) {
-        const std::size_t bi = block_index(*c, p);
-        tokens_.at(bi, c->page) = c->token[p];
-        ++pages_[bi].write_ptr;
-        (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = j;
-        segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
-        segs_[nseg_++] = {BusPhase::DataIn, t_data_};
-      });
+      if (bits_ == 1) {
+        for_planes(c->plane_mask, [&](unsigned p) {
+          const std::size_t bi = block_index(*c, p);
+          tokens_.at(bi, c->page) = c->token[p];
+          ++pages_[bi].write_ptr;
+          (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = j;
+          segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
+          segs_[nseg_++] = {BusPhase::DataIn, t_data_};
+        });
+      } else {
+        // A wordline's pages (in SLC mode one page) all go in now, unless the die's array
+        // still holds the data registers: then its first page only, to the cache.
+        const unsigned pages = pages_of(*c);
+        j->rest = pages > 1 && cfg_.cache_program && d.array_op;
+        for_planes(c->plane_mask, [&](unsigned p) {
+          const std::size_t bi = block_index(*c, p);
+          if (pages == 1) {
+            tokens_.at(bi, c->page) = c->token[p];
+          } else {
+            for (unsigned k = 0; k < pages; ++k) tokens_.at(bi, c->page + k) = c->token_of(k, p);
+          }
+          pages_[bi].write_ptr = static_cast<std::uint16_t>(pages_[bi].write_ptr + pages);
+          (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = j;
+        });
+        program_segments(*c, 0, j->rest ? 1 : pages);
+      }
       break;
     case FlashOp::Erase:
       for_planes(c->plane_mask, [&](unsigned p) {
-        erase_block(block_index(*c, p));
+        const std::size_t bi = block_index(*c, p);
+        erase_block(bi);
+        pages_[bi].slc = c->slc;  // its mode until its next erase
         segs_[nseg_++] = {BusPhase::CmdAddr, t_erase_cmd_};
       });
       break;
@@ -696,11 +741,37 @@ void ChannelEngine::bus_segments_started(Job* j, Tick now) {
     c->t_out_start = now;
     return;
   }
-  const Tick n = c->plane_count();
+  // A program moves in pages_in pages per plane (a wordline's, or the part this phase moves).
+  Tick n = c->plane_count();
+  if (bits_ > 1) {
+    n *= j->stage == BusRest ? bits_ - 1 : j->rest ? 1 : pages_of(*c);
+    if (j->stage == BusRest) c->t_wordline_wait = now - c->t_bus_end;
+  }
   const Tick cmd = n * (c->op == FlashOp::Erase ? t_erase_cmd_ : t_cmd_) +
                    (c->op == FlashOp::Read && c->read_level ? t_retry_cmd_ : 0);
   c->bus_cmd_ticks += cmd;
   c->t_bus_end = now + cmd + (c->op == FlashOp::Program ? n * t_data_ : 0);
+}
+
+void ChannelEngine::program_segments(const FlashCommand& c, unsigned from, unsigned to) {
+  for (unsigned k = from; k < to; ++k)
+    for_planes(c.plane_mask, [&](unsigned) {
+      segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
+      segs_[nseg_++] = {BusPhase::DataIn, t_data_};
+    });
+}
+
+// A wordline program's later pages, now that its first page has moved on to the data
+// registers: their command and data phases, the cache registers still its own.
+void ChannelEngine::start_bus_rest(Job* j, Tick now) {
+  Die& d = die_of(*j->c);
+  j->stage = BusRest;
+  d.in_cmd_phase = true;
+  nseg_ = 0;
+  program_segments(*j->c, 1, bits_);
+  refresh_accept(d);
+  bus_segments_started(j, now);
+  start_bus(j, now);
 }
 
 void ChannelEngine::start_bus_dataout(Job* j, Tick now) {
@@ -721,9 +792,7 @@ void ChannelEngine::start_array(Die& d, Job* j, Tick now) {
   in_array_[i / 64] |= std::uint64_t{1} << (i % 64);
   j->stage = Array;
   c->t_array_start = now;
-  d.array_end = now + (c->op == FlashOp::Read      ? (soft(*c) ? soft_senses_ * t_read_ : t_read_)
-                       : c->op == FlashOp::Program ? t_prog_
-                                                   : t_erase_);
+  d.array_end = now + (c->op == FlashOp::Read && soft(*c) ? soft_senses_ * read_time(*c) : array_time(*c));
   next_array_end_ = std::min(next_array_end_, d.array_end);
   if (observer_) observer_->on_array(now, *c, array_state(c->op));
 }
@@ -766,7 +835,11 @@ void ChannelEngine::finish_bus_segment(Tick now, std::vector<Completed>& done) {
   }
   // End of a command phase: the array operation follows.
   d.in_cmd_phase = false;
-  if (c->op == FlashOp::Program && cfg_.cache_program) {
+  if (j->stage == BusRest) {  // a wordline's later pages are in: its cache registers free, tPROG
+    for_planes(c->plane_mask, [&](unsigned p) { d.planes[p].cache = nullptr; });
+    set_regs(d, *c, now);
+    start_array(d, j, now);
+  } else if (c->op == FlashOp::Program && cfg_.cache_program) {
     j->stage = WaitArray;
     ++d.waiting_programs;
     register_moves(d, now);
@@ -850,8 +923,9 @@ void ChannelEngine::array_faults(FlashCommand& c, Tick now) {
             !faults_->program_fails(plane, block, c.page, erase_count_[bi], now))
           return;
         c.failed_planes = static_cast<std::uint8_t>(c.failed_planes | 1u << p);
-        tokens_.at(bi, c.page) = kFailedProgramToken;  // what the cells hold is no one's data
-        ++counters_.failed_programs;
+        // What the cells hold is no one's data: the wordline's pages all.
+        for (unsigned k = 0; k < pages_of(c); ++k) tokens_.at(bi, c.page + k) = kFailedProgramToken;
+        counters_.failed_programs += pages_of(c);
       });
       if (c.failed_planes) c.status = FlashStatus::ProgramFailed;
       break;
@@ -905,11 +979,19 @@ void ChannelEngine::register_moves(Die& d, Tick now) {
       bool free = true;
       for_planes(c->plane_mask, [&](unsigned q) { free = free && !d.planes[q].data; });
       if (!free) continue;
+      --d.waiting_programs;
+      if (j->rest) {  // a wordline's first page: on to the data registers, its later pages to follow
+        for_planes(c->plane_mask, [&](unsigned q) { d.planes[q].data = j; });
+        set_regs(d, *c, now);
+        j->stage = WaitRest;
+        j->ready_at = now;
+        waiting_cmd_.push_back(j);
+        break;
+      }
       for_planes(c->plane_mask, [&](unsigned q) {
         d.planes[q].data = j;
         d.planes[q].cache = nullptr;
       });
-      --d.waiting_programs;
       set_regs(d, *c, now);
       start_array(d, j, now);
       break;
@@ -923,9 +1005,10 @@ void ChannelEngine::complete(Job* j, Tick now, std::vector<Completed>& done) {
   --d.inflight;
   {
     const unsigned op = static_cast<unsigned>(c->op), n = c->plane_count();
-    counters_.pages_by_planes[op][n - 1] += n;
+    const unsigned pages = bits_ == 1 ? 1 : pages_of(*c);  // per plane: a wordline's
+    counters_.pages_by_planes[op][n - 1] += n * pages;
     if (const std::uint8_t gc = c->gc_mask()) {
-      const unsigned k = FlashCommand::bits(gc);
+      const unsigned k = FlashCommand::bits(gc) * pages;
       counters_.gc_pages[op] += k;
       if (n > 1) counters_.gc_multiplane_pages[op] += k;
     }
@@ -1022,8 +1105,12 @@ bool ChannelEngine::arbitrate(Tick now, std::vector<Completed>& done) {
     start_bus_dataout(best, now);
     return true;
   }
-  if (!best_die) {  // a read's own command after its SUSPEND
+  if (!best_die) {  // a read's own command after its SUSPEND, or a wordline's later pages
     waiting_cmd_.erase(waiting_cmd_.begin() + static_cast<std::ptrdiff_t>(best_out));
+    if (best->stage == WaitRest) {
+      start_bus_rest(best, now);
+      return true;
+    }
   } else if (!take_head(*best_die, best, now, done)) {
     return true;  // failed, or started otherwise (a SUSPEND, a RESUME)
   }
@@ -1129,7 +1216,7 @@ void ChannelEngine::advance(Tick now, std::vector<Completed>& done) {
       (bus_op_->c->op != FlashOp::Program || !cfg_.cache_program) && queued_total_ == 0 &&
       waiting_out_.empty() && waiting_cmd_.empty() && (!suspend_offers_ || bus_op_->c->op == FlashOp::Read)) {
     lazy_bus_end_ = true;
-    bus_next = seg_end_ + array_time(bus_op_->c->op);  // the array end that follows
+    bus_next = seg_end_ + array_time(*bus_op_->c);  // the array end that follows (a soft read's first sensing)
   }
   next_event_ = std::min(bus_next, std::min(next_array_end_, next_suspend_end_));
 }

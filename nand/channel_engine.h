@@ -16,6 +16,13 @@
 //  - CACHE PROGRAM: a program's data-in goes to the cache registers while the die
 //    programs the previous page; it moves to the data registers and starts its
 //    tPROG when the array is free.
+//  - CELLS OF n BITS (nand.bits_per_cell): a PROGRAM writes a wordline, its n pages
+//    per plane moved in (command and data per page and plane) before one tPROG. With
+//    cache program, one whose die's array is busy moves only its first page per plane
+//    into the cache registers; its other pages follow, as a second bus phase, once the
+//    array is free and the first page has moved on to a data register.
+//  - SLC MODE (FlashCommand::slc, n > 1): an ERASE sets its blocks' mode; a block in
+//    SLC mode takes programs and reads of one page (its wordline's only), in SLC times.
 //  - Bus arbitration when the bus frees: the waiting phase that became ready
 //    first; at equal times command phases before data-out phases; then the older
 //    command (submission order).
@@ -299,8 +306,8 @@ class ChannelEngine {
   // read's own command waits for the bus; Held: a suspended program or erase; BusResume:
   // a RESUME on the bus.
   enum Stage : std::uint8_t {
-    Queued, BusCmd, WaitArray, Array, WaitReg, WaitOut, BusOut, Done, BusSuspend, Suspending, WaitCmd, Held,
-    BusResume
+    Queued, BusCmd, WaitArray, Array, WaitReg, WaitOut, BusOut, WaitRest, BusRest, Done, BusSuspend, Suspending,
+    WaitCmd, Held, BusResume
   };
   // A command the channel holds, with the channel's own state of it (the protocol's
   // command carries none): where it is, its submission number, since when its waiting
@@ -314,6 +321,9 @@ class ChannelEngine {
     Job* next = nullptr;
     Stage stage = Queued;
     bool via_cache = false;  // a read during a program suspend: sensed into, and out of, the cache register
+    // A wordline program that moved in its first pages only (cache program, the array
+    // busy): the rest follow in a bus phase of their own (WaitRest, BusRest).
+    bool rest = false;
     bool live = false;       // taken, not yet given back
   };
   struct Plane {
@@ -361,6 +371,12 @@ class ChannelEngine {
   void erase_block(std::size_t bi);  // write pointer to 0, one more erase, no longer from the image
   // Address checks (cheap), and the messages of a failed one (built only then).
   bool statically_valid(const FlashCommand& c) const;
+  // Cells of n bits: a program from a wordline's first page (unless in SLC mode), SLC
+  // mode only on a part of n > 1 bits. Checked at submit, apart from statically_valid,
+  // which the scheduler's hints call too.
+  bool cells_valid(const FlashCommand& c) const {
+    return bits_ == 1 ? !c.slc : c.op != FlashOp::Program || c.slc || c.page % bits_ == 0;
+  }
   bool dynamically_valid(const FlashCommand& c) const;
   std::string static_error(const FlashCommand& c) const;
   std::string dynamic_error(const FlashCommand& c) const;
@@ -387,6 +403,9 @@ class ChannelEngine {
   void finish_lazy_bus_end();  // catch_up()'s work
   void start_bus_command(Job* j, Tick now);
   void start_bus_dataout(Job* j, Tick now);
+  void start_bus_rest(Job* j, Tick now);
+  // A program's data-in segments for its pages [from, to) of each wordline, page-major.
+  void program_segments(const FlashCommand& c, unsigned from, unsigned to);
   [[gnu::always_inline]] inline void start_bus(Job* j, Tick now);
   void finish_bus_segment(Tick now, std::vector<Completed>& done);
   void start_array(Die& d, Job* j, Tick now);
@@ -419,6 +438,16 @@ class ChannelEngine {
   FaultModel* faults_;
   NandObserver* observer_ = nullptr;
   Tick t_cmd_, t_erase_cmd_, t_data_, t_read_, t_prog_, t_erase_;
+  unsigned bits_ = 1;                            // pages per wordline (nand.bits_per_cell)
+  std::array<Tick, kMaxBitsPerCell> t_read_type_{};  // tR per page type (page % bits_)
+  Tick t_prog_slc_ = 0, t_read_slc_ = 0;            // SLC mode
+  // The pages a command writes per plane: a wordline's, one in SLC mode (1 for a read).
+  unsigned pages_of(const FlashCommand& c) const { return c.op == FlashOp::Program && !c.slc ? bits_ : 1u; }
+  // Whether `read` reads a page that program `prog` (of its block on plane p) writes.
+  bool writes_page(const FlashCommand& prog, const FlashCommand& read, unsigned p) const {
+    return prog.block[p] == read.block[p] && prog.slc == read.slc && read.page >= prog.page &&
+           read.page < prog.page + pages_of(prog);
+  }
   Tick t_retry_cmd_ = 0;      // a shifted read's SET FEATURES cycles
   Tick t_suspend_cmd_, t_suspend_program_, t_suspend_erase_, t_suspend_penalty_;
   bool suspend_offers_ = false;  // set_suspend_offers()
@@ -448,6 +477,7 @@ class ChannelEngine {
   struct BlockPages {
     std::uint16_t write_ptr = 0;    // next page to program
     std::uint16_t image_pages = 0;  // its pages below this read as image_'s
+    bool slc = false;               // in SLC mode (set by its last erase)
   };
   std::vector<BlockPages> pages_;
   // A page's device-wide index, as the image names it (nand/page_image.h).
@@ -466,7 +496,7 @@ class ChannelEngine {
   std::vector<std::uint32_t> erase_count_;  // per block
 
   Job* bus_op_ = nullptr;
-  Segment segs_[2 * kMaxPlanes];
+  Segment segs_[2 * kMaxPlanes * kMaxBitsPerCell];
   unsigned nseg_ = 0, iseg_ = 0;
   Tick seg_end_ = kNever;
   Tick bus_start_ = 0;
@@ -481,8 +511,13 @@ class ChannelEngine {
   std::vector<std::uint32_t> heads_;  // dies with a command waiting to start (any order)
   Tick next_array_end_ = kNever;      // earliest array end of all dies
   bool lazy_bus_end_ = false;         // the current command phase's end was skipped by next_event()
-  Tick array_time(FlashOp op) const {
-    return op == FlashOp::Read ? t_read_ : op == FlashOp::Program ? t_prog_ : t_erase_;
+  // tR of the page a read senses (its page type's).
+  Tick read_time(const FlashCommand& c) const {
+    return bits_ == 1 ? t_read_ : c.slc ? t_read_slc_ : t_read_type_[c.page % bits_];
+  }
+  // A command's array time, one sensing of a read (a soft-decision read senses several times).
+  Tick array_time(const FlashCommand& c) const {
+    return c.op == FlashOp::Read ? read_time(c) : c.op == FlashOp::Program ? (c.slc ? t_prog_slc_ : t_prog_) : t_erase_;
   }
   std::uint64_t in_flight_ = 0;  // submitted, not completed
   WaitMeter meter_;

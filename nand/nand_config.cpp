@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 namespace ssd::nand {
 
@@ -16,6 +17,8 @@ const param::Table<NandConfig>& NandConfig::keys() {
         .integer("nand.blocks_per_plane", &N::blocks_per_plane, 1, 1 << 24, "erase blocks per plane").unit("blocks")
         .integer("nand.pages_per_block", &N::pages_per_block, 1, 65535, "pages per block").unit("pages")
         .integer("nand.page_bytes", &N::page_bytes, 512, 1 << 20, "page data bytes moved on the bus").unit("bytes")
+        .integer("nand.bits_per_cell", &N::bits_per_cell, 1, kMaxBitsPerCell,
+                 "bits per cell: a wordline holds this many pages, programmed together in one tPROG")
         .number("nand.bus_mts", &N::bus_mts, 0.001, 100000, "bus rate, MT/s on an 8-bit bus (one byte per transfer)")
         .unit("MT/s")
         .integer("nand.cmd_addr_cycles", &N::cmd_addr_cycles, 1, 1000, "command+address bus cycles of a read or program")
@@ -23,7 +26,18 @@ const param::Table<NandConfig>& NandConfig::keys() {
         .integer("nand.erase_cmd_cycles", &N::erase_cmd_cycles, 1, 1000, "command+address bus cycles of an erase")
         .unit("bus cycles")
         .number("nand.t_read_us", &N::t_read_us, 0.001, 1e7, "tR: array to data register, us").unit("us")
-        .number("nand.t_prog_us", &N::t_prog_us, 0.001, 1e7, "tPROG: data register to array, us").unit("us")
+        .text("nand.t_read_page_us", &N::t_read_page_us,
+              "tR per page type, lower page first: nand.bits_per_cell numbers in us, comma-separated (empty: "
+              "nand.t_read_us for every page)")
+        .number("nand.t_prog_us", &N::t_prog_us, 0.001, 1e7,
+                "tPROG: data registers to array, of a wordline (its nand.bits_per_cell pages at once), us")
+        .unit("us")
+        .number("nand.t_prog_slc_us", &N::t_prog_slc_us, 0.001, 1e7,
+                "tPROG of a page of a block in SLC mode (nand.bits_per_cell > 1), us")
+        .unit("us")
+        .number("nand.t_read_slc_us", &N::t_read_slc_us, 0.001, 1e7,
+                "tR of a page of a block in SLC mode (nand.bits_per_cell > 1), us")
+        .unit("us")
         .number("nand.t_erase_us", &N::t_erase_us, 0.001, 1e7, "tBERS: block erase, us").unit("us")
         .flag("nand.cache_read", &N::cache_read, "cache read: stream page n out while reading n+1")
         .flag("nand.cache_program", &N::cache_program, "cache program: data-in of the next page during tPROG")
@@ -49,9 +63,73 @@ const param::Table<NandConfig>& NandConfig::keys() {
   return t;
 }
 
+namespace {
+// The numbers of a comma-separated list; false (with `why`) at the first that is not one.
+bool parse_times(const std::string& list, std::vector<double>& out, std::string& why) {
+  out.clear();
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    const std::string item = list.substr(at, comma - at);
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    while (used < item.size() && item[used] == ' ') ++used;
+    if (item.find_first_not_of(' ') == std::string::npos || used != item.size()) {
+      why = "'" + item + "' (item " + std::to_string(out.size() + 1) + ") is not a number";
+      return false;
+    }
+    out.push_back(v);
+    at = comma + 1;
+  }
+  return true;
+}
+}  // namespace
+
+double NandConfig::t_read_of_type_us(unsigned k) const {
+  if (t_read_page_us.empty()) return t_read_us;
+  std::vector<double> v;
+  std::string why;
+  if (!parse_times(t_read_page_us, v, why) || k >= v.size())
+    throw std::logic_error("NandConfig::t_read_of_type_us on a config that does not validate");
+  return v[k];
+}
+
 std::vector<std::string> NandConfig::validate() const {
   std::vector<std::string> errs = param::check(*this);
   using param::key;
+  if (errs.empty() && pages_per_block % bits_per_cell != 0) {
+    std::ostringstream os;
+    os << key(&NandConfig::pages_per_block) << " = " << pages_per_block << " is not a whole number of wordlines of "
+       << key(&NandConfig::bits_per_cell) << " = " << bits_per_cell << " pages";
+    errs.push_back(os.str());
+  }
+  if (errs.empty() && !t_read_page_us.empty()) {
+    std::vector<double> v;
+    std::string why;
+    std::ostringstream os;
+    os << key(&NandConfig::t_read_page_us) << " = '" << t_read_page_us << "': ";
+    if (!parse_times(t_read_page_us, v, why)) {
+      os << why;
+      errs.push_back(os.str());
+    } else if (v.size() != bits_per_cell) {
+      os << v.size() << " times for " << key(&NandConfig::bits_per_cell) << " = " << bits_per_cell
+         << " page types (one per page type, lower page first)";
+      errs.push_back(os.str());
+    } else {
+      for (std::size_t k = 0; k < v.size(); ++k)
+        if (!(v[k] >= 0.001 && v[k] <= 1e7)) {
+          os << "item " << k + 1 << " = " << param::number_text(v[k]) << " is out of range [" << param::number_text(0.001)
+             << ", " << param::number_text(1e7) << "]";
+          errs.push_back(os.str());
+          break;
+        }
+    }
+  }
   if (errs.empty() && page_bytes % 512 != 0) {
     std::ostringstream os;
     os << key(&NandConfig::page_bytes) << " = " << page_bytes << " is not a multiple of the 512-byte sector";

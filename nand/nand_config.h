@@ -21,12 +21,22 @@ struct NandConfig {
   std::uint32_t blocks_per_plane = 1024;
   std::uint32_t pages_per_block = 256;
   std::uint32_t page_bytes = 8192;
+  // Cells of n bits (docs/nand-timing.md, "Cells of n bits"): a wordline holds n pages
+  // (pages n*w .. n*w + n - 1 of a block, lower page first), programmed together by one
+  // PROGRAM in one tPROG.
+  std::uint32_t bits_per_cell = 1;
   // timing
   double bus_mts = 333.0;              // MT/s on an 8-bit bus: one byte per transfer
   std::uint32_t cmd_addr_cycles = 7;   // read and program: 00h/80h + 5 address + 30h/10h
   std::uint32_t erase_cmd_cycles = 5;  // erase: 60h + 3 row address + D0h
   double t_read_us = 75.0;
-  double t_prog_us = 750.0;
+  // tR per page type, lower page first: bits_per_cell numbers separated by commas; empty:
+  // t_read_us for every page.
+  std::string t_read_page_us;
+  double t_prog_us = 750.0;  // of a wordline (with one bit per cell, of a page)
+  // SLC mode of a part of n > 1 bits per cell (FlashCommand::slc): a page's tPROG and tR
+  double t_prog_slc_us = 200.0;
+  double t_read_slc_us = 30.0;
   double t_erase_us = 3800.0;
   bool cache_read = true;
   bool cache_program = true;
@@ -55,6 +65,8 @@ struct NandConfig {
   std::uint64_t total_pages() const { return pages_per_channel() * channels; }
   std::uint64_t raw_bytes() const { return total_pages() * page_bytes; }
 
+  // tR of the pages of type `k` (page % bits_per_cell), in us. Valid config only.
+  double t_read_of_type_us(unsigned k) const;
   // Problems with the values, each naming its config key; empty when valid.
   std::vector<std::string> validate() const;
   // Its keys, nand.* (nand_config.cpp), with the fault model's.

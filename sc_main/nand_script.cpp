@@ -63,7 +63,14 @@ bool NandScriptReader::read_line() {
     else if (f[1] == "suspend_read") c.op = FlashOp::Read, c.suspend = true;
     else if (f[1] == "resume") c.op = FlashOp::Resume;
     else if (f[1] == "power_cut") c.power_cut = true;
-    else fail("op", "unknown operation " + quote(f[1]) + " (read, program, erase, suspend_read, resume or power_cut)");
+    else if (f[1] == "read_slc") c.op = FlashOp::Read, c.slc = true;
+    else if (f[1] == "program_slc") c.op = FlashOp::Program, c.slc = true;
+    else if (f[1] == "erase_slc") c.op = FlashOp::Erase, c.slc = true;
+    else fail("op", "unknown operation " + quote(f[1]) +
+                        " (read, program, erase, suspend_read, resume, power_cut, read_slc, program_slc or erase_slc)");
+    if (c.slc && geo_.bits_per_cell == 1)
+      fail("op", quote(f[1]) + " is SLC mode, which a part of one bit per cell does not have (" +
+                     param::key(&nand::NandConfig::bits_per_cell) + " = 1)");
     if (c.power_cut) {
       for (int i = 2; i < 8; ++i)
         if (f[i] != "-") fail(names[i], "a power_cut names nothing: '-' (not " + quote(f[i]) + ")");
@@ -127,6 +134,16 @@ bool NandScriptReader::read_line() {
     if (c.op != FlashOp::Erase && last >= geo_.pages_per_block)
       fail("pages", "page " + std::to_string(last) + " does not exist (" + key(&NandConfig::pages_per_block) +
                         " = " + std::to_string(geo_.pages_per_block) + ")");
+    // n-bit cells: a program writes whole wordlines, one command each.
+    const std::uint32_t n = geo_.bits_per_cell;
+    if (c.slc && c.op != FlashOp::Erase && last >= geo_.pages_per_block / n)
+      fail("pages", "page " + std::to_string(last) + " does not exist in SLC mode (a block in SLC mode holds " +
+                        key(&NandConfig::pages_per_block) + " / " + key(&NandConfig::bits_per_cell) + " = " +
+                        std::to_string(geo_.pages_per_block / n) + " pages)");
+    if (c.op == FlashOp::Program && !c.slc && n > 1 && (first % n != 0 || (last + 1) % n != 0))
+      fail("pages", "a program writes whole wordlines of " + key(&NandConfig::bits_per_cell) + " = " +
+                        std::to_string(n) + " pages: its pages run from a multiple of " + std::to_string(n) +
+                        " to one before a multiple (" + quote(f[7]) + ")");
     c.page = first;
     cur_ = c;
     page_end_ = last;
@@ -140,8 +157,9 @@ bool NandScriptReader::read_line() {
 bool NandScriptReader::next(ScriptCommand& out) {
   if (!pending_ && !read_line()) return false;
   out = cur_;
-  if (cur_.op != FlashOp::Erase && cur_.page < page_end_) {
-    ++cur_.page;
+  const std::uint32_t step = cur_.op == FlashOp::Program && !cur_.slc ? geo_.bits_per_cell : 1;  // a wordline
+  if (cur_.op != FlashOp::Erase && cur_.page + step <= page_end_) {
+    cur_.page += step;
   } else {
     pending_ = false;
   }

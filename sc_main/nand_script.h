@@ -10,7 +10,11 @@
 // die offers it) or resume (the RESUME of the die's suspended operation: docs/nand-timing.md,
 // "Suspend and resume"); planes is a comma list of plane numbers or "all" (more than one:
 // a multi-plane command); pages is one page, a range a-b (one command per page, all
-// submitted at that time, in order) or "-" for an erase. A resume names no planes, block
+// submitted at that time, in order) or "-" for an erase. With cells of n bits
+// (nand.bits_per_cell) a program writes whole wordlines: its pages run from a multiple of
+// n to one before a multiple, one command per wordline. program_slc, read_slc and erase_slc
+// are those commands in SLC mode (FlashCommand::slc: an erase_slc puts a block in SLC
+// mode, which then holds nand.pages_per_block / n pages, programmed one per command). A resume names no planes, block
 // or pages: "-" each. power_cut fails the power of the whole device at its time (after
 // what is due then: docs/nand-timing.md, "Power loss"), and names nothing: "-" in each
 // other field. '#' starts a comment.
@@ -40,6 +44,7 @@ struct ScriptCommand {
   int line = 0;
   bool suspend = false;    // suspend_read
   bool power_cut = false;  // the device's power fails (no command)
+  bool slc = false;        // program_slc, read_slc, erase_slc: in SLC mode
 };
 
 class NandScriptReader {

@@ -77,6 +77,7 @@ void NandScriptDriver::issue() {
       c.plane_mask = next_.plane_mask;
       c.page = next_.page;
       c.suspend = next_.suspend;
+      c.slc = next_.slc;
       c.id = static_cast<std::uint64_t>(next_.line);
       for (unsigned p = 0; p < kMaxPlanes; ++p) c.block[p] = next_.block;
       // The shadow follows submission order, which is each die's execution order.
@@ -92,9 +93,12 @@ void NandScriptDriver::issue() {
         if (c.op == FlashOp::Read) {
           auto it = shadow_.find(page_key(c, p));
           expected(*gp)[p] = it == shadow_.end() ? kErasedToken : it->second;
-        } else if (c.op == FlashOp::Program) {
-          c.token[p] = write_token(page_key(c, p), ++write_seq_);
-          shadow_[page_key(c, p)] = c.token[p];
+        } else if (c.op == FlashOp::Program) {  // a wordline's pages (nand.bits_per_cell)
+          for (unsigned k = 0; k < (c.slc ? 1u : cfg_.bits_per_cell); ++k) {
+            const std::uint64_t key = page_key(c, p) + k;
+            c.token_of(k, p) = write_token(key, ++write_seq_);
+            shadow_[key] = c.token_of(k, p);
+          }
         } else if (c.op == FlashOp::Erase) {
           for_block_pages(c, p, [&](std::uint64_t key) {
             if (const auto it = shadow_.find(key); it != shadow_.end()) {
@@ -141,7 +145,7 @@ tlm::tlm_sync_enum NandScriptDriver::nb_transport_bw(int, tlm::tlm_generic_paylo
     }
     latency_[op].record(c.t_done - c.t_submit);
     if (c.op != FlashOp::Erase) latency_all_.record(c.t_done - c.t_submit);
-    pages_[op] += c.plane_count();
+    pages_[op] += c.plane_count() * (c.op == FlashOp::Program && !c.slc ? cfg_.bits_per_cell : 1u);
     last_done_ = std::max(last_done_, c.t_done);
     if (c.op == FlashOp::Read) {
       for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
@@ -167,9 +171,11 @@ void NandScriptDriver::lost(const Lost& l) {
   for (unsigned p = 0; p < kMaxPlanes && p < cfg_.planes_per_die; ++p) {
     if (!(c.plane_mask >> p & 1u)) continue;
     const bool torn = c.failed_planes >> p & 1u;
-    if (c.op == FlashOp::Program) {
-      if (torn) shadow_[page_key(c, p)] = kTornToken;
-      else shadow_.erase(page_key(c, p));  // its data never left the registers: still erased
+    if (c.op == FlashOp::Program) {  // its wordline's pages
+      for (unsigned k = 0; k < (c.slc ? 1u : cfg_.bits_per_cell); ++k) {
+        if (torn) shadow_[page_key(c, p) + k] = kTornToken;
+        else shadow_.erase(page_key(c, p) + k);  // its data never left the registers: still erased
+      }
     } else if (c.op == FlashOp::Erase && torn) {
       for_block_pages(c, p, [&](std::uint64_t key) { shadow_[key] = kTornToken; });
     }

@@ -50,6 +50,9 @@ constexpr Token kFailedProgramToken = 0xFA11EDu;
 constexpr Token kTornToken = 0x70A11u;
 
 constexpr unsigned kMaxPlanes = 8;  // planes per die the command format can address
+// Bits per cell the command format can address (nand.bits_per_cell): a program of a
+// wordline carries this many pages per plane at most.
+constexpr unsigned kMaxBitsPerCell = 4;
 
 // Resume: the controller's RESUME of the program or erase its die holds suspended
 // (docs/nand-timing.md, "Suspend and resume"); a command of the protocol, not an
@@ -104,11 +107,15 @@ struct FlashCommand {
   std::uint16_t chip = 0;         // chip index within its channel
   std::uint16_t die = 0;          // die index within its chip
   std::uint8_t plane_mask = 0;    // bit p set: plane p of the die takes part
-  std::uint32_t page = 0;         // page offset within the block (same on every plane)
+  // Page offset within the block (same on every plane). With n-bit cells
+  // (nand.bits_per_cell = n > 1) a PROGRAM writes a whole wordline: pages page .. page +
+  // n - 1, `page` a multiple of n (docs/nand-timing.md, "Cells of n bits").
+  std::uint32_t page = 0;
   // Per plane, indexed by plane number; only the planes in plane_mask are meaningful
   // (reset() leaves the others as they were).
   std::array<std::uint32_t, kMaxPlanes> block{};  // block per plane
   std::array<Token, kMaxPlanes> token{};          // program: written; read: returned
+  // (A wordline program's other pages' tokens: wordline_token, at the end.)
   // read: the bytes of each plane's page moved out on the bus, from the column given in
   // the command's address cycles (ONFI: a read's address carries its column); 0 = the
   // whole page. tR is the whole page's either way.
@@ -126,6 +133,12 @@ struct FlashCommand {
   // the die offers one (docs/nand-timing.md, "Suspend and resume"); ignored by a die
   // that can take the read without it. The scheduler block sets it (controller.suspend).
   bool suspend = false;
+  // SLC mode (cells of n > 1 bits: docs/nand-timing.md, "SLC mode"), the part's SLC-mode
+  // prefix before the command: an ERASE puts its blocks in SLC mode until their next erase
+  // (one without it puts them back); a PROGRAM or READ of such a block carries it. A block
+  // in SLC mode holds one page per wordline (nand.pages_per_block / nand.bits_per_cell
+  // pages), each programmed alone in nand.t_prog_slc_us and read in nand.t_read_slc_us.
+  bool slc = false;
 
   // ---- result, filled by the NAND ----
   FlashStatus status = FlashStatus::Pending;
@@ -148,6 +161,10 @@ struct FlashCommand {
   Tick t_out_ready = 0;
   Tick t_out_start = 0;
   Tick bus_cmd_ticks = 0;
+  // A wordline program whose first pages went in during the previous program (cache
+  // program, n-bit cells): the time between its two bus phases, its later pages waiting
+  // for the die's data registers (inside [t_start, t_bus_end]; 0 otherwise).
+  Tick t_wordline_wait = 0;
   // Suspend and resume. Program, erase: the times it was suspended and the time it spent
   // suspended. A read that suspended one: when the die was ready for its command after
   // the SUSPEND (its suspend latency ends; the suspended operation's end, if that came
@@ -205,6 +222,13 @@ struct FlashCommand {
   std::uint32_t start_need(std::uint8_t mask) const {
     return (std::uint32_t{mask} | (1u << kMaxPlanes)) << (kStartBits * static_cast<unsigned>(op));
   }
+  // A wordline program (n-bit cells): the tokens of its pages page + 1 .. page + n - 1,
+  // at [k - 1][plane] for page + k; `token` holds its first page's. Last, so that the
+  // fields every command reads stay together.
+  std::array<std::array<Token, kMaxPlanes>, kMaxBitsPerCell - 1> wordline_token{};
+  Token& token_of(unsigned k, unsigned plane) { return k ? wordline_token[k - 1][plane] : token[plane]; }
+  Token token_of(unsigned k, unsigned plane) const { return k ? wordline_token[k - 1][plane] : token[plane]; }
+
   void reset();  // back to a fresh command, without reallocating `error`
   std::string describe() const;  // "READ ch0.chip1.die0 planes{0,1} blk 12 pg 3"
 };

@@ -82,7 +82,7 @@ void FlashCommand::reset() {
   status = FlashStatus::Pending;
   t_submit = t_start = t_array_start = t_array_end = t_done = 0;
   error.clear();
-  t_bus_end = t_out_ready = t_out_start = bus_cmd_ticks = t_queued = 0;
+  t_bus_end = t_out_ready = t_out_start = bus_cmd_ticks = t_wordline_wait = t_queued = 0;
   waited = {};
   metered = false;
   origin = FlashOrigin::None;
@@ -94,6 +94,7 @@ void FlashCommand::reset() {
   keep_order = false;
   read_level = 0;
   suspend = false;
+  slc = false;
   suspends = 0;
   t_suspended = t_suspend_done = 0;
   bit_errors = {};
@@ -127,6 +128,7 @@ std::string FlashCommand::describe() const {
   }
   if (op != FlashOp::Erase) os << " pg " << page;
   if (op == FlashOp::Read && read_level) os << " level " << unsigned{read_level};
+  if (slc) os << " SLC";
   return os.str();
 }
 
