@@ -39,6 +39,7 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   t_read_ = us_to_ticks(cfg_.t_read_us);
   t_prog_ = us_to_ticks(cfg_.t_prog_us);
   bits_ = cfg_.bits_per_cell;
+  indep_ = cfg_.independent_plane_reads;
   t_prog_slc_ = us_to_ticks(cfg_.t_prog_slc_us);
   t_read_slc_ = us_to_ticks(cfg_.t_read_slc_us);
   for (unsigned k = 0; k < bits_; ++k) t_read_type_[k] = us_to_ticks(cfg_.t_read_of_type_us(k));
@@ -337,7 +338,9 @@ void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
   nseg_ = iseg_ = 0;
   lazy_bus_end_ = false;
   for (std::size_t i = 0; i < dies_.size(); ++i) {
-    const FlashCommand* op = dies_[i].array_op ? dies_[i].array_op->c : nullptr;
+    const FlashCommand* op = dies_[i].array_op  ? dies_[i].array_op->c
+                             : dies_[i].nsensing ? dies_[i].sensing[dies_[i].nsensing - 1]->c
+                                                 : nullptr;
     const Job* susp = dies_[i].parked ? dies_[i].parked : dies_[i].target;  // a suspension under way ends too
     if (susp && observer_) observer_->on_suspend(now, *susp->c, SuspendPhase::None);
     dies_[i] = Die{};
@@ -423,7 +426,11 @@ void ChannelEngine::refresh_accept(Die& d) {
   const bool reads_only = !d.array_op && !d.in_cmd_phase && d.inflight == d.inflight_reads;
   const bool programs_only =
       d.inflight == d.inflight_programs && !d.waiting_programs && !(d.in_cmd_phase && d.array_op);
-  const std::uint32_t read = !cfg_.cache_read ? idle : reads_only ? condition | data_free : 0u;
+  std::uint32_t read = !cfg_.cache_read ? idle : reads_only ? condition | data_free : 0u;
+  // Independent plane reads: any planes whose data registers are free, while only reads
+  // are in flight (a read holds its data registers from its command to its data's leaving
+  // them: out, or to the cache registers).
+  if (indep_) read = d.inflight == d.inflight_reads ? condition | data_free : 0u;
   const std::uint32_t program = !cfg_.cache_program ? idle : programs_only ? condition | cache_free : 0u;
   constexpr unsigned k = kStartBits;
   accept_[die_index(d)] = read << (k * static_cast<unsigned>(FlashOp::Read)) |
@@ -787,6 +794,10 @@ void ChannelEngine::start_bus_dataout(Job* j, Tick now) {
 
 void ChannelEngine::start_array(Die& d, Job* j, Tick now) {
   FlashCommand* c = j->c;
+  if (indep_ && c->op == FlashOp::Read && !d.susp) {
+    start_sensing(d, j, now);
+    return;
+  }
   d.array_op = j;
   const std::uint32_t i = die_index(d);
   in_array_[i / 64] |= std::uint64_t{1} << (i % 64);
@@ -849,7 +860,72 @@ void ChannelEngine::finish_bus_segment(Tick now, std::vector<Completed>& done) {
   refresh_accept(d);
 }
 
+void ChannelEngine::start_sensing(Die& d, Job* j, Tick now) {
+  FlashCommand* c = j->c;
+  j->stage = Array;
+  c->t_array_start = now;
+  j->sense_end = now + (soft(*c) ? soft_senses_ * read_time(*c) : read_time(*c));
+  d.sensing[d.nsensing++] = j;
+  d.array_end = std::min(d.array_end, j->sense_end);
+  const std::uint32_t i = die_index(d);
+  in_array_[i / 64] |= std::uint64_t{1} << (i % 64);
+  next_array_end_ = std::min(next_array_end_, d.array_end);
+  if (observer_) observer_->on_array(now, *c, ArrayState::Read);  // the die's array signal: its newest read
+}
+
+void ChannelEngine::finish_sensing(Die& d, Tick now, std::vector<Completed>& done) {
+  std::array<Job*, kMaxPlanes> ended{};
+  unsigned nend = 0, left = 0;
+  Tick next = kNever;
+  for (unsigned k = 0; k < d.nsensing; ++k) {
+    Job* j = d.sensing[k];
+    if (j->sense_end <= now) {
+      ended[nend++] = j;
+    } else {
+      d.sensing[left++] = j;
+      next = std::min(next, j->sense_end);
+    }
+  }
+  d.nsensing = left;
+  d.array_end = next;
+  if (!left) {
+    const std::uint32_t i = die_index(d);
+    in_array_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
+  }
+  for (unsigned k = 0; k < nend; ++k) {
+    Job* j = ended[k];
+    j->c->t_array_end = now;
+    if (faults_) array_faults(*j->c, now);
+    read_sensed(j, now);
+  }
+  // The die's array signal: idle once no read senses, else the newest still sensing.
+  if (observer_ && nend) {
+    if (left) observer_->on_array(now, *d.sensing[left - 1]->c, ArrayState::Read);
+    else observer_->on_array(now, *ended[nend - 1]->c, ArrayState::Idle);
+  }
+  (void)done;  // a read completes when its data is out
+  register_moves(d, now);
+  refresh_accept(d);
+}
+
+inline void ChannelEngine::read_sensed(Job* j, Tick now) {
+  FlashCommand* c = j->c;
+  for_planes(c->plane_mask, [&](unsigned p) { c->token[p] = page_token(block_index(*c, p), c->page); });
+  if (cfg_.cache_read && !j->via_cache) {
+    j->stage = WaitReg;  // register_moves() copies it to the cache register
+  } else {
+    j->stage = WaitOut;
+    j->ready_at = now;
+    c->t_out_ready = now;
+    waiting_out_.push_back(j);
+  }
+}
+
 void ChannelEngine::finish_array(Die& d, Tick now, std::vector<Completed>& done) {
+  if (!d.array_op) {  // independent plane reads
+    finish_sensing(d, now, done);
+    return;
+  }
   Job* j = d.array_op;
   FlashCommand* c = j->c;
   d.array_op = nullptr;
@@ -869,17 +945,7 @@ void ChannelEngine::finish_array(Die& d, Tick now, std::vector<Completed>& done)
   }
   switch (c->op) {
     case FlashOp::Read:
-      for_planes(c->plane_mask, [&](unsigned p) {
-        c->token[p] = page_token(block_index(*c, p), c->page);
-      });
-      if (cfg_.cache_read && !j->via_cache) {
-        j->stage = WaitReg;  // register_moves() copies it to the cache register
-      } else {
-        j->stage = WaitOut;
-        j->ready_at = now;
-        c->t_out_ready = now;
-        waiting_out_.push_back(j);
-      }
+      read_sensed(j, now);
       break;
     case FlashOp::Program:
       for_planes(c->plane_mask, [&](unsigned p) { d.planes[p].data = nullptr; });

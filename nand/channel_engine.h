@@ -21,6 +21,10 @@
 //    cache program, one whose die's array is busy moves only its first page per plane
 //    into the cache registers; its other pages follow, as a second bus phase, once the
 //    array is free and the first page has moved on to a data register.
+//  - INDEPENDENT PLANE READS (nand.independent_plane_reads): a die takes a read on any
+//    planes whose data registers are free while it has only reads in flight; reads on
+//    different planes sense at once, each at its own page, and share the bus for their
+//    commands and data.
 //  - SLC MODE (FlashCommand::slc, n > 1): an ERASE sets its blocks' mode; a block in
 //    SLC mode takes programs and reads of one page (its wordline's only), in SLC times.
 //  - Bus arbitration when the bus frees: the waiting phase that became ready
@@ -321,6 +325,7 @@ class ChannelEngine {
     Job* next = nullptr;
     Stage stage = Queued;
     bool via_cache = false;  // a read during a program suspend: sensed into, and out of, the cache register
+    Tick sense_end = kNever;  // independent plane reads: its tR's end (Die::sensing)
     // A wordline program that moved in its first pages only (cache program, the array
     // busy): the rest follow in a bus phase of their own (WaitRest, BusRest).
     bool rest = false;
@@ -336,7 +341,10 @@ class ChannelEngine {
     unsigned queued = 0;
     Tick eligible_since = kNever;  // since when the head command could start
     Job* array_op = nullptr;
-    Tick array_end = kNever;
+    Tick array_end = kNever;  // array_op's end, or the earliest of the sensing reads'
+    // Independent plane reads: the reads in their tR (array_op then null), in start order.
+    std::array<Job*, kMaxPlanes> sensing{};
+    unsigned nsensing = 0;
     unsigned inflight = 0, inflight_reads = 0, inflight_programs = 0;
     unsigned waiting_programs = 0;  // cache program: data in cache register, waiting for the array
     bool in_cmd_phase = false;      // one of its commands is in its command (and data-in) phase
@@ -410,6 +418,10 @@ class ChannelEngine {
   void finish_bus_segment(Tick now, std::vector<Completed>& done);
   void start_array(Die& d, Job* j, Tick now);
   void finish_array(Die& d, Tick now, std::vector<Completed>& done);
+  // Independent plane reads: a read's tR beside the die's other reads; the ones that end.
+  void start_sensing(Die& d, Job* j, Tick now);
+  void finish_sensing(Die& d, Tick now, std::vector<Completed>& done);
+  [[gnu::always_inline]] inline void read_sensed(Job* j, Tick now);  // a read's page is in its data registers
   void register_moves(Die& d, Tick now);
   void complete(Job* j, Tick now, std::vector<Completed>& done);
   void fail(Job* j, Tick now, std::string why, std::vector<Completed>& done);
@@ -438,6 +450,7 @@ class ChannelEngine {
   FaultModel* faults_;
   NandObserver* observer_ = nullptr;
   Tick t_cmd_, t_erase_cmd_, t_data_, t_read_, t_prog_, t_erase_;
+  bool indep_ = false;                           // nand.independent_plane_reads
   unsigned bits_ = 1;                            // pages per wordline (nand.bits_per_cell)
   std::array<Tick, kMaxBitsPerCell> t_read_type_{};  // tR per page type (page % bits_)
   Tick t_prog_slc_ = 0, t_read_slc_ = 0;            // SLC mode

@@ -42,6 +42,8 @@ const param::Table<NandConfig>& NandConfig::keys() {
         .flag("nand.cache_read", &N::cache_read, "cache read: stream page n out while reading n+1")
         .flag("nand.cache_program", &N::cache_program, "cache program: data-in of the next page during tPROG")
         .flag("nand.multiplane", &N::multiplane, "multi-plane read/program/erase commands allowed")
+        .flag("nand.independent_plane_reads", &N::independent_plane_reads,
+              "reads on different planes of a die sense at once, each at its own page offset")
         .number("nand.t_suspend_program_us", &N::t_suspend_program_us, 0.001, 1e7,
                 "program suspend latency: from the SUSPEND until the die takes a read, us (MQSim's default)")
         .unit("us")

@@ -41,6 +41,9 @@ struct NandConfig {
   bool cache_read = true;
   bool cache_program = true;
   bool multiplane = true;
+  // Reads on different planes of a die at once, each at its own page offset (docs/nand-
+  // timing.md, "Independent plane reads"); off: a die senses one read at a time.
+  bool independent_plane_reads = false;
   // suspend and resume of a program or erase for reads (docs/nand-timing.md); used when
   // the scheduler block sends reads that suspend (controller.suspend)
   double t_suspend_program_us = 100.0;  // program SUSPEND until the die takes a read (MQSim)
