@@ -272,15 +272,6 @@ std::vector<Rule> make_rules() {
                         " pages per command, and the controller's firmware does not bind wordlines yet (it programs "
                         "one page per command)";
                }});
-  // Independent plane reads: the scheduler block (C++ and Verilog) still takes a die as the
-  // unit of its reads, so only a NAND script drives such a NAND.
-  const std::string indep = key(&nand::NandConfig::independent_plane_reads);
-  r.push_back({{indep, kind}, [=](const Settings& s, const Given&) -> std::string {
-                 if (!s.ftl.nand.independent_plane_reads || !controller(s)) return "";
-                 return indep + " = true takes " + kind +
-                        " = nand_ops only: the scheduler block does not take a plane as the unit of its reads "
-                        "yet";
-               }});
   // Suspend and resume: the block's HOS form decides them (hos, and pass under SOS), without
   // rescheduling.
   const auto suspending = [](const Settings& s) { return s.sched.suspend != 0; };
