@@ -95,6 +95,7 @@ inline void take_result(const FlashCommand& whole, FlashCommand& part) {
   part.t_out_start = whole.t_out_start;
   part.bus_cmd_ticks = whole.bus_cmd_ticks;
   part.t_wordline_wait = whole.t_wordline_wait;
+  part.t_wordline_bus_wait = whole.t_wordline_bus_wait;
   part.suspends = whole.suspends;  // suspend and resume: the whole's, for the attribution
   part.t_suspended = whole.t_suspended;
   part.t_suspend_done = whole.t_suspend_done;

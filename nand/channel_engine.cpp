@@ -131,6 +131,7 @@ void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned pl
   pages_[bi].write_ptr = static_cast<std::uint16_t>(pages);
   erase_count_[bi] = erases;
   pages_[bi].image_pages = static_cast<std::uint16_t>(pages);
+  pages_[bi].slc = false;  // an image's blocks are written in the part's own mode
 }
 
 void ChannelEngine::keep_image_numbering() {
@@ -312,11 +313,13 @@ void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
     } else if (started && c->op == FlashOp::Erase) {
       for_planes(c->plane_mask, [&](unsigned p) {
         const std::size_t bi = block_index(*c, p);
+        // A block erased in SLC mode holds pages_per_block / n pages.
+        const std::uint32_t pages = c->slc ? cfg_.pages_per_block / bits_ : cfg_.pages_per_block;
         Token* t = tokens_.chunk(bi);
-        std::fill(t, t + cfg_.pages_per_block, kTornToken);
-        pages_[bi].write_ptr = static_cast<std::uint16_t>(cfg_.pages_per_block);
+        std::fill(t, t + pages, kTornToken);
+        pages_[bi].write_ptr = static_cast<std::uint16_t>(pages);
         c->failed_planes = static_cast<std::uint8_t>(c->failed_planes | 1u << p);
-        torn_pages_ += cfg_.pages_per_block;
+        torn_pages_ += pages;
       });
     }
     // The die's occupation (the meter's, which ignores a command not in it) and, once
@@ -752,7 +755,10 @@ void ChannelEngine::bus_segments_started(Job* j, Tick now) {
   Tick n = c->plane_count();
   if (bits_ > 1) {
     n *= j->stage == BusRest ? bits_ - 1 : j->rest ? 1 : pages_of(*c);
-    if (j->stage == BusRest) c->t_wordline_wait = now - c->t_bus_end;
+    if (j->stage == BusRest) {  // since its first phase: waiting for registers, then for the bus
+      c->t_wordline_wait = j->ready_at - c->t_bus_end;
+      c->t_wordline_bus_wait = now - j->ready_at;
+    }
   }
   const Tick cmd = n * (c->op == FlashOp::Erase ? t_erase_cmd_ : t_cmd_) +
                    (c->op == FlashOp::Read && c->read_level ? t_retry_cmd_ : 0);
@@ -898,10 +904,10 @@ void ChannelEngine::finish_sensing(Die& d, Tick now, std::vector<Completed>& don
     if (faults_) array_faults(*j->c, now);
     read_sensed(j, now);
   }
-  // The die's array signal: idle once no read senses, else the newest still sensing.
+  // Each read's tR end, then (the die's array signal) the newest read still sensing.
   if (observer_ && nend) {
+    for (unsigned k = 0; k < nend; ++k) observer_->on_array(now, *ended[k]->c, ArrayState::Idle);
     if (left) observer_->on_array(now, *d.sensing[left - 1]->c, ArrayState::Read);
-    else observer_->on_array(now, *ended[nend - 1]->c, ArrayState::Idle);
   }
   (void)done;  // a read completes when its data is out
   register_moves(d, now);
@@ -1035,7 +1041,7 @@ void ChannelEngine::register_moves(Die& d, Tick now) {
   }
   // Not while a SUSPEND is under way, nor while a program is held (its data registers
   // are its own; the waiting program follows it after the resume).
-  if (cfg_.cache_program && d.waiting_programs && !d.array_op && !d.suspending &&
+  if (cfg_.cache_program && d.waiting_programs && !d.array_op && !d.nsensing && !d.suspending &&
       !(d.parked && d.parked->c->op == FlashOp::Program)) {
     // A program's page in a cache register moves to the data register and starts tPROG.
     for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {

@@ -162,9 +162,11 @@ struct FlashCommand {
   Tick t_out_start = 0;
   Tick bus_cmd_ticks = 0;
   // A wordline program whose first pages went in during the previous program (cache
-  // program, n-bit cells): the time between its two bus phases, its later pages waiting
-  // for the die's data registers (inside [t_start, t_bus_end]; 0 otherwise).
+  // program, n-bit cells): between its two bus phases (inside [t_start, t_bus_end]), the
+  // time its later pages waited for the die's data registers, then the time they waited
+  // for the bus (0 otherwise).
   Tick t_wordline_wait = 0;
+  Tick t_wordline_bus_wait = 0;
   // Suspend and resume. Program, erase: the times it was suspended and the time it spent
   // suspended. A read that suspended one: when the die was ready for its command after
   // the SUSPEND (its suspend latency ends; the suspended operation's end, if that came

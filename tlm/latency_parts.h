@@ -121,8 +121,10 @@ inline void flash_path_parts(const FlashCommand& f, Tick ecc_ticks, Tick from, T
     at(p, Part::SuspendWait) += cmd_start - f.t_start;
     bus = f.t_bus_end - cmd_start;
   }
-  // A wordline program loaded in two bus phases: between them it waited for registers.
-  bus -= f.t_wordline_wait;
+  // A wordline program loaded in two bus phases: between them it waited for registers,
+  // then for the bus.
+  bus -= f.t_wordline_wait + f.t_wordline_bus_wait;
+  at(p, Part::BusWait) += f.t_wordline_bus_wait;
   at(p, Part::RegisterWait) += f.t_array_start - f.t_bus_end + f.t_wordline_wait;
   at(p, Part::Array) += f.t_array_end - f.t_array_start - f.t_suspended;
   at(p, Part::Suspended) += f.t_suspended;

@@ -82,7 +82,7 @@ void FlashCommand::reset() {
   status = FlashStatus::Pending;
   t_submit = t_start = t_array_start = t_array_end = t_done = 0;
   error.clear();
-  t_bus_end = t_out_ready = t_out_start = bus_cmd_ticks = t_wordline_wait = t_queued = 0;
+  t_bus_end = t_out_ready = t_out_start = bus_cmd_ticks = t_wordline_wait = t_wordline_bus_wait = t_queued = 0;
   waited = {};
   metered = false;
   origin = FlashOrigin::None;

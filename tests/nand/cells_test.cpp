@@ -256,8 +256,10 @@ TEST_CASE("power cut: a wordline in tPROG is torn whole, the next one waiting fo
   FlashCommand& v1 = wordline(g, 0b01, 0, 3);
   g.run_until(3 * (C + D) + tPROG);  // wordline 0 done; v1's later pages on the bus
   REQUIRE(v1.t_array_start == 0);
+  CHECK(v1.t_wordline_wait == tPROG - (C + D));  // its second phase began
   lost.clear();
   g.engine.power_cut(g.now, lost);
+  CHECK(lost.size() == 1);
   CHECK(v1.failed_planes == 0);
   CHECK(g.engine.write_pointer(0, 0, 0, 0) == 3);
   CHECK(g.engine.backdoor_read(0, 0, 0, 0, 2) != kTornToken);  // wordline 0 completed
@@ -345,4 +347,44 @@ TEST_CASE("protocol: SLC mode on a part of one bit per cell is an error naming t
   h.run();
   CHECK(e.status == FlashStatus::ProtocolError);
   CHECK(e.error.find("SLC mode on a part of one bit per cell (nand.bits_per_cell = 1)") != std::string::npos);
+}
+
+TEST_CASE("cells of n bits: a wordline's later pages that wait for another chip's bus phase wait as bus wait",
+          "[nand][cells][cache program]") {
+  Harness h(part(3));
+  FlashCommand& w0 = wordline(h, 0b01, 0, 0);
+  FlashCommand& w1 = wordline(h, 0b01, 0, 3);
+  const Tick end0 = 3 * (C + D) + tPROG;
+  // Chip 1's program takes the bus 10 us before wordline 0's tPROG ends: its 3 pages,
+  // end0 - 10 us .. end0 - 10 us + 3(C + D); wordline 1's later pages follow it.
+  h.run_until(end0 - 10 * us);
+  FlashCommand& other = h.make(FlashOp::Program, 1, 0, 0b01, 0, 0);
+  for (unsigned k = 0; k < 3; ++k) other.token_of(k, 0) = 0x7000u + k;
+  h.engine.submit(&other, h.now);
+  h.run();
+  REQUIRE(w0.t_done == end0);
+  CHECK(other.t_start == end0 - 10 * us);
+  CHECK(w1.t_wordline_wait == end0 - 4 * (C + D));         // the array held the data registers
+  CHECK(w1.t_wordline_bus_wait == 3 * (C + D) - 10 * us);  // then chip 1 held the bus
+  CHECK(w1.t_array_start == end0 - 10 * us + 5 * (C + D));
+  PartTicks parts{};
+  flash_path_parts(w1, 0, 0, w1.t_done, parts);
+  CHECK(parts[static_cast<unsigned>(Part::BusWait)] == 3 * (C + D) + w1.t_wordline_bus_wait);
+  CHECK(parts[static_cast<unsigned>(Part::BusData)] == 3 * D);
+  Tick sum = 0;
+  for (Tick t : parts) sum += t;
+  CHECK(sum == w1.t_done);
+}
+
+TEST_CASE("power cut: an erase in SLC mode tears the block's SLC pages only", "[nand][cells][slc][power]") {
+  Harness h(part(3));
+  FlashCommand& e = slc(h, FlashOp::Erase, 0b01, 1, 0);
+  h.run_until(100 * us);  // in tBERS
+  std::vector<ChannelEngine::Completed> lost;
+  h.engine.power_cut(h.now, lost);
+  REQUIRE(lost.size() == 1);
+  CHECK(e.failed_planes == 0b01);
+  CHECK(h.engine.write_pointer(0, 0, 0, 1) == 4);  // 12 pages / 3 bits
+  CHECK(h.engine.torn_pages() == 4);
+  CHECK(h.engine.backdoor_read(0, 0, 0, 1, 3) == kTornToken);
 }

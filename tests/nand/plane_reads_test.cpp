@@ -119,3 +119,68 @@ TEST_CASE("independent plane reads: a program waits for the die's reads, and rea
   CHECK(w.t_done - base == C + tR + D + C + D + tPROG);
   CHECK(r1.t_start == w.t_done);  // behind the program (in order per die)
 }
+
+namespace {
+// The array notices of a die, as a waveform or a request timeline hears them.
+struct ArrayLog : NandObserver {
+  struct Note {
+    Tick t;
+    const FlashCommand* c;
+    ArrayState s;
+  };
+  std::vector<Note> notes;
+  void on_bus(Tick, BusPhase, const FlashCommand*) override {}
+  void on_array(Tick t, const FlashCommand& c, ArrayState s) override { notes.push_back({t, &c, s}); }
+  void on_registers(Tick, unsigned, unsigned, unsigned, RegState, RegState) override {}
+  void on_queue(Tick, unsigned, unsigned, unsigned) override {}
+};
+}  // namespace
+
+TEST_CASE("independent plane reads: each read's tR end is told to the observer, the die's signal stays READ while "
+          "another senses",
+          "[nand][plane reads][observer]") {
+  Harness h(part(true));
+  filled(h);
+  ArrayLog log;
+  h.engine.set_observer(&log);
+  const Tick base = h.now;
+  FlashCommand& r0 = h.submit(FlashOp::Read, 0, 0, 0b0001, 0, 5);
+  FlashCommand& r1 = h.submit(FlashOp::Read, 0, 0, 0b0010, 0, 2);
+  h.run();
+  h.engine.set_observer(nullptr);
+  // r0 senses C .. C + tR, r1 2C .. 2C + tR.
+  std::vector<ArrayLog::Note> want = {{base + C, &r0, ArrayState::Read},
+                                      {base + 2 * C, &r1, ArrayState::Read},
+                                      {base + C + tR, &r0, ArrayState::Idle},
+                                      {base + C + tR, &r1, ArrayState::Read},
+                                      {base + 2 * C + tR, &r1, ArrayState::Idle}};
+  REQUIRE(log.notes.size() == want.size());
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    INFO("note " << k);
+    CHECK(log.notes[k].t == want[k].t);
+    CHECK(log.notes[k].c == want[k].c);
+    CHECK(log.notes[k].s == want[k].s);
+  }
+}
+
+TEST_CASE("independent plane reads: a power cut ends reads sensing at once, and the die starts afresh",
+          "[nand][plane reads][power]") {
+  Harness h(part(true));
+  filled(h);
+  const Tick base = h.now;
+  h.submit(FlashOp::Read, 0, 0, 0b0001, 0, 5);
+  h.submit(FlashOp::Read, 0, 0, 0b0010, 0, 2);
+  h.run_until(base + 2 * C + 10 * us);  // both in tR
+  std::vector<ChannelEngine::Completed> lost;
+  h.engine.power_cut(h.now, lost);
+  REQUIRE(lost.size() == 2);
+  for (const auto& l : lost) CHECK(l.cmd->status == FlashStatus::PowerLoss);
+  CHECK(h.engine.die_idle(0, 0));
+  CHECK(h.engine.next_event() == kNever);
+  const Tick t0 = h.now;
+  FlashCommand& r = h.submit(FlashOp::Read, 0, 0, 0b0100, 0, 1);
+  h.run();
+  CHECK(r.status == FlashStatus::Ok);
+  CHECK(r.t_done - t0 == C + tR + D);
+  CHECK(r.token[2] == h.engine.backdoor_read(0, 0, 2, 0, 1));
+}
