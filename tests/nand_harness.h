@@ -8,6 +8,14 @@
 
 namespace ssd::nand::test {
 
+// The default part's bus times in picoseconds (nand_config.h: 333 MT/s, one bus cycle
+// 10^6/333 ps, each bus phase rounded to whole picoseconds): C = 7 cycles (command and
+// address), D = 8192 B (a page), E = 5 cycles (an erase command); and one microsecond.
+namespace default_part {
+constexpr Tick C = 21'021, D = 24'600'601, E = 15'015;
+constexpr Tick us = 1'000'000;
+}  // namespace default_part
+
 struct Harness {
   NandConfig cfg;
   ChipActivity activity;

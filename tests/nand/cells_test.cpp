@@ -18,11 +18,10 @@
 using namespace ssd;
 using namespace ssd::nand;
 using ssd::nand::test::Harness;
+using namespace ssd::nand::test::default_part;
 
 namespace {
 
-constexpr Tick C = 21'021, D = 24'600'601;
-constexpr Tick us = 1'000'000;
 constexpr Tick tPROG = 1'500 * us;
 
 NandConfig part(unsigned bits) {

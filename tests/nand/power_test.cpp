@@ -17,12 +17,11 @@
 using namespace ssd;
 using namespace ssd::nand;
 using ssd::nand::test::Harness;
+using namespace ssd::nand::test::default_part;
 
 namespace {
 
-constexpr Tick C = 21'021, D = 24'600'601, E = 15'015;
 constexpr Tick tR = 75'000'000, tPROG = 750'000'000, tBERS = 3'800'000'000;
-constexpr Tick us = 1'000'000;
 
 NandConfig part() {
   NandConfig c;
