@@ -3,6 +3,7 @@
 // "FILE:LINE: field 'NAME': what". One definition for every reader.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace ssd {
 
@@ -67,6 +69,22 @@ inline bool parse_real(const std::string& s, long double& v) {
   char* end = nullptr;
   v = std::strtold(s.c_str(), &end);
   return end == s.c_str() + s.size() && std::isfinite(static_cast<double>(v));
+}
+
+// The items of a comma-separated list (a config value), each without the spaces and tabs
+// around it: "" has none, "1,,2" an empty second item.
+inline std::vector<std::string> comma_items(const std::string& list) {
+  std::vector<std::string> items;
+  std::size_t at = 0;
+  while (at <= list.size() && !list.empty()) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    std::string item = list.substr(at, comma - at);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    items.push_back(std::move(item));
+    at = comma + 1;
+  }
+  return items;
 }
 
 // A field's text for an error message: quoted, a byte that does not print shown as \xHH

@@ -42,7 +42,8 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   indep_ = cfg_.independent_plane_reads;
   t_prog_slc_ = us_to_ticks(cfg_.t_prog_slc_us);
   t_read_slc_ = us_to_ticks(cfg_.t_read_slc_us);
-  for (unsigned k = 0; k < bits_; ++k) t_read_type_[k] = us_to_ticks(cfg_.t_read_of_type_us(k));
+  const std::vector<double> t_read_type = cfg_.read_times_us();
+  for (unsigned k = 0; k < bits_; ++k) t_read_type_[k] = us_to_ticks(t_read_type[k]);
   t_erase_ = us_to_ticks(cfg_.t_erase_us);
   t_suspend_cmd_ = cfg_.bus_ticks(cfg_.suspend_cmd_cycles);
   t_suspend_program_ = us_to_ticks(cfg_.t_suspend_program_us);
@@ -208,7 +209,7 @@ bool ChannelEngine::dynamically_valid(const FlashCommand& c) const {
   for_planes(c.plane_mask, [&](unsigned p) {
     const BlockPages& b = pages_[block_index(c, p)];
     if (c.op == FlashOp::Program)
-      ok = ok && c.page == b.write_ptr && b.slc == c.slc && (!c.slc || c.page < cfg_.pages_per_block / bits_);
+      ok = ok && c.page == b.write_ptr && b.slc == c.slc && (!c.slc || c.page < cfg_.slc_pages_per_block());
     else if (c.op == FlashOp::Read)
       ok = ok && c.page < b.write_ptr && b.slc == c.slc;
   });
@@ -226,10 +227,10 @@ std::string ChannelEngine::dynamic_error(const FlashCommand& c) const {
       os << "block " << c.block[p] << " on plane " << p << (b.slc ? " is in SLC mode (its last erase set it): a "
                                                                   : " is not in SLC mode: a ")
          << to_string(c.op) << (c.slc ? " in SLC mode" : " without SLC mode");
-    } else if (c.op == FlashOp::Program && c.slc && c.page >= cfg_.pages_per_block / bits_) {
+    } else if (c.op == FlashOp::Program && c.slc && c.page >= cfg_.slc_pages_per_block()) {
       using param::key;
       os << "programming page " << c.page << " of block " << c.block[p] << " on plane " << p
-         << " in SLC mode: a block in SLC mode holds " << cfg_.pages_per_block / bits_ << " pages ("
+         << " in SLC mode: a block in SLC mode holds " << cfg_.slc_pages_per_block() << " pages ("
          << key(&NandConfig::pages_per_block) << " / " << key(&NandConfig::bits_per_cell) << ")";
     } else if (c.op == FlashOp::Program && c.page < wp) {
       os << "programming page " << c.page << " of block " << c.block[p] << " on plane " << p
@@ -300,21 +301,21 @@ void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
       for_planes(c->plane_mask, [&](unsigned p) {
         const std::size_t bi = block_index(*c, p);
         if (!cells) {
-          if (pages_[bi].write_ptr != c->page + pages_of(*c))
+          if (pages_[bi].write_ptr != c->page + cfg_.pages_written(*c))
             throw std::logic_error("NAND power cut: " + c->describe() + " in its registers is not its block's last page");
           pages_[bi].write_ptr = static_cast<std::uint16_t>(c->page);
           return;
         }
         // Its wordline's pages all (one-shot programming leaves no other wordline torn).
-        for (unsigned k = 0; k < pages_of(*c); ++k) tokens_.at(bi, c->page + k) = kTornToken;
+        for (unsigned k = 0; k < cfg_.pages_written(*c); ++k) tokens_.at(bi, c->page + k) = kTornToken;
         c->failed_planes = static_cast<std::uint8_t>(c->failed_planes | 1u << p);
-        torn_pages_ += pages_of(*c);
+        torn_pages_ += cfg_.pages_written(*c);
       });
     } else if (started && c->op == FlashOp::Erase) {
       for_planes(c->plane_mask, [&](unsigned p) {
         const std::size_t bi = block_index(*c, p);
         // A block erased in SLC mode holds pages_per_block / n pages.
-        const std::uint32_t pages = c->slc ? cfg_.pages_per_block / bits_ : cfg_.pages_per_block;
+        const std::uint32_t pages = c->slc ? cfg_.slc_pages_per_block() : cfg_.pages_per_block;
         Token* t = tokens_.chunk(bi);
         std::fill(t, t + pages, kTornToken);
         pages_[bi].write_ptr = static_cast<std::uint16_t>(pages);
@@ -710,15 +711,11 @@ void ChannelEngine::start_bus_command(Job* j, Tick now) {
       } else {
         // A wordline's pages (in SLC mode one page) all go in now, unless the die's array
         // still holds the data registers: then its first page only, to the cache.
-        const unsigned pages = pages_of(*c);
+        const unsigned pages = cfg_.pages_written(*c);
         j->rest = pages > 1 && cfg_.cache_program && d.array_op;
         for_planes(c->plane_mask, [&](unsigned p) {
           const std::size_t bi = block_index(*c, p);
-          if (pages == 1) {
-            tokens_.at(bi, c->page) = c->token[p];
-          } else {
-            for (unsigned k = 0; k < pages; ++k) tokens_.at(bi, c->page + k) = c->token_of(k, p);
-          }
+          for (unsigned k = 0; k < pages; ++k) tokens_.at(bi, c->page + k) = c->token_of(k, p);
           pages_[bi].write_ptr = static_cast<std::uint16_t>(pages_[bi].write_ptr + pages);
           (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = j;
         });
@@ -751,10 +748,11 @@ void ChannelEngine::bus_segments_started(Job* j, Tick now) {
     c->t_out_start = now;
     return;
   }
-  // A program moves in pages_in pages per plane (a wordline's, or the part this phase moves).
+  // Command (and a program's data) phases: one per plane, and with n-bit cells per page a
+  // program moves (its wordline's, or the part this phase moves).
   Tick n = c->plane_count();
   if (bits_ > 1) {
-    n *= j->stage == BusRest ? bits_ - 1 : j->rest ? 1 : pages_of(*c);
+    n *= j->stage == BusRest ? bits_ - 1 : j->rest ? 1 : cfg_.pages_written(*c);
     if (j->stage == BusRest) {  // since its first phase: waiting for registers, then for the bus
       c->t_wordline_wait = j->ready_at - c->t_bus_end;
       c->t_wordline_bus_wait = now - j->ready_at;
@@ -809,7 +807,7 @@ void ChannelEngine::start_array(Die& d, Job* j, Tick now) {
   in_array_[i / 64] |= std::uint64_t{1} << (i % 64);
   j->stage = Array;
   c->t_array_start = now;
-  d.array_end = now + (c->op == FlashOp::Read && soft(*c) ? soft_senses_ * read_time(*c) : array_time(*c));
+  d.array_end = now + array_ticks(*c);
   next_array_end_ = std::min(next_array_end_, d.array_end);
   if (observer_) observer_->on_array(now, *c, array_state(c->op));
 }
@@ -870,7 +868,7 @@ void ChannelEngine::start_sensing(Die& d, Job* j, Tick now) {
   FlashCommand* c = j->c;
   j->stage = Array;
   c->t_array_start = now;
-  j->sense_end = now + (soft(*c) ? soft_senses_ * read_time(*c) : read_time(*c));
+  j->sense_end = now + array_ticks(*c);
   d.sensing[d.nsensing++] = j;
   d.array_end = std::min(d.array_end, j->sense_end);
   const std::uint32_t i = die_index(d);
@@ -879,7 +877,7 @@ void ChannelEngine::start_sensing(Die& d, Job* j, Tick now) {
   if (observer_) observer_->on_array(now, *c, ArrayState::Read);  // the die's array signal: its newest read
 }
 
-void ChannelEngine::finish_sensing(Die& d, Tick now, std::vector<Completed>& done) {
+void ChannelEngine::finish_sensing(Die& d, Tick now) {
   std::array<Job*, kMaxPlanes> ended{};
   unsigned nend = 0, left = 0;
   Tick next = kNever;
@@ -909,7 +907,6 @@ void ChannelEngine::finish_sensing(Die& d, Tick now, std::vector<Completed>& don
     for (unsigned k = 0; k < nend; ++k) observer_->on_array(now, *ended[k]->c, ArrayState::Idle);
     if (left) observer_->on_array(now, *d.sensing[left - 1]->c, ArrayState::Read);
   }
-  (void)done;  // a read completes when its data is out
   register_moves(d, now);
   refresh_accept(d);
 }
@@ -928,8 +925,8 @@ inline void ChannelEngine::read_sensed(Job* j, Tick now) {
 }
 
 void ChannelEngine::finish_array(Die& d, Tick now, std::vector<Completed>& done) {
-  if (!d.array_op) {  // independent plane reads
-    finish_sensing(d, now, done);
+  if (!d.array_op) {  // independent plane reads (a read completes when its data is out)
+    finish_sensing(d, now);
     return;
   }
   Job* j = d.array_op;
@@ -996,8 +993,8 @@ void ChannelEngine::array_faults(FlashCommand& c, Tick now) {
           return;
         c.failed_planes = static_cast<std::uint8_t>(c.failed_planes | 1u << p);
         // What the cells hold is no one's data: the wordline's pages all.
-        for (unsigned k = 0; k < pages_of(c); ++k) tokens_.at(bi, c.page + k) = kFailedProgramToken;
-        counters_.failed_programs += pages_of(c);
+        for (unsigned k = 0; k < cfg_.pages_written(c); ++k) tokens_.at(bi, c.page + k) = kFailedProgramToken;
+        counters_.failed_programs += cfg_.pages_written(c);
       });
       if (c.failed_planes) c.status = FlashStatus::ProgramFailed;
       break;
@@ -1077,7 +1074,7 @@ void ChannelEngine::complete(Job* j, Tick now, std::vector<Completed>& done) {
   --d.inflight;
   {
     const unsigned op = static_cast<unsigned>(c->op), n = c->plane_count();
-    const unsigned pages = bits_ == 1 ? 1 : pages_of(*c);  // per plane: a wordline's
+    const unsigned pages = bits_ == 1 ? 1 : cfg_.pages_written(*c);  // per plane: a wordline's
     counters_.pages_by_planes[op][n - 1] += n * pages;
     if (const std::uint8_t gc = c->gc_mask()) {
       const unsigned k = FlashCommand::bits(gc) * pages;

@@ -420,7 +420,7 @@ class ChannelEngine {
   void finish_array(Die& d, Tick now, std::vector<Completed>& done);
   // Independent plane reads: a read's tR beside the die's other reads; the ones that end.
   void start_sensing(Die& d, Job* j, Tick now);
-  void finish_sensing(Die& d, Tick now, std::vector<Completed>& done);
+  void finish_sensing(Die& d, Tick now);
   [[gnu::always_inline]] inline void read_sensed(Job* j, Tick now);  // a read's page is in its data registers
   void register_moves(Die& d, Tick now);
   void complete(Job* j, Tick now, std::vector<Completed>& done);
@@ -454,12 +454,10 @@ class ChannelEngine {
   unsigned bits_ = 1;                            // pages per wordline (nand.bits_per_cell)
   std::array<Tick, kMaxBitsPerCell> t_read_type_{};  // tR per page type (page % bits_)
   Tick t_prog_slc_ = 0, t_read_slc_ = 0;            // SLC mode
-  // The pages a command writes per plane: a wordline's, one in SLC mode (1 for a read).
-  unsigned pages_of(const FlashCommand& c) const { return c.op == FlashOp::Program && !c.slc ? bits_ : 1u; }
   // Whether `read` reads a page that program `prog` (of its block on plane p) writes.
   bool writes_page(const FlashCommand& prog, const FlashCommand& read, unsigned p) const {
     return prog.block[p] == read.block[p] && prog.slc == read.slc && read.page >= prog.page &&
-           read.page < prog.page + pages_of(prog);
+           read.page < prog.page + cfg_.pages_written(prog);
   }
   Tick t_retry_cmd_ = 0;      // a shifted read's SET FEATURES cycles
   Tick t_suspend_cmd_, t_suspend_program_, t_suspend_erase_, t_suspend_penalty_;
@@ -531,6 +529,10 @@ class ChannelEngine {
   // A command's array time, one sensing of a read (a soft-decision read senses several times).
   Tick array_time(const FlashCommand& c) const {
     return c.op == FlashOp::Read ? read_time(c) : c.op == FlashOp::Program ? (c.slc ? t_prog_slc_ : t_prog_) : t_erase_;
+  }
+  // The same with every sensing of a soft-decision read: how long the array is busy.
+  Tick array_ticks(const FlashCommand& c) const {
+    return c.op == FlashOp::Read && soft(c) ? soft_senses_ * read_time(c) : array_time(c);
   }
   std::uint64_t in_flight_ = 0;  // submitted, not completed
   WaitMeter meter_;

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/text_fields.h"
+
 namespace ssd::nand {
 
 const param::Table<NandConfig>& NandConfig::keys() {
@@ -66,39 +68,29 @@ const param::Table<NandConfig>& NandConfig::keys() {
 }
 
 namespace {
-// The numbers of a comma-separated list; false (with `why`) at the first that is not one.
+// The numbers of a comma-separated list, in the number grammar of every reader
+// (common/text_fields.h); false (with `why`) at the first item that is not one.
 bool parse_times(const std::string& list, std::vector<double>& out, std::string& why) {
   out.clear();
-  std::size_t at = 0;
-  while (at <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', at), list.size());
-    const std::string item = list.substr(at, comma - at);
-    std::size_t used = 0;
+  for (const std::string& item : comma_items(list)) {
     double v = 0;
-    try {
-      v = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    while (used < item.size() && item[used] == ' ') ++used;
-    if (item.find_first_not_of(' ') == std::string::npos || used != item.size()) {
+    if (!parse_real(item, v)) {
       why = "'" + item + "' (item " + std::to_string(out.size() + 1) + ") is not a number";
       return false;
     }
     out.push_back(v);
-    at = comma + 1;
   }
   return true;
 }
 }  // namespace
 
-double NandConfig::t_read_of_type_us(unsigned k) const {
-  if (t_read_page_us.empty()) return t_read_us;
+std::vector<double> NandConfig::read_times_us() const {
+  if (t_read_page_us.empty()) return std::vector<double>(bits_per_cell, t_read_us);
   std::vector<double> v;
   std::string why;
-  if (!parse_times(t_read_page_us, v, why) || k >= v.size())
-    throw std::logic_error("NandConfig::t_read_of_type_us on a config that does not validate");
-  return v[k];
+  if (!parse_times(t_read_page_us, v, why) || v.size() != bits_per_cell)
+    throw std::logic_error("NandConfig::read_times_us on a config that does not validate");
+  return v;
 }
 
 std::vector<std::string> NandConfig::validate() const {

@@ -68,8 +68,15 @@ struct NandConfig {
   std::uint64_t total_pages() const { return pages_per_channel() * channels; }
   std::uint64_t raw_bytes() const { return total_pages() * page_bytes; }
 
-  // tR of the pages of type `k` (page % bits_per_cell), in us. Valid config only.
-  double t_read_of_type_us(unsigned k) const;
+  // tR per page type (page % bits_per_cell), lower page first, in us. Valid config only.
+  std::vector<double> read_times_us() const;
+  // The pages a command writes per plane: a PROGRAM, its wordline's (one in SLC mode);
+  // any other command, 1.
+  unsigned pages_written(const FlashCommand& c) const {
+    return c.op == FlashOp::Program && !c.slc ? bits_per_cell : 1u;
+  }
+  // The pages of a block in SLC mode: one per wordline.
+  std::uint32_t slc_pages_per_block() const { return pages_per_block / bits_per_cell; }
   // Problems with the values, each naming its config key; empty when valid.
   std::vector<std::string> validate() const;
   // Its keys, nand.* (nand_config.cpp), with the fault model's.

@@ -136,10 +136,10 @@ bool NandScriptReader::read_line() {
                         " = " + std::to_string(geo_.pages_per_block) + ")");
     // n-bit cells: a program writes whole wordlines, one command each.
     const std::uint32_t n = geo_.bits_per_cell;
-    if (c.slc && c.op != FlashOp::Erase && last >= geo_.pages_per_block / n)
+    if (c.slc && c.op != FlashOp::Erase && last >= geo_.slc_pages_per_block())
       fail("pages", "page " + std::to_string(last) + " does not exist in SLC mode (a block in SLC mode holds " +
                         key(&NandConfig::pages_per_block) + " / " + key(&NandConfig::bits_per_cell) + " = " +
-                        std::to_string(geo_.pages_per_block / n) + " pages)");
+                        std::to_string(geo_.slc_pages_per_block()) + " pages)");
     if (c.op == FlashOp::Program && !c.slc && n > 1 && (first % n != 0 || (last + 1) % n != 0))
       fail("pages", "a program writes whole wordlines of " + key(&NandConfig::bits_per_cell) + " = " +
                         std::to_string(n) + " pages: its pages run from a multiple of " + std::to_string(n) +

@@ -94,7 +94,7 @@ void NandScriptDriver::issue() {
           auto it = shadow_.find(page_key(c, p));
           expected(*gp)[p] = it == shadow_.end() ? kErasedToken : it->second;
         } else if (c.op == FlashOp::Program) {  // a wordline's pages (nand.bits_per_cell)
-          for (unsigned k = 0; k < (c.slc ? 1u : cfg_.bits_per_cell); ++k) {
+          for (unsigned k = 0; k < cfg_.pages_written(c); ++k) {
             const std::uint64_t key = page_key(c, p) + k;
             c.token_of(k, p) = write_token(key, ++write_seq_);
             shadow_[key] = c.token_of(k, p);
@@ -145,7 +145,7 @@ tlm::tlm_sync_enum NandScriptDriver::nb_transport_bw(int, tlm::tlm_generic_paylo
     }
     latency_[op].record(c.t_done - c.t_submit);
     if (c.op != FlashOp::Erase) latency_all_.record(c.t_done - c.t_submit);
-    pages_[op] += c.plane_count() * (c.op == FlashOp::Program && !c.slc ? cfg_.bits_per_cell : 1u);
+    pages_[op] += c.plane_count() * cfg_.pages_written(c);
     last_done_ = std::max(last_done_, c.t_done);
     if (c.op == FlashOp::Read) {
       for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
@@ -172,7 +172,7 @@ void NandScriptDriver::lost(const Lost& l) {
     if (!(c.plane_mask >> p & 1u)) continue;
     const bool torn = c.failed_planes >> p & 1u;
     if (c.op == FlashOp::Program) {  // its wordline's pages
-      for (unsigned k = 0; k < (c.slc ? 1u : cfg_.bits_per_cell); ++k) {
+      for (unsigned k = 0; k < cfg_.pages_written(c); ++k) {
         if (torn) shadow_[page_key(c, p) + k] = kTornToken;
         else shadow_.erase(page_key(c, p) + k);  // its data never left the registers: still erased
       }

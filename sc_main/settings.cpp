@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/text_fields.h"
 #include "controller/read_unit.h"
 
 namespace ssd {
@@ -109,12 +110,7 @@ const param::Table<PowerConfig>& PowerConfig::keys() {
 
 std::vector<double> cut_times(const std::string& list) {
   std::vector<double> out;
-  std::size_t at = 0;
-  while (at <= list.size() && !list.empty()) {
-    const std::size_t comma = std::min(list.find(',', at), list.size());
-    std::string item = list.substr(at, comma - at);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
+  for (const std::string& item : comma_items(list)) {
     char* end = nullptr;
     const double v = item.empty() ? 0 : std::strtod(item.c_str(), &end);
     if (item.empty() || *end != '\0' || !std::isfinite(v))
@@ -123,7 +119,6 @@ std::vector<double> cut_times(const std::string& list) {
       throw std::invalid_argument("item " + std::to_string(out.size() + 1) + " (" + param::number_text(v) +
                                   ") is not within (0, " + param::number_text(kMaxInputUs) + "] us");
     out.push_back(v);
-    at = comma + 1;
   }
   std::sort(out.begin(), out.end());
   return out;

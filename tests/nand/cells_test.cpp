@@ -220,6 +220,8 @@ TEST_CASE("cells of n bits: the keys are checked, each message naming its key", 
                     "type, lower page first)");
   c.t_read_page_us = "50,6x,70";
   CHECK(first(c) == "nand.t_read_page_us = '50,6x,70': '6x' (item 2) is not a number");
+  c.t_read_page_us = "50,0x3C,70";  // the number grammar of every reader: decimal only
+  CHECK(first(c) == "nand.t_read_page_us = '50,0x3C,70': '0x3C' (item 2) is not a number");
   c.t_read_page_us = "50,,70";
   CHECK(first(c) == "nand.t_read_page_us = '50,,70': '' (item 2) is not a number");
   c.t_read_page_us = "50,60,0";
