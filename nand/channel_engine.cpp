@@ -851,6 +851,7 @@ void ChannelEngine::finish_bus_segment(Tick now, std::vector<Completed>& done) {
   // End of a command phase: the array operation follows.
   d.in_cmd_phase = false;
   if (j->stage == BusRest) {  // a wordline's later pages are in: its cache registers free, tPROG
+    d.resting = nullptr;
     for_planes(c->plane_mask, [&](unsigned p) { d.planes[p].cache = nullptr; });
     set_regs(d, *c, now);
     start_array(d, j, now);
@@ -1038,7 +1039,7 @@ void ChannelEngine::register_moves(Die& d, Tick now) {
   }
   // Not while a SUSPEND is under way, nor while a program is held (its data registers
   // are its own; the waiting program follows it after the resume).
-  if (cfg_.cache_program && d.waiting_programs && !d.array_op && !d.nsensing && !d.suspending &&
+  if (cfg_.cache_program && d.waiting_programs && !d.array_op && !d.resting && !d.nsensing && !d.suspending &&
       !(d.parked && d.parked->c->op == FlashOp::Program)) {
     // A program's page in a cache register moves to the data register and starts tPROG.
     for (unsigned p = 0; p < cfg_.planes_per_die; ++p) {
@@ -1054,6 +1055,7 @@ void ChannelEngine::register_moves(Die& d, Tick now) {
         set_regs(d, *c, now);
         j->stage = WaitRest;
         j->ready_at = now;
+        d.resting = j;
         waiting_cmd_.push_back(j);
         break;
       }

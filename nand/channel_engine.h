@@ -347,6 +347,9 @@ class ChannelEngine {
     unsigned nsensing = 0;
     unsigned inflight = 0, inflight_reads = 0, inflight_programs = 0;
     unsigned waiting_programs = 0;  // cache program: data in cache register, waiting for the array
+    // A wordline whose later pages are still to come in (WaitRest, BusRest): the array's
+    // next operation, so that no program waiting in a cache register starts before it.
+    Job* resting = nullptr;
     bool in_cmd_phase = false;      // one of its commands is in its command (and data-in) phase
     Plane planes[kMaxPlanes];
     // Suspend and resume: the read whose SUSPEND is under way (from its first bus cycle to
