@@ -16,6 +16,7 @@ HoldingStage::Config stage_config(const FirmwareConfig& cfg, bool keep_forecast)
   s.mark_hazards = cfg.mark_hazards;
   s.keep_forecast = keep_forecast;
   s.delay_from_release = cfg.delay_from_release;
+  s.wordline_fill = us_to_ticks(cfg.wordline_fill_us);
   return s;
 }
 
@@ -137,6 +138,11 @@ const param::Table<FirmwareConfig>& FirmwareConfig::keys() {
                 "where a GC copy is programmed: die = the die's GC stream, on the plane the die-aligned frontier "
                 "picks (the die's planes at one page offset, so that copies run as n-plane programs: "
                 "docs/scheduler.md, Write placement); plane = the victim's plane's own GC stream")
+        .number("ftl.wordline_fill_us", &F::wordline_fill_us, 0, 1e9,
+                "with nand.bits_per_cell > 1: how long a partial wordline of host data waits, from its first "
+                "page, for more host pages on its plane before its other pages are padded with filler "
+                "(firmware.padded_pages); it waits on while a host program of that plane is built and not yet "
+                "bound (GC pads its wordlines at the end of its run: docs/controller.md, Wordlines)").unit("us")
         .choice("ftl.queue_delay_from", &F::delay_from_release, {{"arrival", false}, {"release", true}},
                 "where the busy forecast counts a command's delay from (Chen et al. Eq. 9): its request's arrival at "
                 "the controller (arrival, as the paper defines it) or its release to the flash; ftl.write_policy = "

@@ -67,6 +67,11 @@ struct FirmwareConfig {
   // from its request's arrival at the controller, as the paper defines it; true: from the
   // command's release to the flash (ftl.queue_delay_from = release).
   bool delay_from_release = false;
+  // Cells of n bits: how long a partial wordline of host data waits, from its first
+  // page, for the next host pages on its plane before the rest is padded (it waits on
+  // while a host program is built and not yet bound there), us. GC's are padded at the
+  // end of its run.
+  double wordline_fill_us = 1000.0;
   // Partial-page reads: a host read moves out only the ECC codewords of this many bytes
   // that hold its sectors (controller/read_unit.h); 0: every read moves its whole page.
   // A multiple of 512 that divides the page.

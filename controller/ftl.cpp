@@ -539,11 +539,14 @@ void Ftl::precondition_planes(std::uint64_t fill, double drive_writes, std::uint
         continue;
       }
       // Which pages are valid is drawn when first needed (SteadyImage::valid_mask).
-      const std::uint32_t pages = k < shape.full ? ppb : image_->valid_at_age(p, k);
+      std::uint32_t pages = k < shape.full ? ppb : image_->valid_at_age(p, k);
+      // Cells of n bits: an open block's write point at a wordline's end, the pages after
+      // its valid ones filler (written, not valid), as the firmware pads.
+      if (const std::uint32_t n = cfg_.nand.bits_per_cell; n > 1) pages = (pages + n - 1) / n * n;
       blk.valid = static_cast<std::uint16_t>(image_->valid_at_age(p, k));
       blk.write_ptr = blk.image_pages = static_cast<std::uint16_t>(pages);
       blk.image_bits = true;
-      if (k < shape.full) {
+      if (k < shape.full || pages == ppb) {
         blk.state = BlockState::Full;
       } else {
         blk.state = BlockState::Open;

@@ -36,6 +36,10 @@ class CommandIssuer {
   // A program of its, superseded, was cancelled while held (its page was never bound):
   // `write_op` as the command carried it. The command is gone already.
   virtual void cancelled(std::uint32_t /*write_op*/) {}
+  // Cells of n bits: a program of its binds a wordline's lower page and waits in the
+  // firmware for the programs that bind the others (HoldingStage, "wordlines"); told at
+  // the end of the instant's settle.
+  virtual void latched(FwCommand&) {}
 };
 
 struct FwCommand {
@@ -88,6 +92,12 @@ struct FwCommand {
   // An n-plane command: per plane, the single-page command the firmware built for that
   // page, which takes the command's result at its end; all null for one page.
   std::array<FwCommand*, kMaxPlanes> part{};
+  // Cells of n bits (nand.bits_per_cell): a program carrying its wordline (the last page
+  // of it to bind, `lined`) holds the wordline's lower pages, each a program the firmware
+  // built, which take the command's result at its end; all null for one bit per cell.
+  std::array<FwCommand*, kMaxBitsPerCell - 1> lower{};
+  bool lined = false;
+  bool latched = false;  // a lower page: it waited for its wordline (CommandIssuer::latched)
   bool combined() const {
     for (const FwCommand* p : part)
       if (p) return true;

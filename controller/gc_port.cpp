@@ -43,6 +43,8 @@ void GcPort::erases(const std::uint32_t* planes, const std::uint32_t* victims, u
   for (unsigned i = 0; i < n; ++i) stage_.submit(*built[i], ready);
 }
 
+void GcPort::wordlines_due(std::uint32_t plane) { stage_.gc_wordlines_due(plane); }
+
 void GcPort::CopyReads::ended(FwCommand& f) {
   const FlashCommand& fc = *f.cmd;
   if (fc.status == FlashStatus::Uncorrectable) {
@@ -61,7 +63,8 @@ void GcPort::CopyPrograms::ended(FwCommand& f) {
     ++port.faults_.program_failures;
     port.ftl_.retire(port.ftl_.block_of_ppa(f.ppa));
     port.read_only_.block_failed(port.ftl_.plane_of_ppa(f.ppa));  // the block failed where the copy went
-    if (port.gc_.copy_program_failed(f.plane, f.ppa, f.copy_from, fc.lpn, fc.token[fc.first_plane()], fc.priority))
+    if (port.gc_.copy_program_failed(f.plane, f.ppa, f.copy_from, fc.lpn, fc.token[fc.first_plane()], fc.priority,
+                                        f.latched))
       ++port.faults_.recopied_pages;
     return;
   }
@@ -69,7 +72,7 @@ void GcPort::CopyPrograms::ended(FwCommand& f) {
     port.reports_.error(unrecovered(fc, "a program cannot end so"));
     return;
   }
-  port.gc_.copy_program_ended(f.plane, f.ppa, f.copy_from, fc.lpn, fc.priority);
+  port.gc_.copy_program_ended(f.plane, f.ppa, f.copy_from, fc.lpn, fc.priority, f.latched);
 }
 
 void GcPort::Erases::ended(FwCommand& f) {

@@ -34,6 +34,7 @@ class GcPort final : public GcUnit::Port {
   bool at_last_reserve(std::uint32_t plane) const override { return frontier_.at_last_reserve(plane); }
   bool writes_waiting(std::uint32_t plane) const override { return frontier_.writes_waiting(plane); }
   void no_space(std::uint32_t plane) override { frontier_.fail_stalled(plane); }
+  void wordlines_due(std::uint32_t plane) override;
   std::uint32_t commands_outstanding(std::uint32_t chip) const override;
   void copy_read(std::uint32_t plane, std::uint32_t from) override;
   void copy_program(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
@@ -52,6 +53,7 @@ class GcPort final : public GcUnit::Port {
   struct CopyPrograms final : CommandIssuer {
     explicit CopyPrograms(GcPort& p) : port(p) {}
     void ended(FwCommand& f) override;
+    void latched(FwCommand& f) override { port.gc_.copy_latched(f.plane); }
     GcPort& port;
   };
   struct Erases final : CommandIssuer {

@@ -6,6 +6,7 @@
 #include "common/splitmix.h"
 #include "controller/firmware_counters.h"
 #include "controller/victim.h"
+#include "tlm/host_protocol.h"
 
 namespace ssd::ctrl {
 
@@ -20,18 +21,21 @@ GcUnit::GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, bool in_di
       fw_(fw),
       counters_(counters),
       jobs_(ftl.planes()), background_programs_(ftl.planes(), 0), wanted_(ftl.config().nand.chips(), 0),
-      stuck_(ftl.planes(), 0) {}
+      stuck_(ftl.planes(), 0) {
+  slack_ = (ftl.config().nand.bits_per_cell - 1) * (in_die ? ppd_ : 1);
+}
 
 bool GcUnit::stuck(std::uint32_t plane) const {
   if (!stuck_[plane]) return false;
-  const std::uint32_t v = greedy_victim(ftl_, plane);
+  const std::uint32_t v = greedy_victim(ftl_, plane, filler_slack());
   return v == kUnmapped || ftl_.valid_pages(v) != 0;
 }
 
 void GcUnit::check_space(std::uint32_t plane) {
-  // Only blocks that failed take a plane's space for good: a NAND that never fails keeps
-  // its writes waiting (as before failures were modelled).
-  if (!ftl_.config().failures) return;
+  // Only blocks that failed, or with cells of n bits the filler a victim's copies need,
+  // take a plane's space for good: a NAND of one bit per cell that never fails keeps its
+  // writes waiting (as before failures were modelled).
+  if (!ftl_.config().failures && slack_ == 0) return;
   if (jobs_[plane].active || !fw_.writes_waiting(plane) || (die_runs() && die_jobs_[plane / ppd_])) return;
   if (!stuck(plane) && ftl_.work_in_flight(plane)) return;  // its end calls maybe_start again
   fw_.no_space(plane);
@@ -164,11 +168,24 @@ void GcUnit::drop_copy(std::uint32_t plane) {
   job.copies_left -= left;
   job.next = job.pages.size();
   --job.in_flight;
+  tail_latched(plane);
   maybe_erase(plane);
 }
 
+void GcUnit::copy_latched(std::uint32_t plane) {
+  Job& job = jobs_[plane];
+  --job.in_flight;
+  issue_copies(plane);
+  tail_latched(plane);
+}
+
+void GcUnit::tail_latched(std::uint32_t plane) {
+  const Job& job = jobs_[plane];
+  if (job.active && job.next >= job.pages.size() && job.in_flight == 0 && job.copies_left) fw_.wordlines_due(plane);
+}
+
 void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
-                                FlashPriority cls) {
+                                FlashPriority cls, bool latched) {
   ftl_.count_gc_copy();
   ftl_.programmed(to);
   if (ftl_.relocate(lpn, to, from)) ++counters_.gc_copies;
@@ -177,8 +194,9 @@ void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint
   if (cls == FlashPriority::BackgroundGc) --background_programs_[on];
   Job& job = jobs_[plane];
   --job.copies_left;
-  --job.in_flight;
+  if (!latched) --job.in_flight;
   issue_copies(plane);
+  tail_latched(plane);
   maybe_erase(plane);
   if (on != plane) maybe_start(on);  // the block written may have become a candidate
 }
@@ -208,7 +226,8 @@ void GcUnit::next_run(std::uint32_t plane) {
 }
 
 bool GcUnit::copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
-                                 Token token, FlashPriority cls) {
+                                 Token token, FlashPriority cls, bool latched) {
+  if (latched) ++jobs_[plane].in_flight;  // in flight again, programmed again or dropped
   ftl_.programmed(to);  // ended: the page holds nothing and is never mapped
   if (cls == FlashPriority::BackgroundGc) --background_programs_[ftl_.plane_of_ppa(to)];
   const std::uint32_t again = copy_page(plane);
@@ -252,6 +271,13 @@ std::uint64_t GcUnit::resume(std::uint64_t seed, FlashBackdoor& nand) {
       ++copies;
     }
     job.copies_left -= static_cast<std::uint32_t>(job.next);
+    // Cells of n bits: the GC stream's wordline padded, as the firmware pads a partial one.
+    if (const std::uint32_t n = ftl_.config().nand.bits_per_cell; n > 1)
+      while (ftl_.open_block(plane, true) != kUnmapped && ftl_.next_offset(plane, true) % n) {
+        const std::uint32_t to = ftl_.allocate(plane, true);
+        nand.program(ftl_.decode(to), kUnwrittenToken);
+        ftl_.programmed(to);
+      }
   }
   ftl_.clear_counters();
   return copies;
@@ -265,7 +291,7 @@ void GcUnit::resume_at_start() {
 }
 
 bool GcUnit::open(std::uint32_t plane) {
-  const std::uint32_t victim = take_greedy_victim(ftl_, plane);
+  const std::uint32_t victim = take_greedy_victim(ftl_, plane, filler_slack());
   if (victim == kUnmapped) return false;  // nothing to collect yet (reads pending on every candidate)
   Job& job = jobs_[plane];
   std::vector<std::uint32_t> pages = std::move(job.pages);  // keeps its capacity from the plane's last run

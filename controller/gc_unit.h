@@ -76,6 +76,10 @@ class GcUnit {
     // Host writes wait for space in the plane and GC can give it none (no_space()): they
     // fail. The port may call back into the unit.
     virtual void no_space(std::uint32_t) {}
+    // Cells of n bits: the run of `plane` has issued its copies and every one not ended
+    // waits for its wordline: the GC stream's partial wordlines where its copies go
+    // (the die's, or the plane's) are padded now, so that its victim can be erased.
+    virtual void wordlines_due(std::uint32_t) {}
   };
 
   // `in_die`: copies go to the die's GC stream (ftl.gc_destination = die), else to the
@@ -97,8 +101,13 @@ class GcUnit {
 
   // Ends of the unit's commands, and of host reads (a victim waits for them).
   void copy_read_ended(std::uint32_t plane, std::uint32_t from, Token token);
+  // `latched`: the copy's program waited in the firmware for its wordline (copy_latched).
   void copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
-                          FlashPriority cls);
+                          FlashPriority cls, bool latched = false);
+  // Cells of n bits: a copy's program of `plane`'s run waits in the firmware for the
+  // other pages of its wordline. It no longer counts against gc_copies_in_flight, so that
+  // the run issues the copies that fill the wordline (it still holds the victim).
+  void copy_latched(std::uint32_t plane);
   void erase_ended(std::uint32_t plane);  // the plane's victim is free again
   // A victim of `plane` was erased (or its erase failed) and the host writes that waited
   // for the space were placed: the plane's next run may begin, and with die runs, once
@@ -109,7 +118,7 @@ class GcUnit {
   // victim's erase failed: it is retired, and the plane's run is over.
   // Returns whether it was programmed again (false: dropped for want of a page).
   bool copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn, Token token,
-                           FlashPriority cls);
+                           FlashPriority cls, bool latched = false);
   void erase_failed(std::uint32_t plane);
   void host_read_ended(std::uint32_t plane);
   // A host or read-modify-write read of `ppa` ended: no longer in flight in its block
@@ -134,6 +143,13 @@ class GcUnit {
     return n;
   }
 
+  // Whether a plane's copies go to its die's GC stream (ftl.gc_destination = die).
+  bool copies_in_die() const { return in_die_; }
+  // Cells of n bits: the most filler pages the last wordlines of a run's copies take (n - 1
+  // on each plane of the GC stream they go to). A victim must hold fewer valid pages than
+  // a block less this, or collecting it would free nothing.
+  std::uint32_t filler_slack() const { return slack_; }
+
  private:
   struct Job {
     bool active = false;
@@ -151,6 +167,8 @@ class GcUnit {
   void run(std::uint32_t plane);
   void start(std::uint32_t plane);
   void issue_copies(std::uint32_t plane);  // up to copies_in_flight
+  // Cells of n bits: the run's copies all issued and the ones left latched: pad them.
+  void tail_latched(std::uint32_t plane);
   void maybe_erase(std::uint32_t plane);
   void drop_copy(std::uint32_t plane);
   // Whether `plane`'s GC stream has no page for a copy (its last run stuck) and its best
@@ -166,6 +184,7 @@ class GcUnit {
     return !jobs_[plane].active && (!workload_ended_ || fw_.writes_waiting(plane)) && ftl_.gc_needed(plane);
   }
   bool die_runs() const { return !die_jobs_.empty(); }
+  std::uint32_t slack_ = 0;  // filler_slack()
   // Starts the run of `plane`, and with die runs the run of its die: a victim in each of
   // its planes that would collect now.
   void begin(std::uint32_t plane);

@@ -24,7 +24,8 @@ HoldingStage::HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier,
       policy_(policy ? std::move(policy) : std::make_unique<InOrderRelease>()),
       outstanding_(nand_.chips(), 0),
       queues_(nand_.chips()),
-      forecast_(nand_) {
+      forecast_(nand_),
+      bits_(nand_.bits_per_cell) {
   const std::uint32_t dies = static_cast<std::uint32_t>(nand_.chips() * nand_.dies_per_chip);
   load_.assign(dies, {});
   if (cfg.batch_depth && nand_.multiplane && nand_.planes_per_die > 1)
@@ -34,6 +35,7 @@ HoldingStage::HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier,
   placement_.actual_wait_ps.assign(nand_.channels, 0);
   placement_.predicted_commands.assign(nand_.channels, 0);
   placement_.batch_sizes.assign(nand_.planes_per_die + 1, 0);
+  if (bits_ > 1) latches_.assign(std::size_t{ftl_.planes()} * 2, {});
 }
 
 void HoldingStage::load_add(std::uint32_t plane, FlashOp op, int delta) {
@@ -239,17 +241,28 @@ void HoldingStage::bind(FwCommand& c) {
 
 void HoldingStage::send(FwCommand& c) {
   if (!c.bound) bind(c);
+  if (bits_ > 1 && !c.combined()) {
+    if (!wordline(c)) return;  // latched: its wordline's last page takes it
+    if (life_ && c.lined) tell_carried(*c.cmd, c);
+  }
   if (cfg_.mark_hazards) {
-    // A command of several pages the firmware made is checked, then counted, part by part.
+    // A command of several pages the firmware made is checked, then counted, part by part
+    // (a wordline's lower pages too).
     bool conflicts = false;
-    if (!c.combined()) {
-      conflicts = hazards_.conflicts(*c.cmd);
-      hazards_.add(*c.cmd);
-    } else {
-      for (const FwCommand* p : c.part)
-        if (p) conflicts = conflicts || hazards_.conflicts(*p->cmd);
-      for (const FwCommand* p : c.part)
-        if (p) hazards_.add(*p->cmd);
+    FwCommand* self = &c;
+    FwCommand* const* pages = c.combined() ? c.part.data() : &self;
+    const unsigned slots = c.combined() ? kMaxPlanes : 1;
+    for (unsigned k = 0; k < slots; ++k) {
+      if (!pages[k]) continue;
+      conflicts = conflicts || hazards_.conflicts(*pages[k]->cmd);
+      for (const FwCommand* q : pages[k]->lower)
+        if (q) conflicts = conflicts || hazards_.conflicts(*q->cmd);
+    }
+    for (unsigned k = 0; k < slots; ++k) {
+      if (!pages[k]) continue;
+      hazards_.add(*pages[k]->cmd);
+      for (const FwCommand* q : pages[k]->lower)
+        if (q) hazards_.add(*q->cmd);
     }
     c.cmd->keep_order = conflicts;
   }
@@ -272,11 +285,33 @@ FwCommand& HoldingStage::combine(FwCommand* const* parts, unsigned n) {
   }
   if (life_)  // its pages, plane by plane
     for (const FwCommand* p : w.part)
-      if (p) life_->command_carries(clock_.now(), *w.cmd, *p->cmd);
+      if (p) tell_carried(*w.cmd, *p);
   return w;
 }
 
 void HoldingStage::settle() {
+  if (bits_ > 1) {
+    settle_batches();
+    // Their issuers told of the programs latched (GC issues more copies), then partial
+    // wordlines due padded and on to the block.
+    while (!just_latched_.empty() || !pads_.empty()) {
+      std::vector<FwCommand*> told;
+      told.swap(just_latched_);
+      for (FwCommand* c : told) c->issuer->latched(*c);
+      std::vector<std::uint32_t> due;
+      due.swap(pads_);
+      for (const std::uint32_t l : due) {
+        latches_[l].queued = false;
+        pad(l);
+      }
+      settle_batches();
+    }
+    return;
+  }
+  settle_batches();
+}
+
+void HoldingStage::settle_batches() {
   if (dirty_dies_.empty()) return;
   std::vector<std::uint32_t> dies;
   dies.swap(dirty_dies_);
@@ -294,9 +329,16 @@ void HoldingStage::settle() {
       }
     if (oldest == DieBatcher::kNothing) break;
     FwCommand* parts[kMaxPlanes];
-    const unsigned n = batcher_.take(die, parts, at);
+    unsigned n = batcher_.take(die, parts, at);
     for (unsigned i = 0; i < n; ++i)
       if (!parts[i]->bound) bind(*parts[i]);
+    if (bits_ > 1) {  // a wordline's lower pages wait for its last
+      unsigned m = 0;
+      for (unsigned i = 0; i < n; ++i)
+        if (wordline(*parts[i])) parts[m++] = parts[i];
+      n = m;
+      if (n == 0) continue;
+    }
     FwCommand* c = parts[0];
     if (n > 1) {
       FwCommand& w = combine(parts, n);
@@ -367,6 +409,11 @@ void HoldingStage::group_may_leave(WriteGroup& g) {
 }
 
 void HoldingStage::alarm() {
+  if (partial_ && clock_.now() >= next_due_) {  // partial wordlines due
+    next_due_ = ~Tick{0};
+    for (std::uint32_t l = 0; l < latches_.size(); ++l)
+      if (latches_[l].count) wordline_check(l);
+  }
   if (write_groups_.empty()) return;
   const Tick now = clock_.now();
   Tick next = ~Tick{0};
@@ -420,6 +467,7 @@ bool HoldingStage::retarget(FwCommand& c, std::uint32_t plane) {
   trace_.plane(plane, now);
   gc_.maybe_start(plane);
   frontier_.wake(from);  // a page freed where writes may wait
+  if (bits_ > 1) wordline_check(latch_of(from, false));  // its wordline may wait for no program now
   return true;
 }
 
@@ -428,7 +476,8 @@ bool HoldingStage::cancel(FwCommand& c) {
   leaves_group(c);
   if (c.where == Held) unlink(c);
   const std::uint32_t plane = plane_of(c);
-  frontier_.give_back(plane, c.cmd->origin == FlashOrigin::GcProgram);
+  const bool gc_stream = c.cmd->origin == FlashOrigin::GcProgram;
+  frontier_.give_back(plane, gc_stream);
   load_add(plane, FlashOp::Program, -1);
   ++counters_.cancelled_programs;
   CommandIssuer* issuer = c.issuer;
@@ -437,6 +486,7 @@ bool HoldingStage::cancel(FwCommand& c) {
   commands_.release(c);
   issuer->cancelled(op);  // the newer write carries the page
   frontier_.wake(plane);
+  if (bits_ > 1) wordline_check(latch_of(plane, gc_stream));  // its wordline may wait for no program now
   return true;
 }
 
@@ -520,7 +570,14 @@ void HoldingStage::leave_group(FwCommand& first) {
   };
   for (unsigned i = 0; i < n; ++i)
     if (!parts[i]->bound) bind(*parts[i]);
-  if (!one_offset) {
+  if (bits_ > 1) {  // a wordline's lower pages wait for its last
+    unsigned m = 0;
+    for (unsigned i = 0; i < n; ++i)
+      if (wordline(*parts[i])) parts[m++] = parts[i];
+    n = m;
+  }
+  if (n == 0) return;
+  if (!one_offset || n == 1) {
     for (unsigned i = 0; i < n; ++i) out(*parts[i]);
     return;
   }
@@ -575,6 +632,12 @@ void HoldingStage::completed(FwCommand& f) {
     else
       for (const FwCommand* p : f.part)
         if (p) hazards_.remove(*p->cmd);
+    for (const FwCommand* p : f.part)
+      if (p)
+        for (const FwCommand* q : p->lower)
+          if (q) hazards_.remove(*q->cmd);
+    for (const FwCommand* q : f.lower)
+      if (q) hazards_.remove(*q->cmd);
   }
   const std::uint32_t chip = chip_of(f);
   const bool combined = f.combined();
@@ -588,6 +651,7 @@ void HoldingStage::completed(FwCommand& f) {
       hand_out(*f.cmd, *p->cmd);
       p->ecc_ticks = f.ecc_ticks;
     }
+    if (p->lined) lower_ended(*p, *f.cmd);  // a wordline's lower pages first, in page order
     part_ended(*p, f.gathered ? *p : f);
     policy_->completed(*p, outlet_);
     if (p->issuer) p->issuer->ended(*p);
@@ -625,6 +689,167 @@ void HoldingStage::completed(FwCommand& f) {
   for (unsigned i = 0; i < counted; ++i) chip_activity(chip, -1);
   const Tick now = clock_.now();
   for (unsigned i = 0; i < n; ++i) trace_.command(ppas[i], -1, now);
+}
+
+// ---- wordlines ----
+
+bool HoldingStage::wordline(FwCommand& c) {
+  FlashCommand& f = *c.cmd;
+  if (f.op != FlashOp::Program || c.lined || f.origin == FlashOrigin::MapLog) return true;
+  const std::uint32_t plane = plane_of(c);
+  const bool gc = f.origin == FlashOrigin::GcProgram;
+  const std::uint32_t l = latch_of(plane, gc);
+  Latch& L = latches_[l];
+  // The stream moved on to another block while a wordline of its last was partial (that
+  // block closed when a program to it failed): the old wordline is padded first.
+  if (L.count && ftl_.block_of_ppa(L.page[0]->ppa) != ftl_.block_of_ppa(c.ppa)) pad(l, true);
+  const unsigned k = f.page % bits_;
+  if (k != L.count) {
+    ports_.error("a program bound page " + std::to_string(f.page) + " of its wordline, whose stream has " +
+                 std::to_string(L.count) + " pages latched: " + f.describe());
+    return true;
+  }
+  const std::uint32_t chip = chip_of(c);
+  if (k + 1 < bits_) {  // a lower page: latched until the wordline's last binds
+    L.page[k] = &c;
+    ++L.count;
+    c.where = Latched;
+    c.latched = true;
+    just_latched_.push_back(&c);
+    ports_.settle_soon();
+    chip_activity(chip, -1);  // in the firmware's buffer, not the block's
+    if (k == 0) {
+      ++partial_;
+      L.due = clock_.now() + cfg_.wordline_fill;
+    }
+    if (!padding_) wordline_check(l);
+    return false;
+  }
+  // The last page: the command programs the wordline, its first page's address, each
+  // page's data in its place.
+  const unsigned p = f.first_plane();
+  f.wordline_token[k - 1][p] = f.token[p];
+  for (unsigned j = 0; j < k; ++j) {
+    FwCommand& q = *L.page[j];
+    (j == 0 ? f.token[p] : f.wordline_token[j - 1][p]) = q.cmd->token[p];
+    c.lower[j] = &q;
+    q.where = Sent;
+    chip_activity(chip, +1);
+  }
+  f.page -= k;
+  c.lined = true;
+  L = Latch{};
+  --partial_;
+  ++counters_.wordlines;
+  return true;
+}
+
+void HoldingStage::gc_wordlines_due(std::uint32_t plane) {
+  if (bits_ == 1) return;
+  const std::uint32_t ppd = nand_.planes_per_die, first = gc_.copies_in_die() ? plane / ppd * ppd : plane;
+  const std::uint32_t n = gc_.copies_in_die() ? ppd : 1;
+  for (std::uint32_t p = first; p < first + n; ++p) {
+    Latch& L = latches_[latch_of(p, true)];
+    if (!L.count || L.queued || frontier_.held_pages(p, true)) continue;
+    L.queued = true;
+    pads_.push_back(latch_of(p, true));
+    ports_.settle_soon();
+  }
+}
+
+void HoldingStage::wordline_check(std::uint32_t l) {
+  Latch& L = latches_[l];
+  // GC's: padded at its run's end (gc_wordlines_due), as its next copies come meanwhile.
+  if (l % 2 == 1) return;
+  if (!L.count || L.queued || frontier_.held_pages(l / 2, false)) return;  // programs to come bind its pages
+  if (clock_.now() >= L.due) {
+    L.queued = true;
+    pads_.push_back(l);
+    ports_.settle_soon();
+    return;
+  }
+  if (L.due < next_due_) next_due_ = L.due;
+  ports_.alarm_at(L.due);
+}
+
+// The wordline's other pages, filler: allocated from its block while the block is its
+// stream's open one, else (the block closed when a program to it failed) programmed
+// without an allocation, so that the NAND's wordline is whole.
+void HoldingStage::pad(std::uint32_t l, bool moved_on) {
+  Latch& L = latches_[l];
+  const std::uint32_t plane = l / 2;
+  const bool gc = l % 2 == 1;
+  if (!L.count || (!moved_on && frontier_.held_pages(plane, gc))) return;  // a program came for it meanwhile
+  const FwCommand& first = *L.page[0];
+  const std::uint32_t block = ftl_.block_of_ppa(first.ppa);
+  const unsigned from = L.count;
+  const Tick now = clock_.now();
+  const bool was_padding = padding_;
+  padding_ = true;
+  for (unsigned k = from; k < bits_; ++k) {
+    const std::uint32_t ppa = first.ppa + k;
+    bool allocated = false;
+    if (ftl_.open_block(plane, gc) == block) {
+      if (ftl_.allocate(plane, gc) != ppa) ports_.error("a filler page is not its wordline's next page");
+      allocated = true;
+    }
+    FwCommand& c = acquire_at(FlashOp::Program, ftl_.decode(ppa), first.cmd->origin, ppa, filler_);
+    c.cmd->priority = first.cmd->priority;
+    c.cmd->token[c.cmd->first_plane()] = kUnwrittenToken;
+    c.write_op = allocated ? 1 : 0;
+    c.released = true;
+    c.t_released = now;
+    load_add(plane, FlashOp::Program, +1);
+    trace_.command(ppa, +1, now);
+    chip_activity(chip_of(c), +1);
+    if (cfg_.keep_forecast) c.predicted_wait = forecast_.issued(*c.cmd, now, now);
+    ++counters_.padded_pages;
+    if (wordline(c)) {  // the last: on to the block with the others
+      if (life_) tell_carried(*c.cmd, c);
+      if (batched(c)) batcher_.sent(die_of(c), *c.cmd);
+      send(c);
+    }
+  }
+  padding_ = was_padding;
+}
+
+void HoldingStage::lower_ended(FwCommand& carrier, const FlashCommand& whole) {
+  const Tick now = clock_.now();
+  for (FwCommand*& slot : carrier.lower) {
+    if (!slot) continue;
+    FwCommand& q = *slot;
+    slot = nullptr;
+    hand_out(whole, *q.cmd);
+    part_ended(q, q);
+    policy_->completed(q, outlet_);
+    q.issuer->ended(q);
+    if (cfg_.keep_forecast) forecast_.completed(*q.cmd, now, q.predicted_wait);
+    chip_activity(chip_of(q), -1);
+    trace_.command(q.ppa, -1, now);
+    commands_.release(q);
+  }
+  // The carrier's own page and data again, for its issuer.
+  FlashCommand& f = *carrier.cmd;
+  const unsigned p = f.first_plane(), k = bits_ - 1;
+  f.page += k;
+  f.token[p] = f.wordline_token[k - 1][p];
+}
+
+void HoldingStage::tell_carried(const FlashCommand& whole, const FwCommand& part) {
+  life_->command_carries(clock_.now(), whole, *part.cmd);
+  for (const FwCommand* q : part.lower)
+    if (q) life_->command_carries(clock_.now(), whole, *q->cmd);
+}
+
+void HoldingStage::Filler::ended(FwCommand& c) {
+  const FlashStatus st = c.cmd->status;
+  if (st != FlashStatus::Ok && st != FlashStatus::ProgramFailed) {
+    s_.ports_.error(unrecovered(*c.cmd, "a program cannot end so"));
+    return;
+  }
+  if (c.write_op) s_.ftl_.programmed(c.ppa);
+  // A failed wordline fails its data pages too: their issuers retire the block.
+  if (st == FlashStatus::Ok) s_.gc_.maybe_start(s_.plane_of(c));
 }
 
 }  // namespace ssd::ctrl

@@ -16,6 +16,18 @@
 // program moved to another plane (retarget) or cancelled when a newer write supersedes
 // it (cancel). The rule is stated once in docs/scheduler.md, "The holding stage".
 //
+// With cells of n bits (nand.bits_per_cell > 1) a PROGRAM writes a wordline of n pages,
+// and a plane stream's pages bind in order, so a program that binds a wordline's lower
+// page waits (Latched) for the programs that bind the wordline's other pages: one stream
+// per wordline (host data with host data, GC copies with GC copies). The program that
+// binds its last page carries the others (FwCommand::lower) into the command, and goes on
+// through the batching's joining of planes. A latched page is in the firmware's buffer,
+// not the block's: not counted outstanding on its chip until its wordline leaves. A
+// partial wordline is padded with filler pages (firmware.padded_pages): the host
+// stream's once ftl.wordline_fill_us has passed since its first page latched and no host
+// program is built and unbound on its plane; GC's when its run has no copy left to come
+// (gc_wordlines_due). docs/controller.md, "Wordlines", states the rule.
+//
 // At a command's end the stage hands each page out (a part of an n-plane command as if it
 // had run alone) to the release policy and then to the command's issuer
 // (CommandIssuer::ended), and keeps the counts the firmware's views read: per chip the
@@ -23,6 +35,7 @@
 // the busy forecast (controller/busy_forecast.h).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -53,9 +66,10 @@ class HoldingStage {
     bool mark_hazards = false;      // mark commands that conflict with ones in flight (keep_order)
     bool keep_forecast = false;     // keep the busy forecast (a write allocator weighs it)
     bool delay_from_release = false;  // its delays from release, not arrival (FirmwareConfig)
+    Tick wordline_fill = 0;  // cells of n bits: a partial wordline's wait before padding (ftl.wordline_fill_us)
   };
   // Where a command is, from its build to its leaving.
-  enum Where : std::uint8_t { Built, Submitted, Held, TakenOut, Timed, Grouped, Queued, Sent, Gathering };
+  enum Where : std::uint8_t { Built, Submitted, Held, TakenOut, Timed, Grouped, Queued, Sent, Gathering, Latched };
 
   HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier, GcUnit& gc, Core& core, const Clock& clock,
                FirmwarePorts& ports, FirmwareTrace& trace, FirmwareCounters& counters, PlacementCounters& placement,
@@ -86,6 +100,10 @@ class HoldingStage {
   // went to another group, and each of its programs released or cancelled), or at its
   // forecast start at the latest.
   void join_group(FwCommand& c, const WriteAllocator::GroupNote& g);
+  // Cells of n bits: GC's run of `plane` has no copy left to come: the GC stream's
+  // partial wordlines of its die (GC by die) or of the plane, with no program of the
+  // stream unbound there, are padded at the instant's settle.
+  void gc_wordlines_due(std::uint32_t plane);
   // A write group was opened for a page that then waited for space (built later, in
   // another group): the group before it takes no more pages.
   void close_group();
@@ -131,6 +149,7 @@ class HoldingStage {
   // Why `n` commands cannot be released together (empty: they can), as of now.
   std::string why_not_together(FwCommand* const* parts, unsigned n) const;
   void issued(FwCommand& c);  // released: counted per chip, forecast, told
+  void settle_batches();      // the dies' batches of the instant, oldest head first
   // Where the forecast's delay of a released command counts from (Chen's Eq. 9).
   Tick delay_origin(const FwCommand& c) const { return cfg_.delay_from_release ? c.t_released : c.t_arrived; }
   void leave(FwCommand& c);   // at its time: through the batching, or on at once
@@ -151,6 +170,37 @@ class HoldingStage {
   // erases its victims together.
   bool batched(const FwCommand& c) const { return batcher_.on() && c.cmd->origin != FlashOrigin::GcRead; }
   void part_ended(FwCommand& p, const FwCommand& released);
+  // ---- wordlines (cells of n bits) ----
+  // Whether program `c`, bound, goes on now: a wordline's last page, carrying the others,
+  // or any command with one bit per cell. False: it waits for its wordline (Latched).
+  bool wordline(FwCommand& c);
+  // A plane stream's partial wordline: the programs latched, lowest page first.
+  struct Latch {
+    std::array<FwCommand*, kMaxBitsPerCell - 1> page{};
+    unsigned count = 0;
+    Tick due = 0;  // padded from then on, once its stream has no program unbound there
+    bool queued = false;  // in pads_
+  };
+  static std::uint32_t latch_of(std::uint32_t plane, bool gc) { return plane * 2 + (gc ? 1 : 0); }
+  // Pads the latch if it is due and its stream holds no page for a program (at the
+  // instant's settle), or asks for an alarm at its time.
+  void wordline_check(std::uint32_t latch);
+  // `moved_on`: its stream binds in another block now (the latch's closed when a program
+  // to it failed): padded whatever the stream holds.
+  void pad(std::uint32_t latch, bool moved_on = false);
+  // The lower pages `carrier` took to the flash, ended with `whole`'s result.
+  void lower_ended(FwCommand& carrier, const FlashCommand& whole);
+  // Tells the request-life listener that `whole` carries `part` and its lower pages.
+  void tell_carried(const FlashCommand& whole, const FwCommand& part);
+  // The issuer of the filler pages: their program's end, for the FTL.
+  class Filler final : public CommandIssuer {
+   public:
+    explicit Filler(HoldingStage& s) : s_(s) {}
+    void ended(FwCommand& c) override;
+
+   private:
+    HoldingStage& s_;
+  };
   // The chips' queues (hold): FIFOs through FwCommand::prev/next.
   struct Queue {
     FwCommand* head = nullptr;
@@ -240,6 +290,14 @@ class HoldingStage {
   std::vector<std::uint32_t> dirty_dies_;  // dies that may send a batch, this instant
   std::vector<char> die_dirty_;
   HazardKeys hazards_;  // the commands in the block and the NAND (Config::mark_hazards)
+  const std::uint32_t bits_;        // nand.bits_per_cell
+  std::vector<Latch> latches_;      // per plane and stream (bits_ > 1)
+  std::uint32_t partial_ = 0;       // latches holding pages
+  Tick next_due_ = ~Tick{0};        // the earliest due among them, as last looked at
+  std::vector<std::uint32_t> pads_;  // latches to pad at the instant's settle
+  std::vector<FwCommand*> just_latched_;  // programs latched this instant, told at its settle
+  bool padding_ = false;
+  Filler filler_{*this};
   FirmwareListener* listener_ = nullptr;
   LifeListener* life_ = nullptr;
 };

@@ -12,10 +12,12 @@ namespace ssd::ctrl {
 
 // Greedy: the GC candidate (Ftl::gc_candidate: full, no program to it and no read from it
 // in flight) with the fewest valid pages; ties: fewer erases, then lower index. kUnmapped
-// if there is none, or if the best holds only valid pages (collecting it frees nothing).
+// if there is none, or if collecting the best frees nothing: it holds only valid pages,
+// or, with cells of n bits, more than a block less `slack` (the filler its copies' last
+// wordlines may take: GcUnit::filler_slack).
 // A retiring block (a program to it failed: Ftl::retire) that is a candidate comes first,
 // whatever its valid pages.
-inline std::uint32_t greedy_victim(const Ftl& ftl, std::uint32_t plane) {
+inline std::uint32_t greedy_victim(const Ftl& ftl, std::uint32_t plane, std::uint32_t slack = 0) {
   if (const std::uint32_t r = ftl.retiring_victim(plane); r != kUnmapped) return r;
   const std::uint32_t per_plane = ftl.config().nand.blocks_per_plane;
   const std::uint32_t base = plane * per_plane;
@@ -32,13 +34,13 @@ inline std::uint32_t greedy_victim(const Ftl& ftl, std::uint32_t plane) {
       best_erases = ftl.erase_count(b);
     }
   }
-  if (best == kUnmapped || best_valid == ftl.config().nand.pages_per_block) return kUnmapped;
+  if (best == kUnmapped || best_valid + slack >= ftl.config().nand.pages_per_block) return kUnmapped;
   return best;
 }
 
 // The greedy victim of `plane`, marked a victim (Ftl::make_victim); kUnmapped if none.
-inline std::uint32_t take_greedy_victim(Ftl& ftl, std::uint32_t plane) {
-  const std::uint32_t v = greedy_victim(ftl, plane);
+inline std::uint32_t take_greedy_victim(Ftl& ftl, std::uint32_t plane, std::uint32_t slack = 0) {
+  const std::uint32_t v = greedy_victim(ftl, plane, slack);
   if (v != kUnmapped) ftl.make_victim(v);
   return v;
 }

@@ -91,6 +91,10 @@ class WriteFrontier {
     ftl_.unallocate(q.back(), gc);
     q.pop_back();
   }
+  // Pages one stream of the plane holds for its programs not yet bound.
+  std::uint32_t held_pages(std::uint32_t plane, bool gc) const {
+    return static_cast<std::uint32_t>(stream(plane, gc).size());
+  }
   // Programs built for the plane and not yet bound, both streams.
   std::uint32_t unbound_programs(std::uint32_t plane) const {
     return static_cast<std::uint32_t>(stream(plane, false).size() + stream(plane, true).size());

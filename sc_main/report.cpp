@@ -407,6 +407,10 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(fw, "flushes_waited", integer(fc.flushes_waited));
   put(fw, "cancelled_programs", integer(fc.cancelled_programs));
   put(fw, "combined_commands", integer(fc.combined_commands));
+  if (f.nand.config().bits_per_cell > 1) {  // cells of n bits: the firmware's wordlines
+    put(fw, "wordlines", integer(fc.wordlines));
+    put(fw, "padded_pages", integer(fc.padded_pages));
+  }
   // The write cache and FUA (docs/controller.md, "Write cache and durability"): shown when
   // either is in use, over the whole run.
   const ctrl::WriteCache& cache = f.firmware.write_cache();

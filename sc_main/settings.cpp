@@ -257,15 +257,15 @@ std::vector<Rule> make_rules() {
                  return kind + " = nand_ops drives the NAND without a controller: it takes no nand.fault.* keys "
                                "(they need the firmware's recovery)";
                }});
-  // Cells of n bits: the NAND programs a wordline per command; the firmware binds one page
-  // to each program, so only a NAND script drives such a NAND.
+  // Cells of n bits: the NAND programs a wordline per command. The firmware binds host
+  // and GC pages to wordlines (HoldingStage); the map log still programs a page at a time.
   const std::string bits = key(&nand::NandConfig::bits_per_cell);
-  r.push_back({{bits, kind}, [=](const Settings& s, const Given&) -> std::string {
-                 if (s.ftl.nand.bits_per_cell == 1 || !controller(s)) return "";
-                 const std::string n = std::to_string(s.ftl.nand.bits_per_cell);
-                 return bits + " = " + n + " takes " + kind + " = nand_ops only: the NAND programs a wordline of " + n +
-                        " pages per command, and the controller's firmware does not bind wordlines yet (it programs "
-                        "one page per command)";
+  const std::string persist = key(&ctrl::FtlConfig::map_journal);
+  r.push_back({{bits, persist}, [=](const Settings& s, const Given&) -> std::string {
+                 if (s.ftl.nand.bits_per_cell == 1 || !controller(s) || !s.ftl.map_journal) return "";
+                 return bits + " = " + std::to_string(s.ftl.nand.bits_per_cell) + " does not combine with " + persist +
+                        " = journal: the map log programs one page per command, and the NAND a wordline of " +
+                        std::to_string(s.ftl.nand.bits_per_cell) + " pages";
                }});
   // Suspend and resume: the block's HOS form decides them (hos, and pass under SOS), without
   // rescheduling.

@@ -152,22 +152,27 @@ struct Rig final : FirmwarePorts {
       const std::uint32_t ppa = global_block(f, p) * ppb + f.page;
       if (b.tokens.empty()) b.tokens.assign(ppb, kErasedToken);
       switch (f.op) {
-        case FlashOp::Program:
+        case FlashOp::Program: {
+          // A wordline of nand.bits_per_cell pages: page k's data in token (k = 0) or
+          // wordline_token[k - 1]; a failure fails them all.
+          const std::uint32_t n = ftl_cfg.nand.bits_per_cell;
           ++nand_programs;
-          if (f.page != b.wp) {
+          if (f.page != b.wp || f.page % n) {
             ++out_of_order;
             errors.push_back("programming " + f.describe() + " out of order: the block's next page is " +
                              std::to_string(b.wp));
           }
-          b.wp = f.page + 1;
-          if (fail_program.erase(ppa)) {
-            b.tokens[f.page] = kFailedProgramToken;
+          b.wp = f.page + n;
+          bool failed = false;
+          for (std::uint32_t k = 0; k < n; ++k) failed = fail_program.erase(ppa + k) > 0 || failed;
+          for (std::uint32_t k = 0; k < n; ++k)
+            b.tokens[f.page + k] = failed ? kFailedProgramToken : k == 0 ? f.token[p] : f.wordline_token[k - 1][p];
+          if (failed) {
             f.failed_planes = static_cast<std::uint8_t>(f.failed_planes | 1u << p);
             f.status = FlashStatus::ProgramFailed;
-          } else {
-            b.tokens[f.page] = f.token[p];
           }
           break;
+        }
         case FlashOp::Read: {
           ++nand_reads;
           if (f.page >= b.wp) errors.push_back("reading " + f.describe() + ", which is erased");

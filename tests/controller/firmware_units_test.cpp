@@ -761,3 +761,66 @@ TEST_CASE("holding stage: under SOS, which holds a busy chip's commands, a write
   CHECK(r.multiplane == 0);
   CHECK(r.errors.empty());
 }
+
+// ---- wordlines (cells of n bits) ----
+
+namespace {
+
+FtlConfig tlc_die() {  // one die of two planes, 3-bit cells, blocks of 8 wordlines
+  FtlConfig f = one_die();
+  f.nand.bits_per_cell = 3;
+  f.nand.pages_per_block = 24;
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("wordlines: three programs of a plane's host stream leave as one wordline, the last carrying the others",
+          "[firmware][holding_stage][wordlines]") {
+  Rig r(tlc_die(), unbatched());
+  const std::uint32_t spp = 8;
+  const Tick us = kTicksPerUs;
+  // PCWD on one die: even logical pages on plane 0, odd on plane 1.
+  r.send_host(HostOp::Write, 0, spp);  // lpn 0: plane 0, page 0, latched
+  r.at(10 * us, 0, [&] { r.send_host(HostOp::Write, 2 * spp, spp); });  // page 1, latched
+  r.at(20 * us, 0, [&] { r.send_host(HostOp::Write, 4 * spp, spp); });  // page 2: the wordline leaves
+  r.run();
+  CHECK(r.errors.empty());
+  CHECK(r.sent == 1);  // one PROGRAM for the three pages
+  CHECK(r.nand_programs == 1);
+  CHECK(r.fw.counters().wordlines == 1);
+  CHECK(r.fw.counters().padded_pages == 0);
+  REQUIRE(r.completed == 3);
+  // All three end with the wordline's tPROG, from the third's release at 20 us.
+  for (int i = 0; i < 3; ++i) CHECK(r.requests[i].done == 20 * us + Rig::kProgram);
+  r.send_host(HostOp::Read, 0, 6 * spp);
+  r.run();
+  CHECK(r.mismatches == 0);
+  CHECK(r.reads_checked == 6);
+}
+
+TEST_CASE("wordlines: a partial wordline of host data is padded after ftl.wordline_fill_us, not before",
+          "[firmware][holding_stage][wordlines]") {
+  FirmwareConfig cfg = unbatched();
+  cfg.wordline_fill_us = 300;
+  Rig r(tlc_die(), cfg);
+  const std::uint32_t spp = 8;
+  const Tick us = kTicksPerUs;
+  r.send_host(HostOp::Write, 0, spp);       // plane 0, page 0
+  r.send_host(HostOp::Write, 2 * spp, spp);  // plane 0, page 1
+  r.run();
+  CHECK(r.errors.empty());
+  CHECK(r.sent == 1);
+  CHECK(r.fw.counters().padded_pages == 1);  // page 2 is filler
+  REQUIRE(r.completed == 2);
+  CHECK(r.requests[0].done == 300 * us + Rig::kProgram);  // padded 300 us after page 0 latched at 0
+  CHECK(r.requests[1].done == r.requests[0].done);
+  // The filler page is written and never valid: the next write starts the next wordline.
+  r.send_host(HostOp::Write, 4 * spp, spp);
+  r.run();
+  CHECK(r.fw.counters().padded_pages == 3);
+  CHECK(r.fw.ftl().lookup(4) % 24 == 3);
+  r.send_host(HostOp::Read, 0, 6 * spp);
+  r.run();
+  CHECK(r.mismatches == 0);
+}
