@@ -332,13 +332,8 @@ void HoldingStage::settle_batches() {
     unsigned n = batcher_.take(die, parts, at);
     for (unsigned i = 0; i < n; ++i)
       if (!parts[i]->bound) bind(*parts[i]);
-    if (bits_ > 1) {  // a wordline's lower pages wait for its last
-      unsigned m = 0;
-      for (unsigned i = 0; i < n; ++i)
-        if (wordline(*parts[i])) parts[m++] = parts[i];
-      n = m;
-      if (n == 0) continue;
-    }
+    n = going_on(parts, n);  // a wordline's lower pages wait for its last
+    if (n == 0) continue;
     FwCommand* c = parts[0];
     if (n > 1) {
       FwCommand& w = combine(parts, n);
@@ -570,12 +565,7 @@ void HoldingStage::leave_group(FwCommand& first) {
   };
   for (unsigned i = 0; i < n; ++i)
     if (!parts[i]->bound) bind(*parts[i]);
-  if (bits_ > 1) {  // a wordline's lower pages wait for its last
-    unsigned m = 0;
-    for (unsigned i = 0; i < n; ++i)
-      if (wordline(*parts[i])) parts[m++] = parts[i];
-    n = m;
-  }
+  n = going_on(parts, n);  // a wordline's lower pages wait for its last
   if (n == 0) return;
   if (!one_offset || n == 1) {
     for (unsigned i = 0; i < n; ++i) out(*parts[i]);
@@ -755,6 +745,14 @@ void HoldingStage::gc_wordlines_due(std::uint32_t plane) {
     pads_.push_back(latch_of(p, true));
     ports_.settle_soon();
   }
+}
+
+unsigned HoldingStage::going_on(FwCommand** parts, unsigned n) {
+  if (bits_ == 1) return n;
+  unsigned m = 0;
+  for (unsigned i = 0; i < n; ++i)
+    if (wordline(*parts[i])) parts[m++] = parts[i];
+  return m;
 }
 
 void HoldingStage::wordline_check(std::uint32_t l) {

@@ -174,6 +174,8 @@ class HoldingStage {
   // Whether program `c`, bound, goes on now: a wordline's last page, carrying the others,
   // or any command with one bit per cell. False: it waits for its wordline (Latched).
   bool wordline(FwCommand& c);
+  // Of `parts` (bound), those that go on now, kept in order in parts[0..): their count.
+  unsigned going_on(FwCommand** parts, unsigned n);
   // A plane stream's partial wordline: the programs latched, lowest page first.
   struct Latch {
     std::array<FwCommand*, kMaxBitsPerCell - 1> page{};
