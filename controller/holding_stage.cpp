@@ -404,10 +404,14 @@ void HoldingStage::group_may_leave(WriteGroup& g) {
 }
 
 void HoldingStage::alarm() {
-  if (partial_ && clock_.now() >= next_due_) {  // partial wordlines due
-    next_due_ = ~Tick{0};
-    for (std::uint32_t l = 0; l < latches_.size(); ++l)
-      if (latches_[l].count) wordline_check(l);
+  if (partial_) {
+    if (clock_.now() >= next_due_) {  // partial wordlines due
+      next_due_ = ~Tick{0};
+      for (std::uint32_t l = 0; l < latches_.size(); ++l)
+        if (latches_[l].count) wordline_check(l);
+    } else if (next_due_ != ~Tick{0}) {
+      ports_.alarm_at(next_due_);  // asked again: an earlier call (a write group's) may have taken its place
+    }
   }
   if (write_groups_.empty()) return;
   const Tick now = clock_.now();

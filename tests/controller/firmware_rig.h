@@ -110,8 +110,19 @@ struct Rig final : FirmwarePorts {
     FwCommand* cp = &c;
     at(when, 1, [this, cp] { fw.time_came(*cp); });
   }
+  // As sc_event's timed notification (FirmwareCore::alarm_at): of two calls pending, the
+  // earlier wins and the later is dropped (the port's contract: the stage asks again).
+  Tick alarm_when = ~Tick{0};
+  std::uint64_t alarm_gen = 0;
   void alarm_at(Tick when) override {
-    at(when, 1, [this] { fw.alarm(); });
+    if (alarm_when != ~Tick{0} && alarm_when <= when) return;
+    alarm_when = when;
+    const std::uint64_t g = ++alarm_gen;
+    at(when, 1, [this, g] {
+      if (g != alarm_gen) return;  // replaced by an earlier one
+      alarm_when = ~Tick{0};
+      fw.alarm();
+    });
   }
   void settle_soon() override {
     if (settle_pending) return;

@@ -824,3 +824,28 @@ TEST_CASE("wordlines: a partial wordline of host data is padded after ftl.wordli
   r.run();
   CHECK(r.mismatches == 0);
 }
+
+TEST_CASE("wordlines: a partial wordline's padding is not lost when a write group's earlier alarm takes its place",
+          "[firmware][holding_stage][wordlines][chen]") {
+  // One die of two planes, 3-bit cells, delay placement in write groups, batching on. Lpn
+  // 0's page latches at 0 (due at 1,000 us, its alarm asked for). Lpn 1, at 10 us, opens
+  // a write group whose forecast start (lpn 0's forecast tPROG, 500 us) is earlier: that
+  // alarm replaces the wordline's, as an sc_event's earlier notification does. When it
+  // comes, the stage must ask again for the wordlines' time, or nothing pads them and
+  // neither write ever completes.
+  FtlConfig f = tlc_die();
+  f.nand.t_prog_us = 500;
+  Rig r(f, test::free_firmware(), nullptr, make_write_allocator("delay", f));
+  const std::uint32_t spp = 8;
+  const Tick us = kTicksPerUs;
+  r.send_host(HostOp::Write, 0, spp);
+  r.at(10 * us, 0, [&] { r.send_host(HostOp::Write, spp, spp); });
+  r.run();
+  CHECK(r.errors.empty());
+  REQUIRE(r.completed == 2);
+  CHECK(r.fw.counters().padded_pages == 4);
+  CHECK(r.requests[0].done == 1000 * us + Rig::kProgram);
+  r.send_host(HostOp::Read, 0, 2 * spp);
+  r.run();
+  CHECK(r.mismatches == 0);
+}
