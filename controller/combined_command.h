@@ -48,10 +48,11 @@ inline void begin_combined(FlashCommand& whole, const FlashCommand& first) {
   whole.request = first.request;
 }
 
-// Adds `part` (why_not_joined empty) to `whole`: its plane, block and data. A read moves
-// out whole pages unless every part moves the same bytes; the command takes the most
-// urgent class of its parts.
-inline void join(FlashCommand& whole, const FlashCommand& part) {
+// Adds `part`'s plane to `whole` (why_not_joined empty): its plane, block and data (a
+// wordline program's every page). A read moves out whole pages unless every part moves
+// the same bytes. The firmware's joining (join) and the block's multi-plane rescheduling
+// (FlashSched::merge) both take a plane so.
+inline void join_plane(FlashCommand& whole, const FlashCommand& part) {
   const unsigned p = part.first_plane();
   whole.gc_plane_mask = static_cast<std::uint8_t>(whole.gc_plane_mask | part.gc_mask());
   whole.plane_mask = static_cast<std::uint8_t>(whole.plane_mask | part.plane_mask);
@@ -59,6 +60,12 @@ inline void join(FlashCommand& whole, const FlashCommand& part) {
   whole.token[p] = part.token[p];
   for (unsigned k = 0; k + 1 < kMaxBitsPerCell; ++k) whole.wordline_token[k][p] = part.wordline_token[k][p];
   if (part.out_bytes != whole.out_bytes) whole.out_bytes = 0;
+}
+
+// Adds `part` (why_not_joined empty) to `whole` (join_plane); the command takes the most
+// urgent class of its parts.
+inline void join(FlashCommand& whole, const FlashCommand& part) {
+  join_plane(whole, part);
   if (part.priority < whole.priority) whole.priority = part.priority;
   if (!whole.request && part.request) {
     whole.origin = part.origin;

@@ -336,12 +336,7 @@ void FlashSched::merge(const Grant& g, Tick now) {
   h.gc_plane_mask = h.gc_mask();
   for (unsigned i = 0; i < g.partners; ++i) {
     FlashCommand* p = g.part[i];
-    const unsigned pl = p->first_plane();
-    h.gc_plane_mask = static_cast<std::uint8_t>(h.gc_plane_mask | p->gc_mask());
-    h.plane_mask = static_cast<std::uint8_t>(h.plane_mask | p->plane_mask);
-    h.block[pl] = p->block[pl];
-    h.token[pl] = p->token[pl];
-    if (p->out_bytes != h.out_bytes) h.out_bytes = 0;
+    join_plane(h, *p);
     if (p->metered) {
       const nand::WaitMeter::Ticks at = nand_[p->channel].wait_meter(*p, now);
       for (unsigned k = 0; k < kWaitKinds; ++k) p->waited[k] = at[k] - p->waited[k];
