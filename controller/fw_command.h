@@ -98,6 +98,7 @@ struct FwCommand {
   std::array<FwCommand*, kMaxBitsPerCell - 1> lower{};
   bool lined = false;
   bool latched = false;  // a lower page: it waited for its wordline (CommandIssuer::latched)
+  bool filler_allocated = false;  // a filler page (padding a wordline) allocated from the FTL
   bool combined() const {
     for (const FwCommand* p : part)
       if (p) return true;

@@ -243,27 +243,14 @@ void HoldingStage::send(FwCommand& c) {
   if (!c.bound) bind(c);
   if (bits_ > 1 && !c.combined()) {
     if (!wordline(c)) return;  // latched: its wordline's last page takes it
-    if (life_ && c.lined) tell_carried(*c.cmd, c);
+    if (life_ && c.lined)  // its pages, the wordline's lower ones with it
+      each_page(c, [&](const FwCommand& p) { life_->command_carries(clock_.now(), *c.cmd, *p.cmd); });
   }
   if (cfg_.mark_hazards) {
-    // A command of several pages the firmware made is checked, then counted, part by part
-    // (a wordline's lower pages too).
+    // A command of several pages the firmware made is checked, then counted, page by page.
     bool conflicts = false;
-    FwCommand* self = &c;
-    FwCommand* const* pages = c.combined() ? c.part.data() : &self;
-    const unsigned slots = c.combined() ? kMaxPlanes : 1;
-    for (unsigned k = 0; k < slots; ++k) {
-      if (!pages[k]) continue;
-      conflicts = conflicts || hazards_.conflicts(*pages[k]->cmd);
-      for (const FwCommand* q : pages[k]->lower)
-        if (q) conflicts = conflicts || hazards_.conflicts(*q->cmd);
-    }
-    for (unsigned k = 0; k < slots; ++k) {
-      if (!pages[k]) continue;
-      hazards_.add(*pages[k]->cmd);
-      for (const FwCommand* q : pages[k]->lower)
-        if (q) hazards_.add(*q->cmd);
-    }
+    each_page(c, [&](const FwCommand& p) { conflicts = conflicts || hazards_.conflicts(*p.cmd); });
+    each_page(c, [&](const FwCommand& p) { hazards_.add(*p.cmd); });
     c.cmd->keep_order = conflicts;
   }
   c.where = Sent;
@@ -284,8 +271,7 @@ FwCommand& HoldingStage::combine(FwCommand* const* parts, unsigned n) {
     parts[i]->where = Sent;
   }
   if (life_)  // its pages, plane by plane
-    for (const FwCommand* p : w.part)
-      if (p) tell_carried(*w.cmd, *p);
+    each_page(w, [&](const FwCommand& p) { life_->command_carries(clock_.now(), *w.cmd, *p.cmd); });
   return w;
 }
 
@@ -621,18 +607,7 @@ void HoldingStage::part_ended(FwCommand& p, const FwCommand& released) {
 
 // A flash command's end, each of its pages handed out as if it had run alone.
 void HoldingStage::completed(FwCommand& f) {
-  if (cfg_.mark_hazards) {
-    if (!f.combined()) hazards_.remove(*f.cmd);
-    else
-      for (const FwCommand* p : f.part)
-        if (p) hazards_.remove(*p->cmd);
-    for (const FwCommand* p : f.part)
-      if (p)
-        for (const FwCommand* q : p->lower)
-          if (q) hazards_.remove(*q->cmd);
-    for (const FwCommand* q : f.lower)
-      if (q) hazards_.remove(*q->cmd);
-  }
+  if (cfg_.mark_hazards) each_page(f, [&](const FwCommand& p) { hazards_.remove(*p.cmd); });
   const std::uint32_t chip = chip_of(f);
   const bool combined = f.combined();
   FwCommand* self = &f;
@@ -798,7 +773,7 @@ void HoldingStage::pad(std::uint32_t l, bool moved_on) {
     FwCommand& c = acquire_at(FlashOp::Program, ftl_.decode(ppa), first.cmd->origin, ppa, filler_);
     c.cmd->priority = first.cmd->priority;
     c.cmd->token[c.cmd->first_plane()] = kUnwrittenToken;
-    c.write_op = allocated ? 1 : 0;
+    c.filler_allocated = allocated;
     c.released = true;
     c.t_released = now;
     load_add(plane, FlashOp::Program, +1);
@@ -807,7 +782,7 @@ void HoldingStage::pad(std::uint32_t l, bool moved_on) {
     if (cfg_.keep_forecast) c.predicted_wait = forecast_.issued(*c.cmd, now, now);
     ++counters_.padded_pages;
     if (wordline(c)) {  // the last: on to the block with the others
-      if (life_) tell_carried(*c.cmd, c);
+      if (life_) each_page(c, [&](const FwCommand& p) { life_->command_carries(now, *c.cmd, *p.cmd); });
       if (batched(c)) batcher_.sent(die_of(c), *c.cmd);
       send(c);
     }
@@ -837,19 +812,13 @@ void HoldingStage::lower_ended(FwCommand& carrier, const FlashCommand& whole) {
   f.token[p] = f.wordline_token[k - 1][p];
 }
 
-void HoldingStage::tell_carried(const FlashCommand& whole, const FwCommand& part) {
-  life_->command_carries(clock_.now(), whole, *part.cmd);
-  for (const FwCommand* q : part.lower)
-    if (q) life_->command_carries(clock_.now(), whole, *q->cmd);
-}
-
 void HoldingStage::Filler::ended(FwCommand& c) {
   const FlashStatus st = c.cmd->status;
   if (st != FlashStatus::Ok && st != FlashStatus::ProgramFailed) {
     s_.ports_.error(unrecovered(*c.cmd, "a program cannot end so"));
     return;
   }
-  if (c.write_op) s_.ftl_.programmed(c.ppa);
+  if (c.filler_allocated) s_.ftl_.programmed(c.ppa);
   // A failed wordline fails its data pages too: their issuers retire the block.
   if (st == FlashStatus::Ok) s_.gc_.maybe_start(s_.plane_of(c));
 }

@@ -192,8 +192,22 @@ class HoldingStage {
   void pad(std::uint32_t latch, bool moved_on = false);
   // The lower pages `carrier` took to the flash, ended with `whole`'s result.
   void lower_ended(FwCommand& carrier, const FlashCommand& whole);
-  // Tells the request-life listener that `whole` carries `part` and its lower pages.
-  void tell_carried(const FlashCommand& whole, const FwCommand& part);
+  // Calls `f` on each single-page command `c` stands for: its parts (a command of several
+  // planes) or itself, and the lower pages each carries for its wordline.
+  template <class F>
+  static void each_page(const FwCommand& c, F&& f) {
+    const auto with_lower = [&f](const FwCommand& p) {
+      f(p);
+      for (const FwCommand* q : p.lower)
+        if (q) f(*q);
+    };
+    if (!c.combined()) {
+      with_lower(c);
+      return;
+    }
+    for (const FwCommand* p : c.part)
+      if (p) with_lower(*p);
+  }
   // The issuer of the filler pages: their program's end, for the FTL.
   class Filler final : public CommandIssuer {
    public:
