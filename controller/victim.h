@@ -13,8 +13,8 @@ namespace ssd::ctrl {
 // Greedy: the GC candidate (Ftl::gc_candidate: full, no program to it and no read from it
 // in flight) with the fewest valid pages; ties: fewer erases, then lower index. kUnmapped
 // if there is none, or if collecting the best frees nothing: it holds only valid pages,
-// or, with cells of n bits, more than a block less `slack` (the filler its copies' last
-// wordlines may take: GcUnit::filler_slack).
+// or, with cells of n bits, a block less `slack` or more (`slack`: the filler its copies'
+// last wordlines may take, GcUnit::filler_slack).
 // A retiring block (a program to it failed: Ftl::retire) that is a candidate comes first,
 // whatever its valid pages.
 inline std::uint32_t greedy_victim(const Ftl& ftl, std::uint32_t plane, std::uint32_t slack = 0) {
