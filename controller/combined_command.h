@@ -16,10 +16,12 @@ namespace ssd::ctrl {
 
 // Why `part` cannot join `whole` (empty: it can): both of one operation, for one die, at
 // one page offset (an erase: any blocks), the part a single-page command on a plane
-// `whole` does not have yet, both sensing at one read level.
+// `whole` does not have yet, both sensing at one read level, both in one cell mode (SLC
+// mode or the part's own: a die runs an n-plane command in one).
 inline std::string why_not_joined(const FlashCommand& whole, const FlashCommand& part) {
   if (part.plane_count() != 1) return "not a single-page command";
   if (part.op != whole.op) return "another operation";
+  if (part.slc != whole.slc) return "another cell mode";
   if (part.channel != whole.channel || part.chip != whole.chip || part.die != whole.die) return "another die";
   if (part.op != FlashOp::Erase && part.page != whole.page) return "another page offset";
   if (part.read_level != whole.read_level) return "another read level";
@@ -41,6 +43,7 @@ inline void begin_combined(FlashCommand& whole, const FlashCommand& first) {
   whole.gc_plane_mask = 0;
   whole.out_bytes = first.out_bytes;
   whole.read_level = first.read_level;
+  whole.slc = first.slc;
   whole.priority = first.priority;
   whole.origin = first.origin;
   whole.lpn = first.lpn;

@@ -41,7 +41,8 @@ std::vector<std::string> FtlConfig::validate() const {
       // The log holds the last complete checkpoint, the journal since it began and the
       // checkpoint under way, with a stripe being erased and one being written.
       const std::uint64_t logical = static_cast<std::uint64_t>(std::floor(nand.total_pages() * (1.0 - overprovisioning)));
-      const std::uint64_t stripe = nand.total_pages() / nand.blocks_per_plane;
+      // (A log block in SLC mode with n > 1: 1/n of its pages.)
+      const std::uint64_t stripe = nand.total_pages() / nand.blocks_per_plane / nand.bits_per_cell;
       const std::uint64_t ckpt = checkpoint_pages(logical, nand.page_bytes);
       const std::uint64_t need = 3 + (2 * ckpt + stripe - 1) / stripe;
       if (map_log_blocks < need)
@@ -141,6 +142,12 @@ PhysAddr Ftl::map_log_address(std::uint32_t plane, std::uint32_t k, std::uint32_
   a.block = map_log_block_.at(std::size_t{plane} * cfg_.reserved_blocks() + k);
   a.page = page;
   return a;
+}
+
+void Ftl::format_map_log(FlashBackdoor& nand) const {
+  if (cfg_.nand.bits_per_cell == 1) return;
+  for (std::uint32_t plane = 0; plane < planes_; ++plane)
+    for (std::uint32_t k = 0; k < cfg_.reserved_blocks(); ++k) nand.set_slc(map_log_address(plane, k, 0));
 }
 
 std::uint32_t Ftl::encode(const PhysAddr& a) const {

@@ -97,6 +97,11 @@ class FlashBackdoor {
     for (std::uint32_t n = 0; n < times; ++n) erase(a);
   }
   virtual Token read(const PhysAddr& a) const = 0;
+  // Block a (a.page ignored), erased, is in SLC mode (nand.bits_per_cell > 1), as if its
+  // last erase had been one in that mode. This default cannot.
+  virtual void set_slc(const PhysAddr&) {
+    throw std::logic_error("FlashBackdoor: this backdoor cannot set a block's SLC mode");
+  }
   // Blocks loaded later by load_image_block read their pages from `image`. Called once,
   // before any load_image_block, from one thread.
   virtual void attach_image(const nand::PageImage& image) { image_ = &image; }
@@ -137,6 +142,12 @@ class Ftl {
   // The map log's k-th block of `plane` (k < config().reserved_blocks()), its page `page`:
   // the NAND's address (the FTL's numbering does not reach these blocks).
   PhysAddr map_log_address(std::uint32_t plane, std::uint32_t k, std::uint32_t page) const;
+  // The pages a map log block holds: with cells of n > 1 bits the log is written in SLC
+  // mode (a page per program, no wordline to fill), so 1/n of the block.
+  std::uint32_t map_log_pages_per_block() const { return cfg_.nand.slc_pages_per_block(); }
+  // The start state of the map log's blocks: erased, and with n > 1 in SLC mode (the
+  // firmware formatted them so before time 0). Nothing without a map log or with n = 1.
+  void format_map_log(FlashBackdoor& nand) const;
 
   // ---- mapping updates, as the map log journals them ----
   class Changes {

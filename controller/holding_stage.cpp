@@ -83,6 +83,7 @@ FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin
 
 FwCommand& HoldingStage::build_map(FlashOp op, std::uint32_t plane, const PhysAddr& a, CommandIssuer& issuer) {
   FwCommand& c = acquire_at(op, a, FlashOrigin::MapLog, plane * nand_.blocks_per_plane * nand_.pages_per_block, issuer);
+  c.cmd->slc = bits_ > 1;  // the log is written in SLC mode (Ftl::map_log_pages_per_block)
   load_add(plane, op, +1);
   trace_.command(c.ppa, +1, c.t_built);
   return c;

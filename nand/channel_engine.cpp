@@ -118,6 +118,15 @@ void ChannelEngine::backdoor_erase(unsigned chip, unsigned die, unsigned plane, 
   erase_count_[bi] += times - 1;
 }
 
+void ChannelEngine::backdoor_set_slc(unsigned chip, unsigned die, unsigned plane, std::uint32_t block, bool slc) {
+  const std::size_t bi = block_at(chip, die, plane, block);
+  if (slc && bits_ == 1) throw std::logic_error("NAND backdoor: SLC mode on a part of one bit per cell");
+  if (slc && pages_[bi].write_ptr > cfg_.slc_pages_per_block())
+    throw std::logic_error("NAND backdoor: block " + std::to_string(block) + " holds " +
+                           std::to_string(pages_[bi].write_ptr) + " pages, more than SLC mode allows");
+  pages_[bi].slc = slc;
+}
+
 void ChannelEngine::set_image(const PageImage* image) { image_ = image; }
 
 void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,

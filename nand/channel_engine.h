@@ -245,6 +245,10 @@ class ChannelEngine {
                               const Token* tokens, std::uint32_t n);
   // Erases a block `times` times (its erase count grows by that many).
   void backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block, std::uint32_t times = 1);
+  // Sets the mode a block was last erased in (SLC mode: FlashCommand::slc), as if that
+  // erase had been one in that mode; its erase count stays. It must hold no more pages
+  // than the mode allows (std::logic_error); SLC mode needs n > 1 bits per cell.
+  void backdoor_set_slc(unsigned chip, unsigned die, unsigned plane, std::uint32_t block, bool slc);
   // The image that blocks loaded by backdoor_load_image read from; it must outlive the
   // engine's use of them. Blocks loaded from it store no tokens until written again.
   void set_image(const PageImage* image);

@@ -18,17 +18,23 @@ const Blank kBlank;
 }  // namespace
 
 // An engine of one channel, block 0 of each of its planes loaded whole (the reads go
-// there: their timing does not depend on the block), and its clock: a burst starts at
-// the end of the one before (an engine's time only moves forward).
+// there: their timing depends on the page type, not on the block) and, with n > 1 bits
+// per cell, block 1 loaded whole in SLC mode (the SLC reads go there); and its clock: a
+// burst starts at the end of the one before (an engine's time only moves forward).
 struct ReadBurst::Channel {
   ChannelEngine engine;
   Tick now = 0;
   Channel(const NandConfig& cfg, unsigned c) : engine(cfg, c) {
     engine.set_image(&kBlank);
+    const bool slc = cfg.bits_per_cell > 1 && cfg.blocks_per_plane > 1;
     for (unsigned chip = 0; chip < cfg.chips_per_channel; ++chip)
       for (unsigned die = 0; die < cfg.dies_per_chip; ++die)
-        for (unsigned plane = 0; plane < cfg.planes_per_die; ++plane)
+        for (unsigned plane = 0; plane < cfg.planes_per_die; ++plane) {
           engine.backdoor_load_image(chip, die, plane, 0, cfg.pages_per_block, 0);
+          if (!slc) continue;
+          engine.backdoor_load_image(chip, die, plane, 1, cfg.slc_pages_per_block(), 0);
+          engine.backdoor_set_slc(chip, die, plane, 1, true);
+        }
   }
 };
 
@@ -39,15 +45,19 @@ ReadBurst::ReadBurst(const NandConfig& cfg) : cfg_(cfg) {
 
 ReadBurst::~ReadBurst() = default;
 
-void ReadBurst::add(std::uint32_t plane, std::uint32_t first_page, std::uint64_t count, std::uint32_t bytes) {
+void ReadBurst::add(std::uint32_t plane, std::uint32_t first_page, std::uint64_t count, std::uint32_t bytes,
+                    bool slc) {
   if (plane >= per_die_.size() * cfg_.planes_per_die) throw std::out_of_range("ReadBurst::add: no such plane");
   if (bytes > cfg_.page_bytes) throw std::out_of_range("ReadBurst::add: more bytes than a page");
+  if (slc && (cfg_.bits_per_cell == 1 || cfg_.blocks_per_plane < 2))
+    throw std::out_of_range("ReadBurst::add: SLC mode needs n > 1 bits per cell and two blocks a plane");
   std::vector<Read>& reads = per_die_[plane / cfg_.planes_per_die];
   const auto p = static_cast<std::uint8_t>(plane % cfg_.planes_per_die);
-  std::uint32_t page = first_page % cfg_.pages_per_block;
+  const std::uint32_t pages = slc ? cfg_.slc_pages_per_block() : cfg_.pages_per_block;
+  std::uint32_t page = first_page % pages;
   for (std::uint64_t i = 0; i < count; ++i) {
-    reads.push_back({p, page, bytes});
-    if (++page == cfg_.pages_per_block) page = 0;
+    reads.push_back({p, page, bytes, slc});
+    if (++page == pages) page = 0;
   }
   pending_ += count;
 }
@@ -79,7 +89,8 @@ Tick ReadBurst::run() {
         f.chip = static_cast<std::uint16_t>(d / cfg_.dies_per_chip);
         f.die = static_cast<std::uint16_t>(d % cfg_.dies_per_chip);
         f.plane_mask = static_cast<std::uint8_t>(1u << reads[i].plane);
-        f.block[reads[i].plane] = 0;
+        f.block[reads[i].plane] = reads[i].slc ? 1 : 0;
+        f.slc = reads[i].slc;
         f.page = reads[i].page;
         f.out_bytes = reads[i].bytes;
         f.id = k;

@@ -24,8 +24,9 @@ class ReadBurst {
   // Adds `count` single-plane reads of plane `plane` (device-wide: (((channel x chips +
   // chip) x dies + die) x planes + plane), of pages first_page, first_page + 1, ... (past
   // the block's last page, from its first again), each moving `bytes` out (0: the page).
-  // A die reads its pages in the order they were added.
-  void add(std::uint32_t plane, std::uint32_t first_page, std::uint64_t count, std::uint32_t bytes);
+  // A die reads its pages in the order they were added. `slc`: reads in SLC mode (n > 1
+  // bits per cell; nand.t_read_slc_us), pages of a block in that mode (1/n of a block's).
+  void add(std::uint32_t plane, std::uint32_t first_page, std::uint64_t count, std::uint32_t bytes, bool slc = false);
   std::uint64_t pending() const { return pending_; }
 
   // Issues the reads added since the last run, all at once: per channel, one of each die
@@ -40,6 +41,7 @@ class ReadBurst {
     std::uint8_t plane;  // within its die
     std::uint32_t page;
     std::uint32_t bytes;
+    bool slc;
   };
   NandConfig cfg_;
   std::uint64_t pending_ = 0;

@@ -99,9 +99,10 @@ class RtlBlock {
     model_->push_op = static_cast<unsigned>(c.op);
     model_->push_planes = c.plane_mask;
     model_->push_class = static_cast<unsigned>(c.priority);
-    // Its page offset and, above it, its read level: partners share both (a die senses
-    // an n-plane read at one level: controller/reschedule.h).
-    model_->push_page = c.page | std::uint32_t{c.read_level} << 16;
+    // Its page offset, above it its read level, and above that its cell mode: partners
+    // share all three (a die senses an n-plane read at one level, and runs an n-plane
+    // command in one mode: controller/combined_command.h), an erase's partners the mode.
+    model_->push_page = c.page | std::uint32_t{c.read_level} << 16 | std::uint32_t{c.slc} << 24;
     model_->push_keep = c.keep_order;
     tick();
     model_->push = 0;

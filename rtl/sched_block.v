@@ -91,7 +91,7 @@ module sched_block #(
     input  wire [1:0]                        push_op,      // 0 read, 1 program, 2 erase
     input  wire [PLANES_MAX-1:0]             push_planes,
     input  wire [1:0]                        push_class,   // 0 urgent GC, 1 host, 2 background GC
-    input  wire [31:0]                       push_page,    // its page offset
+    input  wire [31:0]                       push_page,    // its page offset [15:0], read level [23:16], cell mode [31:24]
     input  wire                              push_keep,    // keep_order: never moved by rescheduling
     input  wire                              decide,
     input  wire [CHANNELS-1:0]               open,
@@ -419,7 +419,8 @@ module sched_block #(
           wire here = m_die[e] == h_die;
           wire last = e == h_tail;
           wire joins = act && here && (seen & ep) == {PLANES_MAX{1'b0}} && m_op[e] == h_op &&
-                       ep != {PLANES_MAX{1'b0}} && (ep & (ep - 1'b1)) == {PLANES_MAX{1'b0}} && (h_op == 2'd2 || rmem.m_page[e] == h_page) && !m_keep[e] &&
+                       ep != {PLANES_MAX{1'b0}} && (ep & (ep - 1'b1)) == {PLANES_MAX{1'b0}} && rmem.m_page[e][31:24] == h_page[31:24] &&
+                       (h_op == 2'd2 || rmem.m_page[e] == h_page) && !m_keep[e] &&
                        (need_of(h_op, mask | ep) & ~h_offer) == {AW{1'b0}};
           wire [PW-1:0] head_out = joins && !pv ? nx : head_in;
           wire          ne_out = joins && !pv && last ? 1'b0 : ne_in;

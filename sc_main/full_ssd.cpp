@@ -124,6 +124,10 @@ void FullSsd::precondition(const Config& cfg, const Settings& s, bool check_only
       precondition_state = st.age > 0 ? (by_mean ? "workload" : st.free) : "written_once";
     }
   }
+  if (!check_only) {  // the map log's blocks as the firmware keeps them (SLC mode with n > 1)
+    ctrl::NandBackdoor backdoor(*nand);
+    ftl.format_map_log(backdoor);
+  }
   precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -490,8 +494,11 @@ void FullSsd::on_cut() {
       // The log is striped over every plane in its order (channel first): the pages past
       // a whole number per plane go to its first places.
       const std::uint32_t planes = ftl.planes();
-      for (std::uint32_t plane = 0; plane < planes; ++plane) recovery_reads_->add(plane, 0, log_pages / planes, 0);
-      for (std::uint32_t k = 0; k < log_pages % planes; ++k) recovery_reads_->add(log->plane_in_order(k), 0, 1, 0);
+      // With n > 1 bits per cell they are read in SLC mode.
+      const bool slc = n.bits_per_cell > 1;
+      for (std::uint32_t plane = 0; plane < planes; ++plane)
+        recovery_reads_->add(plane, 0, log_pages / planes, 0, slc);
+      for (std::uint32_t k = 0; k < log_pages % planes; ++k) recovery_reads_->add(log->plane_in_order(k), 0, 1, 0, slc);
       recovery += recovery_reads_->run();
     }
     std::uint64_t scan = 0;

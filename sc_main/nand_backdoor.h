@@ -19,6 +19,7 @@ class NandBackdoor : public FlashBackdoor {
   void erase(const PhysAddr& a, std::uint32_t times) override {
     nand_.engine(a.channel).backdoor_erase(a.chip, a.die, a.plane, a.block, times);
   }
+  void set_slc(const PhysAddr& a) override { nand_.engine(a.channel).backdoor_set_slc(a.chip, a.die, a.plane, a.block, true); }
   void program_block(const PhysAddr& a, const Token* tokens, std::uint32_t n) override {
     nand_.engine(a.channel).backdoor_program_block(a.chip, a.die, a.plane, a.block, tokens, n);
   }

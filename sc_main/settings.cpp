@@ -257,16 +257,6 @@ std::vector<Rule> make_rules() {
                  return kind + " = nand_ops drives the NAND without a controller: it takes no nand.fault.* keys "
                                "(they need the firmware's recovery)";
                }});
-  // Cells of n bits: the NAND programs a wordline per command. The firmware binds host
-  // and GC pages to wordlines (HoldingStage); the map log still programs a page at a time.
-  const std::string bits = key(&nand::NandConfig::bits_per_cell);
-  const std::string persist = key(&ctrl::FtlConfig::map_journal);
-  r.push_back({{bits, persist}, [=](const Settings& s, const Given&) -> std::string {
-                 if (s.ftl.nand.bits_per_cell == 1 || !controller(s) || !s.ftl.map_journal) return "";
-                 return bits + " = " + std::to_string(s.ftl.nand.bits_per_cell) + " does not combine with " + persist +
-                        " = journal: the map log programs one page per command, and the NAND a wordline of " +
-                        std::to_string(s.ftl.nand.bits_per_cell) + " pages";
-               }});
   // Suspend and resume: the block's HOS form decides them (hos, and pass under SOS), without
   // rescheduling.
   const auto suspending = [](const Settings& s) { return s.sched.suspend != 0; };

@@ -27,6 +27,7 @@ struct EngineBackdoor : FlashBackdoor {
     if (lazy) ch[a.channel]->backdoor_erase(a.chip, a.die, a.plane, a.block, times);
     else FlashBackdoor::erase(a, times);
   }
+  void set_slc(const PhysAddr& a) override { ch[a.channel]->backdoor_set_slc(a.chip, a.die, a.plane, a.block, true); }
   Token read(const PhysAddr& a) const override {
     return ch[a.channel]->backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
   }

@@ -60,6 +60,21 @@ TEST_CASE("combined command: only single-page commands of one operation, die and
   begin_combined(erase, e0);
   join(erase, e0);
   CHECK(why_not_joined(erase, e1).empty());
+  // A die runs an n-plane command in one cell mode: an SLC-mode page (the map log's with
+  // n > 1 bits per cell) never joins one in the part's own mode, erases included.
+  FlashCommand slc = page(1, 10);
+  slc.slc = true;
+  CHECK(why_not_joined(whole, slc) == "another cell mode");
+  FlashCommand slc_erase = e1;
+  slc_erase.slc = true;
+  CHECK(why_not_joined(erase, slc_erase) == "another cell mode");
+  FlashCommand slc_whole;
+  begin_combined(slc_whole, slc);
+  CHECK(slc_whole.slc);
+  join(slc_whole, slc);
+  FlashCommand slc_too = page(0, 4);
+  slc_too.slc = true;
+  CHECK(why_not_joined(slc_whole, slc_too).empty());
 }
 
 TEST_CASE("combined command: planes, blocks, data, bytes out and class come from its parts", "[combined]") {

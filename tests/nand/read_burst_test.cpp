@@ -83,4 +83,22 @@ TEST_CASE("read burst: reads outside the device are refused", "[nand][power]") {
   ReadBurst b(small());
   CHECK_THROWS_AS(b.add(8, 0, 1, 64), std::out_of_range);   // 8 planes: 0..7
   CHECK_THROWS_AS(b.add(0, 0, 1, 4097), std::out_of_range);  // more than a page
+  CHECK_THROWS_AS(b.add(0, 0, 1, 64, true), std::out_of_range);  // SLC mode on one bit per cell
+}
+
+TEST_CASE("read burst: 3-bit cells, SLC-mode reads (the map log's) take tR of SLC mode, wrapping at n times fewer pages",
+          "[nand][power]") {
+  NandConfig n = small();
+  n.bits_per_cell = 3;
+  n.pages_per_block = 6;  // 2 wordlines; 2 pages in SLC mode
+  n.t_read_slc_us = 30;
+  constexpr Tick kTrSlc = 30000000;
+  ReadBurst b(n);
+  b.add(0, 0, 1, 64, true);
+  CHECK(b.run() == bus(7) + kTrSlc + bus(64));  // 30.213 us
+  b.add(0, 0, 1, 64);  // in the part's own mode, as before
+  CHECK(b.run() == bus(7) + kTr + bus(64));
+  // Pages 1, 0, 1 of the SLC block (it holds 2), with cache read: 3(C + tR) + D'.
+  b.add(2, 1, 3, 64, true);
+  CHECK(b.run() == 3 * (bus(7) + kTrSlc) + bus(64));
 }

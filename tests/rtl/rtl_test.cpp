@@ -89,6 +89,7 @@ Outcome compare(const Shape& g, bool read_first, bool by_priority, std::uint64_t
       c.priority = static_cast<FlashPriority>(rnd(3));
       c.page = static_cast<std::uint32_t>(rnd(3));  // offsets that often match: partners
       c.keep_order = rnd(8) == 0;
+      c.slc = rnd(4) == 0;  // a quarter in SLC mode: partners share the mode (erases too)
       const std::size_t room = g.depth - cpp->queued();  // the block's command memory
       if (room == 0) continue;
       commands.push_back(c);
