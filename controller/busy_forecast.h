@@ -13,7 +13,10 @@
 // A die (a channel) with nothing outstanding any more is idle from the completion that
 // emptied it: the forecast is corrected there, not at each completion. It ignores how
 // the scheduler block interleaves the dies on the bus and the cache registers: an
-// estimate, as a firmware's would be. Plain C++.
+// estimate, as a firmware's would be. With cells of n > 1 bits a page's program costs
+// its die 1/n of its wordline's tPROG (each of the wordline's pages is issued, the
+// filler's too), a read the tR of its page type, and a command in SLC mode SLC mode's
+// times. Plain C++.
 #pragma once
 
 #include <algorithm>
@@ -28,7 +31,8 @@ namespace ssd::ctrl {
 class BusyForecast {
  public:
   explicit BusyForecast(const nand::NandConfig& n)
-      : dies_per_chip_(n.dies_per_chip),
+      : bits_(n.bits_per_cell),
+        dies_per_chip_(n.dies_per_chip),
         chips_per_channel_(n.chips_per_channel),
         die_(n.chips() * n.dies_per_chip),
         channel_(n.channels) {
@@ -36,6 +40,12 @@ class BusyForecast {
     cost_[static_cast<unsigned>(FlashOp::Read)] = {cmd, page, us_to_ticks(n.t_read_us)};
     cost_[static_cast<unsigned>(FlashOp::Program)] = {cmd, page, us_to_ticks(n.t_prog_us)};
     cost_[static_cast<unsigned>(FlashOp::Erase)] = {n.bus_ticks(n.erase_cmd_cycles), 0, us_to_ticks(n.t_erase_us)};
+    if (bits_ > 1) {
+      cost_[static_cast<unsigned>(FlashOp::Program)].array = us_to_ticks(n.t_prog_us / bits_);
+      for (const double t : n.read_times_us()) read_type_.push_back(us_to_ticks(t));
+      prog_slc_ = us_to_ticks(n.t_prog_slc_us);
+      read_slc_ = us_to_ticks(n.t_read_slc_us);
+    }
   }
 
   // Command `c` was issued at `now` (its address inside the geometry), for a request that
@@ -51,7 +61,7 @@ class BusyForecast {
     Resource& ch = channel_[c.channel];
     const Tick bus_at = std::max(ch.end, now);
     const Tick start = std::max(d.end, bus_at);
-    d.end = start + bus + k.array;
+    d.end = start + bus + (bits_ > 1 ? array_n(c) : k.array);
     ++d.outstanding;
     ch.end = bus_at + bus;
     ++ch.outstanding;
@@ -73,7 +83,7 @@ class BusyForecast {
   void combined(const FlashCommand& whole, unsigned planes) {
     if (planes < 2) return;
     Resource& d = die_[die_index(whole)];
-    const Tick saved = (planes - 1) * cost_[static_cast<unsigned>(whole.op)].array;
+    const Tick saved = (planes - 1) * (bits_ > 1 ? array_n(whole) : cost_[static_cast<unsigned>(whole.op)].array);
     d.end = d.end > saved ? d.end - saved : 0;
   }
 
@@ -113,8 +123,19 @@ class BusyForecast {
     return (std::size_t{c.channel} * chips_per_channel_ + c.chip) * dies_per_chip_ + c.die;
   }
 
-  std::uint32_t dies_per_chip_, chips_per_channel_;
-  Cost cost_[3];  // by FlashOp
+  // Cells of n > 1 bits: the array time of command `c` on its die (see the header).
+  Tick array_n(const FlashCommand& c) const {
+    switch (c.op) {
+      case FlashOp::Read: return c.slc ? read_slc_ : read_type_[c.page % bits_];
+      case FlashOp::Program: return c.slc ? prog_slc_ : cost_[static_cast<unsigned>(FlashOp::Program)].array;
+      default: return cost_[static_cast<unsigned>(c.op)].array;
+    }
+  }
+
+  std::uint32_t bits_, dies_per_chip_, chips_per_channel_;
+  Cost cost_[3];  // by FlashOp (a program with n > 1 bits: its page's share of the wordline's tPROG)
+  std::vector<Tick> read_type_;      // n > 1: tR by page type
+  Tick prog_slc_ = 0, read_slc_ = 0;  // n > 1: SLC mode's tPROG and tR
   std::vector<Resource> die_;      // by (channel * chips_per_channel + chip) * dies + die
   std::vector<Resource> channel_;
 };

@@ -30,14 +30,14 @@ inline const char* to_string(CacheMode m) {
 }
 
 // The dirty pages a hold-up of `holdup_us` can program on `n` once the power fails: the
-// programs under way end first (one tPROG), then each die programs rounds of one page per
-// plane (an n-plane program with nand.multiplane, else one page), each round a tPROG
-// plus its pages' data-in; no channel moves more pages than its bus can carry in the
-// hold-up. The count assumes the pages spread evenly over the dies, as the allocation
-// spreads them.
+// programs under way end first (one tPROG), then each die programs rounds of one wordline
+// per plane (an n-plane program with nand.multiplane, else one wordline; a wordline is
+// nand.bits_per_cell pages, one tPROG), each round a tPROG plus its pages' data-in; no
+// channel moves more pages than its bus can carry in the hold-up. The count assumes the
+// pages spread evenly over the dies, as the allocation spreads them.
 inline std::uint64_t plp_pages(const nand::NandConfig& n, double holdup_us) {
   const double xfer_us = static_cast<double>(n.cmd_addr_cycles + n.page_bytes) / n.bus_mts;
-  const std::uint32_t per_round = n.multiplane ? n.planes_per_die : 1;
+  const std::uint32_t per_round = (n.multiplane ? n.planes_per_die : 1) * n.bits_per_cell;
   const double left = holdup_us - n.t_prog_us;
   if (left <= 0) return 0;
   const auto rounds = static_cast<std::uint64_t>(std::floor(left / (n.t_prog_us + per_round * xfer_us)));

@@ -394,6 +394,18 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
     put(ml, "blocks_per_plane", integer(log->stripes()));
     put(ft, "map_log", std::move(ml));
   }
+  // Every page programmed per host page, by cause (with filler pages or a map log): what
+  // ftl.write_amplification (host + GC) leaves out.
+  if (f.nand.config().bits_per_cell > 1 || f.firmware.firmware().map_log()) {
+    put(ft, "write_amplification_all", num(gc.write_amplification_all()));
+    json::Value by = obj();
+    put(by, "host", num(gc.per_host_page(gc.host_pages)));
+    put(by, "gc", num(gc.per_host_page(gc.gc_pages)));
+    put(by, "filler", num(gc.per_host_page(gc.filler_pages)));
+    put(by, "map_log", num(gc.per_host_page(gc.map_pages)));
+    put(ft, "write_amplification_by_cause", std::move(by));
+    put(ft, "filler_pages", integer(gc.filler_pages));
+  }
   put(root, "ftl", ft);
 
   json::Value fw = obj();
@@ -733,6 +745,10 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
        << ": each was sent in pieces\n";
   os << "  GC                  " << gc.gc_erases << " erases, write amplification " << gc.write_amplification()
      << " (device at time 0: " << f.precondition_state << ")\n";
+  if (f.nand.config().bits_per_cell > 1)
+    os << "  wordlines           " << gc.filler_pages << " filler pages padded partial wordlines; every page programmed "
+       << "per host page " << gc.write_amplification_all() << " (GC " << gc.per_host_page(gc.gc_pages) << ", filler "
+       << gc.per_host_page(gc.filler_pages) << ", map log " << gc.per_host_page(gc.map_pages) << ")\n";
   if (const ctrl::MapLog* log = f.firmware.firmware().map_log())
     os << "  map log             " << gc.map_pages << " pages programmed, " << gc.map_erases
        << " blocks erased; write amplification with it " << gc.write_amplification_with_map() << " (whole run: "

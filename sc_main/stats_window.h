@@ -31,10 +31,12 @@ struct WindowTicks {
 };
 WindowTicks nand_ticks(const nand::NandDevice& nand, Tick at);
 // The FTL's page and erase counts at an instant: GC figures over [a, b] are differences.
-// With a map log (ftl.map_persist = journal), its pages programmed and blocks erased too.
+// With a map log (ftl.map_persist = journal), its pages programmed and blocks erased too;
+// with cells of n > 1 bits, the filler pages that padded partial wordlines.
 struct FtlCounters {
   std::uint64_t host_pages = 0, gc_pages = 0, gc_erases = 0, blocks_opened = 0;
   std::uint64_t map_pages = 0, map_erases = 0;
+  std::uint64_t filler_pages = 0;
   static FtlCounters of(const ctrl::Ftl& f, const ctrl::MapLog* log = nullptr) {
     FtlCounters c{f.host_pages_written(), f.gc_pages_copied(), f.gc_erases(), f.blocks_opened()};
     if (log) {
@@ -43,11 +45,22 @@ struct FtlCounters {
     }
     return c;
   }
-  static FtlCounters of(const ctrl::Firmware& fw) { return of(fw.ftl(), fw.map_log()); }
-  FtlCounters operator-(const FtlCounters& o) const {
-    return {host_pages - o.host_pages, gc_pages - o.gc_pages,       gc_erases - o.gc_erases,
-            blocks_opened - o.blocks_opened, map_pages - o.map_pages, map_erases - o.map_erases};
+  static FtlCounters of(const ctrl::Firmware& fw) {
+    FtlCounters c = of(fw.ftl(), fw.map_log());
+    c.filler_pages = fw.counters().padded_pages;
+    return c;
   }
+  FtlCounters operator-(const FtlCounters& o) const {
+    return {host_pages - o.host_pages,       gc_pages - o.gc_pages,       gc_erases - o.gc_erases,
+            blocks_opened - o.blocks_opened, map_pages - o.map_pages,     map_erases - o.map_erases,
+            filler_pages - o.filler_pages};
+  }
+  // Pages programmed for `pages` per host page programmed; 0 without host pages.
+  double per_host_page(std::uint64_t pages) const {
+    return host_pages ? static_cast<double>(pages) / static_cast<double>(host_pages) : 0.0;
+  }
+  // Every page the device programmed (host, GC, filler, map log) per host page.
+  double write_amplification_all() const { return per_host_page(host_pages + gc_pages + filler_pages + map_pages); }
   // (host + GC pages programmed) / host pages programmed; 0 without host pages.
   double write_amplification() const {
     return host_pages ? static_cast<double>(host_pages + gc_pages) / static_cast<double>(host_pages) : 0.0;

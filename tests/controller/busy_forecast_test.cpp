@@ -86,3 +86,51 @@ TEST_CASE("busy forecast: each command's bus work queues on its channel, it star
   CHECK(f.die_end(1, 0) == (4000000 + 91030) * kNs);
   CHECK(f.channel_end(0) == (4000000 + 41030) * kNs);
 }
+
+TEST_CASE("busy forecast: 3-bit cells, a page's program costs a third of its wordline's tPROG, reads their type's tR",
+          "[forecast][allocation][wordlines]") {
+  nand::NandConfig n = device();
+  n.bits_per_cell = 3;
+  n.pages_per_block = 12;
+  n.t_prog_us = 1500;        // a wordline's: 500 us a page
+  n.t_read_page_us = "40,50,60";
+  n.t_prog_slc_us = 200;
+  n.t_read_slc_us = 30;
+  BusyForecast f(n);
+  // A wordline's three pages, issued one by one at 0 on die 0 of chip 0: each queues its
+  // 70 ns of command and address and 40,960 ns of data in on the channel, and the die
+  // ends once after the last: 3 x 41,030 ns + 3 x 500 us = one tPROG of the wordline.
+  FlashCommand page = command(FlashOp::Program, 0, 0, 0, 0b01);
+  for (unsigned k = 0; k < 3; ++k) {
+    page.page = k;
+    f.issued(page, 0);
+  }
+  CHECK(f.die_end(0, 0) == (3 * 41030 + 1500000) * kNs);
+  // Reads take their page type's tR: an upper page (page 5: type 2) 60 us, on die 1 of
+  // chip 0 of channel 1 (chip 2).
+  FlashCommand read = command(FlashOp::Read, 1, 0, 1, 0b01);
+  read.page = 5;
+  f.issued(read, 0);
+  CHECK(f.die_end(2, 1) == (70 + 60000 + 40960) * kNs);
+  // In SLC mode (the map log's): tR 30 us, a page's tPROG 200 us, on chip 3 (channel 1),
+  // their bus work queued after the read's on channel 1.
+  FlashCommand slc_read = command(FlashOp::Read, 1, 1, 0, 0b01);
+  slc_read.slc = true;
+  slc_read.page = 2;
+  f.issued(slc_read, 0);
+  CHECK(f.die_end(3, 0) == (41030 + 41030 + 30000) * kNs);
+  FlashCommand slc_prog = command(FlashOp::Program, 1, 1, 1, 0b01);
+  slc_prog.slc = true;
+  f.issued(slc_prog, 0);
+  CHECK(f.die_end(3, 1) == (2 * 41030 + 41030 + 200000) * kNs);
+  // Two planes joined into one command pay one array time: the lower pages of die 1,
+  // chip 0 of channel 0 (idle), issued one by one and combined.
+  FlashCommand a = command(FlashOp::Program, 0, 0, 1, 0b01), b = command(FlashOp::Program, 0, 0, 1, 0b10);
+  const Tick bus_free = f.channel_end(0);
+  f.issued(a, 0);
+  f.issued(b, 0);
+  FlashCommand whole = command(FlashOp::Program, 0, 0, 1, 0b11);
+  f.combined(whole, 2);
+  CHECK(f.die_end(0, 1) == bus_free + 2 * 41030 * kNs + 500000 * kNs);
+  CHECK(bus_free == 3 * 41030 * kNs);
+}

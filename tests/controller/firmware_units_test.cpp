@@ -575,6 +575,15 @@ TEST_CASE("write cache: the pages a hold-up programs, by hand", "[firmware][cach
   CHECK(plp_pages(n, 10) == 0);  // no time past the programs under way
   FirmwareConfig cfg = cached(CacheMode::Plp, 2048);
   CHECK(cache_capacity(cfg, n) == 811);
+  // 3-bit cells: a round is a wordline per plane, 3 pages in one tPROG. On the default
+  // device with tPROG 1,800 us a wordline: floor(18,200 / (1,800 + 2 x 3 x 24.62)) = 9
+  // rounds of 6 pages per die, x 64 dies = 3,456 (the bus's 8 x floor(18,200 / 24.62) =
+  // 5,912 is more).
+  nand::NandConfig tlc;
+  tlc.bits_per_cell = 3;
+  tlc.pages_per_block = 192;
+  tlc.t_prog_us = 1800;
+  CHECK(plp_pages(tlc, 20000) == 3456);
   cfg.write_cache = CacheMode::Volatile;
   CHECK(cache_capacity(cfg, n) == 2048);
 }
