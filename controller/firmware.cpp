@@ -17,6 +17,7 @@ HoldingStage::Config stage_config(const FirmwareConfig& cfg, bool keep_forecast)
   s.keep_forecast = keep_forecast;
   s.delay_from_release = cfg.delay_from_release;
   s.wordline_fill = us_to_ticks(cfg.wordline_fill_us);
+  s.wordline_mix = cfg.wordline_mix;
   return s;
 }
 
@@ -143,6 +144,10 @@ const param::Table<FirmwareConfig>& FirmwareConfig::keys() {
                 "page, for more host pages on its plane before its other pages are padded with filler "
                 "(firmware.padded_pages); it waits on while a host program of that plane is built and not yet "
                 "bound (GC pads its wordlines at the end of its run: docs/controller.md, Wordlines)").unit("us")
+        .flag("ftl.wordline_mix", &F::wordline_mix,
+              "with nand.bits_per_cell > 1: a GC copy bound on a plane whose host stream has a partial wordline, "
+              "and no host program built and unbound there, fills that wordline (mixed host and GC data) instead "
+              "of the GC stream's; false: one stream per wordline (docs/controller.md, Wordlines)")
         .choice("ftl.queue_delay_from", &F::delay_from_release, {{"arrival", false}, {"release", true}},
                 "where the busy forecast counts a command's delay from (Chen et al. Eq. 9): its request's arrival at "
                 "the controller (arrival, as the paper defines it) or its release to the flash; ftl.write_policy = "

@@ -72,6 +72,10 @@ struct FirmwareConfig {
   // while a host program is built and not yet bound there), us. GC's are padded at the
   // end of its run.
   double wordline_fill_us = 1000.0;
+  // Cells of n bits: a GC copy bound on a plane whose host stream has a partial wordline
+  // (and no host program to come there) fills it instead of the GC stream's (mixed
+  // wordlines): what would otherwise be padded holds data.
+  bool wordline_mix = true;
   // Partial-page reads: a host read moves out only the ECC codewords of this many bytes
   // that hold its sectors (controller/read_unit.h); 0: every read moves its whole page.
   // A multiple of 512 that divides the page.

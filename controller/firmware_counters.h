@@ -18,6 +18,7 @@ struct FirmwareCounters {
   // Cells of n bits: wordline programs sent (per plane), and the filler pages that padded
   // partial wordlines (HoldingStage, "wordlines").
   std::uint64_t wordlines = 0, padded_pages = 0;
+  std::uint64_t mixed_pages = 0;  // GC copies bound into host wordlines (ftl.wordline_mix)
   std::uint64_t flash_reads = 0, buffer_hits = 0, unwritten_reads = 0;
   std::uint64_t rmw_reads = 0, superseded_programs = 0, stalled_writes = 0;
   std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;

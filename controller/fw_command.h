@@ -99,6 +99,7 @@ struct FwCommand {
   bool lined = false;
   bool latched = false;  // a lower page: it waited for its wordline (CommandIssuer::latched)
   bool filler_allocated = false;  // a filler page (padding a wordline) allocated from the FTL
+  bool mixed = false;  // a GC copy bound into its plane's host wordline (HoldingStage, wordline_mix)
   bool combined() const {
     for (const FwCommand* p : part)
       if (p) return true;

@@ -98,6 +98,13 @@ class GcUnit {
   // `plane` is at its last reserve, unless `on` has background GC programs queued (a
   // block's pages go to the NAND in order).
   FlashPriority issue_class(FlashOrigin origin, std::uint32_t plane, std::uint32_t on);
+  // A copy program issued in class `cls` on plane `on` bound into the host stream's
+  // wordline there (mixed: HoldingStage): it is no longer one of the GC block's programs,
+  // and it goes on in the host's class, as the host block's wordlines must reach the NAND
+  // in page order.
+  void copy_mixed(std::uint32_t on, FlashPriority cls) {
+    if (cls == FlashPriority::BackgroundGc) --background_programs_[on];
+  }
 
   // Ends of the unit's commands, and of host reads (a victim waits for them).
   void copy_read_ended(std::uint32_t plane, std::uint32_t from, Token token);

@@ -232,7 +232,26 @@ void HoldingStage::leave(FwCommand& c) {
 // Late binding: the program takes its plane stream's first page held (in the order
 // programs leave: a block's pages in order, whatever order they were released in).
 void HoldingStage::bind(FwCommand& c) {
-  const std::uint32_t ppa = frontier_.bind(plane_of(c), c.cmd->origin == FlashOrigin::GcProgram);
+  const std::uint32_t plane = plane_of(c);
+  const bool gc = c.cmd->origin == FlashOrigin::GcProgram;
+  std::uint32_t ppa;
+  if (gc && mixes(plane)) {  // into the host stream's partial wordline: its next page
+    const Latch& H = latches_[latch_of(plane, false)];
+    const std::uint32_t want = H.page[0]->ppa + H.count;
+    frontier_.give_back(plane, true);  // the GC stream's last page held (they are alike)
+    ppa = ftl_.allocate(plane, false);
+    if (ppa != want) ports_.error("a mixed GC copy is not its host wordline's next page");
+    c.mixed = true;
+    ++counters_.mixed_pages;
+    gc_.copy_mixed(plane, c.cmd->priority);
+    c.cmd->priority = FlashPriority::Host;
+    // The GC stream's wordline this copy would have filled: padded now if its run's end
+    // came while the copy was still to bind (gc_wordlines_due) and no other is to bind.
+    const Latch& G = latches_[latch_of(plane, true)];
+    if (G.tail && G.count && !G.queued && !frontier_.held_pages(plane, true)) gc_pad_soon(plane);
+  } else {
+    ppa = frontier_.bind(plane, gc);
+  }
   const PhysAddr a = ftl_.decode(ppa);
   c.cmd->block[a.plane] = a.block;
   c.cmd->page = a.page;
@@ -321,6 +340,18 @@ void HoldingStage::settle_batches() {
       if (!parts[i]->bound) bind(*parts[i]);
     n = going_on(parts, n);  // a wordline's lower pages wait for its last
     if (n == 0) continue;
+    // A GC copy that bound into a host wordline (mixed) went on in the host's class: not
+    // joined with the others of the batch, lest it lend its class to a GC block's page
+    // and pass that block's earlier wordlines in the scheduler block.
+    bool one_class = true;
+    for (unsigned i = 1; i < n; ++i) one_class = one_class && parts[i]->cmd->priority == parts[0]->cmd->priority;
+    if (!one_class) {
+      for (unsigned i = 0; i < n; ++i) {
+        batcher_.sent(die, *parts[i]->cmd);
+        send(*parts[i]);
+      }
+      continue;
+    }
     FwCommand* c = parts[0];
     if (n > 1) {
       FwCommand& w = combine(parts, n);
@@ -667,7 +698,7 @@ bool HoldingStage::wordline(FwCommand& c) {
   FlashCommand& f = *c.cmd;
   if (f.op != FlashOp::Program || c.lined || f.origin == FlashOrigin::MapLog) return true;
   const std::uint32_t plane = plane_of(c);
-  const bool gc = f.origin == FlashOrigin::GcProgram;
+  const bool gc = f.origin == FlashOrigin::GcProgram && !c.mixed;
   const std::uint32_t l = latch_of(plane, gc);
   Latch& L = latches_[l];
   // The stream moved on to another block while a wordline of its last was partial (that
@@ -720,11 +751,28 @@ void HoldingStage::gc_wordlines_due(std::uint32_t plane) {
   const std::uint32_t n = gc_.copies_in_die() ? ppd : 1;
   for (std::uint32_t p = first; p < first + n; ++p) {
     Latch& L = latches_[latch_of(p, true)];
-    if (!L.count || L.queued || frontier_.held_pages(p, true)) continue;
-    L.queued = true;
-    pads_.push_back(latch_of(p, true));
+    if (L.count && !L.queued) {
+      if (frontier_.held_pages(p, true)) L.tail = true;  // padded once those have bound (bind)
+      else gc_pad_soon(p);
+    }
+    // A host wordline holding the run's copies (mixed) is padded too, unless host
+    // programs are to come there: the victim's erase waits for those copies.
+    Latch& H = latches_[latch_of(p, false)];
+    if (!H.count || H.queued || frontier_.held_pages(p, false)) continue;
+    bool copies = false;
+    for (unsigned k = 0; k < H.count; ++k) copies = copies || H.page[k]->mixed;
+    if (!copies) continue;
+    H.queued = true;
+    pads_.push_back(latch_of(p, false));
     ports_.settle_soon();
   }
+}
+
+void HoldingStage::gc_pad_soon(std::uint32_t plane) {
+  Latch& L = latches_[latch_of(plane, true)];
+  L.queued = true;
+  pads_.push_back(latch_of(plane, true));
+  ports_.settle_soon();
 }
 
 unsigned HoldingStage::going_on(FwCommand** parts, unsigned n) {

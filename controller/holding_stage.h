@@ -67,6 +67,7 @@ class HoldingStage {
     bool keep_forecast = false;     // keep the busy forecast (a write allocator weighs it)
     bool delay_from_release = false;  // its delays from release, not arrival (FirmwareConfig)
     Tick wordline_fill = 0;  // cells of n bits: a partial wordline's wait before padding (ftl.wordline_fill_us)
+    bool wordline_mix = false;  // cells of n bits: GC copies fill the host stream's partial wordlines
   };
   // Where a command is, from its build to its leaving.
   enum Where : std::uint8_t { Built, Submitted, Held, TakenOut, Timed, Grouped, Queued, Sent, Gathering, Latched };
@@ -156,10 +157,23 @@ class HoldingStage {
   void leave_group(FwCommand& first);  // programs released together: joined, or one by one
   void send(FwCommand& c);    // bound, marked, on to the block
   void bind(FwCommand& c);
-  // The page offset a command runs at (unbound: its plane stream's next page).
+  // The page offset a command runs at (unbound: the next page of the plane stream it
+  // binds in).
   std::uint32_t offset(const FwCommand& c) const {
     if (c.bound) return c.cmd->page;
-    return frontier_.next_bound_offset(plane_of(c), c.cmd->origin == FlashOrigin::GcProgram);
+    const std::uint32_t plane = plane_of(c);
+    if (c.cmd->origin == FlashOrigin::GcProgram && mixes(plane))
+      return ftl_.decode(latches_[latch_of(plane, false)].page[0]->ppa).page + latches_[latch_of(plane, false)].count;
+    return frontier_.next_bound_offset(plane, c.cmd->origin == FlashOrigin::GcProgram);
+  }
+  // Whether a GC copy program binding now on `plane` binds into the host stream's partial
+  // wordline (Config::wordline_mix): the host stream has one, in its open block, and no
+  // host program built and unbound there (one would bind its next page).
+  bool mixes(std::uint32_t plane) const {
+    if (!cfg_.wordline_mix || bits_ == 1) return false;
+    const Latch& H = latches_[latch_of(plane, false)];
+    return H.count && !frontier_.held_pages(plane, false) &&
+           ftl_.open_block(plane, false) == ftl_.block_of_ppa(H.page[0]->ppa);
   }
   // An n-plane command made of `parts` (bound), its record's parts set.
   FwCommand& combine(FwCommand* const* parts, unsigned n);
@@ -182,7 +196,12 @@ class HoldingStage {
     unsigned count = 0;
     Tick due = 0;  // padded from then on, once its stream has no program unbound there
     bool queued = false;  // in pads_
+    // GC's: a run's end came (gc_wordlines_due) while programs of the stream were still
+    // to bind; one that binds into the host's wordline instead (mixed) leaves it to pad.
+    bool tail = false;
   };
+  // Queues GC's partial wordline of `plane` for padding at the instant's settle.
+  void gc_pad_soon(std::uint32_t plane);
   static std::uint32_t latch_of(std::uint32_t plane, bool gc) { return plane * 2 + (gc ? 1 : 0); }
   // Pads the latch if it is due and its stream holds no page for a program (at the
   // instant's settle), or asks for an alarm at its time.

@@ -422,6 +422,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   if (f.nand.config().bits_per_cell > 1) {  // cells of n bits: the firmware's wordlines
     put(fw, "wordlines", integer(fc.wordlines));
     put(fw, "padded_pages", integer(fc.padded_pages));
+    put(fw, "mixed_pages", integer(fc.mixed_pages));
   }
   // The write cache and FUA (docs/controller.md, "Write cache and durability"): shown when
   // either is in use, over the whole run.
@@ -746,7 +747,8 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   os << "  GC                  " << gc.gc_erases << " erases, write amplification " << gc.write_amplification()
      << " (device at time 0: " << f.precondition_state << ")\n";
   if (f.nand.config().bits_per_cell > 1)
-    os << "  wordlines           " << gc.filler_pages << " filler pages padded partial wordlines; every page programmed "
+    os << "  wordlines           " << gc.filler_pages << " filler pages padded partial wordlines, "
+       << f.firmware.counters().mixed_pages << " GC copies filled host ones (whole run); every page programmed "
        << "per host page " << gc.write_amplification_all() << " (GC " << gc.per_host_page(gc.gc_pages) << ", filler "
        << gc.per_host_page(gc.filler_pages) << ", map log " << gc.per_host_page(gc.map_pages) << ")\n";
   if (const ctrl::MapLog* log = f.firmware.firmware().map_log())

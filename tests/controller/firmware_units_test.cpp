@@ -881,3 +881,39 @@ TEST_CASE("wordlines: under thousands of GC runs with failing programs, every re
   CHECK(r.fw.counters().wordlines > 10000);
   CHECK(r.fw.counters().padded_pages > 0);
 }
+
+TEST_CASE("wordlines: GC's copies fill the host stream's partial wordlines (ftl.wordline_mix), with less filler",
+          "[firmware][wordlines][soak]") {
+  // The tiny device with 3-bit cells, a third spare, GC all the time, mostly small random
+  // writes: the same load with and without mixed wordlines. With them, GC copies bind into
+  // host wordlines that would be padded, so fewer filler pages are programmed for as many
+  // host pages; every read and the audit right either way.
+  FtlConfig f = test::tiny_device();
+  f.nand.bits_per_cell = 3;
+  f.nand.pages_per_block = 24;
+  f.overprovisioning = 0.35;
+  std::uint64_t padded[2] = {}, mixed[2] = {}, host[2] = {};
+  for (const bool mix : {false, true}) {
+    FirmwareConfig c = test::free_firmware();
+    c.wordline_mix = mix;
+    Rig r(f, c);
+    const std::uint64_t before = r.completed;
+    r.random_load(8000, 16, 70);
+    CHECK(r.completed - before >= 8000);  // none left hanging
+    CHECK(r.errors.empty());
+    CHECK(r.out_of_order == 0);
+    CHECK(r.mismatches == 0);
+    CHECK(r.audit_mismatches() == 0);
+    CHECK(r.fw.counters().gc_runs > 200);
+    padded[mix] = r.fw.counters().padded_pages;
+    mixed[mix] = r.fw.counters().mixed_pages;
+    host[mix] = r.fw.ftl().host_pages_written();
+  }
+  CHECK(mixed[0] == 0);
+  CHECK(mixed[1] > 100);
+  INFO("padded without " << padded[0] << ", with " << padded[1] << "; host pages " << host[0] << ", " << host[1]);
+  // As many host pages, fewer filler pages (on this rig 4,799 without, 3,933 with: GC
+  // runs only part of the time, and a host wordline waits for copies only while it does).
+  CHECK(host[1] == host[0]);
+  CHECK(padded[1] < padded[0]);
+}
