@@ -79,7 +79,7 @@ void leaves(const json::Value& v, const std::string& prefix, std::set<std::strin
 TEST_CASE("config: the presets are the files of configs/presets, each value with its source", "[config][preset]") {
   std::vector<std::string> names;
   for (const Preset& p : presets()) names.push_back(p.name);
-  CHECK(names == std::vector<std::string>{"bench", "default", "delay", "park", "piq", "sos"});
+  CHECK(names == std::vector<std::string>{"bench", "default", "delay", "mx500", "park", "piq", "sos"});
   for (const Preset& p : presets()) {
     INFO(p.path);
     CHECK_FALSE(p.description.empty());
