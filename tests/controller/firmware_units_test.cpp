@@ -782,6 +782,14 @@ FtlConfig tlc_die() {  // one die of two planes, 3-bit cells, blocks of 8 wordli
   return f;
 }
 
+FtlConfig tlc_tiny() {  // the tiny device with 3-bit cells, blocks of 8 wordlines, a third spare
+  FtlConfig f = test::tiny_device();
+  f.nand.bits_per_cell = 3;
+  f.nand.pages_per_block = 24;
+  f.overprovisioning = 0.35;
+  return f;
+}
+
 }  // namespace
 
 TEST_CASE("wordlines: three programs of a plane's host stream leave as one wordline, the last carrying the others",
@@ -864,11 +872,7 @@ TEST_CASE("wordlines: under thousands of GC runs with failing programs, every re
   // The tiny device with 3-bit cells and blocks of 8 wordlines, a third of it spare: GC
   // always finds a victim that frees space with its copies' filler (GcUnit::filler_slack),
   // so no write fails for want of space and the audit holds every write.
-  FtlConfig f = test::tiny_device();
-  f.nand.bits_per_cell = 3;
-  f.nand.pages_per_block = 24;
-  f.overprovisioning = 0.35;
-  Rig r(f, test::free_firmware());
+  Rig r(tlc_tiny(), test::free_firmware());
   for (std::uint32_t ppa = 5; ppa < 16 * 24 * 8; ppa += 997) r.fail_program.insert(ppa);
   r.random_load(20000, 16, 60);
   CHECK(r.errors.empty());
@@ -888,10 +892,7 @@ TEST_CASE("wordlines: GC's copies fill the host stream's partial wordlines (ftl.
   // writes: the same load with and without mixed wordlines. With them, GC copies bind into
   // host wordlines that would be padded, so fewer filler pages are programmed for as many
   // host pages; every read and the audit right either way.
-  FtlConfig f = test::tiny_device();
-  f.nand.bits_per_cell = 3;
-  f.nand.pages_per_block = 24;
-  f.overprovisioning = 0.35;
+  const FtlConfig f = tlc_tiny();
   std::uint64_t padded[2] = {}, mixed[2] = {}, host[2] = {};
   for (const bool mix : {false, true}) {
     FirmwareConfig c = test::free_firmware();
