@@ -235,7 +235,7 @@ void HoldingStage::bind(FwCommand& c) {
   const std::uint32_t plane = plane_of(c);
   const bool gc = c.cmd->origin == FlashOrigin::GcProgram;
   std::uint32_t ppa;
-  if (gc && mixes(plane)) {  // into the host stream's partial wordline: its next page
+  if (mixes(c)) {  // into the host stream's partial wordline: its next page
     const Latch& H = latches_[latch_of(plane, false)];
     const std::uint32_t want = H.page[0]->ppa + H.count;
     frontier_.give_back(plane, true);  // the GC stream's last page held (they are alike)
@@ -340,13 +340,10 @@ void HoldingStage::settle_batches() {
       if (!parts[i]->bound) bind(*parts[i]);
     n = going_on(parts, n);  // a wordline's lower pages wait for its last
     if (n == 0) continue;
-    // A GC copy that bound into a host wordline (mixed) went on in the host's class: not
-    // joined with the others of the batch, lest it lend its class to a GC block's page
-    // and pass that block's earlier wordlines in the scheduler block.
-    bool one_class = true;
-    for (unsigned i = 1; i < n; ++i) one_class = one_class && parts[i]->cmd->priority == parts[0]->cmd->priority;
-    if (!one_class) {
+    if (!one_class(parts, n)) {  // a mixed copy among them: each alone
       for (unsigned i = 0; i < n; ++i) {
+        ++placement_.batches;
+        ++placement_.batch_sizes[1];
         batcher_.sent(die, *parts[i]->cmd);
         send(*parts[i]);
       }
@@ -589,7 +586,7 @@ void HoldingStage::leave_group(FwCommand& first) {
     if (!parts[i]->bound) bind(*parts[i]);
   n = going_on(parts, n);  // a wordline's lower pages wait for its last
   if (n == 0) return;
-  if (!one_offset || n == 1) {
+  if (!one_offset || n == 1 || !one_class(parts, n)) {
     for (unsigned i = 0; i < n; ++i) out(*parts[i]);
     return;
   }

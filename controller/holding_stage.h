@@ -18,8 +18,9 @@
 //
 // With cells of n bits (nand.bits_per_cell > 1) a PROGRAM writes a wordline of n pages,
 // and a plane stream's pages bind in order, so a program that binds a wordline's lower
-// page waits (Latched) for the programs that bind the wordline's other pages: one stream
-// per wordline (host data with host data, GC copies with GC copies). The program that
+// page waits (Latched) for the programs that bind the wordline's other pages: a stream
+// per wordline (host data with host data, GC copies with GC copies), but for GC copies
+// that fill a host wordline (mixed: Config::wordline_mix, in the host's class). The program that
 // binds its last page carries the others (FwCommand::lower) into the command, and goes on
 // through the batching's joining of planes. A latched page is in the firmware's buffer,
 // not the block's: not counted outstanding on its chip until its wordline leaves. A
@@ -162,18 +163,33 @@ class HoldingStage {
   std::uint32_t offset(const FwCommand& c) const {
     if (c.bound) return c.cmd->page;
     const std::uint32_t plane = plane_of(c);
-    if (c.cmd->origin == FlashOrigin::GcProgram && mixes(plane))
-      return ftl_.decode(latches_[latch_of(plane, false)].page[0]->ppa).page + latches_[latch_of(plane, false)].count;
+    if (mixes(c)) {
+      const Latch& H = latches_[latch_of(plane, false)];
+      return ftl_.decode(H.page[0]->ppa).page + H.count;
+    }
     return frontier_.next_bound_offset(plane, c.cmd->origin == FlashOrigin::GcProgram);
   }
-  // Whether a GC copy program binding now on `plane` binds into the host stream's partial
-  // wordline (Config::wordline_mix): the host stream has one, in its open block, and no
-  // host program built and unbound there (one would bind its next page).
-  bool mixes(std::uint32_t plane) const {
-    if (!cfg_.wordline_mix || bits_ == 1) return false;
+  // Whether program `c`, binding now, is a GC copy that binds into its plane's host
+  // stream's partial wordline (Config::wordline_mix): not urgent (an urgent copy would go
+  // on in the host's class, behind host work, while its plane is short of space), the
+  // host stream has a partial wordline in its open block, and no host program built and
+  // unbound there (one would bind its next page).
+  bool mixes(const FwCommand& c) const {
+    if (!cfg_.wordline_mix || bits_ == 1 || c.cmd->origin != FlashOrigin::GcProgram ||
+        c.cmd->priority == FlashPriority::UrgentGc)
+      return false;
+    const std::uint32_t plane = plane_of(c);
     const Latch& H = latches_[latch_of(plane, false)];
     return H.count && !frontier_.held_pages(plane, false) &&
            ftl_.open_block(plane, false) == ftl_.block_of_ppa(H.page[0]->ppa);
+  }
+  // Whether `parts` (bound) are all of one class: a mixed GC copy went on in the host's,
+  // and is not joined with others, lest it lend its class to a GC block's page, which
+  // could then pass that block's earlier wordlines in the scheduler block.
+  static bool one_class(FwCommand* const* parts, unsigned n) {
+    for (unsigned i = 1; i < n; ++i)
+      if (parts[i]->cmd->priority != parts[0]->cmd->priority) return false;
+    return true;
   }
   // An n-plane command made of `parts` (bound), its record's parts set.
   FwCommand& combine(FwCommand* const* parts, unsigned n);

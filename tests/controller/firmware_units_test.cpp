@@ -913,8 +913,9 @@ TEST_CASE("wordlines: GC's copies fill the host stream's partial wordlines (ftl.
   CHECK(mixed[0] == 0);
   CHECK(mixed[1] > 100);
   INFO("padded without " << padded[0] << ", with " << padded[1] << "; host pages " << host[0] << ", " << host[1]);
-  // As many host pages, fewer filler pages (on this rig 4,799 without, 3,933 with: GC
-  // runs only part of the time, and a host wordline waits for copies only while it does).
-  CHECK(host[1] == host[0]);
-  CHECK(padded[1] < padded[0]);
+  // Fewer filler pages per host page (on this rig 4,799 for 16,401 host pages without,
+  // 3,850 for 16,398 with: GC runs only part of the time, and a host wordline waits for
+  // copies only while it does; the closed loop's last requests differ a little by timing).
+  CHECK(static_cast<double>(padded[1]) / static_cast<double>(host[1]) <
+        static_cast<double>(padded[0]) / static_cast<double>(host[0]));
 }
