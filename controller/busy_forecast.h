@@ -61,7 +61,7 @@ class BusyForecast {
     Resource& ch = channel_[c.channel];
     const Tick bus_at = std::max(ch.end, now);
     const Tick start = std::max(d.end, bus_at);
-    d.end = start + bus + (bits_ > 1 ? array_n(c) : k.array);
+    d.end = start + bus + array_time(c);
     ++d.outstanding;
     ch.end = bus_at + bus;
     ++ch.outstanding;
@@ -83,7 +83,7 @@ class BusyForecast {
   void combined(const FlashCommand& whole, unsigned planes) {
     if (planes < 2) return;
     Resource& d = die_[die_index(whole)];
-    const Tick saved = (planes - 1) * (bits_ > 1 ? array_n(whole) : cost_[static_cast<unsigned>(whole.op)].array);
+    const Tick saved = (planes - 1) * array_time(whole);
     d.end = d.end > saved ? d.end - saved : 0;
   }
 
@@ -123,8 +123,9 @@ class BusyForecast {
     return (std::size_t{c.channel} * chips_per_channel_ + c.chip) * dies_per_chip_ + c.die;
   }
 
-  // Cells of n > 1 bits: the array time of command `c` on its die (see the header).
-  Tick array_n(const FlashCommand& c) const {
+  // The array time of command `c` on its die (with n > 1 bits: see the header).
+  Tick array_time(const FlashCommand& c) const {
+    if (bits_ == 1) return cost_[static_cast<unsigned>(c.op)].array;
     switch (c.op) {
       case FlashOp::Read: return c.slc ? read_slc_ : read_type_[c.page % bits_];
       case FlashOp::Program: return c.slc ? prog_slc_ : cost_[static_cast<unsigned>(FlashOp::Program)].array;

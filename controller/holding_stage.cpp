@@ -248,7 +248,7 @@ void HoldingStage::bind(FwCommand& c) {
     // The GC stream's wordline this copy would have filled: padded now if its run's end
     // came while the copy was still to bind (gc_wordlines_due) and no other is to bind.
     const Latch& G = latches_[latch_of(plane, true)];
-    if (G.tail && G.count && !G.queued && !frontier_.held_pages(plane, true)) gc_pad_soon(plane);
+    if (G.tail && G.count && !G.queued && !frontier_.held_pages(plane, true)) pad_soon(latch_of(plane, true));
   } else {
     ppa = frontier_.bind(plane, gc);
   }
@@ -263,8 +263,7 @@ void HoldingStage::send(FwCommand& c) {
   if (!c.bound) bind(c);
   if (bits_ > 1 && !c.combined()) {
     if (!wordline(c)) return;  // latched: its wordline's last page takes it
-    if (life_ && c.lined)  // its pages, the wordline's lower ones with it
-      each_page(c, [&](const FwCommand& p) { life_->command_carries(clock_.now(), *c.cmd, *p.cmd); });
+    if (life_ && c.lined) tell_carries(c);  // its pages, the wordline's lower ones with it
   }
   if (cfg_.mark_hazards) {
     // A command of several pages the firmware made is checked, then counted, page by page.
@@ -290,8 +289,7 @@ FwCommand& HoldingStage::combine(FwCommand* const* parts, unsigned n) {
     parts[i]->released = true;
     parts[i]->where = Sent;
   }
-  if (life_)  // its pages, plane by plane
-    each_page(w, [&](const FwCommand& p) { life_->command_carries(clock_.now(), *w.cmd, *p.cmd); });
+  if (life_) tell_carries(w);  // its pages, plane by plane
   return w;
 }
 
@@ -750,7 +748,7 @@ void HoldingStage::gc_wordlines_due(std::uint32_t plane) {
     Latch& L = latches_[latch_of(p, true)];
     if (L.count && !L.queued) {
       if (frontier_.held_pages(p, true)) L.tail = true;  // padded once those have bound (bind)
-      else gc_pad_soon(p);
+      else pad_soon(latch_of(p, true));
     }
     // A host wordline holding the run's copies (mixed) is padded too, unless host
     // programs are to come there: the victim's erase waits for those copies.
@@ -758,17 +756,13 @@ void HoldingStage::gc_wordlines_due(std::uint32_t plane) {
     if (!H.count || H.queued || frontier_.held_pages(p, false)) continue;
     bool copies = false;
     for (unsigned k = 0; k < H.count; ++k) copies = copies || H.page[k]->mixed;
-    if (!copies) continue;
-    H.queued = true;
-    pads_.push_back(latch_of(p, false));
-    ports_.settle_soon();
+    if (copies) pad_soon(latch_of(p, false));
   }
 }
 
-void HoldingStage::gc_pad_soon(std::uint32_t plane) {
-  Latch& L = latches_[latch_of(plane, true)];
-  L.queued = true;
-  pads_.push_back(latch_of(plane, true));
+void HoldingStage::pad_soon(std::uint32_t l) {
+  latches_[l].queued = true;
+  pads_.push_back(l);
   ports_.settle_soon();
 }
 
@@ -786,9 +780,7 @@ void HoldingStage::wordline_check(std::uint32_t l) {
   if (l % 2 == 1) return;
   if (!L.count || L.queued || frontier_.held_pages(l / 2, false)) return;  // programs to come bind its pages
   if (clock_.now() >= L.due) {
-    L.queued = true;
-    pads_.push_back(l);
-    ports_.settle_soon();
+    pad_soon(l);
     return;
   }
   if (L.due < next_due_) next_due_ = L.due;
@@ -828,7 +820,7 @@ void HoldingStage::pad(std::uint32_t l, bool moved_on) {
     if (cfg_.keep_forecast) c.predicted_wait = forecast_.issued(*c.cmd, now, now);
     ++counters_.padded_pages;
     if (wordline(c)) {  // the last: on to the block with the others
-      if (life_) each_page(c, [&](const FwCommand& p) { life_->command_carries(now, *c.cmd, *p.cmd); });
+      if (life_) tell_carries(c);
       if (batched(c)) batcher_.sent(die_of(c), *c.cmd);
       send(c);
     }

@@ -216,8 +216,8 @@ class HoldingStage {
     // to bind; one that binds into the host's wordline instead (mixed) leaves it to pad.
     bool tail = false;
   };
-  // Queues GC's partial wordline of `plane` for padding at the instant's settle.
-  void gc_pad_soon(std::uint32_t plane);
+  // Queues latch `l`'s partial wordline for padding at the instant's settle.
+  void pad_soon(std::uint32_t l);
   static std::uint32_t latch_of(std::uint32_t plane, bool gc) { return plane * 2 + (gc ? 1 : 0); }
   // Pads the latch if it is due and its stream holds no page for a program (at the
   // instant's settle), or asks for an alarm at its time.
@@ -227,6 +227,10 @@ class HoldingStage {
   void pad(std::uint32_t latch, bool moved_on = false);
   // The lower pages `carrier` took to the flash, ended with `whole`'s result.
   void lower_ended(FwCommand& carrier, const FlashCommand& whole);
+  // Tells the request-life listener that `c` carries each page it stands for (each_page).
+  void tell_carries(const FwCommand& c) {
+    each_page(c, [&](const FwCommand& p) { life_->command_carries(clock_.now(), *c.cmd, *p.cmd); });
+  }
   // Calls `f` on each single-page command `c` stands for: its parts (a command of several
   // planes) or itself, and the lower pages each carries for its wordline.
   template <class F>

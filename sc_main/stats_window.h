@@ -62,13 +62,9 @@ struct FtlCounters {
   // Every page the device programmed (host, GC, filler, map log) per host page.
   double write_amplification_all() const { return per_host_page(host_pages + gc_pages + filler_pages + map_pages); }
   // (host + GC pages programmed) / host pages programmed; 0 without host pages.
-  double write_amplification() const {
-    return host_pages ? static_cast<double>(host_pages + gc_pages) / static_cast<double>(host_pages) : 0.0;
-  }
+  double write_amplification() const { return per_host_page(host_pages + gc_pages); }
   // The same with the map log's pages: every page the device programmed per host page.
-  double write_amplification_with_map() const {
-    return host_pages ? static_cast<double>(host_pages + gc_pages + map_pages) / static_cast<double>(host_pages) : 0.0;
-  }
+  double write_amplification_with_map() const { return per_host_page(host_pages + gc_pages + map_pages); }
 };
 WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostIface& iface,
                        Tick at);
