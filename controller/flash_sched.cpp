@@ -466,7 +466,11 @@ const param::Table<SchedConfig>& SchedConfig::keys() {
         .flag("controller.suspend_hold_programs", &S::suspend_hold_programs,
               "controller.suspend: read priority over a cached program: a chip's program is held back while the "
               "read that may suspend waits for the same die, so that it does not take the cache register the "
-              "read's suspension needs");
+              "read's suspension needs")
+        .flag("controller.plane_reads", &S::plane_reads,
+              "hos, pass, with nand.independent_plane_reads: a chip whose candidate is a read its die cannot start "
+              "offers a later read of that die and class on a free plane (docs/scheduler.md, Independent plane "
+              "reads); false: the candidate alone, as without the NAND key (the Verilog block's rule)");
     return k;
   }();
   return t;

@@ -45,6 +45,9 @@ struct SchedConfig {
   std::uint32_t suspend_min_remaining_us = 0;
   bool suspend_gc_reads = false;
   bool suspend_hold_programs = false;  // a die's waiting read goes before a program to its cache register
+  // With nand.independent_plane_reads: a chip whose candidate read waits for its plane offers a
+  // later read of its die on a free plane (docs/scheduler.md, "Independent plane reads").
+  bool plane_reads = true;
   static constexpr std::uint8_t kSuspendErase = 1, kSuspendProgram = 2;
   // Its keys (flash_sched.cpp).
   static const param::Table<SchedConfig>& keys();

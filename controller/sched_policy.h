@@ -13,7 +13,9 @@
 //    goes first; in it (or in the whole queue without
 //    priorities) the oldest command, or with read_first the oldest read (else the
 //    oldest command). At most one command per channel per edge. Reset state: the
-//    pointer of every channel at its last chip, so chip 0 is scanned first.
+//    pointer of every channel at its last chip, so chip 0 is scanned first. With
+//    independent plane reads (set_plane_reads), a chip whose candidate is a read its die
+//    cannot start offers a later read of that class which it can (plane_read).
 #pragma once
 
 #include <algorithm>
@@ -138,6 +140,13 @@ class SchedPolicy {
   virtual bool set_suspend(std::uint8_t mode, std::uint32_t min_margin_us, bool gc_reads, bool hold_programs) {
     return false;
   }
+  // Independent plane reads (nand.independent_plane_reads, docs/scheduler.md): a chip whose
+  // candidate is a read its die cannot start offers a later read that it can. False if
+  // the policy has no such rule (IOS: its head's readiness is per plane already, and
+  // nothing passes the head). Before the first push.
+  virtual bool set_plane_reads(bool) { return false; }
+  // Reads granted so (set_plane_reads) ahead of their chip's candidate.
+  virtual std::uint64_t plane_reads_granted() const { return 0; }
 
  protected:
   struct ReadyFn {
@@ -213,6 +222,11 @@ class HosPolicy final : public SchedPolicy {
     hold_programs_ = hold_programs;
     return true;
   }
+  bool set_plane_reads(bool on) override {
+    plane_reads_ = on;
+    return true;
+  }
+  std::uint64_t plane_reads_granted() const override { return plane_reads_granted_; }
   void push(FlashCommand* c, void* owner = nullptr) override {
     ChipQueue& q = queues_[c->channel * chips_ + c->chip];
     Queued* e = pool_.take(c, owner);
@@ -254,7 +268,12 @@ class HosPolicy final : public SchedPolicy {
   // Whether decide_on_offers() would issue on `ch` now (the channel open).
   template <typename Offers>
   bool any_ready_on_offers(unsigned ch, const Offers& o) const {
-    return per_channel_[ch] && any_chip_ready(ch, [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); });
+    return per_channel_[ch] &&
+           any_chip_ready(
+               ch, [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); },
+               [&o](const FlashCommand& c, std::uint8_t mask) {
+                 return (c.start_need(mask) & ~o.accept_word(c.chip, c.die)) == 0;
+               });
   }
   // The block's calls, on the accept words (a channel brought up to now once, when its
   // chips are tested).
@@ -292,8 +311,8 @@ class HosPolicy final : public SchedPolicy {
   [[gnu::noinline]] bool could_issue_with_suspend(unsigned channel, const nand::ChannelStatus& ch) const {
     for (unsigned chip = 0; chip < chips_; ++chip) {
       unsigned die;
-      Queued* read;
-      if (suspend_choice(channel, chip, ch, die, read) != Choice::None) return true;
+      Queued *read, *prev;
+      if (suspend_choice(channel, chip, ch, die, read, prev) != Choice::None) return true;
     }
     return false;
   }
@@ -319,7 +338,9 @@ class HosPolicy final : public SchedPolicy {
   }
   bool any_ready_impl(unsigned ch, const ReadyFn& ready) const override {
     return per_channel_[ch] && ready.channel_open(ch) &&
-           any_chip_ready(ch, [&ready](unsigned, const ChipQueue& q) { return ready(*q.cand->c); });
+           any_chip_ready(
+               ch, [&ready](unsigned, const ChipQueue& q) { return ready(*q.cand->c); },
+               [&ready](const FlashCommand& c, std::uint8_t) { return ready(c); });  // (own planes only)
   }
 
  private:
@@ -413,24 +434,62 @@ class HosPolicy final : public SchedPolicy {
   // the chip last granted, the first whose queue has a candidate that
   // `ready(chip, queue)` finds ready is granted it; `fits(c, mask)`: whether c's die
   // could start c with the planes `mask` (multi-plane rescheduling).
+  // With plane reads (set_plane_reads), a chip whose candidate `ready` finds not ready
+  // offers its plane read instead (plane_read).
   template <typename ChipReady, typename Fits>
   void decide_channel(unsigned ch, ChipReady&& ready, Fits&& fits, std::vector<Grant>& out) {
     unsigned chip = rr_[ch];
     for (unsigned k = 0; k < chips_; ++k) {
       if (++chip == chips_) chip = 0;
       ChipQueue& q = queues_[ch * chips_ + chip];
-      if (!q.cand || !ready(chip, q)) continue;
-      take(ch, chip, q, fits, out);
-      return;
+      if (!q.cand) continue;
+      if (ready(chip, q)) {
+        take(ch, chip, q, fits, out);
+        return;
+      }
+      if (plane_reads_) {
+        Queued* prev;
+        if (Queued* r = plane_read(q, fits, prev)) {
+          take_plane_read(ch, chip, q, fits, out, r, prev);
+          return;
+        }
+      }
     }
   }
-  template <typename ChipReady>
-  bool any_chip_ready(unsigned ch, ChipReady&& ready) const {
+  template <typename ChipReady, typename Fits>
+  bool any_chip_ready(unsigned ch, ChipReady&& ready, Fits&& fits) const {
     for (unsigned chip = 0; chip < chips_; ++chip) {
       const ChipQueue& q = queues_[ch * chips_ + chip];
-      if (q.cand && ready(chip, q)) return true;
+      if (!q.cand) continue;
+      if (ready(chip, q)) return true;
+      Queued* prev;
+      if (plane_reads_ && plane_read(q, fits, prev)) return true;
     }
     return false;
+  }
+  // Independent plane reads (set_plane_reads; docs/scheduler.md, "Independent plane
+  // reads"): when the chip's candidate is a read its die cannot start, the oldest read of
+  // the candidate's class, after it, that its die can start now on its planes
+  // (`fits(c, c.plane_mask)`) and that is not marked keep_order; null if none, or if the
+  // candidate is no read (a program or erase is never passed by this rule: reads that
+  // could start while it waits would keep its die busy). `prev`: the entry before it in
+  // its list. The candidate is the head of its class's reads, so the read found is on
+  // another plane or die than the one the candidate waits for.
+  template <typename Fits>
+  Queued* plane_read(const ChipQueue& q, Fits&& fits, Queued*& prev) const {
+    prev = nullptr;
+    const FlashCommand& cand = *q.cand->c;
+    if (cand.op != FlashOp::Read) return nullptr;
+    for (Queued* e = q.lists[class_of(cand)][0].head; e; prev = e, e = e->next)
+      if (e != q.cand && e->c->die == cand.die && !e->c->keep_order && fits(*e->c, e->c->plane_mask)) return e;
+    return nullptr;
+  }
+  template <typename Fits>
+  void take_plane_read(unsigned ch, unsigned chip, ChipQueue& q, Fits&& fits, std::vector<Grant>& out, Queued* r,
+                       Queued* prev) {
+    q.moved = false;  // (the pipeline rule moved the candidate, not this read)
+    ++plane_reads_granted_;
+    take(ch, chip, q, fits, out, r, prev);
   }
   // Suspend and resume (docs/scheduler.md): per chip, in this order, (1) its oldest read
   // that may suspend (suspends_for: the head of its host reads; with suspend_gc_, else the
@@ -441,12 +500,15 @@ class HosPolicy final : public SchedPolicy {
   // operation and could resume now. `die`: the resume's.
   // With hold_programs_, (2) skips a candidate that is a program of the die the suspend
   // read waits for (read priority over a cached program: its cache register stays free).
-  enum class Choice : std::uint8_t { None, HeldRead, Candidate, Suspend, Resume };
+  enum class Choice : std::uint8_t { None, HeldRead, Candidate, PlaneRead, Suspend, Resume };
   bool suspends_for(const FlashCommand& c) const {
     return !c.keep_order && (c.priority == FlashPriority::Host || suspend_gc_);
   }
+  // With plane reads, (2) is followed by the chip's plane read (plane_read), returned in
+  // `read` with the entry before it in `prev`.
   template <typename Status>
-  Choice suspend_choice(unsigned ch, unsigned chip, const Status& st, unsigned& die, Queued*& read) const {
+  Choice suspend_choice(unsigned ch, unsigned chip, const Status& st, unsigned& die, Queued*& read,
+                        Queued*& prev) const {
     using E = nand::ChannelEngine;
     const ChipQueue& q = queues_[ch * chips_ + chip];
     read = nullptr;
@@ -469,6 +531,15 @@ class HosPolicy final : public SchedPolicy {
     if (q.cand && offered(st, chip, q) &&
         !(hold_programs_ && read_waits && q.cand->c->op == FlashOp::Program && q.cand->c->die == rc->die))
       return Choice::Candidate;
+    if (plane_reads_ && q.cand) {
+      const auto fits = [&st, chip](const FlashCommand& c, std::uint8_t mask) {
+        return (c.start_need(mask) & ~st.accept_word(chip, c.die)) == 0;
+      };
+      if (Queued* r = plane_read(q, fits, prev)) {
+        read = r;
+        return Choice::PlaneRead;
+      }
+    }
     if (rc) {
       const std::uint8_t kind = (rw & E::kSuspendErase) ? 1 : 2;  // SchedConfig::kSuspendErase, kSuspendProgram
       if ((suspend_ & kind) && (rc->start_need() & ~rw) == 0 &&
@@ -496,8 +567,8 @@ class HosPolicy final : public SchedPolicy {
       for (unsigned k = 0; k < chips_; ++k) {
         if (++chip == chips_) chip = 0;
         unsigned die = 0;
-        Queued* read = nullptr;
-        const Choice how = suspend_choice(ch, chip, st, die, read);
+        Queued *read = nullptr, *prev = nullptr;
+        const Choice how = suspend_choice(ch, chip, st, die, read, prev);
         if (how == Choice::None) continue;
         ChipQueue& q = queues_[ch * chips_ + chip];
         if (how == Choice::Resume) {
@@ -509,6 +580,8 @@ class HosPolicy final : public SchedPolicy {
           rr_[ch] = chip;
         } else if (how == Choice::Candidate) {
           take(ch, chip, q, fits, out);
+        } else if (how == Choice::PlaneRead) {
+          take_plane_read(ch, chip, q, fits, out, read, prev);
         } else {
           take(ch, chip, q, fits, out, read);
           out.back().suspend = how == Choice::Suspend;
@@ -520,14 +593,16 @@ class HosPolicy final : public SchedPolicy {
 
  private:
   // Issues a chip queue's candidate (always the head of its list), with its partners
-  // under multi-plane rescheduling; or `head`, the head of another list.
+  // under multi-plane rescheduling; or `head`, the head of another list, or, `prev` not
+  // null, the entry after `prev` in its list (a plane read).
   template <typename Fits>
-  void take(unsigned ch, unsigned chip, ChipQueue& q, Fits&& fits, std::vector<Grant>& out, Queued* head = nullptr) {
+  void take(unsigned ch, unsigned chip, ChipQueue& q, Fits&& fits, std::vector<Grant>& out, Queued* head = nullptr,
+            Queued* prev = nullptr) {
     Queued* e = head ? head : q.cand;
     FlashCommand* c = e->c;
     Grant& g = out.emplace_back(c, e->owner);
     List& l = q.list(class_of(*c), c->op == FlashOp::Read);
-    l.pop();
+    l.unlink(prev, e);
     --q.size;
     --total_;
     --per_channel_[ch];
@@ -633,6 +708,8 @@ class HosPolicy final : public SchedPolicy {
   std::uint32_t min_margin_us_ = 0;
   bool suspend_gc_ = false;
   bool hold_programs_ = false;
+  bool plane_reads_ = false;  // set_plane_reads()
+  std::uint64_t plane_reads_granted_ = 0;
 };
 
 template <typename Ready>

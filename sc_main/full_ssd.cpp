@@ -81,6 +81,8 @@ FullSsd::Built FullSsd::build_device(const Config& cfg, const Settings& s, VcdWr
   } catch (const std::invalid_argument& e) {
     throw ConfigError(cfg.locate(e.what()));
   }
+  // Independent plane reads: the block's unit for reads is a plane (docs/scheduler.md).
+  if (fcfg.nand.independent_plane_reads && s.sched.plane_reads) b.block_policy->set_plane_reads(true);
   b.form = b.block_policy->rtl_form();
   fw.batch_order.by_priority = b.form.by_priority;  // the stage's batching keeps the block's order
   fw.batch_order.read_first = b.form.read_first;
@@ -195,6 +197,11 @@ void FullSsd::build_front(const Config& cfg, const Settings& s, Built& b, VcdWri
   const std::string& rtl = s.sched.rtl;
   if (rtl != "off") {
     const std::string& rtl_key = key(&ctrl::SchedConfig::rtl);
+    if (ncfg.independent_plane_reads && s.sched.plane_reads && !b.form.ios)
+      throw ConfigError(cfg.locate(rtl_key + " = " + rtl + " with " + key(&nand::NandConfig::independent_plane_reads) +
+                                   " = true: the Verilog block does not have the plane reads of HOS yet (a chip's "
+                                   "later read passing its candidate read, docs/scheduler.md); use " +
+                                   key(&ctrl::SchedConfig::plane_reads) + " = false, or " + rtl_key + " = off"));
 #if SSD_RTL
     std::string why;
     auto model = rtl::make_decision_model(ncfg, b.form.ios, b.form.read_first, b.form.by_priority,

@@ -610,6 +610,8 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(ct, "ncq_tags_max", integer(f.iface.max_tags_in_use()));
   put(ct, "scheduler_decisions", integer(f.sched.decisions()));
   put(ct, "flash_commands", integer(f.sched.issued()));
+  if (f.nand.config().independent_plane_reads && f.sched.config().plane_reads)  // reads granted ahead of their chip's candidate (HOS)
+    put(ct, "plane_reads_granted", integer(f.sched.policy().plane_reads_granted()));
   put(ct, "link_utilization", num(f.window.link_utilization));
   put(root, "controller", ct);
 
