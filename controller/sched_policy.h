@@ -257,23 +257,23 @@ class HosPolicy final : public SchedPolicy {
     for (unsigned ch : changed) {
       if (!per_channel_[ch] || !open(ch)) continue;
       const auto& o = offer(ch);
-      decide_channel(
-          ch, [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); },
-          [&o](const FlashCommand& c, std::uint8_t mask) {
-            return (c.start_need(mask) & ~o.accept_word(c.chip, c.die)) == 0;
-          },
-          out);
+      const auto ready = [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); };
+      const auto fits = [&o](const FlashCommand& c, std::uint8_t mask) {
+        return (c.start_need(mask) & ~o.accept_word(c.chip, c.die)) == 0;
+      };
+      if (plane_reads_) decide_channel_planes(ch, ready, fits, out);
+      else decide_channel<false>(ch, ready, fits, out);
     }
   }
   // Whether decide_on_offers() would issue on `ch` now (the channel open).
   template <typename Offers>
   bool any_ready_on_offers(unsigned ch, const Offers& o) const {
-    return per_channel_[ch] &&
-           any_chip_ready(
-               ch, [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); },
-               [&o](const FlashCommand& c, std::uint8_t mask) {
-                 return (c.start_need(mask) & ~o.accept_word(c.chip, c.die)) == 0;
-               });
+    if (!per_channel_[ch]) return false;
+    const auto ready = [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); };
+    const auto fits = [&o](const FlashCommand& c, std::uint8_t mask) {
+      return (c.start_need(mask) & ~o.accept_word(c.chip, c.die)) == 0;
+    };
+    return plane_reads_ ? any_chip_ready_planes(ch, ready, fits) : any_chip_ready<false>(ch, ready, fits);
   }
   // The block's calls, on the accept words (a channel brought up to now once, when its
   // chips are tested).
@@ -333,14 +333,16 @@ class HosPolicy final : public SchedPolicy {
     };
     for (unsigned k = 0, n = changed ? static_cast<unsigned>(changed->size()) : channels_; k < n; ++k) {
       const unsigned ch = changed ? (*changed)[k] : k;
-      if (per_channel_[ch] && ready.channel_open(ch)) decide_channel(ch, chip_ready, fits, out);
+      if (!per_channel_[ch] || !ready.channel_open(ch)) continue;
+      if (plane_reads_) decide_channel_planes(ch, chip_ready, fits, out);
+      else decide_channel<false>(ch, chip_ready, fits, out);
     }
   }
   bool any_ready_impl(unsigned ch, const ReadyFn& ready) const override {
-    return per_channel_[ch] && ready.channel_open(ch) &&
-           any_chip_ready(
-               ch, [&ready](unsigned, const ChipQueue& q) { return ready(*q.cand->c); },
-               [&ready](const FlashCommand& c, std::uint8_t) { return ready(c); });  // (own planes only)
+    if (!per_channel_[ch] || !ready.channel_open(ch)) return false;
+    const auto chip_ready = [&ready](unsigned, const ChipQueue& q) { return ready(*q.cand->c); };
+    const auto fits = [&ready](const FlashCommand& c, std::uint8_t) { return ready(c); };  // (own planes only)
+    return plane_reads_ ? any_chip_ready_planes(ch, chip_ready, fits) : any_chip_ready<false>(ch, chip_ready, fits);
   }
 
  private:
@@ -434,36 +436,42 @@ class HosPolicy final : public SchedPolicy {
   // the chip last granted, the first whose queue has a candidate that
   // `ready(chip, queue)` finds ready is granted it; `fits(c, mask)`: whether c's die
   // could start c with the planes `mask` (multi-plane rescheduling).
-  // With plane reads (set_plane_reads), a chip whose candidate `ready` finds not ready
-  // offers its plane read instead (plane_read).
-  template <typename ChipReady, typename Fits>
+  // `kPlaneReads` (plane_reads_, a loop of its own so that the one without stays as
+  // small): a chip whose candidate `ready` finds not ready offers its plane read instead
+  // (plane_read).
+  template <bool kPlaneReads, typename ChipReady, typename Fits>
   void decide_channel(unsigned ch, ChipReady&& ready, Fits&& fits, std::vector<Grant>& out) {
     unsigned chip = rr_[ch];
     for (unsigned k = 0; k < chips_; ++k) {
       if (++chip == chips_) chip = 0;
       ChipQueue& q = queues_[ch * chips_ + chip];
-      if (!q.cand) continue;
-      if (ready(chip, q)) {
-        take(ch, chip, q, fits, out);
-        return;
-      }
-      if (plane_reads_) {
-        Queued* prev;
-        if (Queued* r = plane_read(q, fits, prev)) {
-          take_plane_read(ch, chip, q, fits, out, r, prev);
-          return;
+      if (!q.cand || !ready(chip, q)) {
+        if constexpr (kPlaneReads) {
+          if (q.cand && try_plane_read(ch, chip, q, fits, out)) return;
         }
+        continue;
       }
+      take(ch, chip, q, fits, out);
+      return;
     }
   }
+  // The loops with plane reads, out of line.
   template <typename ChipReady, typename Fits>
+  [[gnu::noinline]] void decide_channel_planes(unsigned ch, ChipReady&& ready, Fits&& fits, std::vector<Grant>& out) {
+    decide_channel<true>(ch, ready, fits, out);
+  }
+  template <typename ChipReady, typename Fits>
+  [[gnu::noinline]] bool any_chip_ready_planes(unsigned ch, ChipReady&& ready, Fits&& fits) const {
+    return any_chip_ready<true>(ch, ready, fits);
+  }
+  template <bool kPlaneReads, typename ChipReady, typename Fits>
   bool any_chip_ready(unsigned ch, ChipReady&& ready, Fits&& fits) const {
     for (unsigned chip = 0; chip < chips_; ++chip) {
       const ChipQueue& q = queues_[ch * chips_ + chip];
-      if (!q.cand) continue;
-      if (ready(chip, q)) return true;
-      Queued* prev;
-      if (plane_reads_ && plane_read(q, fits, prev)) return true;
+      if (q.cand && ready(chip, q)) return true;
+      if constexpr (kPlaneReads) {
+        if (q.cand && has_plane_read(q, fits)) return true;
+      }
     }
     return false;
   }
@@ -483,6 +491,19 @@ class HosPolicy final : public SchedPolicy {
     for (Queued* e = q.lists[class_of(cand)][0].head; e; prev = e, e = e->next)
       if (e != q.cand && e->c->die == cand.die && !e->c->keep_order && fits(*e->c, e->c->plane_mask)) return e;
     return nullptr;
+  }
+  // Out of line, so that the decision's loop stays as small without plane reads.
+  template <typename Fits>
+  [[gnu::noinline]] bool try_plane_read(unsigned ch, unsigned chip, ChipQueue& q, Fits&& fits, std::vector<Grant>& out) {
+    Queued* prev;
+    Queued* r = plane_read(q, fits, prev);
+    if (r) take_plane_read(ch, chip, q, fits, out, r, prev);
+    return r != nullptr;
+  }
+  template <typename Fits>
+  [[gnu::noinline]] bool has_plane_read(const ChipQueue& q, Fits&& fits) const {
+    Queued* prev;
+    return plane_read(q, fits, prev) != nullptr;
   }
   template <typename Fits>
   void take_plane_read(unsigned ch, unsigned chip, ChipQueue& q, Fits&& fits, std::vector<Grant>& out, Queued* r,
@@ -602,7 +623,8 @@ class HosPolicy final : public SchedPolicy {
     FlashCommand* c = e->c;
     Grant& g = out.emplace_back(c, e->owner);
     List& l = q.list(class_of(*c), c->op == FlashOp::Read);
-    l.unlink(prev, e);
+    if (prev) l.unlink(prev, e);
+    else l.pop();
     --q.size;
     --total_;
     --per_channel_[ch];
