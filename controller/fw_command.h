@@ -74,6 +74,8 @@ struct FwCommand {
   Tick group_start = ~Tick{0};
   std::uint64_t write_group = 0;  // a host program in a write group (0: none) until the group leaves
   Tick ecc_ticks = 0;       // a read: the decode after its data is out
+  Tick t_latched = 0;       // a lower page of a wordline: when it latched (HoldingStage::wordline)
+  Tick wordline_wait = 0;   // ... and how long it waited for its wordline's last page
   bool decoded = false;     // a read: its decode charged
 
   // ---- the holding stage's (controller/holding_stage.h) ----

@@ -711,6 +711,7 @@ bool HoldingStage::wordline(FwCommand& c) {
     ++L.count;
     c.where = Latched;
     c.latched = true;
+    c.t_latched = clock_.now();
     just_latched_.push_back(&c);
     ports_.settle_soon();
     chip_activity(chip, -1);  // in the firmware's buffer, not the block's
@@ -730,6 +731,7 @@ bool HoldingStage::wordline(FwCommand& c) {
     (j == 0 ? f.token[p] : f.wordline_token[j - 1][p]) = q.cmd->token[p];
     c.lower[j] = &q;
     q.where = Sent;
+    q.wordline_wait = clock_.now() - q.t_latched;
     chip_activity(chip, +1);
   }
   f.page -= k;

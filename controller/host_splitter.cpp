@@ -205,6 +205,9 @@ void HostSplitter::critical_path(HostCommand& c, const FwCommand* f, Tick known,
     t = f->t_built;
   }
   flash_path_parts(*f->cmd, f->ecc_ticks, t, now, p);
+  // A wordline's lower page: its wait for the wordline's last page, out of firmware_sched.
+  at(p, Part::FirmwareSched) -= f->wordline_wait;
+  at(p, Part::WordlineWait) += f->wordline_wait;
 }
 
 void HostSplitter::complete(HostWork& w) {

@@ -61,8 +61,9 @@ ctrl::FtlConfig FullSsd::ftl_with_bad_blocks(const Config& cfg, const Settings& 
 FullSsd::Built FullSsd::build_device(const Config& cfg, const Settings& s, VcdWriter* vcd, Policies policies) {
   Built b;
   // The latency parts of suspend and resume are this run's if it suspends, the map log's
-  // if it journals (latency_parts.h).
-  optional_parts() = (s.sched.suspend ? 0b11u : 0u) | (s.ftl.map_journal ? 0b100u : 0u);
+  // if it journals, the wordline wait with cells of n bits (latency_parts.h).
+  optional_parts() = (s.sched.suspend ? 0b11u : 0u) | (s.ftl.map_journal ? 0b100u : 0u) |
+                     (s.ftl.nand.bits_per_cell > 1 ? 0b1000u : 0u);
   const ctrl::FtlConfig fcfg = ftl_with_bad_blocks(cfg, s);
   b.nand = fcfg.nand;
   ctrl::FirmwareConfig fw = s.fw;

@@ -47,6 +47,8 @@ enum class Part : std::uint8_t {
   SuspendWait,       // a read's SUSPEND: the command, the suspend latency, the bus after it
   // The mapping's journal (ftl.map_persist = journal; shown only then):
   ConflictMap,       // in the block while its die served a map log program or erase
+  // Cells of n bits (nand.bits_per_cell > 1; shown only then): taken out of firmware_sched
+  WordlineWait,      // a program's page latched in the firmware until its wordline's last page binds
   Count
 };
 constexpr unsigned kParts = static_cast<unsigned>(Part::Count);
@@ -71,7 +73,7 @@ inline const char* part_name(unsigned p) {
       "conflict_host_read", "conflict_host_write", "conflict_gc_read", "conflict_gc_program", "conflict_erase",
       "block_queue",        "bus_wait",          "bus_command",      "bus_data",       "register_wait",
       "array",              "ecc_decode",        "completion",       "host_link_out",  "suspended",
-      "suspend_wait",       "conflict_map"};
+      "suspend_wait",       "conflict_map",      "wordline_wait"};
   return p < kParts ? names[p] : "?";
 }
 inline Tick& at(PartTicks& t, Part p) { return t[static_cast<unsigned>(p)]; }

@@ -262,7 +262,7 @@ def plot_heatmap(df, out, label_by, formats, name="chip_busy"):
 PARTS = [
     ("host_queue", "#bdbdbd"), ("ncq_wait", "#969696"), ("host_link_in", "#737373"), ("firmware_queue", "#d9b38c"),
     ("firmware_busy", "#a0522d"), ("write_buffer", "#e7ba52"), ("rmw_read", "#8c6d31"), ("write_stall", "#843c39"),
-    ("read_retry", "#7b4173"), ("firmware_sched", "#cedb9c"), ("conflict_host_read", "#fdae6b"), ("conflict_host_write", "#e6550d"),
+    ("read_retry", "#7b4173"), ("firmware_sched", "#cedb9c"), ("wordline_wait", "#bd9e39"), ("conflict_host_read", "#fdae6b"), ("conflict_host_write", "#e6550d"),
     ("conflict_gc_read", "#fc9272"), ("conflict_gc_program", "#de2d26"), ("conflict_erase", "#a50f15"),
     ("conflict_map", "#67000d"),
     ("block_queue", "#9e9ac8"), ("bus_wait", "#9ecae1"), ("bus_command", "#4292c6"), ("bus_data", "#08519c"),

@@ -810,6 +810,19 @@ TEST_CASE("wordlines: three programs of a plane's host stream leave as one wordl
   REQUIRE(r.completed == 3);
   // All three end with the wordline's tPROG, from the third's release at 20 us.
   for (int i = 0; i < 3; ++i) CHECK(r.requests[i].done == 20 * us + Rig::kProgram);
+  // Pages 0 and 1 latched at 0 and 10 us and waited for page 2's binding at 20 us: that
+  // wait is their wordline_wait, out of firmware_sched, which is then the same for all three.
+  const auto part = [&](int i, Part k) { return r.requests[i].cmd.parts[static_cast<unsigned>(k)]; };
+  CHECK(part(0, Part::WordlineWait) == 20 * us);
+  CHECK(part(1, Part::WordlineWait) == 10 * us);
+  CHECK(part(2, Part::WordlineWait) == 0);
+  CHECK(part(0, Part::FirmwareSched) == part(2, Part::FirmwareSched));
+  CHECK(part(1, Part::FirmwareSched) == part(2, Part::FirmwareSched));
+  for (int i = 0; i < 3; ++i) {
+    Tick sum = 0;
+    for (Tick t : r.requests[i].cmd.parts) sum += t;
+    CHECK(sum == r.requests[i].done - r.requests[i].sent);
+  }
   r.send_host(HostOp::Read, 0, 6 * spp);
   r.run();
   CHECK(r.mismatches == 0);
