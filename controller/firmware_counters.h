@@ -22,6 +22,7 @@ struct FirmwareCounters {
   std::uint64_t flash_reads = 0, buffer_hits = 0, unwritten_reads = 0;
   std::uint64_t rmw_reads = 0, superseded_programs = 0, stalled_writes = 0;
   std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;
+  std::uint64_t fold_runs = 0;  // of gc_runs, those whose victim was an SLC cache block (a fold)
   std::uint64_t gc_skipped_copies = 0;  // a victim's page invalidated before its copy was issued
   std::uint64_t gc_urgent_commands = 0;  // GC commands issued in the foreground (urgent class)
   // Blocks a program failed in, emptied by GC and retired; the valid pages found in them.

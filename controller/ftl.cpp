@@ -27,16 +27,25 @@ std::vector<std::string> FtlConfig::validate() const {
                      std::to_string(nand.total_pages()));
     const std::uint32_t low = std::max<std::uint32_t>(
         2, static_cast<std::uint32_t>(std::ceil(gc_threshold * nand.blocks_per_plane)));
-    const double usable = 1.0 - static_cast<double>(low + 2 + reserved_blocks()) / nand.blocks_per_plane;
+    const std::uint32_t slc = slc_blocks(nand.blocks_per_plane - std::min(nand.blocks_per_plane, reserved_blocks()));
+    const double usable = 1.0 - static_cast<double>(low + 2 + reserved_blocks() + slc) / nand.blocks_per_plane;
     if (1.0 - overprovisioning > usable) {
       std::ostringstream os;
       os << param::key(&FtlConfig::overprovisioning) << " = " << overprovisioning << " leaves no room for GC: with "
          << nand.blocks_per_plane << " blocks per plane";
       if (reserved_blocks()) os << " (" << param::key(&FtlConfig::map_log_blocks) << " = " << map_log_blocks << " of them the map log's)";
+      if (slc) os << " (" << slc << " of them the SLC cache's: " << param::key(&FtlConfig::slc_cache_fraction) << " = " << slc_cache_fraction << ")";
       os << " and " << param::key(&FtlConfig::gc_threshold) << " = " << gc_threshold << " it must be at least "
          << 1.0 - usable;
       errs.push_back(os.str());
     }
+    if (slc_cache_fraction > 0 && nand.bits_per_cell == 1)
+      errs.push_back(param::key(&FtlConfig::slc_cache_fraction) + " = " + std::to_string(slc_cache_fraction) +
+                     ": an SLC cache needs cells of more bits (" + param::key(&nand::NandConfig::bits_per_cell) + " > 1)");
+    else if (slc_cache_fraction > 0 && slc < 2)
+      errs.push_back(param::key(&FtlConfig::slc_cache_fraction) + " = " + std::to_string(slc_cache_fraction) + " gives " +
+                     std::to_string(slc) + " SLC blocks per plane of " + std::to_string(nand.blocks_per_plane) +
+                     ": the cache needs at least 2 (one open, one folded)");
     if (map_journal) {
       // The log holds the last complete checkpoint, the journal since it began and the
       // checkpoint under way, with a stripe being erased and one being written.
@@ -61,7 +70,8 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   const nand::NandConfig& n = cfg_.nand;
   planes_ = static_cast<std::uint32_t>(n.chips() * n.dies_per_chip * n.planes_per_die);
   const std::uint32_t reserved = cfg_.reserved_blocks();
-  if (!cfg_.factory_bad.empty() || reserved) {
+  std::uint32_t slc = 0;
+  if (!cfg_.factory_bad.empty() || reserved || cfg_.slc_blocks(n.blocks_per_plane - std::min(n.blocks_per_plane, reserved))) {
     // The FTL numbers a plane's good blocks 0..good-1 and sees that many blocks per plane;
     // decode() names the NAND's block.
     const std::uint32_t B = n.blocks_per_plane;
@@ -73,11 +83,17 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
     if (bad + reserved + 4 > B)
       throw std::invalid_argument("FTL: " + std::to_string(B - std::min<std::size_t>(B, bad + reserved)) +
                                   " good blocks per plane left to the FTL are too few");
-    // A plane's last good blocks are the map log's; the FTL numbers the others.
+    // A plane's last good blocks are the map log's, the ones before them the SLC cache's;
+    // the FTL numbers the others 0..tlc-1 and the cache's after every plane's
+    // (ftl_block_: tlc + k for its k-th).
     const auto good = static_cast<std::uint32_t>(B - bad), kept = good - reserved;
-    nand_block_.assign(std::size_t{planes_} * kept, 0);
+    slc = cfg_.slc_blocks(kept);
+    const std::uint32_t tlc = kept - slc;
+    if (tlc < 4) throw std::invalid_argument("FTL: " + std::to_string(tlc) + " blocks per plane left for data are too few");
+    nand_block_.assign(std::size_t{planes_} * tlc, 0);
     ftl_block_.assign(std::size_t{planes_} * B, kUnmapped);
     map_log_block_.assign(std::size_t{planes_} * reserved, 0);
+    slc_nand_block_.assign(std::size_t{planes_} * slc, 0);
     for (std::uint32_t p = 0; p < planes_; ++p) {
       std::uint32_t k = 0;
       std::size_t next_bad = 0;
@@ -90,16 +106,26 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
           map_log_block_[std::size_t{p} * reserved + (k++ - kept)] = b;
           continue;
         }
-        nand_block_[std::size_t{p} * kept + k] = b;
+        if (k >= tlc) slc_nand_block_[std::size_t{p} * slc + (k - tlc)] = b;
+        else nand_block_[std::size_t{p} * tlc + k] = b;
         ftl_block_[std::size_t{p} * B + b] = k++;
       }
     }
     nand_blocks_per_plane_ = B;
-    cfg_.nand.blocks_per_plane = kept;
+    cfg_.nand.blocks_per_plane = tlc;
   }
   pages_per_plane_ = n.blocks_per_plane * n.pages_per_block;
-  const std::uint64_t physical = n.total_pages();
-  // The logical capacity is that of every good block: the map log's come out of the spare.
+  // The SLC cache's blocks after every plane's others.
+  slc_ = slc;
+  const std::uint64_t tlc_pages = n.total_pages();
+  if (slc_) {
+    slc_first_block_ = planes_ * n.blocks_per_plane;
+    slc_first_ppa_ = static_cast<std::uint32_t>(tlc_pages);
+    slc_pages_per_plane_ = slc_ * n.pages_per_block;
+  }
+  const std::uint64_t physical = tlc_pages + std::uint64_t{slc_} * planes_ * n.pages_per_block;
+  // The logical capacity is that of every good block: the map log's and the SLC cache's
+  // (as blocks of n-bit cells) come out of the spare.
   const std::uint64_t with_log = physical + std::uint64_t{reserved} * planes_ * n.pages_per_block;
   std::uint64_t logical = static_cast<std::uint64_t>(std::floor(with_log * (1.0 - cfg_.overprovisioning)));
   logical_pages_ = logical / planes_ * planes_;  // every plane holds the same share
@@ -108,15 +134,16 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
   gc_low_ = std::max(gc_low_, gc_reserve_ + 1);
   l2p_ = SparsePageTable(logical_pages_, true);
   // A block's entries take memory once it is written (common/pages_by_block.h).
-  p2l_ = PagesByBlock<std::uint32_t>(static_cast<std::size_t>(planes_) * n.blocks_per_plane, n.pages_per_block);
+  p2l_ = PagesByBlock<std::uint32_t>(static_cast<std::size_t>(planes_) * (n.blocks_per_plane + slc_), n.pages_per_block);
   valid_bits_ = BigArray<std::uint64_t>((physical + 63) / 64, true);
   physical_pages_ = physical;
-  blocks_.resize(static_cast<std::size_t>(planes_) * n.blocks_per_plane);
+  blocks_.resize(static_cast<std::size_t>(planes_) * (n.blocks_per_plane + slc_));
   planes_v_.resize(planes_);
   layout_ = StaticAllocator(n, cfg_.allocation);
   for (std::uint32_t p = 0; p < planes_; ++p) {
     planes_v_[p].free.reserve(n.blocks_per_plane);
     for (std::uint32_t b = 0; b < n.blocks_per_plane; ++b) planes_v_[p].free.push(0, b);
+    for (std::uint32_t k = 0; k < slc_; ++k) planes_v_[p].slc_free.push(0, k);
   }
 }
 
@@ -125,9 +152,15 @@ PhysAddr Ftl::decode(std::uint32_t ppa) const {
   PhysAddr a{};
   a.page = ppa % n.pages_per_block;
   std::uint32_t r = ppa / n.pages_per_block;
-  a.block = r % n.blocks_per_plane;
-  if (!nand_block_.empty()) a.block = nand_block_[std::size_t{r / n.blocks_per_plane} * n.blocks_per_plane + a.block];
-  r /= n.blocks_per_plane;
+  if (slc_page(ppa)) {  // the SLC cache's k-th block of its plane
+    r -= slc_first_block_;
+    a.block = slc_nand_block_[r];
+    r /= slc_;
+  } else {
+    a.block = r % n.blocks_per_plane;
+    if (!nand_block_.empty()) a.block = nand_block_[std::size_t{r / n.blocks_per_plane} * n.blocks_per_plane + a.block];
+    r /= n.blocks_per_plane;
+  }
   a.plane = static_cast<std::uint16_t>(r % n.planes_per_die);
   r /= n.planes_per_die;
   a.die = static_cast<std::uint16_t>(r % n.dies_per_chip);
@@ -158,6 +191,8 @@ std::uint32_t Ftl::encode(const PhysAddr& a) const {
   const std::uint32_t block =
       nand_block_.empty() ? a.block : ftl_block_[std::size_t{plane} * nand_blocks_per_plane_ + a.block];
   if (block == kUnmapped) return kUnmapped;
+  if (block >= n.blocks_per_plane)  // the SLC cache's
+    return (slc_first_block_ + plane * slc_ + (block - n.blocks_per_plane)) * n.pages_per_block + a.page;
   return (plane * n.blocks_per_plane + block) * n.pages_per_block + a.page;
 }
 
@@ -165,12 +200,32 @@ std::uint32_t Ftl::chip_of_plane(std::uint32_t plane) const {
   return plane / (cfg_.nand.planes_per_die * cfg_.nand.dies_per_chip);
 }
 
-std::uint32_t Ftl::take_free_block(std::uint32_t plane) {
-  const std::uint32_t base = plane * cfg_.nand.blocks_per_plane;
-  const std::uint32_t b = planes_v_[plane].free.pop();  // least-erased, lowest index
+std::uint32_t Ftl::take_free_block(std::uint32_t plane, bool slc) {
+  const std::uint32_t base = slc ? slc_first_block_ + plane * slc_ : plane * cfg_.nand.blocks_per_plane;
+  const std::uint32_t b = (slc ? planes_v_[plane].slc_free : planes_v_[plane].free).pop();  // least-erased, lowest index
   blocks_[base + b].state = BlockState::Open;
   ++blocks_opened_;
   return base + b;  // global block index
+}
+
+std::uint32_t Ftl::fold_victim(std::uint32_t plane) const {
+  std::uint32_t best = kUnmapped, best_valid = 0, best_erases = 0;
+  for (std::uint32_t b = slc_first_block_ + plane * slc_, e = b + slc_; slc_ && b < e; ++b) {
+    if (!block_full(b) || retiring(b)) continue;
+    const std::uint32_t valid = valid_pages(b);
+    if ((best == kUnmapped || valid < best_valid || (valid == best_valid && erase_count(b) < best_erases)) &&
+        gc_candidate(b)) {
+      best = b;
+      best_valid = valid;
+      best_erases = erase_count(b);
+    }
+  }
+  return best;
+}
+
+void Ftl::format_slc(FlashBackdoor& nand) const {
+  for (std::uint32_t g = slc_first_block_; slc_ && g < slc_first_block_ + planes_ * slc_; ++g)
+    nand.set_slc(decode(g * cfg_.nand.pages_per_block));
 }
 
 bool Ftl::gc_needed(std::uint32_t plane) const {
@@ -182,25 +237,32 @@ bool Ftl::may_open_block(const Plane& p, bool gc_stream) const {
   return !p.free.empty() && (gc_stream || p.free.size() > gc_reserve_);
 }
 
-bool Ftl::writes_blocked(std::uint32_t plane) const {
+bool Ftl::writes_blocked(std::uint32_t plane) const { return !can_allocate(plane, stream_of(plane, false)); }
+
+bool Ftl::can_allocate(std::uint32_t plane, unsigned stream) const {
   const Plane& p = planes_v_[plane];
-  return p.open[0] == kUnmapped && !may_open_block(p, false);
+  if (p.open[stream] != kUnmapped) return true;
+  return stream == kSlcStream ? !p.slc_free.empty() : may_open_block(p, stream == kGcStream);
 }
 
 std::uint32_t Ftl::allocate(std::uint32_t plane, bool gc_stream) {
+  return allocate_in(plane, stream_of(plane, gc_stream));
+}
+
+std::uint32_t Ftl::allocate_in(std::uint32_t plane, unsigned stream) {
   Plane& p = planes_v_[plane];
-  std::uint32_t& open = p.open[gc_stream ? 1 : 0];
+  std::uint32_t& open = p.open[stream];
   if (open == kUnmapped) {
-    if (!may_open_block(p, gc_stream)) return kUnmapped;
-    open = take_free_block(plane);
-    std::vector<std::uint32_t>& h = p.opened[gc_stream ? 1 : 0];
+    if (!can_allocate(plane, stream)) return kUnmapped;
+    open = take_free_block(plane, stream == kSlcStream);
+    std::vector<std::uint32_t>& h = p.opened[stream];
     if (h.size() == kOpenedKept) h.erase(h.begin());
     h.push_back(open);
   }
   Block& b = blocks_[open];
   const std::uint32_t ppa = open * cfg_.nand.pages_per_block + b.write_ptr;
   ++b.programming;
-  if (++b.write_ptr == cfg_.nand.pages_per_block) {
+  if (++b.write_ptr == block_capacity(open)) {
     b.state = BlockState::Full;
     open = kUnmapped;
   }
@@ -213,8 +275,7 @@ std::uint32_t Ftl::allocate_in_die(std::uint32_t die, bool gc_stream) {
   std::uint32_t offset[kMaxPlanes];
   bool ok[kMaxPlanes];
   for (std::uint32_t p = 0; p < ppd; ++p) {
-    const Plane& pl = planes_v_[first + p];
-    ok[p] = pl.open[gc_stream ? 1 : 0] != kUnmapped || may_open_block(pl, gc_stream);
+    ok[p] = can_allocate(first + p, stream_of(first + p, gc_stream));
     offset[p] = next_offset(first + p, gc_stream);
   }
   const std::uint32_t p = plane_behind(offset, ok, ppd, cfg_.nand.pages_per_block);
@@ -229,15 +290,17 @@ bool Ftl::allocate_multi(std::uint32_t die, std::uint8_t plane_mask, bool gc_str
                                 std::to_string(die) + " outside the geometry");
   // The offset each plane's next page would have; a plane that must open a block starts
   // at offset 0 if it may open one.
+  // (One cell mode: the planes' streams all in the SLC cache or all not.)
   std::uint32_t offset = kUnmapped;
+  unsigned mode = kStreams;
   for (std::uint32_t p = 0; p < ppd; ++p) {
     if (!(plane_mask >> p & 1u)) continue;
-    const Plane& pl = planes_v_[die * ppd + p];
-    const std::uint32_t open = pl.open[gc_stream ? 1 : 0];
-    const std::uint32_t next = open == kUnmapped ? 0 : blocks_[open].write_ptr;
-    if (open == kUnmapped && !may_open_block(pl, gc_stream)) return false;
-    if (offset != kUnmapped && next != offset) return false;
+    const unsigned s = stream_of(die * ppd + p, gc_stream);
+    const std::uint32_t next = next_offset(die * ppd + p, gc_stream);
+    if (!can_allocate(die * ppd + p, s)) return false;
+    if (offset != kUnmapped && (next != offset || s != mode)) return false;
     offset = next;
+    mode = s;
   }
   for (std::uint32_t p = 0; p < ppd; ++p)
     if (plane_mask >> p & 1u) out[p] = allocate(die * ppd + p, gc_stream);
@@ -248,15 +311,16 @@ void Ftl::unallocate(std::uint32_t ppa, bool gc_stream) {
   const std::uint32_t g = block_of_ppa(ppa), page = ppa % cfg_.nand.pages_per_block;
   const std::uint32_t plane = plane_of_ppa(ppa);
   Plane& p = planes_v_[plane];
-  std::uint32_t& open = p.open[gc_stream ? 1 : 0];
-  std::vector<std::uint32_t>& h = p.opened[gc_stream ? 1 : 0];
+  const unsigned stream = slc_block(g) ? kSlcStream : gc_stream ? kGcStream : kHostStream;
+  std::uint32_t& open = p.open[stream];
+  std::vector<std::uint32_t>& h = p.opened[stream];
   // The stream's newest block, emptied by earlier give-backs, goes back to the free pool
   // when the page given back now is the last of the block before it.
   if (h.size() >= 2 && h.back() != g && h[h.size() - 2] == g && blocks_[h.back()].write_ptr == 0 &&
       open == h.back()) {
     Block& e = blocks_[h.back()];
     e.state = BlockState::Free;
-    p.free.push(e.erases, h.back() % cfg_.nand.blocks_per_plane);
+    pool(h.back()).push(e.erases, pool_index(h.back()));
     --blocks_opened_;
     h.pop_back();
     open = kUnmapped;
@@ -344,7 +408,7 @@ void Ftl::make_victim(std::uint32_t block_global) {
 
 void Ftl::valid_ppas(std::uint32_t block_global, std::vector<std::uint32_t>& out) const {
   const std::uint32_t first = block_global * cfg_.nand.pages_per_block;
-  for (std::uint32_t i = 0; i < cfg_.nand.pages_per_block; ++i)
+  for (std::uint32_t i = 0, n = block_capacity(block_global); i < n; ++i)
     if (is_valid(first + i)) out.push_back(first + i);
 }
 
@@ -361,8 +425,8 @@ void Ftl::erased(std::uint32_t block_global) {
   b.image_pages = 0;
   b.image_bits = false;
   ++b.erases;
-  ++gc_erases_;
-  planes_v_[block_global / cfg_.nand.blocks_per_plane].free.push(b.erases, block_global % cfg_.nand.blocks_per_plane);
+  ++(slc_block(block_global) ? slc_erases_ : gc_erases_);
+  pool(block_global).push(b.erases, pool_index(block_global));
 }
 
 void Ftl::retire(std::uint32_t g) {
@@ -370,7 +434,7 @@ void Ftl::retire(std::uint32_t g) {
   if (b.retiring || b.state == BlockState::Retired) return;
   if (b.state == BlockState::Free) throw std::logic_error("FTL: retiring free block " + std::to_string(g));
   b.retiring = true;
-  Plane& p = planes_v_[g / cfg_.nand.blocks_per_plane];
+  Plane& p = planes_v_[plane_of_block(g)];
   for (std::uint32_t& open : p.open)
     if (open == g) open = kUnmapped;  // closed where it is: its stream opens another
   if (b.state == BlockState::Open) b.state = BlockState::Full;
@@ -402,7 +466,7 @@ void Ftl::retired(std::uint32_t g) {
                            " valid pages, " + std::to_string(b.programming) + " programs and " +
                            std::to_string(pending_reads(g)) + " reads in flight" +
                            (b.state != BlockState::Victim ? ", not a GC victim" : ""));
-  Plane& p = planes_v_[g / cfg_.nand.blocks_per_plane];
+  Plane& p = planes_v_[plane_of_block(g)];
   if (b.retiring) p.retiring.erase(std::find(p.retiring.begin(), p.retiring.end(), g));
   b.retiring = false;
   b.state = BlockState::Retired;
@@ -618,6 +682,17 @@ const param::Table<FtlConfig>& FtlConfig::keys() {
                 "updated, at no cost; journal = the firmware programs a journal of its updates (8 bytes each) and "
                 "checkpoints of the whole table (4 bytes a logical page) into ftl.map_log_blocks blocks per plane, "
                 "as flash work; recovery reads them")
+        .number("ftl.slc_cache_fraction", &FtlConfig::slc_cache_fraction, 0, 0.5,
+                "with nand.bits_per_cell > 1: this fraction of a plane's blocks kept in SLC mode as a write cache "
+                "(docs/controller.md, The SLC cache): host writes go there while it has room, folds move its data "
+                "into blocks of n-bit cells in the background; out of the spare; 0: none")
+        .number("ftl.slc_fold_threshold", &FtlConfig::slc_fold_threshold, 0, 0.99,
+                "with ftl.slc_cache_fraction: a plane folds its full SLC blocks (in the background, by GC's rules) "
+                "once more than this fraction of its SLC blocks hold data; 0: as soon as one is full")
+        .choice("ftl.slc_when_full", &FtlConfig::slc_wait, {{"direct", false}, {"wait", true}},
+                "with ftl.slc_cache_fraction, when a plane's SLC blocks are all full: direct = host writes go to "
+                "its blocks of n-bit cells; wait = they wait for a fold to free one (folds then run in the "
+                "foreground)")
         .integer("ftl.map_log_blocks", &FtlConfig::map_log_blocks, 1, 65535,
                  "with ftl.map_persist = journal: blocks per plane reserved for the map log, out of the spare")
         .unit("blocks per plane")

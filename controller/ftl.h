@@ -67,6 +67,19 @@ struct FtlConfig {
   // out of the spare (the logical capacity stays that of every good block).
   bool map_journal = false;
   std::uint32_t map_log_blocks = 4;
+  // The SLC cache (docs/controller.md, "The SLC cache"; cells of n > 1 bits only): this
+  // fraction of a plane's blocks, those after the ones the FTL numbers for data in cells
+  // of n bits, is kept in SLC mode, each block holding 1/n of its pages. The host stream
+  // writes there while its plane has room; the logical capacity stays that of every good
+  // block (the region comes out of the spare, as the map log's).
+  double slc_cache_fraction = 0;
+  // A plane folds its full SLC blocks (GC's rules: in the background while host writes
+  // have room) once more than this fraction of its SLC blocks hold data; 0: as soon as
+  // one is full.
+  double slc_fold_threshold = 0;
+  // When a plane's SLC blocks are all full: false (direct) = host writes go to its blocks
+  // of n-bit cells; true (wait) = they wait for a fold to free one.
+  bool slc_wait = false;
   // A checkpoint starts once this many mapping updates were journaled since the last
   // one began, or this long after it began (0: never for that reason); and always when
   // the log runs short of room.
@@ -74,6 +87,10 @@ struct FtlConfig {
   double checkpoint_interval_us = 0;
   // The blocks per plane the FTL leaves to the map log.
   std::uint32_t reserved_blocks() const { return map_journal ? map_log_blocks : 0; }
+  // The SLC cache's blocks per plane, of `blocks` good blocks per plane less the map log's.
+  std::uint32_t slc_blocks(std::uint32_t blocks) const {
+    return nand.bits_per_cell > 1 ? static_cast<std::uint32_t>(std::floor(slc_cache_fraction * blocks)) : 0;
+  }
   // Problems naming the config keys; empty when valid.
   std::vector<std::string> validate() const;
   // Its keys: ftl.overprovisioning, ftl.allocation, ftl.gc_threshold and the NAND's (ftl.cpp).
@@ -164,8 +181,44 @@ class Ftl {
   // The FTL's page of a NAND address; kUnmapped for a block the FTL does not see (a
   // factory bad block, a map log's block).
   std::uint32_t encode(const PhysAddr& a) const;
-  std::uint32_t plane_of_ppa(std::uint32_t ppa) const { return ppa / pages_per_plane_; }
+  std::uint32_t plane_of_ppa(std::uint32_t ppa) const {
+    return ppa < slc_first_ppa_ ? ppa / pages_per_plane_ : (ppa - slc_first_ppa_) / slc_pages_per_plane_;
+  }
   std::uint32_t block_of_ppa(std::uint32_t ppa) const { return ppa / cfg_.nand.pages_per_block; }
+  std::uint32_t plane_of_block(std::uint32_t g) const {
+    return g < slc_first_block_ ? g / cfg_.nand.blocks_per_plane : (g - slc_first_block_) / slc_;
+  }
+
+  // ---- the SLC cache (FtlConfig::slc_cache_fraction) ----
+  // The FTL numbers the region's blocks after every plane's blocks of n-bit cells: block
+  // planes() * B + plane * S + k is the plane's k-th SLC block (B = config().nand.
+  // blocks_per_plane, S = slc_blocks()), its pages [0, slc_pages_per_block()) in use. The
+  // host stream of a plane writes there while the region has room in the plane
+  // (slc_room); the GC stream never does. Without the cache S = 0 and nothing changes.
+  std::uint32_t slc_blocks() const { return slc_; }
+  std::uint32_t slc_pages_per_block() const { return cfg_.nand.slc_pages_per_block(); }
+  bool slc_block(std::uint32_t g) const { return g >= slc_first_block_; }
+  bool slc_page(std::uint32_t ppa) const { return ppa >= slc_first_ppa_; }
+  // The pages a block holds when full: 1/n of them in an SLC block.
+  std::uint32_t block_capacity(std::uint32_t g) const {
+    return slc_block(g) ? slc_pages_per_block() : cfg_.nand.pages_per_block;
+  }
+  // Whether the plane's host stream writes its next page into the SLC cache.
+  bool slc_room(std::uint32_t plane) const {
+    const Plane& p = planes_v_[plane];
+    return slc_ && !slc_bypass_ && (p.open[kSlcStream] != kUnmapped || !p.slc_free.empty());
+  }
+  std::uint32_t slc_free_blocks(std::uint32_t plane) const { return static_cast<std::uint32_t>(planes_v_[plane].slc_free.size()); }
+  // Whether the plane's SLC blocks holding data are past ftl.slc_fold_threshold.
+  bool fold_due(std::uint32_t plane) const {
+    return slc_ && slc_ - slc_free_blocks(plane) > cfg_.slc_fold_threshold * slc_;
+  }
+  // The plane's full SLC block a fold would take (a GC candidate, not retiring) with the
+  // fewest valid pages; ties: fewer erases, then lower index. kUnmapped if none.
+  std::uint32_t fold_victim(std::uint32_t plane) const;
+  // The start state of the region: every block erased in SLC mode (the firmware formatted
+  // them so before time 0). Nothing without the cache.
+  void format_slc(FlashBackdoor& nand) const;
   // The plane a logical page is statically allocated to (ftl.allocation): where the
   // preconditioned device holds it.
   std::uint32_t plane_of_lpn(std::uint64_t lpn) const { return layout_.plane_of(lpn); }
@@ -234,11 +287,19 @@ class Ftl {
   // The page offset allocate(plane, gc_stream) would give next (0 when the stream must
   // open a block).
   std::uint32_t next_offset(std::uint32_t plane, bool gc_stream) const {
-    const std::uint32_t open = planes_v_[plane].open[gc_stream ? 1 : 0];
+    const std::uint32_t open = planes_v_[plane].open[stream_of(plane, gc_stream)];
     return open == kUnmapped ? 0 : blocks_[open].write_ptr;
   }
-  // The stream's open block (global index), kUnmapped if none.
+  // The stream's open block in cells of n bits (global index), kUnmapped if none.
   std::uint32_t open_block(std::uint32_t plane, bool gc_stream) const { return planes_v_[plane].open[gc_stream ? 1 : 0]; }
+  // The host stream's open block in the SLC cache, kUnmapped if none.
+  std::uint32_t open_slc_block(std::uint32_t plane) const { return planes_v_[plane].open[kSlcStream]; }
+  // The next page of the plane's stream in cells of n bits (`gc_stream`: GC's, else the
+  // host's, past the SLC cache): a filler page padding its wordline, a GC copy filling
+  // the host's; kUnmapped as allocate().
+  std::uint32_t allocate_tlc(std::uint32_t plane, bool gc_stream) {
+    return allocate_in(plane, gc_stream ? kGcStream : kHostStream);
+  }
   // The pages allocated in a block since its last erase (all of a full one).
   std::uint32_t written_pages(std::uint32_t block_global) const { return blocks_[block_global].write_ptr; }
   // A multi-plane allocation: the next page of the stream on each plane of `plane_mask`
@@ -344,6 +405,8 @@ class Ftl {
     const std::uint32_t per_plane = cfg_.nand.blocks_per_plane;
     for (std::uint32_t b = plane * per_plane; b < (plane + 1) * per_plane; ++b)
       if (blocks_[b].programming || pending_reads(b)) return true;
+    for (std::uint32_t b = slc_first_block_ + plane * slc_, e = b + slc_; slc_ && b < e; ++b)
+      if (blocks_[b].programming || pending_reads(b)) return true;
     return false;
   }
   std::uint32_t pending_reads(std::uint32_t block_global) const {
@@ -399,10 +462,26 @@ class Ftl {
   std::uint64_t gc_pages_copied() const { return gc_pages_; }
   std::uint64_t gc_erases() const { return gc_erases_; }
   std::uint64_t blocks_opened() const { return blocks_opened_; }  // taken from the free pools, both streams
+  // The SLC cache's: host pages written there, pages folded out of it, its blocks erased.
+  std::uint64_t slc_host_pages() const { return slc_host_pages_; }
+  std::uint64_t fold_pages() const { return fold_pages_; }
+  std::uint64_t slc_erases() const { return slc_erases_; }
   // Zeroes the statistics counters (after preconditioning: they describe the run).
-  void clear_counters() { host_pages_ = gc_pages_ = gc_erases_ = blocks_opened_ = 0; }
+  void clear_counters() {
+    host_pages_ = gc_pages_ = gc_erases_ = blocks_opened_ = 0;
+    slc_host_pages_ = fold_pages_ = slc_erases_ = 0;
+  }
   void count_host_page() { ++host_pages_; }
   void count_gc_copy() { ++gc_pages_; }
+  void count_host_page(std::uint32_t ppa) {
+    ++host_pages_;
+    if (slc_page(ppa)) ++slc_host_pages_;
+  }
+  // A GC copy from page `from` (a fold's, out of the SLC cache, counted apart).
+  void count_gc_copy(std::uint32_t from) {
+    if (slc_page(from)) ++fold_pages_;
+    else ++gc_pages_;
+  }
   double write_amplification() const {
     return host_pages_ ? static_cast<double>(host_pages_ + gc_pages_) / static_cast<double>(host_pages_) : 0.0;
   }
@@ -450,12 +529,16 @@ class Ftl {
     bool image_bits = false;
     bool retiring = false;  // a program to it failed: collected, then retired
   };
+  // The write streams of a plane: the host's and GC's in cells of n bits, the host's in
+  // the SLC cache.
+  static constexpr unsigned kHostStream = 0, kGcStream = 1, kSlcStream = 2, kStreams = 3;
   struct Plane {
-    FreeBlocks free;  // the plane's free blocks
-    std::uint32_t open[2] = {kUnmapped, kUnmapped};  // host stream, GC stream
+    FreeBlocks free;      // the plane's free blocks in cells of n bits
+    FreeBlocks slc_free;  // its free SLC blocks (indices in the region's plane)
+    std::uint32_t open[kStreams] = {kUnmapped, kUnmapped, kUnmapped};
     // Per stream, the blocks it opened, the last few (kOpenedKept), newest last: where
     // unallocate() walks back to.
-    std::vector<std::uint32_t> opened[2];
+    std::vector<std::uint32_t> opened[kStreams];
     std::vector<std::uint32_t> retiring;  // its retiring blocks (few)
     std::uint32_t retired = 0;            // grown bad blocks retired
   };
@@ -467,7 +550,29 @@ class Ftl {
   // The map log's blocks (FtlConfig::reserved_blocks): per plane, the NAND's block of each.
   std::vector<std::uint32_t> map_log_block_;
   Changes* changes_ = nullptr;
-  std::uint32_t take_free_block(std::uint32_t plane);
+  // The SLC cache: blocks per plane, the first of its blocks and pages in the FTL's
+  // numbering, its pages per plane, the NAND's block of each (per plane), and whether
+  // allocations bypass it (preconditioning writes the data where the host stream's
+  // blocks of n-bit cells would hold it).
+  std::uint32_t slc_ = 0;
+  std::uint32_t slc_first_block_ = ~0u, slc_first_ppa_ = ~0u, slc_pages_per_plane_ = 1;
+  std::vector<std::uint32_t> slc_nand_block_;
+  bool slc_bypass_ = false;
+  std::uint64_t slc_host_pages_ = 0, fold_pages_ = 0, slc_erases_ = 0;
+  // The stream a plane's allocation for `gc_stream` takes now.
+  unsigned stream_of(std::uint32_t plane, bool gc_stream) const {
+    if (gc_stream) return kGcStream;
+    return slc_room(plane) || (slc_ && cfg_.slc_wait && !slc_bypass_) ? kSlcStream : kHostStream;
+  }
+  std::uint32_t allocate_in(std::uint32_t plane, unsigned stream);
+  // Whether `stream` of the plane can allocate (its open block, or a free block it may open).
+  bool can_allocate(std::uint32_t plane, unsigned stream) const;
+  FreeBlocks& pool(std::uint32_t g) { return slc_block(g) ? planes_v_[plane_of_block(g)].slc_free : planes_v_[plane_of_block(g)].free; }
+  // A block's index in its pool (its plane's blocks of one kind), and back.
+  std::uint32_t pool_index(std::uint32_t g) const {
+    return slc_block(g) ? (g - slc_first_block_) % slc_ : g % cfg_.nand.blocks_per_plane;
+  }
+  std::uint32_t take_free_block(std::uint32_t plane, bool slc = false);
   // Whether the stream may open a free block of the plane (the host stream may not take
   // the GC reserve).
   bool may_open_block(const Plane& p, bool gc_stream) const;
@@ -517,6 +622,7 @@ class Ftl {
 template <typename TokenOf>
 void Ftl::precondition(std::uint64_t fill, std::uint64_t age_writes, std::uint64_t seed,
                        FlashBackdoor& nand, TokenOf token_of) {
+  slc_bypass_ = true;  // the data where the host stream's blocks of n-bit cells hold it
   for (std::uint64_t lpn = 0; lpn < fill; ++lpn) instant_write(lpn, token_of(lpn), nand);
   std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
   for (std::uint64_t i = 0; i < age_writes && fill > 0; ++i) {
@@ -526,6 +632,7 @@ void Ftl::precondition(std::uint64_t fill, std::uint64_t age_writes, std::uint64
     const std::uint64_t lpn = x % fill;
     instant_write(lpn, token_of(lpn), nand);
   }
+  slc_bypass_ = false;
   clear_counters();  // they describe the run, not its preparation
 }
 

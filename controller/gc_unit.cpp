@@ -186,7 +186,7 @@ void GcUnit::tail_latched(std::uint32_t plane) {
 
 void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                                 FlashPriority cls, bool latched) {
-  ftl_.count_gc_copy();
+  ftl_.count_gc_copy(from);
   ftl_.programmed(to);
   if (ftl_.relocate(lpn, to, from)) ++counters_.gc_copies;
   else ++counters_.gc_stale_copies;
@@ -291,7 +291,16 @@ void GcUnit::resume_at_start() {
 }
 
 bool GcUnit::open(std::uint32_t plane) {
-  const std::uint32_t victim = take_greedy_victim(ftl_, plane, filler_slack());
+  // GC first when the plane's blocks of n-bit cells need it; else a fold of the SLC cache
+  // (its copies take those blocks' space, so not while they are short).
+  std::uint32_t victim = kUnmapped;
+  bool fold = false;
+  if (ftl_.gc_needed(plane)) {
+    victim = take_greedy_victim(ftl_, plane, filler_slack());
+  } else if (ftl_.fold_due(plane) && (victim = ftl_.fold_victim(plane)) != kUnmapped) {
+    ftl_.make_victim(victim);
+    fold = true;
+  }
   if (victim == kUnmapped) return false;  // nothing to collect yet (reads pending on every candidate)
   Job& job = jobs_[plane];
   std::vector<std::uint32_t> pages = std::move(job.pages);  // keeps its capacity from the plane's last run
@@ -300,6 +309,8 @@ bool GcUnit::open(std::uint32_t plane) {
   job.pages = std::move(pages);
   job.active = true;
   job.victim = victim;
+  job.fold = fold;
+  if (fold) ++counters_.fold_runs;
   ftl_.valid_ppas(victim, job.pages);
   job.copies_left = static_cast<std::uint32_t>(job.pages.size());
   if (ftl_.retiring(victim)) counters_.gc_retire_copies += job.copies_left;

@@ -165,6 +165,7 @@ class GcUnit {
     std::uint32_t in_flight = 0;    // issued, not ended
     bool erase_issued = false;
     bool stuck = false;  // a copy found no free page: the victim is not erased
+    bool fold = false;   // the victim is an SLC cache block (a fold: Ftl::fold_victim)
     std::vector<std::uint32_t> pages;  // the victim's valid pages when chosen
     std::size_t next = 0;              // the first of them not yet issued
   };
@@ -188,7 +189,8 @@ class GcUnit {
   // Whether `plane` would collect now (it needs GC; after the workload, only for host
   // writes that wait for space).
   bool may_collect(std::uint32_t plane) const {
-    return !jobs_[plane].active && (!workload_ended_ || fw_.writes_waiting(plane)) && ftl_.gc_needed(plane);
+    return !jobs_[plane].active && (!workload_ended_ || fw_.writes_waiting(plane)) &&
+           (ftl_.gc_needed(plane) || ftl_.fold_due(plane));
   }
   bool die_runs() const { return !die_jobs_.empty(); }
   std::uint32_t slack_ = 0;  // filler_slack()

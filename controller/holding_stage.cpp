@@ -66,6 +66,7 @@ FwCommand& HoldingStage::acquire_at(FlashOp op, const PhysAddr& a, FlashOrigin o
 FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin, CommandIssuer& issuer,
                                std::uint32_t gc_plane) {
   FwCommand& c = acquire_at(op, ftl_.decode(ppa), origin, ppa, issuer);
+  c.cmd->slc = ftl_.slc_page(ppa);  // a read or erase of the SLC cache (a program: when it binds)
   if (op == FlashOp::Read && reads_via_) {  // decoded first (read recovery), then to its issuer
     c.then = &issuer;
     c.issuer = reads_via_;
@@ -239,7 +240,7 @@ void HoldingStage::bind(FwCommand& c) {
     const Latch& H = latches_[latch_of(plane, false)];
     const std::uint32_t want = H.page[0]->ppa + H.count;
     frontier_.give_back(plane, true);  // the GC stream's last page held (they are alike)
-    ppa = ftl_.allocate(plane, false);
+    ppa = ftl_.allocate_tlc(plane, false);
     if (ppa != want) ports_.error("a mixed GC copy is not its host wordline's next page");
     c.mixed = true;
     ++counters_.mixed_pages;
@@ -255,6 +256,7 @@ void HoldingStage::bind(FwCommand& c) {
   const PhysAddr a = ftl_.decode(ppa);
   c.cmd->block[a.plane] = a.block;
   c.cmd->page = a.page;
+  c.cmd->slc = ftl_.slc_page(ppa);  // the SLC cache's: a program of one page in SLC mode
   c.ppa = ppa;
   c.bound = true;
 }
@@ -691,7 +693,7 @@ void HoldingStage::completed(FwCommand& f) {
 
 bool HoldingStage::wordline(FwCommand& c) {
   FlashCommand& f = *c.cmd;
-  if (f.op != FlashOp::Program || c.lined || f.origin == FlashOrigin::MapLog) return true;
+  if (f.op != FlashOp::Program || c.lined || f.slc || f.origin == FlashOrigin::MapLog) return true;
   const std::uint32_t plane = plane_of(c);
   const bool gc = f.origin == FlashOrigin::GcProgram && !c.mixed;
   const std::uint32_t l = latch_of(plane, gc);
@@ -807,7 +809,7 @@ void HoldingStage::pad(std::uint32_t l, bool moved_on) {
     const std::uint32_t ppa = first.ppa + k;
     bool allocated = false;
     if (ftl_.open_block(plane, gc) == block) {
-      if (ftl_.allocate(plane, gc) != ppa) ports_.error("a filler page is not its wordline's next page");
+      if (ftl_.allocate_tlc(plane, gc) != ppa) ports_.error("a filler page is not its wordline's next page");
       allocated = true;
     }
     FwCommand& c = acquire_at(FlashOp::Program, ftl_.decode(ppa), first.cmd->origin, ppa, filler_);

@@ -81,8 +81,10 @@ class WriteFrontier {
     return ppa;
   }
   // The page offset the next program of the stream to leave binds.
+  // (A page of the SLC cache: with bit 31 set, HoldingStage::kSlcOffset.)
   std::uint32_t next_bound_offset(std::uint32_t plane, bool gc) const {
-    return ftl_.decode(stream(plane, gc).front()).page;
+    const std::uint32_t ppa = stream(plane, gc).front();
+    return ftl_.decode(ppa).page | (ftl_.slc_page(ppa) ? 1u << 31 : 0);
   }
   // An unbound program will not be made there (moved, cancelled): the stream's last page
   // goes back, so that no block has a hole (Ftl::unallocate).

@@ -76,7 +76,7 @@ void WriteUnit::program(std::uint32_t op, bool again) {
   f.t_arrived = std::min(w.origin.t_fw_in, f.t_built);
   f.cmd->request = w.origin.request;
   f.cmd->host_page = w.origin.host_page;
-  if (!again) ftl_.count_host_page();
+  if (!again) ftl_.count_host_page(ppa);
   if (const WriteAllocator::GroupNote g = frontier_.group_note(); g.id) {  // Chen's write group
     if (g.opened) f.group_start = g.until;
     stage_.join_group(f, g);

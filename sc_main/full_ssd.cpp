@@ -127,9 +127,10 @@ void FullSsd::precondition(const Config& cfg, const Settings& s, bool check_only
       precondition_state = st.age > 0 ? (by_mean ? "workload" : st.free) : "written_once";
     }
   }
-  if (!check_only) {  // the map log's blocks as the firmware keeps them (SLC mode with n > 1)
+  if (!check_only) {  // the map log's and the SLC cache's blocks as the firmware keeps them (SLC mode)
     ctrl::NandBackdoor backdoor(*nand);
     ftl.format_map_log(backdoor);
+    ftl.format_slc(backdoor);
   }
   precondition_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -510,19 +511,26 @@ void FullSsd::on_cut() {
       recovery += recovery_reads_->run();
     }
     std::uint64_t scan = 0;
+    // The open blocks' written pages (the SLC cache's in SLC mode).
+    const auto written = [&ftl](std::uint32_t b) { return b == ctrl::kUnmapped ? 0u : ftl.written_pages(b); };
     for (std::uint32_t plane = 0; plane < ftl.planes(); ++plane) {
-      const std::uint64_t pages = ftl.next_offset(plane, false) + ftl.next_offset(plane, true);
+      const std::uint64_t pages = written(ftl.open_block(plane, false)) + written(ftl.open_block(plane, true));
       recovery_reads_->add(plane, 0, pages, kScanBytesPerPage);
       scan += pages;
+      if (const std::uint32_t slc = written(ftl.open_slc_block(plane))) {
+        recovery_reads_->add(plane, 0, slc, kScanBytesPerPage, true);
+        scan += slc;
+      }
     }
     if (log) {
       std::vector<std::uint32_t> blocks;
       log->unjournaled_blocks(blocks);
       for (const std::uint32_t b : blocks) {
-        const std::uint32_t plane = b / n.blocks_per_plane;
-        if (b == ftl.open_block(plane, false) || b == ftl.open_block(plane, true)) continue;  // counted
+        const std::uint32_t plane = ftl.plane_of_block(b);
+        if (b == ftl.open_block(plane, false) || b == ftl.open_block(plane, true) || b == ftl.open_slc_block(plane))
+          continue;  // counted
         const std::uint64_t pages = ftl.written_pages(b);
-        recovery_reads_->add(plane, 0, pages, kScanBytesPerPage);
+        recovery_reads_->add(plane, 0, pages, kScanBytesPerPage, ftl.slc_block(b));
         scan += pages;
       }
     }

@@ -403,8 +403,25 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
     put(by, "gc", num(gc.per_host_page(gc.gc_pages)));
     put(by, "filler", num(gc.per_host_page(gc.filler_pages)));
     put(by, "map_log", num(gc.per_host_page(gc.map_pages)));
+    if (ftl.slc_blocks()) put(by, "fold", num(gc.per_host_page(gc.fold_pages)));
     put(ft, "write_amplification_by_cause", std::move(by));
     put(ft, "filler_pages", integer(gc.filler_pages));
+  }
+  if (const std::uint32_t S = ftl.slc_blocks()) {
+    // The SLC cache (docs/controller.md, "The SLC cache"): over the window, but the folds
+    // begun and the blocks at the end.
+    json::Value sc = obj();
+    put(sc, "blocks_per_plane", integer(S));
+    put(sc, "pages_per_block", integer(ftl.slc_pages_per_block()));
+    put(sc, "host_pages", integer(gc.slc_host_pages));
+    put(sc, "host_share", num(gc.host_pages ? static_cast<double>(gc.slc_host_pages) / gc.host_pages : 0.0));
+    put(sc, "fold_pages", integer(gc.fold_pages));
+    put(sc, "erases", integer(gc.slc_erases));
+    put(sc, "folds", integer(fc.fold_runs));
+    std::vector<std::uint32_t> free_end(ftl.planes());
+    for (std::uint32_t p = 0; p < ftl.planes(); ++p) free_end[p] = ftl.slc_free_blocks(p);
+    put(sc, "free_blocks_end", spread(free_end));
+    put(ft, "slc_cache", std::move(sc));
   }
   put(root, "ftl", ft);
 
@@ -752,7 +769,20 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
     os << "  wordlines           " << gc.filler_pages << " filler pages padded partial wordlines, "
        << f.firmware.counters().mixed_pages << " GC copies filled host ones (whole run); every page programmed "
        << "per host page " << gc.write_amplification_all() << " (GC " << gc.per_host_page(gc.gc_pages) << ", filler "
-       << gc.per_host_page(gc.filler_pages) << ", map log " << gc.per_host_page(gc.map_pages) << ")\n";
+       << gc.per_host_page(gc.filler_pages) << ", map log " << gc.per_host_page(gc.map_pages);
+  if (f.nand.config().bits_per_cell > 1) {
+    if (f.firmware.ftl().slc_blocks()) os << ", folds " << gc.per_host_page(gc.fold_pages);
+    os << ")\n";
+  }
+  if (const std::uint32_t S = f.firmware.ftl().slc_blocks()) {
+    const ctrl::Ftl& ftl = f.firmware.ftl();
+    double free_sum = 0;
+    for (std::uint32_t p = 0; p < ftl.planes(); ++p) free_sum += ftl.slc_free_blocks(p);
+    os << "  SLC cache           " << gc.slc_host_pages << " of " << gc.host_pages << " host pages written to it ("
+       << (gc.host_pages ? 100.0 * gc.slc_host_pages / gc.host_pages : 0.0) << " %), " << gc.fold_pages
+       << " pages folded out of it; " << f.firmware.counters().fold_runs << " folds (whole run); free SLC blocks at "
+       << "the end " << free_sum / ftl.planes() << " of " << S << " per plane on average\n";
+  }
   if (const ctrl::MapLog* log = f.firmware.firmware().map_log())
     os << "  map log             " << gc.map_pages << " pages programmed, " << gc.map_erases
        << " blocks erased; write amplification with it " << gc.write_amplification_with_map() << " (whole run: "

@@ -37,8 +37,13 @@ struct FtlCounters {
   std::uint64_t host_pages = 0, gc_pages = 0, gc_erases = 0, blocks_opened = 0;
   std::uint64_t map_pages = 0, map_erases = 0;
   std::uint64_t filler_pages = 0;
+  // The SLC cache's: pages folded out of it, host pages written into it, its erases.
+  std::uint64_t fold_pages = 0, slc_host_pages = 0, slc_erases = 0;
   static FtlCounters of(const ctrl::Ftl& f, const ctrl::MapLog* log = nullptr) {
     FtlCounters c{f.host_pages_written(), f.gc_pages_copied(), f.gc_erases(), f.blocks_opened()};
+    c.fold_pages = f.fold_pages();
+    c.slc_host_pages = f.slc_host_pages();
+    c.slc_erases = f.slc_erases();
     if (log) {
       c.map_pages = log->counters().journal_pages + log->counters().checkpoint_pages;
       c.map_erases = log->counters().erases;
@@ -53,14 +58,17 @@ struct FtlCounters {
   FtlCounters operator-(const FtlCounters& o) const {
     return {host_pages - o.host_pages,       gc_pages - o.gc_pages,       gc_erases - o.gc_erases,
             blocks_opened - o.blocks_opened, map_pages - o.map_pages,     map_erases - o.map_erases,
-            filler_pages - o.filler_pages};
+            filler_pages - o.filler_pages,   fold_pages - o.fold_pages,   slc_host_pages - o.slc_host_pages,
+            slc_erases - o.slc_erases};
   }
   // Pages programmed for `pages` per host page programmed; 0 without host pages.
   double per_host_page(std::uint64_t pages) const {
     return host_pages ? static_cast<double>(pages) / static_cast<double>(host_pages) : 0.0;
   }
-  // Every page the device programmed (host, GC, filler, map log) per host page.
-  double write_amplification_all() const { return per_host_page(host_pages + gc_pages + filler_pages + map_pages); }
+  // Every page the device programmed (host, GC, filler, map log, folds) per host page.
+  double write_amplification_all() const {
+    return per_host_page(host_pages + gc_pages + filler_pages + map_pages + fold_pages);
+  }
   // (host + GC pages programmed) / host pages programmed; 0 without host pages.
   double write_amplification() const { return per_host_page(host_pages + gc_pages); }
   // The same with the map log's pages: every page the device programmed per host page.

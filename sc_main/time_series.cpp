@@ -13,7 +13,7 @@ TimeSeries::TimeSeries(sc_core::sc_module_name name, const std::string& path, Ti
     : sc_module(name), out_(path), interval_(interval), host_(host), iface_(iface), fw_(fw), nand_(nand) {
   if (!out_) throw std::runtime_error("cannot write " + path);
   if (interval_ == 0) throw std::runtime_error("the interval must be > 0");
-  out_ << header() << '\n';
+  out_ << header(fw_.ftl().slc_blocks() > 0) << '\n';
   host_.enable_intervals();
   SC_HAS_PROCESS(TimeSeries);
   SC_METHOD(on_tick);
@@ -22,11 +22,14 @@ TimeSeries::TimeSeries(sc_core::sc_module_name name, const std::string& path, Ti
   tick_.notify(sc_delay(interval_));
 }
 
-std::string TimeSeries::header() {
+std::string TimeSeries::header(bool slc) {
   std::string h =
       "start_us,end_us,read_iops,write_iops,read_mb_s,write_mb_s,read_mean_us,read_p99_us,write_mean_us,"
       "write_p99_us,chips_busy,bus_utilization,gc_erases,gc_copies,host_pages_programmed,write_amplification,"
       "free_blocks_min,free_blocks_mean,ncq_tags_in_use,host_queue_length";
+  // The SLC cache: the share of its blocks holding data (mean over the planes, at the
+  // interval's end), host pages written into it and pages folded out of it.
+  if (slc) h += ",slc_occupancy,slc_host_pages,fold_pages";
   // The latency parts' means over the requests completed in the interval (tlm/latency_parts.h).
   for (const char* op : {"read", "write"})
     for (unsigned k = 0; k < kParts; ++k)
@@ -77,6 +80,14 @@ void TimeSeries::row(Tick now) {
                 ftl.planes() ? fmin : 0u, ftl.planes() ? fsum / ftl.planes() : 0.0, iface_.tags_in_use(),
                 host_.host_queue_length());
   std::string parts;
+  if (const std::uint32_t S = ftl.slc_blocks()) {
+    double used = 0;
+    for (std::uint32_t p = 0; p < ftl.planes(); ++p) used += S - ftl.slc_free_blocks(p);
+    char v[96];
+    std::snprintf(v, sizeof v, ",%.4f,%llu,%llu", used / S / ftl.planes(),
+                  static_cast<unsigned long long>(d.slc_host_pages), static_cast<unsigned long long>(d.fold_pages));
+    parts += v;
+  }
   for (int op = 0; op < 2; ++op) {
     const double n = static_cast<double>(in.latency[op].count());
     for (unsigned k = 0; k < kParts; ++k) {

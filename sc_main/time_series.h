@@ -29,7 +29,8 @@ class TimeSeries : public sc_core::sc_module {
   // The host finished at `now`: the last (partial) row, and no more.
   void finish(Tick now);
   std::uint64_t rows() const { return rows_; }
-  static std::string header();
+  // `slc`: with the SLC cache's columns (ftl.slc_cache_fraction).
+  static std::string header(bool slc = false);
 
  private:
   void on_tick();

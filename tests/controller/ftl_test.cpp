@@ -464,3 +464,112 @@ TEST_CASE("ftl: a plane that cannot take a page never holds its die's GC stream 
     CHECK(ppa % ppb == 5 + i / 2);
   }
 }
+
+// ---- the SLC cache (FtlConfig::slc_cache_fraction) ----
+namespace {
+// One die of two planes, 3-bit cells, 32 blocks of 24 pages per plane; a quarter of them
+// SLC: 8 blocks of 8 pages per plane after the 24 blocks of 3-bit cells.
+FtlConfig slc_part(bool wait = false) {
+  FtlConfig f;
+  f.nand.channels = 1;
+  f.nand.chips_per_channel = 1;
+  f.nand.dies_per_chip = 1;
+  f.nand.planes_per_die = 2;
+  f.nand.blocks_per_plane = 32;
+  f.nand.pages_per_block = 24;
+  f.nand.bits_per_cell = 3;
+  f.nand.page_bytes = 4096;
+  f.overprovisioning = 0.4;
+  f.slc_cache_fraction = 0.25;
+  f.slc_wait = wait;
+  return f;
+}
+}  // namespace
+
+TEST_CASE("ftl: the SLC cache's blocks are numbered after every plane's, its NAND blocks after the others",
+          "[ftl][slc]") {
+  Ftl f(slc_part());
+  REQUIRE(f.slc_blocks() == 8);
+  REQUIRE(f.config().nand.blocks_per_plane == 24);
+  CHECK(f.slc_pages_per_block() == 8);
+  // The logical capacity is that of every block, as without the cache.
+  CHECK(f.logical_pages() == static_cast<std::uint64_t>(std::floor(2 * 32 * 24 * 0.6)) / 2 * 2);
+  // Plane 1's SLC block 3: the FTL's block 2 * 24 + 8 + 3, the NAND's block 24 + 3.
+  const std::uint32_t g = 2 * 24 + 8 + 3, ppa = g * 24 + 5;
+  CHECK(f.slc_block(g));
+  CHECK(!f.slc_block(2 * 24 - 1));
+  CHECK(f.slc_page(ppa));
+  CHECK(f.plane_of_ppa(ppa) == 1);
+  CHECK(f.plane_of_block(g) == 1);
+  CHECK(f.plane_of_ppa(47 * 24 + 23) == 1);  // the last page of plane 1's blocks of 3-bit cells
+  const PhysAddr a = f.decode(ppa);
+  CHECK(a.plane == 1);
+  CHECK(a.block == 24 + 3);
+  CHECK(a.page == 5);
+  CHECK(f.encode(a) == ppa);
+  CHECK(f.encode(f.decode(30 * 24 + 7)) == 30 * 24 + 7);
+  CHECK(f.block_capacity(g) == 8);
+  CHECK(f.block_capacity(3) == 24);
+}
+
+TEST_CASE("ftl: host writes fill the SLC cache first, then go direct to blocks of n-bit cells, and GC never writes there",
+          "[ftl][slc]") {
+  Ftl f(slc_part());
+  const std::uint32_t first = 2 * 24;  // plane 0's first SLC block
+  std::vector<std::uint32_t> pages;
+  for (int i = 0; i < 8 * 8; ++i) {
+    const std::uint32_t ppa = f.allocate(0, false);
+    REQUIRE(f.slc_page(ppa));
+    CHECK(f.plane_of_ppa(ppa) == 0);
+    pages.push_back(ppa);
+  }
+  CHECK(pages.front() == first * 24);
+  CHECK(pages[8] == (first + 1) * 24);  // a block holds 8 pages in SLC mode
+  CHECK(f.block_full(first));
+  CHECK(!f.slc_room(0));
+  CHECK(f.slc_room(1));
+  // Full: direct to the plane's blocks of 3-bit cells.
+  const std::uint32_t direct = f.allocate(0, false);
+  CHECK(!f.slc_page(direct));
+  CHECK(f.plane_of_ppa(direct) == 0);
+  CHECK(!f.slc_page(f.allocate(1, true)));  // GC's stream: never the cache
+  // A fold: the block emptied and erased goes back to the cache's free blocks.
+  for (std::uint32_t ppa : pages) f.programmed(ppa);
+  for (std::uint32_t k = 0; k < 8; ++k) f.map(k, first * 24 + k);
+  CHECK(f.fold_victim(0) != first);  // the blocks with no valid page go first
+  const std::uint32_t v = f.fold_victim(0);
+  CHECK(f.valid_pages(v) == 0);
+  f.make_victim(v);
+  f.erased(v);
+  CHECK(f.slc_free_blocks(0) == 1);
+  CHECK(f.slc_erases() == 1);
+  CHECK(f.gc_erases() == 0);
+  CHECK(f.slc_room(0));
+  CHECK(f.allocate(0, false) == v * 24);
+  // A page given back returns to the cache's stream.
+  f.unallocate(v * 24, false);
+  CHECK(f.allocate(0, false) == v * 24);
+}
+
+TEST_CASE("ftl: with ftl.slc_when_full = wait, host writes to a plane whose SLC blocks are full are blocked",
+          "[ftl][slc]") {
+  Ftl f(slc_part(true));
+  for (int i = 0; i < 8 * 8; ++i) REQUIRE(f.slc_page(f.allocate(0, false)));
+  CHECK(f.writes_blocked(0));
+  CHECK(f.allocate(0, false) == kUnmapped);
+  CHECK(!f.writes_blocked(1));
+  CHECK(!f.slc_page(f.allocate(0, true)));  // GC (a fold's copies) still writes
+}
+
+TEST_CASE("ftl: the SLC cache is refused without cells of more bits, or with too few blocks", "[ftl][slc]") {
+  FtlConfig one = slc_part();
+  one.nand.bits_per_cell = 1;
+  std::vector<std::string> e = one.validate();
+  REQUIRE(!e.empty());
+  CHECK(e.front().find("ftl.slc_cache_fraction = 0.250000: an SLC cache needs cells of more bits") != std::string::npos);
+  FtlConfig tiny = slc_part();
+  tiny.slc_cache_fraction = 0.03;
+  e = tiny.validate();
+  REQUIRE(!e.empty());
+  CHECK(e.front().find("gives 0 SLC blocks per plane of 32") != std::string::npos);
+}
