@@ -291,13 +291,12 @@ void GcUnit::resume_at_start() {
 }
 
 bool GcUnit::open(std::uint32_t plane) {
-  // GC first when the plane's blocks of n-bit cells need it; else a fold of the SLC cache
-  // (its copies take those blocks' space, so not while they are short).
-  std::uint32_t victim = kUnmapped;
+  // GC first when the plane's blocks of n-bit cells need it (a fold's copies take their
+  // space); else, or when GC has no victim worth collecting, a fold of the SLC cache (it
+  // frees a block the host stream can write).
+  std::uint32_t victim = ftl_.gc_needed(plane) ? take_greedy_victim(ftl_, plane, filler_slack()) : kUnmapped;
   bool fold = false;
-  if (ftl_.gc_needed(plane)) {
-    victim = take_greedy_victim(ftl_, plane, filler_slack());
-  } else if (ftl_.fold_due(plane) && (victim = ftl_.fold_victim(plane)) != kUnmapped) {
+  if (victim == kUnmapped && ftl_.fold_due(plane) && (victim = ftl_.fold_victim(plane)) != kUnmapped) {
     ftl_.make_victim(victim);
     fold = true;
   }
