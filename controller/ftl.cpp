@@ -192,7 +192,7 @@ std::uint32_t Ftl::encode(const PhysAddr& a) const {
       nand_block_.empty() ? a.block : ftl_block_[std::size_t{plane} * nand_blocks_per_plane_ + a.block];
   if (block == kUnmapped) return kUnmapped;
   if (block >= n.blocks_per_plane)  // the SLC cache's
-    return (slc_first_block_ + plane * slc_ + (block - n.blocks_per_plane)) * n.pages_per_block + a.page;
+    return (first_slc_block(plane) + (block - n.blocks_per_plane)) * n.pages_per_block + a.page;
   return (plane * n.blocks_per_plane + block) * n.pages_per_block + a.page;
 }
 
@@ -201,26 +201,11 @@ std::uint32_t Ftl::chip_of_plane(std::uint32_t plane) const {
 }
 
 std::uint32_t Ftl::take_free_block(std::uint32_t plane, bool slc) {
-  const std::uint32_t base = slc ? slc_first_block_ + plane * slc_ : plane * cfg_.nand.blocks_per_plane;
+  const std::uint32_t base = slc ? first_slc_block(plane) : plane * cfg_.nand.blocks_per_plane;
   const std::uint32_t b = (slc ? planes_v_[plane].slc_free : planes_v_[plane].free).pop();  // least-erased, lowest index
   blocks_[base + b].state = BlockState::Open;
   ++blocks_opened_;
   return base + b;  // global block index
-}
-
-std::uint32_t Ftl::fold_victim(std::uint32_t plane) const {
-  std::uint32_t best = kUnmapped, best_valid = 0, best_erases = 0;
-  for (std::uint32_t b = slc_first_block_ + plane * slc_, e = b + slc_; slc_ && b < e; ++b) {
-    if (!block_full(b) || retiring(b)) continue;
-    const std::uint32_t valid = valid_pages(b);
-    if ((best == kUnmapped || valid < best_valid || (valid == best_valid && erase_count(b) < best_erases)) &&
-        gc_candidate(b)) {
-      best = b;
-      best_valid = valid;
-      best_erases = erase_count(b);
-    }
-  }
-  return best;
 }
 
 void Ftl::format_slc(FlashBackdoor& nand) const {

@@ -209,13 +209,12 @@ class Ftl {
     return slc_ && !slc_bypass_ && (p.open[kSlcStream] != kUnmapped || !p.slc_free.empty());
   }
   std::uint32_t slc_free_blocks(std::uint32_t plane) const { return static_cast<std::uint32_t>(planes_v_[plane].slc_free.size()); }
+  // The plane's first SLC block (its k-th is this + k), in the FTL's numbering.
+  std::uint32_t first_slc_block(std::uint32_t plane) const { return slc_first_block_ + plane * slc_; }
   // Whether the plane's SLC blocks holding data are past ftl.slc_fold_threshold.
   bool fold_due(std::uint32_t plane) const {
     return slc_ && slc_ - slc_free_blocks(plane) > cfg_.slc_fold_threshold * slc_;
   }
-  // The plane's full SLC block a fold would take (a GC candidate, not retiring) with the
-  // fewest valid pages; ties: fewer erases, then lower index. kUnmapped if none.
-  std::uint32_t fold_victim(std::uint32_t plane) const;
   // The start state of the region: every block erased in SLC mode (the firmware formatted
   // them so before time 0). Nothing without the cache.
   void format_slc(FlashBackdoor& nand) const;
@@ -405,7 +404,7 @@ class Ftl {
     const std::uint32_t per_plane = cfg_.nand.blocks_per_plane;
     for (std::uint32_t b = plane * per_plane; b < (plane + 1) * per_plane; ++b)
       if (blocks_[b].programming || pending_reads(b)) return true;
-    for (std::uint32_t b = slc_first_block_ + plane * slc_, e = b + slc_; slc_ && b < e; ++b)
+    for (std::uint32_t b = first_slc_block(plane), e = b + slc_; slc_ && b < e; ++b)
       if (blocks_[b].programming || pending_reads(b)) return true;
     return false;
   }
@@ -471,8 +470,7 @@ class Ftl {
     host_pages_ = gc_pages_ = gc_erases_ = blocks_opened_ = 0;
     slc_host_pages_ = fold_pages_ = slc_erases_ = 0;
   }
-  void count_host_page() { ++host_pages_; }
-  void count_gc_copy() { ++gc_pages_; }
+  // A host page programmed to `ppa` (the SLC cache's counted apart too).
   void count_host_page(std::uint32_t ppa) {
     ++host_pages_;
     if (slc_page(ppa)) ++slc_host_pages_;

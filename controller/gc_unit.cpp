@@ -295,10 +295,9 @@ bool GcUnit::open(std::uint32_t plane) {
   // space); else, or when GC has no victim worth collecting, a fold of the SLC cache (it
   // frees a block the host stream can write).
   std::uint32_t victim = ftl_.gc_needed(plane) ? take_greedy_victim(ftl_, plane, filler_slack()) : kUnmapped;
-  bool fold = false;
-  if (victim == kUnmapped && ftl_.fold_due(plane) && (victim = ftl_.fold_victim(plane)) != kUnmapped) {
+  if (victim == kUnmapped && ftl_.fold_due(plane) && (victim = fold_victim(ftl_, plane)) != kUnmapped) {
     ftl_.make_victim(victim);
-    fold = true;
+    ++counters_.fold_runs;
   }
   if (victim == kUnmapped) return false;  // nothing to collect yet (reads pending on every candidate)
   Job& job = jobs_[plane];
@@ -308,8 +307,6 @@ bool GcUnit::open(std::uint32_t plane) {
   job.pages = std::move(pages);
   job.active = true;
   job.victim = victim;
-  job.fold = fold;
-  if (fold) ++counters_.fold_runs;
   ftl_.valid_ppas(victim, job.pages);
   job.copies_left = static_cast<std::uint32_t>(job.pages.size());
   if (ftl_.retiring(victim)) counters_.gc_retire_copies += job.copies_left;

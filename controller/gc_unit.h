@@ -165,7 +165,6 @@ class GcUnit {
     std::uint32_t in_flight = 0;    // issued, not ended
     bool erase_issued = false;
     bool stuck = false;  // a copy found no free page: the victim is not erased
-    bool fold = false;   // the victim is an SLC cache block (a fold: Ftl::fold_victim)
     std::vector<std::uint32_t> pages;  // the victim's valid pages when chosen
     std::size_t next = 0;              // the first of them not yet issued
   };

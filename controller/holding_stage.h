@@ -159,11 +159,10 @@ class HoldingStage {
   void send(FwCommand& c);    // bound, marked, on to the block
   void bind(FwCommand& c);
   // The page offset a command runs at (unbound: the next page of the plane stream it
-  // binds in), with kSlcOffset set for a page of the SLC cache: commands join only at one
-  // offset, and so in one cell mode.
-  static constexpr std::uint32_t kSlcOffset = 1u << 31;
+  // binds in), with WriteFrontier::kSlcOffset set for a page of the SLC cache: commands
+  // join only at one offset, and so in one cell mode.
   std::uint32_t offset(const FwCommand& c) const {
-    if (c.bound) return c.cmd->page | (c.cmd->slc ? kSlcOffset : 0);
+    if (c.bound) return c.cmd->page | (c.cmd->slc ? WriteFrontier::kSlcOffset : 0);
     const std::uint32_t plane = plane_of(c);
     if (mixes(c)) {
       const Latch& H = latches_[latch_of(plane, false)];

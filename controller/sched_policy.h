@@ -15,7 +15,7 @@
 //    oldest command). At most one command per channel per edge. Reset state: the
 //    pointer of every channel at its last chip, so chip 0 is scanned first. With
 //    independent plane reads (set_plane_reads), a chip whose candidate is a read its die
-//    cannot start offers a later read of that class which it can (plane_read).
+//    cannot start offers a later read of that die and class which it can (plane_read).
 #pragma once
 
 #include <algorithm>
@@ -258,9 +258,7 @@ class HosPolicy final : public SchedPolicy {
       if (!per_channel_[ch] || !open(ch)) continue;
       const auto& o = offer(ch);
       const auto ready = [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); };
-      const auto fits = [&o](const FlashCommand& c, std::uint8_t mask) {
-        return (c.start_need(mask) & ~o.accept_word(c.chip, c.die)) == 0;
-      };
+      const auto fits = fits_on(o);
       if (plane_reads_) decide_channel_planes(ch, ready, fits, out);
       else decide_channel<false>(ch, ready, fits, out);
     }
@@ -270,9 +268,7 @@ class HosPolicy final : public SchedPolicy {
   bool any_ready_on_offers(unsigned ch, const Offers& o) const {
     if (!per_channel_[ch]) return false;
     const auto ready = [&o](unsigned chip, const ChipQueue& q) { return offered(o, chip, q); };
-    const auto fits = [&o](const FlashCommand& c, std::uint8_t mask) {
-      return (c.start_need(mask) & ~o.accept_word(c.chip, c.die)) == 0;
-    };
+    const auto fits = fits_on(o);
     return plane_reads_ ? any_chip_ready_planes(ch, ready, fits) : any_chip_ready<false>(ch, ready, fits);
   }
   // The block's calls, on the accept words (a channel brought up to now once, when its
@@ -432,6 +428,14 @@ class HosPolicy final : public SchedPolicy {
   static bool offered(const Offers& o, unsigned chip, const ChipQueue& q) {
     return (q.need & ~o.accept_word(chip, q.die)) == 0;
   }
+  // fits(c, mask) on the accept words `o` offers: whether c's die could start c with the
+  // planes `mask`.
+  template <typename Offers>
+  static auto fits_on(const Offers& o) {
+    return [&o](const FlashCommand& c, std::uint8_t mask) {
+      return (c.start_need(mask) & ~o.accept_word(c.chip, c.die)) == 0;
+    };
+  }
   // The rule, once: on channel `ch`, scanning its chips round-robin from the one after
   // the chip last granted, the first whose queue has a candidate that
   // `ready(chip, queue)` finds ready is granted it; `fits(c, mask)`: whether c's die
@@ -477,12 +481,12 @@ class HosPolicy final : public SchedPolicy {
   }
   // Independent plane reads (set_plane_reads; docs/scheduler.md, "Independent plane
   // reads"): when the chip's candidate is a read its die cannot start, the oldest read of
-  // the candidate's class, after it, that its die can start now on its planes
+  // the candidate's die and class, after it, that the die can start now on its planes
   // (`fits(c, c.plane_mask)`) and that is not marked keep_order; null if none, or if the
   // candidate is no read (a program or erase is never passed by this rule: reads that
   // could start while it waits would keep its die busy). `prev`: the entry before it in
   // its list. The candidate is the head of its class's reads, so the read found is on
-  // another plane or die than the one the candidate waits for.
+  // another plane than the one the candidate waits for.
   template <typename Fits>
   Queued* plane_read(const ChipQueue& q, Fits&& fits, Queued*& prev) const {
     prev = nullptr;
@@ -553,10 +557,7 @@ class HosPolicy final : public SchedPolicy {
         !(hold_programs_ && read_waits && q.cand->c->op == FlashOp::Program && q.cand->c->die == rc->die))
       return Choice::Candidate;
     if (plane_reads_ && q.cand) {
-      const auto fits = [&st, chip](const FlashCommand& c, std::uint8_t mask) {
-        return (c.start_need(mask) & ~st.accept_word(chip, c.die)) == 0;
-      };
-      if (Queued* r = plane_read(q, fits, prev)) {
+      if (Queued* r = plane_read(q, fits_on(st), prev)) {
         read = r;
         return Choice::PlaneRead;
       }

@@ -81,10 +81,12 @@ class WriteFrontier {
     return ppa;
   }
   // The page offset the next program of the stream to leave binds.
-  // (A page of the SLC cache: with bit 31 set, HoldingStage::kSlcOffset.)
+  // A page of the SLC cache: with kSlcOffset set, so that offsets are equal only in one
+  // cell mode (what an n-plane command needs).
+  static constexpr std::uint32_t kSlcOffset = 1u << 31;
   std::uint32_t next_bound_offset(std::uint32_t plane, bool gc) const {
     const std::uint32_t ppa = stream(plane, gc).front();
-    return ftl_.decode(ppa).page | (ftl_.slc_page(ppa) ? 1u << 31 : 0);
+    return ftl_.decode(ppa).page | (ftl_.slc_page(ppa) ? kSlcOffset : 0);
   }
   // An unbound program will not be made there (moved, cancelled): the stream's last page
   // goes back, so that no block has a hole (Ftl::unallocate).

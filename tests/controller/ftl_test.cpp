@@ -536,8 +536,8 @@ TEST_CASE("ftl: host writes fill the SLC cache first, then go direct to blocks o
   // A fold: the block emptied and erased goes back to the cache's free blocks.
   for (std::uint32_t ppa : pages) f.programmed(ppa);
   for (std::uint32_t k = 0; k < 8; ++k) f.map(k, first * 24 + k);
-  CHECK(f.fold_victim(0) != first);  // the blocks with no valid page go first
-  const std::uint32_t v = f.fold_victim(0);
+  CHECK(fold_victim(f, 0) != first);  // the blocks with no valid page go first
+  const std::uint32_t v = fold_victim(f, 0);
   CHECK(f.valid_pages(v) == 0);
   f.make_victim(v);
   f.erased(v);
