@@ -147,6 +147,7 @@ FlashPriority GcUnit::issue_class(FlashOrigin origin, std::uint32_t plane, std::
 }
 
 void GcUnit::copy_read_ended(std::uint32_t plane, std::uint32_t from, Token token) {
+  --jobs_[plane].reading;
   const std::uint32_t to = copy_page(plane);
   if (to == kUnmapped) {  // only after blocks were retired: docs/controller.md, "Faults and recovery"
     drop_copy(plane);
@@ -181,7 +182,9 @@ void GcUnit::copy_latched(std::uint32_t plane) {
 
 void GcUnit::tail_latched(std::uint32_t plane) {
   const Job& job = jobs_[plane];
-  if (job.active && job.next >= job.pages.size() && job.in_flight == 0 && job.copies_left) fw_.wordlines_due(plane);
+  // No copy is left to be read: none is still to bind a page (the stage pads once the
+  // programs built and unbound have bound), though programs bound may still be in flight.
+  if (job.active && job.next >= job.pages.size() && job.reading == 0 && job.copies_left) fw_.wordlines_due(plane);
 }
 
 void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
@@ -334,6 +337,7 @@ void GcUnit::issue_copies(std::uint32_t plane) {
       continue;
     }
     ++job.in_flight;
+    ++job.reading;
     fw_.copy_read(plane, from);
   }
 }

@@ -163,6 +163,10 @@ class GcUnit {
     std::uint32_t victim = kUnmapped;
     std::uint32_t copies_left = 0;  // not yet ended (issued or not)
     std::uint32_t in_flight = 0;    // issued, not ended
+    // Copy reads issued, not ended: copies whose programs are still to be built. (A copy's
+    // program built and unbound holds its page in the frontier; one bound is in a
+    // wordline already, which its end or failure does not change.)
+    std::uint32_t reading = 0;
     bool erase_issued = false;
     bool stuck = false;  // a copy found no free page: the victim is not erased
     std::vector<std::uint32_t> pages;  // the victim's valid pages when chosen
