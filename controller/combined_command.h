@@ -17,7 +17,8 @@ namespace ssd::ctrl {
 // Why `part` cannot join `whole` (empty: it can): both of one operation, for one die, at
 // one page offset (an erase: any blocks), the part a single-page command on a plane
 // `whole` does not have yet, both sensing at one read level, both in one cell mode (SLC
-// mode or the part's own: a die runs an n-plane command in one).
+// mode or the part's own: a die runs an n-plane command in one), reads of one data unit
+// (FlashCommand::unit: the command carries one column).
 inline std::string why_not_joined(const FlashCommand& whole, const FlashCommand& part) {
   if (part.plane_count() != 1) return "not a single-page command";
   if (part.op != whole.op) return "another operation";
@@ -25,6 +26,7 @@ inline std::string why_not_joined(const FlashCommand& whole, const FlashCommand&
   if (part.channel != whole.channel || part.chip != whole.chip || part.die != whole.die) return "another die";
   if (part.op != FlashOp::Erase && part.page != whole.page) return "another page offset";
   if (part.read_level != whole.read_level) return "another read level";
+  if (part.unit != whole.unit) return "another data unit";
   if (whole.plane_mask & part.plane_mask) return "a plane the command has already";
   return {};
 }
@@ -39,6 +41,8 @@ inline void begin_combined(FlashCommand& whole, const FlashCommand& first) {
   whole.chip = first.chip;
   whole.die = first.die;
   whole.page = first.page;
+  whole.unit = first.unit;
+  whole.unit_planes = 0;
   whole.plane_mask = 0;
   whole.gc_plane_mask = 0;
   whole.out_bytes = first.out_bytes;
@@ -62,6 +66,10 @@ inline void join_plane(FlashCommand& whole, const FlashCommand& part) {
   whole.block[p] = part.block[p];
   whole.token[p] = part.token[p];
   for (unsigned k = 0; k + 1 < kMaxBitsPerCell; ++k) whole.wordline_token[k][p] = part.wordline_token[k][p];
+  if (part.unit_planes >> p & 1u) {  // its units' data, from the part's own
+    whole.unit_tokens[p] = part.unit_tokens[p];
+    whole.unit_planes = static_cast<std::uint8_t>(whole.unit_planes | 1u << p);
+  }
   if (part.out_bytes != whole.out_bytes) whole.out_bytes = 0;
 }
 

@@ -97,6 +97,7 @@ class DieBatcher {
       const FlashCommand& cc = *c.cmd;
       if (cc.op != hc.op || cc.priority != hc.priority || cc.plane_count() != 1) continue;
       if (cc.read_level != hc.read_level) continue;  // a die senses an n-plane read at one level
+      if (cc.unit != hc.unit) continue;              // of one data unit (the command's column)
       if (cc.slc != hc.slc) continue;                // and runs an n-plane command in one cell mode
       if (hc.op != FlashOp::Erase && offset(c) != at) continue;
       out[n++] = &c;

@@ -665,7 +665,7 @@ class HosPolicy final : public SchedPolicy {
       if (here) seen = static_cast<std::uint8_t>(seen | x.plane_mask);
       const std::uint8_t with = static_cast<std::uint8_t>(mask | x.plane_mask);
       bool join = first && x.op == h.op && x.plane_count() == 1 && x.slc == h.slc &&
-                  (h.op == FlashOp::Erase || (x.page == h.page && x.read_level == h.read_level));
+                  (h.op == FlashOp::Erase || (x.page == h.page && x.read_level == h.read_level && x.unit == h.unit));
       if (join && x.keep_order) {
         ++counters_.held_by_dependency;
         join = false;

@@ -39,6 +39,7 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   t_read_ = us_to_ticks(cfg_.t_read_us);
   t_prog_ = us_to_ticks(cfg_.t_prog_us);
   bits_ = cfg_.bits_per_cell;
+  units_ = cfg_.units_per_page;
   indep_ = cfg_.independent_plane_reads;
   t_prog_slc_ = us_to_ticks(cfg_.t_prog_slc_us);
   t_read_slc_ = us_to_ticks(cfg_.t_read_slc_us);
@@ -55,10 +56,10 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   chip_inflight_.assign(cfg_.chips_per_channel, 0);
   const std::size_t blocks = std::size_t{cfg_.chips_per_channel} * cfg_.dies_per_chip *
                              cfg_.planes_per_die * cfg_.blocks_per_plane;
-  // Page tokens: a page below its block's write pointer has been written, one at or
-  // above it is erased. A block's tokens take memory once it is written
+  // Tokens, a data unit's each: a page below its block's write pointer has been written,
+  // one at or above it is erased. A block's tokens take memory once it is written
   // (common/pages_by_block.h).
-  tokens_ = PagesByBlock<Token>(blocks, cfg_.pages_per_block);
+  tokens_ = PagesByBlock<Token>(blocks, cfg_.pages_per_block * units_);
   pages_.assign(blocks, BlockPages{});
   erase_count_.assign(blocks, 0);
   if (faults_ && faults_->bad_blocks_per_plane()) image_block_.assign(blocks, 0);  // the FTL numbers the good blocks only
@@ -76,6 +77,7 @@ std::size_t ChannelEngine::block_index(const FlashCommand& c, unsigned plane) co
 
 void ChannelEngine::erase_block(std::size_t bi) {
   pages_[bi].write_ptr = 0;
+  pages_[bi].partial = 0;
   ++erase_count_[bi];
   pages_[bi].image_pages = 0;
   pages_[bi].slc = false;
@@ -92,22 +94,30 @@ std::uint32_t ChannelEngine::write_pointer(unsigned chip, unsigned die, unsigned
 }
 
 void ChannelEngine::backdoor_program(unsigned chip, unsigned die, unsigned plane,
-                                     std::uint32_t block, std::uint32_t page, Token t) {
+                                     std::uint32_t block, std::uint32_t page, Token t, unsigned unit) {
   const std::size_t bi = block_at(chip, die, plane, block);
-  if (pages_[bi].write_ptr != page)
-    throw std::logic_error("NAND backdoor: programming page " + std::to_string(page) + " of block " +
-                           std::to_string(block) + " whose next page is " + std::to_string(pages_[bi].write_ptr));
-  tokens_.at(bi, page) = t;
-  ++pages_[bi].write_ptr;
+  BlockPages& b = pages_[bi];
+  // The next unit: unit 0 of the next page, or the next of a page begun unit by unit.
+  const std::uint32_t next_page = b.partial ? b.write_ptr - 1u : b.write_ptr;
+  const unsigned next_unit = b.partial;
+  if (page != next_page || unit != next_unit || page >= cfg_.pages_per_block)
+    throw std::logic_error("NAND backdoor: programming page " + std::to_string(page) +
+                           (units_ > 1 ? " unit " + std::to_string(unit) : std::string()) + " of block " +
+                           std::to_string(block) + " whose next page is " + std::to_string(next_page) +
+                           (units_ > 1 ? " unit " + std::to_string(next_unit) : std::string()));
+  tokens_.at(bi, page * units_ + unit) = t;
+  if (unit == 0) ++b.write_ptr;
+  b.partial = static_cast<std::uint8_t>(unit + 1 < units_ ? unit + 1 : 0);
 }
 
 void ChannelEngine::backdoor_program_block(unsigned chip, unsigned die, unsigned plane,
                                            std::uint32_t block, const Token* tokens, std::uint32_t n) {
   const std::size_t bi = block_at(chip, die, plane, block);
-  if (pages_[bi].write_ptr != 0 || n > cfg_.pages_per_block)
+  if (pages_[bi].write_ptr != 0 || n > cfg_.pages_per_block * units_)
     throw std::logic_error("NAND backdoor: block " + std::to_string(block) + " is not erased");
   if (n) std::copy(tokens, tokens + n, tokens_.chunk(bi));
-  pages_[bi].write_ptr = static_cast<std::uint16_t>(n);
+  pages_[bi].write_ptr = static_cast<std::uint16_t>((n + units_ - 1) / units_);
+  pages_[bi].partial = static_cast<std::uint8_t>(n % units_);
 }
 
 void ChannelEngine::backdoor_erase(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
@@ -132,7 +142,10 @@ void ChannelEngine::set_image(const PageImage* image) { image_ = image; }
 void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                                         std::uint32_t pages, std::uint32_t erases, std::uint32_t image_block) {
   if (!image_) throw std::logic_error("NAND backdoor: loading a block from an image without one");
-  if (pages > cfg_.pages_per_block) throw std::logic_error("NAND backdoor: loading more pages than a block holds");
+  if (pages > cfg_.pages_per_block * units_ || pages % units_)
+    throw std::logic_error("NAND backdoor: loading " + std::to_string(pages) + " units into a block of " +
+                           std::to_string(cfg_.pages_per_block) + " pages of " + std::to_string(units_));
+  pages /= units_;  // the block's pages
   const std::size_t bi = block_at(chip, die, plane, block);
   if (!image_block_.empty()) {
     if (image_block == ~0u) throw std::logic_error("NAND backdoor: a block loaded without its image numbering");
@@ -141,6 +154,7 @@ void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned pl
   pages_[bi].write_ptr = static_cast<std::uint16_t>(pages);
   erase_count_[bi] = erases;
   pages_[bi].image_pages = static_cast<std::uint16_t>(pages);
+  pages_[bi].partial = 0;
   pages_[bi].slc = false;  // an image's blocks are written in the part's own mode
 }
 
@@ -149,10 +163,19 @@ void ChannelEngine::keep_image_numbering() {
 }
 
 Token ChannelEngine::backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
-                                   std::uint32_t page) const {
+                                   std::uint32_t page, unsigned unit) const {
   const std::size_t bi = block_at(chip, die, plane, block);
-  if (page >= pages_[bi].write_ptr) return kErasedToken;
-  return page_token(bi, page);
+  const BlockPages& b = pages_[bi];
+  if (unit >= units_) throw std::logic_error("NAND backdoor: reading unit " + std::to_string(unit) + " of a page of " + std::to_string(units_));
+  if (page >= b.write_ptr || (b.partial && page + 1 == b.write_ptr && unit >= b.partial)) return kErasedToken;
+  return page_token(bi, page, unit);
+}
+
+void ChannelEngine::store_units(std::size_t bi, const FlashCommand& c, unsigned p, unsigned pages) {
+  for (unsigned k = 0; k < pages; ++k)
+    for (unsigned u = 0; u < units_; ++u)
+      tokens_.at(bi, (c.page + k) * units_ + u) =
+          c.unit_planes >> p & 1u ? c.unit_tokens[p][k * units_ + u] : c.token_of(k, p);
 }
 
 bool ChannelEngine::chip_idle(unsigned chip) const {
@@ -167,7 +190,7 @@ bool ChannelEngine::statically_valid(const FlashCommand& c) const {
   return c.channel == channel_ && c.chip < cfg_.chips_per_channel && c.die < cfg_.dies_per_chip &&
          c.plane_mask != 0 && !(c.plane_mask >> cfg_.planes_per_die) &&
          (c.plane_count() == 1 || cfg_.multiplane) && (c.op == FlashOp::Erase || c.page < cfg_.pages_per_block) &&
-         c.out_bytes <= cfg_.page_bytes && blocks_ok;
+         c.out_bytes <= cfg_.page_bytes && c.unit < units_ && blocks_ok;
 }
 
 std::string ChannelEngine::static_error(const FlashCommand& c) const {
@@ -194,6 +217,9 @@ std::string ChannelEngine::static_error(const FlashCommand& c) const {
   } else if (c.out_bytes > cfg_.page_bytes) {
     os << "moves out " << c.out_bytes << " bytes of a " << cfg_.page_bytes << "-byte page ("
        << key(&NandConfig::page_bytes) << ")";
+  } else if (c.unit >= units_) {
+    os << "unit " << unsigned{c.unit} << " does not exist (a page holds " << units_ << (units_ == 1 ? " unit" : " units")
+       << " of data: " << key(&NandConfig::page_bytes) << " = " << cfg_.page_bytes << " / the FTL's mapping units)";
   } else if (c.op != FlashOp::Erase && c.page >= cfg_.pages_per_block) {
     os << "page " << c.page << " does not exist (" << key(&NandConfig::pages_per_block) << " = " << cfg_.pages_per_block
        << ")";
@@ -220,7 +246,7 @@ bool ChannelEngine::dynamically_valid(const FlashCommand& c) const {
     if (c.op == FlashOp::Program)
       ok = ok && c.page == b.write_ptr && b.slc == c.slc && (!c.slc || c.page < cfg_.slc_pages_per_block());
     else if (c.op == FlashOp::Read)
-      ok = ok && c.page < b.write_ptr && b.slc == c.slc;
+      ok = ok && c.page < b.write_ptr && b.slc == c.slc && !(b.partial && c.page + 1u == b.write_ptr && c.unit >= b.partial);
   });
   return ok;
 }
@@ -250,6 +276,9 @@ std::string ChannelEngine::dynamic_error(const FlashCommand& c) const {
     } else if (c.op == FlashOp::Read && c.page >= wp) {
       os << "reading page " << c.page << " of block " << c.block[p] << " on plane " << p
          << ", which is erased";
+    } else if (c.op == FlashOp::Read) {
+      os << "reading unit " << unsigned{c.unit} << " of page " << c.page << " of block " << c.block[p] << " on plane "
+         << p << ", which is erased (the page's first " << unsigned{b.partial} << " units are written)";
     }
   });
   return os.str();
@@ -313,10 +342,11 @@ void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
           if (pages_[bi].write_ptr != c->page + cfg_.pages_written(*c))
             throw std::logic_error("NAND power cut: " + c->describe() + " in its registers is not its block's last page");
           pages_[bi].write_ptr = static_cast<std::uint16_t>(c->page);
+          pages_[bi].partial = 0;
           return;
         }
         // Its wordline's pages all (one-shot programming leaves no other wordline torn).
-        for (unsigned k = 0; k < cfg_.pages_written(*c); ++k) tokens_.at(bi, c->page + k) = kTornToken;
+        for (unsigned k = 0; k < cfg_.pages_written(*c); ++k) fill_page(bi, c->page + k, kTornToken);
         c->failed_planes = static_cast<std::uint8_t>(c->failed_planes | 1u << p);
         torn_pages_ += cfg_.pages_written(*c);
       });
@@ -326,8 +356,9 @@ void ChannelEngine::power_cut(Tick now, std::vector<Completed>& lost) {
         // A block erased in SLC mode holds pages_per_block / n pages.
         const std::uint32_t pages = c->slc ? cfg_.slc_pages_per_block() : cfg_.pages_per_block;
         Token* t = tokens_.chunk(bi);
-        std::fill(t, t + pages, kTornToken);
+        std::fill(t, t + pages * units_, kTornToken);
         pages_[bi].write_ptr = static_cast<std::uint16_t>(pages);
+        pages_[bi].partial = 0;
         c->failed_planes = static_cast<std::uint8_t>(c->failed_planes | 1u << p);
         torn_pages_ += pages;
       });
@@ -711,8 +742,10 @@ void ChannelEngine::start_bus_command(Job* j, Tick now) {
       if (bits_ == 1) {
         for_planes(c->plane_mask, [&](unsigned p) {
           const std::size_t bi = block_index(*c, p);
-          tokens_.at(bi, c->page) = c->token[p];
+          if (units_ == 1) tokens_.at(bi, c->page) = c->token[p];
+          else store_units(bi, *c, p, 1);
           ++pages_[bi].write_ptr;
+          pages_[bi].partial = 0;
           (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = j;
           segs_[nseg_++] = {BusPhase::CmdAddr, t_cmd_};
           segs_[nseg_++] = {BusPhase::DataIn, t_data_};
@@ -724,8 +757,13 @@ void ChannelEngine::start_bus_command(Job* j, Tick now) {
         j->rest = pages > 1 && cfg_.cache_program && d.array_op;
         for_planes(c->plane_mask, [&](unsigned p) {
           const std::size_t bi = block_index(*c, p);
-          for (unsigned k = 0; k < pages; ++k) tokens_.at(bi, c->page + k) = c->token_of(k, p);
+          if (units_ == 1) {
+            for (unsigned k = 0; k < pages; ++k) tokens_.at(bi, c->page + k) = c->token_of(k, p);
+          } else {
+            store_units(bi, *c, p, pages);
+          }
           pages_[bi].write_ptr = static_cast<std::uint16_t>(pages_[bi].write_ptr + pages);
+          pages_[bi].partial = 0;
           (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = j;
         });
         program_segments(*c, 0, j->rest ? 1 : pages);
@@ -923,7 +961,7 @@ void ChannelEngine::finish_sensing(Die& d, Tick now) {
 
 inline void ChannelEngine::read_sensed(Job* j, Tick now) {
   FlashCommand* c = j->c;
-  for_planes(c->plane_mask, [&](unsigned p) { c->token[p] = page_token(block_index(*c, p), c->page); });
+  for_planes(c->plane_mask, [&](unsigned p) { c->token[p] = page_token(block_index(*c, p), c->page, c->unit); });
   if (cfg_.cache_read && !j->via_cache) {
     j->stage = WaitReg;  // register_moves() copies it to the cache register
   } else {
@@ -1003,7 +1041,7 @@ void ChannelEngine::array_faults(FlashCommand& c, Tick now) {
           return;
         c.failed_planes = static_cast<std::uint8_t>(c.failed_planes | 1u << p);
         // What the cells hold is no one's data: the wordline's pages all.
-        for (unsigned k = 0; k < cfg_.pages_written(c); ++k) tokens_.at(bi, c.page + k) = kFailedProgramToken;
+        for (unsigned k = 0; k < cfg_.pages_written(c); ++k) fill_page(bi, c.page + k, kFailedProgramToken);
         counters_.failed_programs += cfg_.pages_written(c);
       });
       if (c.failed_planes) c.status = FlashStatus::ProgramFailed;

@@ -180,8 +180,8 @@ class ChannelEngine {
     if (c.op != FlashOp::Read || c.page >= cfg_.pages_per_block || !statically_valid(c)) return;
     for_planes(c.plane_mask, [&](unsigned p) {
       const std::size_t bi = block_index(c, p);
-      if (c.page >= pages_[bi].image_pages) line(tokens_.address(bi, c.page));
-      else image_page_of(image_page(bi, c.page));
+      if (c.page >= pages_[bi].image_pages) line(tokens_.address(bi, c.page * units_ + c.unit));
+      else image_page_of(image_page(bi, c.page, c.unit));
     });
   }
 
@@ -238,9 +238,13 @@ class ChannelEngine {
 
   // ---- backdoor: page state without simulated time (preconditioning, checks) ----
   // Programs the next page of a block (throws std::logic_error on a protocol violation).
+  // Pages of several units (NandConfig::units_per_page): its next unit, `unit` of `page`:
+  // unit 0 of the next page, or the next unit of the last page the backdoor began (the
+  // page's units not yet written read erased).
   void backdoor_program(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
-                        std::uint32_t page, Token t);
-  // Programs pages [0, n) of an erased block.
+                        std::uint32_t page, Token t, unsigned unit = 0);
+  // Programs the first n data units of an erased block (pages with several units: its
+  // pages in order, unit by unit; n need not fill the last).
   void backdoor_program_block(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                               const Token* tokens, std::uint32_t n);
   // Erases a block `times` times (its erase count grows by that many).
@@ -257,6 +261,7 @@ class ChannelEngine {
   // Before any block is loaded.
   void keep_image_numbering();
   // Loads a block from the image: its pages [0, pages) are programmed (the rest erased,
+  // (pages with several units: its first `pages` units, whole pages)
   // programmed next in order), it was erased `erases` times, and those pages read as
   // image.token(page address) until it is next erased. Nothing is stored per page.
   // Distinct blocks may be loaded concurrently.
@@ -266,7 +271,7 @@ class ChannelEngine {
   void backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                            std::uint32_t pages, std::uint32_t erases, std::uint32_t image_block = ~0u);
   Token backdoor_read(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
-                      std::uint32_t page) const;
+                      std::uint32_t page, unsigned unit = 0) const;
   // What a scheduler block samples as "ready" for a command: no command waits for this
   // channel's bus yet (so at most one does), and the command's die can take it now
   // (array idle and registers free, or the cache-operation rules). The bus itself may
@@ -459,6 +464,7 @@ class ChannelEngine {
   Tick t_cmd_, t_erase_cmd_, t_data_, t_read_, t_prog_, t_erase_;
   bool indep_ = false;                           // nand.independent_plane_reads
   unsigned bits_ = 1;                            // pages per wordline (nand.bits_per_cell)
+  unsigned units_ = 1;                           // data units per page (NandConfig::units_per_page)
   std::array<Tick, kMaxBitsPerCell> t_read_type_{};  // tR per page type (page % bits_)
   Tick t_prog_slc_ = 0, t_read_slc_ = 0;            // SLC mode
   // Whether `read` reads a page that program `prog` (of its block on plane p) writes.
@@ -488,7 +494,9 @@ class ChannelEngine {
   std::vector<std::uint32_t> accept_;
   std::vector<std::uint64_t> in_array_;  // bit i: die i has an array operation (array_op set)
   std::vector<unsigned> chip_inflight_;
-  PagesByBlock<Token> tokens_;              // per physical page; valid below the write pointer
+  // Per data unit (units_ per page, unit u of page g at g x units_ + u); valid below the
+  // write pointer.
+  PagesByBlock<Token> tokens_;
   const PageImage* image_ = nullptr;        // the content of blocks loaded from an image
   // Per block, what a command reads when it starts (the write pointer) and at a read's
   // array end (where the pages come from): one line for both, fetched once.
@@ -496,20 +504,31 @@ class ChannelEngine {
     std::uint16_t write_ptr = 0;    // next page to program
     std::uint16_t image_pages = 0;  // its pages below this read as image_'s
     bool slc = false;               // in SLC mode (set by its last erase)
+    // Pages of several units: the units the backdoor has written of page write_ptr - 1
+    // when fewer than all (backdoor_program's unit by unit); 0: that page is whole.
+    std::uint8_t partial = 0;
   };
   std::vector<BlockPages> pages_;
-  // A page's device-wide index, as the image names it (nand/page_image.h).
-  std::uint32_t image_page(std::size_t bi, std::uint32_t page) const {
+  // A data unit's device-wide index, as the image names it (nand/page_image.h: the FTL's
+  // numbering, a unit per page but with pages of several units).
+  std::uint32_t image_page(std::size_t bi, std::uint32_t page, unsigned unit = 0) const {
     const std::size_t b = image_block_.empty() ? first_block_ + bi : image_block_[bi];
-    return static_cast<std::uint32_t>(b * cfg_.pages_per_block + page);
+    return static_cast<std::uint32_t>((b * cfg_.pages_per_block + page) * units_ + unit);
   }
   // Per block, its index in the image's numbering, when that is not the NAND's (a device
   // with factory bad blocks); empty otherwise.
   std::vector<std::uint32_t> image_block_;
-  // A page's token: from the image or stored.
-  Token page_token(std::size_t bi, std::uint32_t page) const {
-    return page < pages_[bi].image_pages ? image_->token(image_page(bi, page)) : tokens_.get(bi, page);
+  // A data unit's token: from the image or stored.
+  Token page_token(std::size_t bi, std::uint32_t page, unsigned unit = 0) const {
+    return page < pages_[bi].image_pages ? image_->token(image_page(bi, page, unit))
+                                         : tokens_.get(bi, page * units_ + unit);
   }
+  // Every unit of page `page` of block bi holds `t` (a torn or failed program).
+  void fill_page(std::size_t bi, std::uint32_t page, Token t) {
+    for (unsigned u = 0; u < units_; ++u) tokens_.at(bi, page * units_ + u) = t;
+  }
+  // Program c's data for plane p, its `pages` pages from c.page, unit by unit.
+  void store_units(std::size_t bi, const FlashCommand& c, unsigned p, unsigned pages);
   std::size_t first_block_ = 0;             // device-wide index of this channel's first block
   std::vector<std::uint32_t> erase_count_;  // per block
 

@@ -25,6 +25,11 @@ struct NandConfig {
   // (pages n*w .. n*w + n - 1 of a block, lower page first), programmed together by one
   // PROGRAM in one tPROG.
   std::uint32_t bits_per_cell = 1;
+  // The data units of a page the model keeps apart, each with its own token (FlashCommand::
+  // unit): the FTL's mapping units (ftl.mapping_unit_bytes), page_bytes / units_per_page
+  // bytes each. Set by the model from the FTL's key, not a key of its own; 1: the page
+  // holds one token.
+  std::uint32_t units_per_page = 1;
   // timing
   double bus_mts = 333.0;              // MT/s on an 8-bit bus: one byte per transfer
   std::uint32_t cmd_addr_cycles = 7;   // read and program: 00h/80h + 5 address + 30h/10h
@@ -75,6 +80,8 @@ struct NandConfig {
   unsigned pages_written(const FlashCommand& c) const {
     return c.op == FlashOp::Program && !c.slc ? bits_per_cell : 1u;
   }
+  // The bytes of one data unit (units_per_page).
+  std::uint32_t unit_bytes() const { return page_bytes / units_per_page; }
   // The pages of a block in SLC mode: one per wordline.
   std::uint32_t slc_pages_per_block() const { return pages_per_block / bits_per_cell; }
   // Problems with the values, each naming its config key; empty when valid.

@@ -15,7 +15,9 @@ class PageImage {
   virtual ~PageImage() = default;
   // The token of a page, by its device-wide index:
   //   (((channel * chips + chip) * dies + die) * planes + plane) * blocks_per_plane + block)
-  //   * pages_per_block + page   (the FTL's physical page address).
+  //   * pages_per_block + page   (the FTL's physical page address);
+  // with pages of U data units (NandConfig::units_per_page), of unit u of a page, at that
+  // index x U + u (the FTL numbers its mapping units so).
   virtual Token token(std::uint32_t page) const = 0;
 };
 

@@ -102,7 +102,9 @@ class RtlBlock {
     // Its page offset, above it its read level, and above that its cell mode: partners
     // share all three (a die senses an n-plane read at one level, and runs an n-plane
     // command in one mode: controller/combined_command.h), an erase's partners the mode.
-    model_->push_page = c.page | std::uint32_t{c.read_level} << 16 | std::uint32_t{c.slc} << 24;
+    // The cell mode's byte carries a read's data unit above it (FlashCommand::unit < 16): the
+    // block joins reads of one unit only (why_not_joined).
+    model_->push_page = c.page | std::uint32_t{c.read_level} << 16 | (std::uint32_t{c.slc} | std::uint32_t{c.unit} << 1) << 24;
     model_->push_keep = c.keep_order;
     tick();
     model_->push = 0;

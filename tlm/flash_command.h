@@ -53,6 +53,9 @@ constexpr unsigned kMaxPlanes = 8;  // planes per die the command format can add
 // Bits per cell the command format can address (nand.bits_per_cell): a program of a
 // wordline carries this many pages per plane at most.
 constexpr unsigned kMaxBitsPerCell = 4;
+// Data units per page the model keeps apart (NandConfig::units_per_page: the FTL's mapping
+// units), at most.
+constexpr unsigned kMaxUnitsPerPage = 16;
 
 // Resume: the controller's RESUME of the program or erase its die holds suspended
 // (docs/nand-timing.md, "Suspend and resume"); a command of the protocol, not an
@@ -116,6 +119,16 @@ struct FlashCommand {
   std::array<std::uint32_t, kMaxPlanes> block{};  // block per plane
   std::array<Token, kMaxPlanes> token{};          // program: written; read: returned
   // (A wordline program's other pages' tokens: wordline_token, at the end.)
+  // Pages of several data units (NandConfig::units_per_page = U > 1): a READ returns in
+  // `token` the data of unit `unit` of its page (its column: unit x page_bytes / U); a
+  // PROGRAM writes each unit's own data: for a plane p in `unit_planes`, from
+  // unit_tokens[p], [k x U + u] for page k of its wordline (0 with one bit per cell or in
+  // SLC mode) and unit u, kept by its issuer until the command completes (an n-plane
+  // command joined from parts takes each part's pointer); for a plane not in it, every
+  // unit of page k holds token_of(k, p).
+  std::uint8_t unit = 0;
+  std::uint8_t unit_planes = 0;
+  std::array<const Token*, kMaxPlanes> unit_tokens{};
   // read: the bytes of each plane's page moved out on the bus, from the column given in
   // the command's address cycles (ONFI: a read's address carries its column); 0 = the
   // whole page. tR is the whole page's either way.

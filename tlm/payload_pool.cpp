@@ -77,6 +77,8 @@ void FlashCommand::reset() {
   channel = chip = die = 0;
   plane_mask = 0;
   page = 0;
+  unit = 0;
+  unit_planes = 0;
   out_bytes = 0;
   id = 0;
   status = FlashStatus::Pending;
