@@ -21,10 +21,20 @@ std::vector<std::string> FtlConfig::validate() const {
                    "any order, fastest-varying first, e.g. CWDP");
   for (std::string& e : param::check(*this))  // the ranges of its own keys (the NAND's checked above)
     if (std::find(errs.begin(), errs.end(), e) == errs.end()) errs.push_back(std::move(e));
+  if (mapping_unit_bytes != 0 &&
+      (mapping_unit_bytes % 512 != 0 || nand.page_bytes % mapping_unit_bytes != 0 ||
+       nand.page_bytes / mapping_unit_bytes > kMaxUnitsPerPage)) {
+    std::ostringstream os;
+    os << "mapping units of " << mapping_unit_bytes << " bytes: a mapping unit is a whole number of 512-byte sectors that divides the page ("
+       << param::key(&nand::NandConfig::page_bytes) << " = " << nand.page_bytes << "), at most " << kMaxUnitsPerPage
+       << " to a page; 0: the page";
+    errs.push_back(os.str());
+  }
   if (errs.empty()) {
-    if (nand.total_pages() >= 0xFFFFFFFFull)
-      errs.push_back("the FTL addresses at most 2^32 - 1 physical pages; this geometry has " +
-                     std::to_string(nand.total_pages()));
+    const std::uint64_t units = nand.total_pages() * units_per_page();  // the FTL's pages
+    if (units >= 0xFFFFFFFFull)
+      errs.push_back("the FTL addresses at most 2^32 - 1 physical pages; this geometry has " + std::to_string(units) +
+                     (units_per_page() > 1 ? " mapping units" : std::string()));
     const std::uint32_t low = std::max<std::uint32_t>(
         2, static_cast<std::uint32_t>(std::ceil(gc_threshold * nand.blocks_per_plane)));
     const std::uint32_t slc = slc_blocks(nand.blocks_per_plane - std::min(nand.blocks_per_plane, reserved_blocks()));
@@ -49,7 +59,9 @@ std::vector<std::string> FtlConfig::validate() const {
     if (map_journal) {
       // The log holds the last complete checkpoint, the journal since it began and the
       // checkpoint under way, with a stripe being erased and one being written.
-      const std::uint64_t logical = static_cast<std::uint64_t>(std::floor(nand.total_pages() * (1.0 - overprovisioning)));
+      // (4 bytes a logical page of the FTL's: a mapping unit.)
+      const std::uint64_t logical =
+          static_cast<std::uint64_t>(std::floor(nand.total_pages() * units_per_page() * (1.0 - overprovisioning)));
       // (A log block in SLC mode with n > 1: 1/n of its pages.)
       const std::uint64_t stripe = nand.total_pages() / nand.blocks_per_plane / nand.bits_per_cell;
       const std::uint64_t ckpt = checkpoint_pages(logical, nand.page_bytes);
@@ -64,9 +76,10 @@ std::vector<std::string> FtlConfig::validate() const {
   return errs;
 }
 
-Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
+Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg), part_(cfg.nand) {
   std::vector<std::string> errs = cfg_.validate();
   if (!errs.empty()) throw std::invalid_argument(errs.front());
+  part_.units_per_page = cfg_.units_per_page();
   const nand::NandConfig& n = cfg_.nand;
   planes_ = static_cast<std::uint32_t>(n.chips() * n.dies_per_chip * n.planes_per_die);
   const std::uint32_t reserved = cfg_.reserved_blocks();
@@ -114,6 +127,9 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg) {
     nand_blocks_per_plane_ = B;
     cfg_.nand.blocks_per_plane = tlc;
   }
+  // Mapping units smaller than a page: the FTL's pages are the units.
+  cfg_.nand.pages_per_block *= part_.units_per_page;
+  cfg_.nand.page_bytes /= part_.units_per_page;
   pages_per_plane_ = n.blocks_per_plane * n.pages_per_block;
   // The SLC cache's blocks after every plane's others.
   slc_ = slc;
@@ -161,6 +177,10 @@ PhysAddr Ftl::decode(std::uint32_t ppa) const {
     if (!nand_block_.empty()) a.block = nand_block_[std::size_t{r / n.blocks_per_plane} * n.blocks_per_plane + a.block];
     r /= n.blocks_per_plane;
   }
+  if (const std::uint32_t u = part_.units_per_page; u > 1) {  // the NAND's page and its unit
+    a.unit = a.page % u;
+    a.page /= u;
+  }
   a.plane = static_cast<std::uint16_t>(r % n.planes_per_die);
   r /= n.planes_per_die;
   a.die = static_cast<std::uint16_t>(r % n.dies_per_chip);
@@ -191,9 +211,10 @@ std::uint32_t Ftl::encode(const PhysAddr& a) const {
   const std::uint32_t block =
       nand_block_.empty() ? a.block : ftl_block_[std::size_t{plane} * nand_blocks_per_plane_ + a.block];
   if (block == kUnmapped) return kUnmapped;
+  const std::uint32_t page = a.page * part_.units_per_page + a.unit;  // the FTL's
   if (block >= n.blocks_per_plane)  // the SLC cache's
-    return (first_slc_block(plane) + (block - n.blocks_per_plane)) * n.pages_per_block + a.page;
-  return (plane * n.blocks_per_plane + block) * n.pages_per_block + a.page;
+    return (first_slc_block(plane) + (block - n.blocks_per_plane)) * n.pages_per_block + page;
+  return (plane * n.blocks_per_plane + block) * n.pages_per_block + page;
 }
 
 std::uint32_t Ftl::chip_of_plane(std::uint32_t plane) const {
@@ -598,7 +619,7 @@ void Ftl::precondition_planes(std::uint64_t fill, double drive_writes, std::uint
       std::uint32_t pages = k < shape.full ? ppb : image_->valid_at_age(p, k);
       // Cells of n bits: an open block's write point at a wordline's end, the pages after
       // its valid ones filler (written, not valid), as the firmware pads.
-      if (const std::uint32_t n = cfg_.nand.bits_per_cell; n > 1) pages = (pages + n - 1) / n * n;
+      if (const std::uint32_t w = wordline_pages(); w > 1) pages = (pages + w - 1) / w * w;
       blk.valid = static_cast<std::uint16_t>(image_->valid_at_age(p, k));
       blk.write_ptr = blk.image_pages = static_cast<std::uint16_t>(pages);
       blk.image_bits = true;

@@ -7,6 +7,10 @@
 // A physical page address (ppa) is one 32-bit index:
 //   ((plane_id * blocks_per_plane) + block) * pages_per_block + page,
 //   plane_id = ((channel * chips + chip) * dies + die) * planes + plane.
+// With mapping units smaller than a page (FtlConfig::mapping_unit_bytes: U units a page),
+// the FTL's pages are those units: config().nand describes the NAND as the FTL sees it
+// (pages of a unit, U times as many a block), part() the NAND itself, and unit u of the
+// NAND's page g of a block is the FTL's page g * U + u of it (decode: PhysAddr::unit).
 // With static allocation a logical page is written to one plane; GC moves data inside
 // its die (ftl.gc_destination = die) or its plane (plane), so its chip never changes (the
 // PIQ paper relies on that).
@@ -47,6 +51,13 @@ inline std::uint32_t journal_entries_per_page(std::uint32_t page_bytes) { return
 
 struct FtlConfig {
   nand::NandConfig nand;
+  // The mapping unit (docs/controller.md, "Mapping units"): 0 = the page; else a divisor of
+  // nand.page_bytes of whole 512-byte sectors. The FTL maps, allocates and collects units,
+  // page_bytes / mapping_unit_bytes of them a page (NandConfig::units_per_page).
+  std::uint32_t mapping_unit_bytes = 0;
+  std::uint32_t units_per_page() const {
+    return mapping_unit_bytes && mapping_unit_bytes < nand.page_bytes ? nand.page_bytes / mapping_unit_bytes : 1;
+  }
   double overprovisioning = 0.07;  // fraction of physical pages hidden from the host
   std::string allocation = "CWDP";  // first letter varies fastest: channel, chip (Way), Die, Plane
   double gc_threshold = 0.05;       // GC a plane when its free blocks fall below this fraction
@@ -99,7 +110,8 @@ struct FtlConfig {
 
 struct PhysAddr {
   std::uint16_t channel, chip, die, plane;
-  std::uint32_t block, page;
+  std::uint32_t block, page;  // the NAND's block and page
+  std::uint32_t unit = 0;     // the data unit of the page (mapping units smaller than a page)
 };
 
 // What preconditioning writes and erases directly into the NAND's page state.
@@ -136,7 +148,9 @@ class FlashBackdoor {
     for (std::uint32_t i = 0; i < pages; ++i) t[i] = image_->token(first_ppa + i);
     program_block(a, t.data(), pages);
   }
-  // Programs pages [0, n) of a.block in order (a.page ignored).
+  // Programs pages [0, n) of a.block in order (a.page ignored): the FTL's pages, with
+  // mapping units smaller than a page its units (this default programs one unit a page:
+  // a backdoor of a NAND with several overrides it).
   virtual void program_block(const PhysAddr& a, const Token* tokens, std::uint32_t n) {
     PhysAddr b = a;
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -153,7 +167,15 @@ class Ftl {
  public:
   explicit Ftl(const FtlConfig& cfg);
 
+  // The configuration as the FTL sees it: with mapping units smaller than a page, its
+  // NAND's pages are the units (the file's head).
   const FtlConfig& config() const { return cfg_; }
+  // The NAND itself: its pages, and their data units (units_per_page).
+  const nand::NandConfig& part() const { return part_; }
+  std::uint32_t units_per_page() const { return part_.units_per_page; }
+  // The FTL's pages a program writes: a wordline's (its n pages' units), or in SLC mode a
+  // page's units.
+  std::uint32_t wordline_pages() const { return cfg_.nand.bits_per_cell * part_.units_per_page; }
   std::uint64_t logical_pages() const { return logical_pages_; }
   std::uint32_t planes() const { return planes_; }
   // The map log's k-th block of `plane` (k < config().reserved_blocks()), its page `page`:
@@ -161,7 +183,7 @@ class Ftl {
   PhysAddr map_log_address(std::uint32_t plane, std::uint32_t k, std::uint32_t page) const;
   // The pages a map log block holds: with cells of n > 1 bits the log is written in SLC
   // mode (a page per program, no wordline to fill), so 1/n of the block.
-  std::uint32_t map_log_pages_per_block() const { return cfg_.nand.slc_pages_per_block(); }
+  std::uint32_t map_log_pages_per_block() const { return part_.slc_pages_per_block(); }
   // The start state of the map log's blocks: erased, and with n > 1 in SLC mode (the
   // firmware formatted them so before time 0). Nothing without a map log or with n = 1.
   void format_map_log(FlashBackdoor& nand) const;
@@ -585,6 +607,7 @@ class Ftl {
   void instant_gc(std::uint32_t plane, FlashBackdoor& nand);
 
   FtlConfig cfg_;
+  nand::NandConfig part_;  // the NAND's own geometry (part())
   std::uint32_t planes_;
   std::uint32_t pages_per_plane_;
   std::uint64_t logical_pages_;

@@ -22,7 +22,7 @@ GcUnit::GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, bool in_di
       counters_(counters),
       jobs_(ftl.planes()), background_programs_(ftl.planes(), 0), wanted_(ftl.config().nand.chips(), 0),
       stuck_(ftl.planes(), 0) {
-  slack_ = (ftl.config().nand.bits_per_cell - 1) * (in_die ? ppd_ : 1);
+  slack_ = (ftl.wordline_pages() - 1) * (in_die ? ppd_ : 1);
 }
 
 bool GcUnit::stuck(std::uint32_t plane) const {
@@ -274,9 +274,10 @@ std::uint64_t GcUnit::resume(std::uint64_t seed, FlashBackdoor& nand) {
       ++copies;
     }
     job.copies_left -= static_cast<std::uint32_t>(job.next);
-    // Cells of n bits: the GC stream's wordline padded, as the firmware pads a partial one.
-    if (const std::uint32_t n = ftl_.config().nand.bits_per_cell; n > 1)
-      while (ftl_.open_block(plane, true) != kUnmapped && ftl_.next_offset(plane, true) % n) {
+    // Cells of n bits (or pages of several mapping units): the GC stream's wordline padded,
+    // as the firmware pads a partial one.
+    if (const std::uint32_t w = ftl_.wordline_pages(); w > 1)
+      while (ftl_.open_block(plane, true) != kUnmapped && ftl_.next_offset(plane, true) % w) {
         const std::uint32_t to = ftl_.allocate(plane, true);
         nand.program(ftl_.decode(to), kUnwrittenToken);
         ftl_.programmed(to);

@@ -8,8 +8,8 @@ namespace ssd::ctrl {
 
 MapLog::MapLog(const Ftl& ftl, const Clock& clock, Port& port, FirmwareTrace* trace)
     : ftl_(ftl), clock_(clock), port_(port), trace_(trace), planes_(ftl.planes()), ppb_(ftl.map_log_pages_per_block()),
-      epp_(journal_entries_per_page(ftl.config().nand.page_bytes)),
-      ckpt_pages_(checkpoint_pages(ftl.logical_pages(), ftl.config().nand.page_bytes)),
+      epp_(journal_entries_per_page(ftl.part().page_bytes)),
+      ckpt_pages_(checkpoint_pages(ftl.logical_pages(), ftl.part().page_bytes)),
       interval_updates_(ftl.config().checkpoint_interval_updates),
       interval_ticks_(us_to_ticks(ftl.config().checkpoint_interval_us)) {
   const FtlConfig& c = ftl.config();

@@ -102,8 +102,9 @@ std::vector<std::string> NandConfig::validate() const {
        << key(&NandConfig::bits_per_cell) << " = " << bits_per_cell << " pages";
     errs.push_back(os.str());
   }
-  if (errs.empty() && (units_per_page < 1 || units_per_page > kMaxUnitsPerPage || page_bytes % units_per_page != 0 ||
-                       page_bytes / units_per_page % 512 != 0)) {
+  if (errs.empty() && units_per_page != 1 &&
+      (units_per_page < 1 || units_per_page > kMaxUnitsPerPage || page_bytes % units_per_page != 0 ||
+       page_bytes / units_per_page % 512 != 0)) {
     std::ostringstream os;
     os << "pages of " << units_per_page << " data units (the FTL's mapping units) with " << key(&NandConfig::page_bytes)
        << " = " << page_bytes << ": a unit must be a whole number of 512-byte sectors, at most " << kMaxUnitsPerPage

@@ -26,7 +26,7 @@ struct NandConfig {
   // PROGRAM in one tPROG.
   std::uint32_t bits_per_cell = 1;
   // The data units of a page the model keeps apart, each with its own token (FlashCommand::
-  // unit): the FTL's mapping units (ftl.mapping_unit_bytes), page_bytes / units_per_page
+  // unit): the FTL's mapping units (FtlConfig::mapping_unit_bytes), page_bytes / units_per_page
   // bytes each. Set by the model from the FTL's key, not a key of its own; 1: the page
   // holds one token.
   std::uint32_t units_per_page = 1;

@@ -427,7 +427,7 @@ void FullSsd::build_power(const Config& cfg, const Settings& s, VcdWriter* vcd) 
     tv_recovery_ = vcd->declare("ssd.power.recovery_ns", 40);
   }
   power_mode = p.cut_mode;
-  recovery_reads_ = std::make_unique<nand::ReadBurst>(firmware->ftl().config().nand);
+  recovery_reads_ = std::make_unique<nand::ReadBurst>(firmware->ftl().part());
   const ctrl::CacheMode cache = s.fw.write_cache;
   ledger = std::make_unique<host::DurabilityLedger>(cache != ctrl::CacheMode::Volatile);
   host->set_ledger(ledger.get());

@@ -11,7 +11,7 @@ class NandBackdoor : public FlashBackdoor {
  public:
   explicit NandBackdoor(nand::NandDevice& nand) : nand_(nand) {}
   void program(const PhysAddr& a, Token t) override {
-    nand_.engine(a.channel).backdoor_program(a.chip, a.die, a.plane, a.block, a.page, t);
+    nand_.engine(a.channel).backdoor_program(a.chip, a.die, a.plane, a.block, a.page, t, a.unit);
   }
   void erase(const PhysAddr& a) override {
     nand_.engine(a.channel).backdoor_erase(a.chip, a.die, a.plane, a.block);
@@ -32,11 +32,12 @@ class NandBackdoor : public FlashBackdoor {
   }
   // The engine reads the block's pages from the image: nothing is stored per page.
   void load_image_block(const PhysAddr& a, std::uint32_t first_ppa, std::uint32_t pages, std::uint32_t erases) override {
-    const std::uint32_t image_block = first_ppa / nand_.config().pages_per_block;
+    // (The FTL's pages: with mapping units smaller than a page, its units.)
+    const std::uint32_t image_block = first_ppa / (nand_.config().pages_per_block * nand_.config().units_per_page);
     nand_.engine(a.channel).backdoor_load_image(a.chip, a.die, a.plane, a.block, pages, erases, image_block);
   }
   Token read(const PhysAddr& a) const override {
-    return nand_.engine(a.channel).backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
+    return nand_.engine(a.channel).backdoor_read(a.chip, a.die, a.plane, a.block, a.page, a.unit);
   }
 
  private:

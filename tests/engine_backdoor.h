@@ -19,7 +19,10 @@ struct EngineBackdoor : FlashBackdoor {
     for (unsigned c = 0; c < n.channels; ++c) ch.push_back(std::make_unique<nand::ChannelEngine>(n, c));
   }
   void program(const PhysAddr& a, Token t) override {
-    ch[a.channel]->backdoor_program(a.chip, a.die, a.plane, a.block, a.page, t);
+    ch[a.channel]->backdoor_program(a.chip, a.die, a.plane, a.block, a.page, t, a.unit);
+  }
+  void program_block(const PhysAddr& a, const Token* tokens, std::uint32_t n) override {
+    ch[a.channel]->backdoor_program_block(a.chip, a.die, a.plane, a.block, tokens, n);
   }
   void erase(const PhysAddr& a) override { ch[a.channel]->backdoor_erase(a.chip, a.die, a.plane, a.block); }
   // One erase at a time unless `lazy`: both ways must leave the same state.
@@ -29,7 +32,7 @@ struct EngineBackdoor : FlashBackdoor {
   }
   void set_slc(const PhysAddr& a) override { ch[a.channel]->backdoor_set_slc(a.chip, a.die, a.plane, a.block, true); }
   Token read(const PhysAddr& a) const override {
-    return ch[a.channel]->backdoor_read(a.chip, a.die, a.plane, a.block, a.page);
+    return ch[a.channel]->backdoor_read(a.chip, a.die, a.plane, a.block, a.page, a.unit);
   }
   void image_renumbered() override {
     if (lazy)
@@ -43,7 +46,8 @@ struct EngineBackdoor : FlashBackdoor {
   void load_image_block(const PhysAddr& a, std::uint32_t first_ppa, std::uint32_t pages, std::uint32_t erases) override {
     if (lazy)
       ch[a.channel]->backdoor_load_image(a.chip, a.die, a.plane, a.block, pages, erases,
-                                         first_ppa / ch[a.channel]->config().pages_per_block);
+                                         first_ppa / (ch[a.channel]->config().pages_per_block *
+                                                      ch[a.channel]->config().units_per_page));
     else FlashBackdoor::load_image_block(a, first_ppa, pages, erases);
   }
 };

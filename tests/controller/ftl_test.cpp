@@ -573,3 +573,89 @@ TEST_CASE("ftl: the SLC cache is refused without cells of more bits, or with too
   REQUIRE(!e.empty());
   CHECK(e.front().find("gives 0 SLC blocks per plane of 32") != std::string::npos);
 }
+
+// ---- mapping units smaller than a page (FtlConfig::mapping_unit_bytes) ----
+
+namespace {
+FtlConfig with_units(std::uint32_t page_bytes, std::uint32_t unit_bytes, std::uint32_t bits = 1) {
+  FtlConfig f = small();
+  f.nand.page_bytes = page_bytes;
+  f.nand.bits_per_cell = bits;
+  if (bits > 1) f.nand.pages_per_block = 12 * bits;
+  f.mapping_unit_bytes = unit_bytes;
+  return f;
+}
+}  // namespace
+
+TEST_CASE("ftl: mapping units are the FTL's pages, U to a NAND page, unit u of page g its page g x U + u",
+          "[ftl][units]") {
+  const Ftl pages(with_units(16384, 0));
+  const Ftl units(with_units(16384, 4096));
+  CHECK(pages.units_per_page() == 1);
+  REQUIRE(units.units_per_page() == 4);
+  CHECK(units.logical_pages() == 4 * pages.logical_pages());
+  CHECK(units.config().nand.pages_per_block == 64);
+  CHECK(units.config().nand.page_bytes == 4096);
+  CHECK(units.part().page_bytes == 16384);
+  CHECK(units.part().pages_per_block == 16);
+  CHECK(units.part().units_per_page == 4);
+  CHECK(units.wordline_pages() == 4);
+  CHECK(Ftl(with_units(16384, 8192, 3)).wordline_pages() == 6);
+  // Block 37 (plane 1, block 5): every FTL page decodes to its NAND page and unit, and back.
+  for (std::uint32_t k = 0; k < 64; ++k) {
+    const std::uint32_t ppa = 37 * 64 + k;
+    const PhysAddr a = units.decode(ppa);
+    CHECK(a.plane == 1);
+    CHECK(a.block == 5);
+    CHECK(a.page == k / 4);
+    CHECK(a.unit == k % 4);
+    CHECK(units.encode(a) == ppa);
+  }
+  CHECK(pages.decode(37 * 16 + 3).unit == 0);
+}
+
+TEST_CASE("ftl: preconditioning with mapping units writes each unit's data into its page's place",
+          "[ftl][units][precondition]") {
+  for (std::uint32_t bits : {1u, 3u}) {
+    const FtlConfig cfg = with_units(16384, 4096, bits);
+    INFO("bits " << bits);
+    {  // replayed: units written one by one, GC copying them
+      Ftl f(cfg);
+      EngineBackdoor nand(f.part());
+      const std::uint64_t fill = f.logical_pages() * 9 / 10;
+      f.precondition(fill, fill, 42, nand, token_of);
+      for (std::uint64_t lpn = 0; lpn < fill; ++lpn) {
+        const std::uint32_t ppa = f.lookup(lpn);
+        REQUIRE(ppa != kUnmapped);
+        if (nand.read(f.decode(ppa)) != token_of(lpn)) FAIL("token mismatch at unit " << lpn);
+      }
+      std::uint32_t emin, emax;
+      double emean;
+      f.erase_stats(emin, emax, emean);
+      CHECK(emax > 0);  // GC ran
+    }
+    for (bool lazy : {false, true}) {  // the steady state's image, stored or read lazily
+      Ftl f(cfg);
+      EngineBackdoor nand(f.part(), lazy);
+      const std::uint64_t fill = f.logical_pages() * 3 / 4;
+      f.precondition_image(fill, 2.0, 11, nand, token_of);
+      for (std::uint64_t lpn = 0; lpn < fill; ++lpn) {
+        const std::uint32_t ppa = f.lookup(lpn);
+        REQUIRE(ppa != kUnmapped);
+        if (nand.read(f.decode(ppa)) != token_of(lpn)) FAIL("token mismatch at unit " << lpn << " lazy " << lazy);
+      }
+      // The open blocks' write points end whole wordlines of units.
+      for (std::uint32_t p = 0; p < f.planes(); ++p)
+        for (bool gc : {false, true})
+          if (f.open_block(p, gc) != kUnmapped) CHECK(f.next_offset(p, gc) % f.wordline_pages() == 0);
+    }
+  }
+}
+
+TEST_CASE("ftl: a mapping unit that is not whole sectors dividing the page is refused", "[ftl][units][config]") {
+  CHECK_THAT(with_units(16384, 3000).validate().at(0), Catch::Contains("mapping units of 3000 bytes"));
+  CHECK_THAT(with_units(16384, 6144).validate().at(0), Catch::Contains("divides the page"));
+  CHECK_THAT(with_units(16384, 512).validate().at(0), Catch::Contains("at most 16 to a page"));
+  CHECK(with_units(16384, 1024).validate().empty());
+  CHECK(with_units(16384, 16384).units_per_page() == 1);  // the page itself
+}

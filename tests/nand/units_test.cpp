@@ -73,7 +73,7 @@ FlashCommand& read(Harness& h, std::uint32_t block, std::uint32_t page, unsigned
 
 }  // namespace
 
-TEST_CASE("data units: a program stores each unit's data; a read returns its unit and moves out the bytes asked",
+TEST_CASE("data units: a program stores each unit's data, a read returns its unit and moves out the bytes asked",
           "[nand][units]") {
   Harness h(part(4));
   std::vector<Token> buf;
@@ -141,7 +141,7 @@ TEST_CASE("data units: a unit past the page's is a protocol error naming it", "[
   CHECK(r.error.find("unit 1 does not exist (a page holds 1 unit of data") != std::string::npos);
 }
 
-TEST_CASE("data units: the backdoor writes a page unit by unit, in order; units not written read erased",
+TEST_CASE("data units: the backdoor writes a page unit by unit, in order, and units not written read erased",
           "[nand][units]") {
   Harness h(part(4));
   h.engine.backdoor_program(0, 0, 0, 3, 0, 0xA0u, 0);
