@@ -12,9 +12,11 @@ rm -rf "$dir"; mkdir -p "$dir"
 "$ssdsim" "$@" --set report.request_timeline="$ids" --set trace.request="$ids" --set trace.scopes=ssd.request \
   --set trace.vcd="$dir/trace.vcd" --set report.requests_csv="$dir/requests.csv" --out "$dir" >"$dir/out.txt" 2>&1 \
   || { cat "$dir/out.txt"; echo "cli_attribution_marked: ssdsim failed" >&2; exit 1; }
-exec python3 - "$dir" "$ids" <<'PY'
+exec python3 - "$dir" "$ids" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
 import csv, re, sys
 d, ids = sys.argv[1], [int(x) for x in sys.argv[2].split(",")]
+sys.path.insert(0, sys.argv[3])
+import vcd_changes
 ps = lambda s: int(round(float(s) * 1e6))  # us with 6 decimals -> ps, exact
 rows = {int(r["id"]): r for r in csv.DictReader(open(f"{d}/requests.csv"))}
 # The timelines: per request, its rows (t, page or None, command, stage).
@@ -33,22 +35,7 @@ for line in open(f"{d}/out.txt"):
     else:
         cur.append((ps(m.group(1)), None, None, m.group(2).strip()))
 # The VCD: changes of ssd.request.rID.pK.stage.
-vars_, scope, changes, t = {}, [], {}, 0
-for line in open(f"{d}/trace.vcd"):
-    w = line.split()
-    if not w:
-        continue
-    if w[0] == "$scope":
-        scope.append(w[2])
-    elif w[0] == "$upscope":
-        scope.pop()
-    elif w[0] == "$var":
-        vars_.setdefault(w[3], []).append(".".join(scope + [w[4]]))
-    elif w[0].startswith("#"):
-        t = int(w[0][1:])
-    elif w[0].startswith("b") and len(w) == 2:
-        for name in vars_.get(w[1], []):
-            changes.setdefault(name, []).append((t, int(w[0][1:], 2)))
+changes = vcd_changes.changes(f"{d}/trace.vcd")
 P = lambda r, *names: sum(ps(r[f"part_{n}_us"]) for n in names)
 CONFLICT = ["conflict_host_read", "conflict_host_write", "conflict_gc_read", "conflict_gc_program", "conflict_erase"]
 bad, checked = [], 0

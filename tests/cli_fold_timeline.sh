@@ -35,8 +35,10 @@ rm -rf "$dir"; mkdir -p "$dir"
   --set nand.bits_per_cell=3 --set ftl.overprovisioning=0.25 --set ftl.slc_cache_fraction=0.125 \
   --set trace.vcd="$dir/fold.vcd" --out "$dir" >"$dir/out.txt" 2>&1 \
   || { cat "$dir/out.txt"; echo "cli_fold_timeline: ssdsim failed" >&2; exit 1; }
-exec python3 - "$dir/fold.vcd" <<'PY'
+exec python3 - "$dir/fold.vcd" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
 import sys
+sys.path.insert(0, sys.argv[2])
+import vcd_changes
 US = 1000000  # ps
 C, D, CE = round(7e6 / 333), round(4096e6 / 333), round(5e6 / 333)
 T_R, T_PROG, T_PROG_SLC, T_BERS, CORE = 30 * US, 750 * US, 200 * US, 3800 * US, 2 * US
@@ -69,28 +71,9 @@ want["gc falls"] = er + CE + T_BERS
 
 # The VCD: the die's array (1 read, 2 program, 3 erase) and the bus phase (1 command,
 # 2 data in, 3 data out) from the 4th host write's end, and the plane's GC signal.
-names, scope, t = {}, [], 0
-changes = []
-for line in open(sys.argv[1]):
-    w = line.split()
-    if not w:
-        continue
-    if w[0] == "$scope":
-        scope.append(w[2])
-    elif w[0] == "$upscope":
-        scope.pop()
-    elif w[0] == "$var":
-        names[w[3]] = ".".join(scope + [w[4]])
-    elif w[0].startswith("#"):
-        t = int(w[0][1:])
-    elif w[0][0] == "b":
-        changes.append((t, names.get(w[1], ""), int(w[0][1:], 2)))
-    elif w[0][0] in "01" and not w[0].startswith("$"):
-        changes.append((t, names.get(w[0][1:], ""), int(w[0][0])))
-after = [(t, n, v) for t, n, v in changes if t >= want["gc rises"]]
-arr = [(t, v) for t, n, v in after if n.endswith("die0.array")]
-bus = [(t, v) for t, n, v in after if n.endswith("ch0.bus_phase")]
-gc = [(t, v) for t, n, v in after if n.endswith("plane0.gc")]
+changes = vcd_changes.changes(sys.argv[1])
+signal = lambda suffix: [(t, v) for n, c in changes.items() if n.endswith(suffix) for t, v in c if t >= want["gc rises"]]
+arr, bus, gc = signal("die0.array"), signal("ch0.bus_phase"), signal("plane0.gc")
 spans = lambda xs, kind: [(a, b) for (a, v), (b, _) in zip(xs, xs[1:]) if v == kind]
 reads, progs, erases = spans(arr, 1), spans(arr, 2), spans(arr, 3)
 cmd_starts = [a for a, v in bus if v == 1]
