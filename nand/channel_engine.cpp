@@ -59,7 +59,7 @@ ChannelEngine::ChannelEngine(const NandConfig& cfg, unsigned channel, ChipActivi
   // Tokens, a data unit's each: a page below its block's write pointer has been written,
   // one at or above it is erased. A block's tokens take memory once it is written
   // (common/pages_by_block.h).
-  tokens_ = PagesByBlock<Token>(blocks, cfg_.pages_per_block * units_);
+  tokens_ = PagesByBlock<Token>(blocks, cfg_.units_per_block());
   pages_.assign(blocks, BlockPages{});
   erase_count_.assign(blocks, 0);
   if (faults_ && faults_->bad_blocks_per_plane()) image_block_.assign(blocks, 0);  // the FTL numbers the good blocks only
@@ -113,7 +113,7 @@ void ChannelEngine::backdoor_program(unsigned chip, unsigned die, unsigned plane
 void ChannelEngine::backdoor_program_block(unsigned chip, unsigned die, unsigned plane,
                                            std::uint32_t block, const Token* tokens, std::uint32_t n) {
   const std::size_t bi = block_at(chip, die, plane, block);
-  if (pages_[bi].write_ptr != 0 || n > cfg_.pages_per_block * units_)
+  if (pages_[bi].write_ptr != 0 || n > cfg_.units_per_block())
     throw std::logic_error("NAND backdoor: block " + std::to_string(block) + " is not erased");
   if (n) std::copy(tokens, tokens + n, tokens_.chunk(bi));
   pages_[bi].write_ptr = static_cast<std::uint16_t>((n + units_ - 1) / units_);
@@ -142,7 +142,7 @@ void ChannelEngine::set_image(const PageImage* image) { image_ = image; }
 void ChannelEngine::backdoor_load_image(unsigned chip, unsigned die, unsigned plane, std::uint32_t block,
                                         std::uint32_t pages, std::uint32_t erases, std::uint32_t image_block) {
   if (!image_) throw std::logic_error("NAND backdoor: loading a block from an image without one");
-  if (pages > cfg_.pages_per_block * units_ || pages % units_)
+  if (pages > cfg_.units_per_block() || pages % units_)
     throw std::logic_error("NAND backdoor: loading " + std::to_string(pages) + " units into a block of " +
                            std::to_string(cfg_.pages_per_block) + " pages of " + std::to_string(units_));
   pages /= units_;  // the block's pages
@@ -757,11 +757,7 @@ void ChannelEngine::start_bus_command(Job* j, Tick now) {
         j->rest = pages > 1 && cfg_.cache_program && d.array_op;
         for_planes(c->plane_mask, [&](unsigned p) {
           const std::size_t bi = block_index(*c, p);
-          if (units_ == 1) {
-            for (unsigned k = 0; k < pages; ++k) tokens_.at(bi, c->page + k) = c->token_of(k, p);
-          } else {
-            store_units(bi, *c, p, pages);
-          }
+          store_units(bi, *c, p, pages);
           pages_[bi].write_ptr = static_cast<std::uint16_t>(pages_[bi].write_ptr + pages);
           pages_[bi].partial = 0;
           (cfg_.cache_program ? d.planes[p].cache : d.planes[p].data) = j;

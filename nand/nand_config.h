@@ -80,8 +80,9 @@ struct NandConfig {
   unsigned pages_written(const FlashCommand& c) const {
     return c.op == FlashOp::Program && !c.slc ? bits_per_cell : 1u;
   }
-  // The bytes of one data unit (units_per_page).
-  std::uint32_t unit_bytes() const { return page_bytes / units_per_page; }
+  // The data units a block holds (units_per_page): the FTL's pages per block, as
+  // PageImage numbers them.
+  std::uint32_t units_per_block() const { return pages_per_block * units_per_page; }
   // The pages of a block in SLC mode: one per wordline.
   std::uint32_t slc_pages_per_block() const { return pages_per_block / bits_per_cell; }
   // Problems with the values, each naming its config key; empty when valid.

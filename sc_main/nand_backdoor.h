@@ -32,8 +32,7 @@ class NandBackdoor : public FlashBackdoor {
   }
   // The engine reads the block's pages from the image: nothing is stored per page.
   void load_image_block(const PhysAddr& a, std::uint32_t first_ppa, std::uint32_t pages, std::uint32_t erases) override {
-    // (The FTL's pages: with mapping units smaller than a page, its units.)
-    const std::uint32_t image_block = first_ppa / (nand_.config().pages_per_block * nand_.config().units_per_page);
+    const std::uint32_t image_block = first_ppa / nand_.config().units_per_block();  // the FTL's pages: units
     nand_.engine(a.channel).backdoor_load_image(a.chip, a.die, a.plane, a.block, pages, erases, image_block);
   }
   Token read(const PhysAddr& a) const override {

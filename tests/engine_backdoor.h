@@ -46,8 +46,7 @@ struct EngineBackdoor : FlashBackdoor {
   void load_image_block(const PhysAddr& a, std::uint32_t first_ppa, std::uint32_t pages, std::uint32_t erases) override {
     if (lazy)
       ch[a.channel]->backdoor_load_image(a.chip, a.die, a.plane, a.block, pages, erases,
-                                         first_ppa / (ch[a.channel]->config().pages_per_block *
-                                                      ch[a.channel]->config().units_per_page));
+                                         first_ppa / ch[a.channel]->config().units_per_block());
     else FlashBackdoor::load_image_block(a, first_ppa, pages, erases);
   }
 };
