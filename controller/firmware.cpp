@@ -23,16 +23,16 @@ HoldingStage::Config stage_config(const FirmwareConfig& cfg, bool keep_forecast)
 
 }  // namespace
 
-std::uint64_t cache_capacity(const FirmwareConfig& cfg, const nand::NandConfig& n) {
+std::uint64_t cache_capacity(const FirmwareConfig& cfg, const FtlConfig& f) {
   const std::uint64_t pages = cfg.write_cache_pages;
   if (cfg.write_cache == CacheMode::Off) return 0;
-  return cfg.write_cache == CacheMode::Plp ? std::min(pages, plp_pages(n, cfg.holdup_us)) : pages;
+  return cfg.write_cache == CacheMode::Plp ? std::min(pages, plp_pages(f.nand, cfg.holdup_us) * f.units_per_page()) : pages;
 }
 
 Firmware::Firmware(const FtlConfig& ftl, const FirmwareConfig& cfg, std::unique_ptr<WriteAllocator> allocator,
                    std::unique_ptr<FirmwareScheduler> release, FirmwarePorts& ports)
     : cfg_(cfg),
-      spp_(ftl.nand.page_bytes / 512),
+      spp_(ftl.nand.page_bytes / ftl.units_per_page() / 512),  // the FTL's pages: its mapping units
       ftl_(ftl),
       trace_(ftl_, gc_),
       core_(clock_, cfg.clock_mhz, trace_),
@@ -43,7 +43,7 @@ Firmware::Firmware(const FtlConfig& ftl, const FirmwareConfig& cfg, std::unique_
              trace_, counters_, placement_, std::move(release)),
       recovery_(cfg.ecc, stage_, core_, cfg.cycles_per_page, faults_),
       writes_(ftl_, frontier_, stage_, gc_, recovery_, read_only_, splitter_, clock_, ports, counters_, faults_,
-              WriteCache(cfg.write_cache, cache_capacity(cfg, ftl.nand))),
+              WriteCache(cfg.write_cache, cache_capacity(cfg, ftl))),
       splitter_(ftl_, writes_, recovery_, stage_, gc_, read_only_, clock_, ports, ports, counters_, faults_,
                 cfg.read_unit_bytes),
       frontier_(ftl_, gc_, allocator ? std::move(allocator) : std::make_unique<StaticAllocator>(ftl_.static_allocation()),

@@ -102,8 +102,9 @@ struct FirmwareConfig {
 };
 
 // The pages the write cache may hold acknowledged and not yet programmed: the key's,
-// under plp at most what the hold-up programs (plp_pages()), none without a cache.
-std::uint64_t cache_capacity(const FirmwareConfig& cfg, const nand::NandConfig& n);
+// under plp at most what the hold-up programs (plp_pages()), none without a cache; in the
+// FTL's pages (with mapping units, units: the hold-up programs whole NAND pages of them).
+std::uint64_t cache_capacity(const FirmwareConfig& cfg, const FtlConfig& f);
 
 class Firmware {
  public:

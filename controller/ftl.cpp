@@ -25,7 +25,7 @@ std::vector<std::string> FtlConfig::validate() const {
       (mapping_unit_bytes % 512 != 0 || nand.page_bytes % mapping_unit_bytes != 0 ||
        nand.page_bytes / mapping_unit_bytes > kMaxUnitsPerPage)) {
     std::ostringstream os;
-    os << "mapping units of " << mapping_unit_bytes << " bytes: a mapping unit is a whole number of 512-byte sectors that divides the page ("
+    os << param::key(&FtlConfig::mapping_unit_bytes) << " = " << mapping_unit_bytes << ": a mapping unit is a whole number of 512-byte sectors that divides the page ("
        << param::key(&nand::NandConfig::page_bytes) << " = " << nand.page_bytes << "), at most " << kMaxUnitsPerPage
        << " to a page; 0: the page";
     errs.push_back(os.str());
@@ -34,7 +34,8 @@ std::vector<std::string> FtlConfig::validate() const {
     const std::uint64_t units = nand.total_pages() * units_per_page();  // the FTL's pages
     if (units >= 0xFFFFFFFFull)
       errs.push_back("the FTL addresses at most 2^32 - 1 physical pages; this geometry has " + std::to_string(units) +
-                     (units_per_page() > 1 ? " mapping units" : std::string()));
+                     (units_per_page() > 1 ? " mapping units (" + param::key(&FtlConfig::mapping_unit_bytes) + ")"
+                                           : std::string()));
     const std::uint32_t low = std::max<std::uint32_t>(
         2, static_cast<std::uint32_t>(std::ceil(gc_threshold * nand.blocks_per_plane)));
     const std::uint32_t slc = slc_blocks(nand.blocks_per_plane - std::min(nand.blocks_per_plane, reserved_blocks()));
@@ -130,6 +131,7 @@ Ftl::Ftl(const FtlConfig& cfg) : cfg_(cfg), part_(cfg.nand) {
   // Mapping units smaller than a page: the FTL's pages are the units.
   cfg_.nand.pages_per_block *= part_.units_per_page;
   cfg_.nand.page_bytes /= part_.units_per_page;
+  cfg_.nand.units_per_page = 1;
   pages_per_plane_ = n.blocks_per_plane * n.pages_per_block;
   // The SLC cache's blocks after every plane's others.
   slc_ = slc;
@@ -679,6 +681,12 @@ const param::Table<FtlConfig>& FtlConfig::keys() {
     k.part(&FtlConfig::nand, nand::NandConfig::keys())
         .number("ftl.overprovisioning", &FtlConfig::overprovisioning, 0, 0.89,
                 "fraction of the physical pages hidden from the host")
+        .integer("ftl.mapping_unit_bytes", &FtlConfig::mapping_unit_bytes, 0, 1 << 20,
+                 "the FTL's mapping unit (docs/controller.md, Mapping units): 0 = the page; else a divisor of "
+                 "nand.page_bytes of whole 512-byte sectors (4096 inside 16 KiB pages): the FTL maps, allocates and "
+                 "collects units, the write buffer packs them into pages and wordlines, a read of one moves out its "
+                 "codewords (controller.read_unit_bytes)")
+        .unit("bytes")
         .text("ftl.allocation", &FtlConfig::allocation,
               "static allocation order, fastest first: C channel, W chip, D die, P plane")
         .number("ftl.gc_threshold", &FtlConfig::gc_threshold, 0.001, 0.49,

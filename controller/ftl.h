@@ -321,6 +321,9 @@ class Ftl {
   std::uint32_t allocate_tlc(std::uint32_t plane, bool gc_stream) {
     return allocate_in(plane, gc_stream ? kGcStream : kHostStream);
   }
+  // The next page of the plane's host stream in the SLC cache (a filler page padding its
+  // page's units); kUnmapped as allocate().
+  std::uint32_t allocate_slc(std::uint32_t plane) { return allocate_in(plane, kSlcStream); }
   // The pages allocated in a block since its last erase (all of a full one).
   std::uint32_t written_pages(std::uint32_t block_global) const { return blocks_[block_global].write_ptr; }
   // A multi-plane allocation: the next page of the stream on each plane of `plane_mask`

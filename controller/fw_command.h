@@ -94,10 +94,13 @@ struct FwCommand {
   // An n-plane command: per plane, the single-page command the firmware built for that
   // page, which takes the command's result at its end; all null for one page.
   std::array<FwCommand*, kMaxPlanes> part{};
-  // Cells of n bits (nand.bits_per_cell): a program carrying its wordline (the last page
-  // of it to bind, `lined`) holds the wordline's lower pages, each a program the firmware
-  // built, which take the command's result at its end; all null for one bit per cell.
-  std::array<FwCommand*, kMaxBitsPerCell - 1> lower{};
+  // Cells of n bits (nand.bits_per_cell), or pages of several mapping units: a program
+  // carrying its wordline (the last of its pages to bind, `lined`) holds the wordline's
+  // lower pages, each a program the firmware built, which take the command's result at its
+  // end: the first in `lower`, each the next in its `next_lower`, in page order; null for
+  // one page a program.
+  FwCommand* lower = nullptr;
+  FwCommand* next_lower = nullptr;
   bool lined = false;
   bool latched = false;  // a lower page: it waited for its wordline (CommandIssuer::latched)
   bool filler_allocated = false;  // a filler page (padding a wordline) allocated from the FTL
@@ -149,6 +152,14 @@ class FwCommands {
     gp->set_data_length(op == FlashOp::Erase ? 0 : pages * page_bytes);
     return r;
   }
+  // With mapping units smaller than a page: the buffer of a wordline program's units' data
+  // for its plane (FlashCommand::unit_tokens), kept with its payload, room for
+  // kMaxBitsPerCell x kMaxUnitsPerPage units.
+  Token* unit_tokens(const FwCommand& c) {
+    const std::uint32_t slot = FlashPayloadPool::slot_of(*static_cast<tlm::tlm_generic_payload*>(c.payload));
+    while (unit_buffers_.size() <= slot) unit_buffers_.emplace_back();
+    return unit_buffers_[slot].data();
+  }
   // Back to the pool (its record is reused by a later acquire).
   void release(FwCommand& c) { static_cast<tlm::tlm_generic_payload*>(c.payload)->release(); }
   // The record of one of the pool's payloads.
@@ -168,6 +179,7 @@ class FwCommands {
   FlashPayloadPool pool_;
   std::deque<FwCommand> store_;       // stable addresses as the pool grows
   std::vector<FwCommand*> records_;   // by slot
+  std::deque<std::array<Token, kMaxBitsPerCell * kMaxUnitsPerPage>> unit_buffers_;  // by slot, as needed
   std::uint64_t ids_ = 0;
 };
 

@@ -10,7 +10,7 @@ namespace ssd::ctrl {
 HoldingStage::HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier, GcUnit& gc, Core& core,
                            const Clock& clock, FirmwarePorts& ports, FirmwareTrace& trace, FirmwareCounters& counters,
                            PlacementCounters& placement, std::unique_ptr<FirmwareScheduler> policy)
-    : nand_(ftl.config().nand),
+    : nand_(ftl.part()),
       cfg_(cfg),
       ftl_(ftl),
       frontier_(frontier),
@@ -25,7 +25,9 @@ HoldingStage::HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier,
       outstanding_(nand_.chips(), 0),
       queues_(nand_.chips()),
       forecast_(nand_),
-      bits_(nand_.bits_per_cell) {
+      bits_(nand_.bits_per_cell),
+      units_(ftl.units_per_page()),
+      wpl_(ftl.wordline_pages()) {
   const std::uint32_t dies = static_cast<std::uint32_t>(nand_.chips() * nand_.dies_per_chip);
   load_.assign(dies, {});
   if (cfg.batch_depth && nand_.multiplane && nand_.planes_per_die > 1)
@@ -35,7 +37,7 @@ HoldingStage::HoldingStage(const Config& cfg, Ftl& ftl, WriteFrontier& frontier,
   placement_.actual_wait_ps.assign(nand_.channels, 0);
   placement_.predicted_commands.assign(nand_.channels, 0);
   placement_.batch_sizes.assign(nand_.planes_per_die + 1, 0);
-  if (bits_ > 1) latches_.assign(std::size_t{ftl_.planes()} * 2, {});
+  if (wpl_ > 1) latches_.assign(std::size_t{ftl_.planes()} * 3, {});
 }
 
 void HoldingStage::load_add(std::uint32_t plane, FlashOp op, int delta) {
@@ -55,6 +57,7 @@ FwCommand& HoldingStage::acquire_at(FlashOp op, const PhysAddr& a, FlashOrigin o
   f.plane_mask = static_cast<std::uint8_t>(1u << a.plane);
   f.block[a.plane] = a.block;
   f.page = a.page;
+  f.unit = static_cast<std::uint8_t>(a.unit);
   f.origin = origin;
   c.ppa = ppa;
   c.t_built = clock_.now();
@@ -83,7 +86,9 @@ FwCommand& HoldingStage::build(FlashOp op, std::uint32_t ppa, FlashOrigin origin
 }
 
 FwCommand& HoldingStage::build_map(FlashOp op, std::uint32_t plane, const PhysAddr& a, CommandIssuer& issuer) {
-  FwCommand& c = acquire_at(op, a, FlashOrigin::MapLog, plane * nand_.blocks_per_plane * nand_.pages_per_block, issuer);
+  // (Its page numbers are the FTL's: the log's blocks are not among its blocks.)
+  const nand::NandConfig& f = ftl_.config().nand;
+  FwCommand& c = acquire_at(op, a, FlashOrigin::MapLog, plane * f.blocks_per_plane * f.pages_per_block, issuer);
   c.cmd->slc = bits_ > 1;  // the log is written in SLC mode (Ftl::map_log_pages_per_block)
   load_add(plane, op, +1);
   trace_.command(c.ppa, +1, c.t_built);
@@ -256,6 +261,7 @@ void HoldingStage::bind(FwCommand& c) {
   const PhysAddr a = ftl_.decode(ppa);
   c.cmd->block[a.plane] = a.block;
   c.cmd->page = a.page;
+  c.cmd->unit = static_cast<std::uint8_t>(a.unit);
   c.cmd->slc = ftl_.slc_page(ppa);  // the SLC cache's: a program of one page in SLC mode
   c.ppa = ppa;
   c.bound = true;
@@ -263,7 +269,7 @@ void HoldingStage::bind(FwCommand& c) {
 
 void HoldingStage::send(FwCommand& c) {
   if (!c.bound) bind(c);
-  if (bits_ > 1 && !c.combined()) {
+  if (wpl_ > 1 && !c.combined()) {
     if (!wordline(c)) return;  // latched: its wordline's last page takes it
     if (life_ && c.lined) tell_carries(c);  // its pages, the wordline's lower ones with it
   }
@@ -296,7 +302,7 @@ FwCommand& HoldingStage::combine(FwCommand* const* parts, unsigned n) {
 }
 
 void HoldingStage::settle() {
-  if (bits_ > 1) {
+  if (wpl_ > 1) {
     settle_batches();
     // Their issuers told of the programs latched (GC issues more copies), then partial
     // wordlines due padded and on to the block.
@@ -481,7 +487,10 @@ bool HoldingStage::retarget(FwCommand& c, std::uint32_t plane) {
   trace_.plane(plane, now);
   gc_.maybe_start(plane);
   frontier_.wake(from);  // a page freed where writes may wait
-  if (bits_ > 1) wordline_check(latch_of(from, false));  // its wordline may wait for no program now
+  if (wpl_ > 1) {  // its wordlines may wait for no program now
+    wordline_check(latch_of(from, false));
+    wordline_check(slc_latch(from));
+  }
   return true;
 }
 
@@ -500,7 +509,10 @@ bool HoldingStage::cancel(FwCommand& c) {
   commands_.release(c);
   issuer->cancelled(op);  // the newer write carries the page
   frontier_.wake(plane);
-  if (bits_ > 1) wordline_check(latch_of(plane, gc_stream));  // its wordline may wait for no program now
+  if (wpl_ > 1) {  // its wordlines may wait for no program now
+    wordline_check(latch_of(plane, gc_stream));
+    if (!gc_stream) wordline_check(slc_latch(plane));
+  }
   return true;
 }
 
@@ -693,22 +705,23 @@ void HoldingStage::completed(FwCommand& f) {
 
 bool HoldingStage::wordline(FwCommand& c) {
   FlashCommand& f = *c.cmd;
-  if (f.op != FlashOp::Program || c.lined || f.slc || f.origin == FlashOrigin::MapLog) return true;
+  if (f.op != FlashOp::Program || c.lined || f.origin == FlashOrigin::MapLog || (f.slc && units_ == 1)) return true;
   const std::uint32_t plane = plane_of(c);
   const bool gc = f.origin == FlashOrigin::GcProgram && !c.mixed;
-  const std::uint32_t l = latch_of(plane, gc);
+  const std::uint32_t l = f.slc ? slc_latch(plane) : latch_of(plane, gc);
   Latch& L = latches_[l];
   // The stream moved on to another block while a wordline of its last was partial (that
   // block closed when a program to it failed): the old wordline is padded first.
   if (L.count && ftl_.block_of_ppa(L.page[0]->ppa) != ftl_.block_of_ppa(c.ppa)) pad(l, true);
-  const unsigned k = f.page % bits_;
+  // Its place in the program: its page in the wordline (none in SLC mode), its unit in the page.
+  const unsigned size = latch_size(f.slc), k = (f.slc ? 0 : f.page % bits_) * units_ + f.unit;
   if (k != L.count) {
     ports_.error("a program bound page " + std::to_string(f.page) + " of its wordline, whose stream has " +
                  std::to_string(L.count) + " pages latched: " + f.describe());
     return true;
   }
   const std::uint32_t chip = chip_of(c);
-  if (k + 1 < bits_) {  // a lower page: latched until the wordline's last binds
+  if (k + 1 < size) {  // a lower page: latched until the wordline's last binds
     L.page[k] = &c;
     ++L.count;
     c.where = Latched;
@@ -725,18 +738,30 @@ bool HoldingStage::wordline(FwCommand& c) {
     return false;
   }
   // The last page: the command programs the wordline, its first page's address, each
-  // page's data in its place.
+  // page's data in its place (with mapping units, each unit's: FlashCommand::unit_tokens).
   const unsigned p = f.first_plane();
-  f.wordline_token[k - 1][p] = f.token[p];
+  Token* units = units_ > 1 ? commands_.unit_tokens(c) : nullptr;
+  if (units) {
+    units[k] = f.token[p];
+    f.unit_tokens[p] = units;
+    f.unit_planes = static_cast<std::uint8_t>(1u << p);
+  } else {
+    f.wordline_token[k - 1][p] = f.token[p];
+  }
+  FwCommand** next = &c.lower;
   for (unsigned j = 0; j < k; ++j) {
     FwCommand& q = *L.page[j];
-    (j == 0 ? f.token[p] : f.wordline_token[j - 1][p]) = q.cmd->token[p];
-    c.lower[j] = &q;
+    if (units) units[j] = q.cmd->token[p];
+    else (j == 0 ? f.token[p] : f.wordline_token[j - 1][p]) = q.cmd->token[p];
+    *next = &q;
+    next = &q.next_lower;
+    q.next_lower = nullptr;
     q.where = Sent;
     q.wordline_wait = clock_.now() - q.t_latched;
     chip_activity(chip, +1);
   }
-  f.page -= k;
+  f.page -= k / units_;
+  f.unit = 0;
   c.lined = true;
   L = Latch{};
   --partial_;
@@ -745,7 +770,7 @@ bool HoldingStage::wordline(FwCommand& c) {
 }
 
 void HoldingStage::gc_wordlines_due(std::uint32_t plane) {
-  if (bits_ == 1) return;
+  if (wpl_ == 1) return;
   const std::uint32_t ppd = nand_.planes_per_die, first = gc_.copies_in_die() ? plane / ppd * ppd : plane;
   const std::uint32_t n = gc_.copies_in_die() ? ppd : 1;
   for (std::uint32_t p = first; p < first + n; ++p) {
@@ -771,7 +796,7 @@ void HoldingStage::pad_soon(std::uint32_t l) {
 }
 
 unsigned HoldingStage::going_on(FwCommand** parts, unsigned n) {
-  if (bits_ == 1) return n;
+  if (wpl_ == 1) return n;
   unsigned m = 0;
   for (unsigned i = 0; i < n; ++i)
     if (wordline(*parts[i])) parts[m++] = parts[i];
@@ -781,8 +806,8 @@ unsigned HoldingStage::going_on(FwCommand** parts, unsigned n) {
 void HoldingStage::wordline_check(std::uint32_t l) {
   Latch& L = latches_[l];
   // GC's: padded at its run's end (gc_wordlines_due), as its next copies come meanwhile.
-  if (l % 2 == 1) return;
-  if (!L.count || L.queued || frontier_.held_pages(l / 2, false)) return;  // programs to come bind its pages
+  if (gc_latch(l)) return;
+  if (!L.count || L.queued || frontier_.held_pages(plane_of_latch(l), false)) return;  // programs to come bind its pages
   if (clock_.now() >= L.due) {
     pad_soon(l);
     return;
@@ -796,8 +821,8 @@ void HoldingStage::wordline_check(std::uint32_t l) {
 // without an allocation, so that the NAND's wordline is whole.
 void HoldingStage::pad(std::uint32_t l, bool moved_on) {
   Latch& L = latches_[l];
-  const std::uint32_t plane = l / 2;
-  const bool gc = l % 2 == 1;
+  const std::uint32_t plane = plane_of_latch(l);
+  const bool gc = gc_latch(l), slc = is_slc_latch(l);
   if (!L.count || (!moved_on && frontier_.held_pages(plane, gc))) return;  // a program came for it meanwhile
   const FwCommand& first = *L.page[0];
   const std::uint32_t block = ftl_.block_of_ppa(first.ppa);
@@ -805,14 +830,16 @@ void HoldingStage::pad(std::uint32_t l, bool moved_on) {
   const Tick now = clock_.now();
   const bool was_padding = padding_;
   padding_ = true;
-  for (unsigned k = from; k < bits_; ++k) {
+  for (unsigned k = from, size = latch_size(first.cmd->slc); k < size; ++k) {
     const std::uint32_t ppa = first.ppa + k;
     bool allocated = false;
-    if (ftl_.open_block(plane, gc) == block) {
-      if (ftl_.allocate_tlc(plane, gc) != ppa) ports_.error("a filler page is not its wordline's next page");
+    if ((slc ? ftl_.open_slc_block(plane) : ftl_.open_block(plane, gc)) == block) {
+      if ((slc ? ftl_.allocate_slc(plane) : ftl_.allocate_tlc(plane, gc)) != ppa)
+        ports_.error("a filler page is not its wordline's next page");
       allocated = true;
     }
     FwCommand& c = acquire_at(FlashOp::Program, ftl_.decode(ppa), first.cmd->origin, ppa, filler_);
+    c.cmd->slc = slc;  // a page of the SLC cache's
     c.cmd->priority = first.cmd->priority;
     c.cmd->token[c.cmd->first_plane()] = kUnwrittenToken;
     c.filler_allocated = allocated;
@@ -834,10 +861,10 @@ void HoldingStage::pad(std::uint32_t l, bool moved_on) {
 
 void HoldingStage::lower_ended(FwCommand& carrier, const FlashCommand& whole) {
   const Tick now = clock_.now();
-  for (FwCommand*& slot : carrier.lower) {
-    if (!slot) continue;
-    FwCommand& q = *slot;
-    slot = nullptr;
+  for (FwCommand* next = carrier.lower; next;) {
+    FwCommand& q = *next;
+    next = q.next_lower;
+    q.next_lower = nullptr;
     hand_out(whole, *q.cmd);
     part_ended(q, q);
     policy_->completed(q, outlet_);
@@ -847,8 +874,16 @@ void HoldingStage::lower_ended(FwCommand& carrier, const FlashCommand& whole) {
     trace_.command(q.ppa, -1, now);
     commands_.release(q);
   }
-  // The carrier's own page and data again, for its issuer.
+  carrier.lower = nullptr;
+  // The carrier's own page and data again, for its issuer (with mapping units its data
+  // stayed in `token`).
   FlashCommand& f = *carrier.cmd;
+  if (units_ > 1) {
+    const PhysAddr a = ftl_.decode(carrier.ppa);
+    f.page = a.page;
+    f.unit = static_cast<std::uint8_t>(a.unit);
+    return;
+  }
   const unsigned p = f.first_plane(), k = bits_ - 1;
   f.page += k;
   f.token[p] = f.wordline_token[k - 1][p];

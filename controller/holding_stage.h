@@ -162,11 +162,12 @@ class HoldingStage {
   // binds in), with WriteFrontier::kSlcOffset set for a page of the SLC cache: commands
   // join only at one offset, and so in one cell mode.
   std::uint32_t offset(const FwCommand& c) const {
-    if (c.bound) return c.cmd->page | (c.cmd->slc ? WriteFrontier::kSlcOffset : 0);
+    // (In the FTL's pages: with mapping units, a page's units are offsets of their own.)
+    if (c.bound) return (c.cmd->page * units_ + c.cmd->unit) | (c.cmd->slc ? WriteFrontier::kSlcOffset : 0);
     const std::uint32_t plane = plane_of(c);
     if (mixes(c)) {
       const Latch& H = latches_[latch_of(plane, false)];
-      return ftl_.decode(H.page[0]->ppa).page + H.count;
+      return H.page[0]->ppa % ftl_.config().nand.pages_per_block + H.count;
     }
     return frontier_.next_bound_offset(plane, c.cmd->origin == FlashOrigin::GcProgram);
   }
@@ -181,7 +182,8 @@ class HoldingStage {
       return false;
     const std::uint32_t plane = plane_of(c);
     const Latch& H = latches_[latch_of(plane, false)];
-    return H.count && !frontier_.held_pages(plane, false) &&
+    // (Not into a page of the SLC cache, which holds host data alone.)
+    return H.count && !frontier_.held_pages(plane, false) && !H.page[0]->cmd->slc &&
            ftl_.open_block(plane, false) == ftl_.block_of_ppa(H.page[0]->ppa);
   }
   // Whether `parts` (bound) are all of one class: a mixed GC copy went on in the host's,
@@ -209,7 +211,7 @@ class HoldingStage {
   unsigned going_on(FwCommand** parts, unsigned n);
   // A plane stream's partial wordline: the programs latched, lowest page first.
   struct Latch {
-    std::array<FwCommand*, kMaxBitsPerCell - 1> page{};
+    std::array<FwCommand*, kMaxBitsPerCell * kMaxUnitsPerPage - 1> page{};
     unsigned count = 0;
     Tick due = 0;  // padded from then on, once its stream has no program unbound there
     bool queued = false;  // in pads_
@@ -219,7 +221,13 @@ class HoldingStage {
   };
   // Queues latch `l`'s partial wordline for padding at the instant's settle.
   void pad_soon(std::uint32_t l);
-  static std::uint32_t latch_of(std::uint32_t plane, bool gc) { return plane * 2 + (gc ? 1 : 0); }
+  // A plane's latches: its host stream's in cells of n bits, its GC stream's, and (mapping
+  // units smaller than a page) its host stream's in the SLC cache, whose pages latch too.
+  static std::uint32_t latch_of(std::uint32_t plane, bool gc) { return plane * 3 + (gc ? 1 : 0); }
+  static std::uint32_t slc_latch(std::uint32_t plane) { return plane * 3 + 2; }
+  static std::uint32_t plane_of_latch(std::uint32_t l) { return l / 3; }
+  static bool gc_latch(std::uint32_t l) { return l % 3 == 1; }
+  static bool is_slc_latch(std::uint32_t l) { return l % 3 == 2; }
   // Pads the latch if it is due and its stream holds no page for a program (at the
   // instant's settle), or asks for an alarm at its time.
   void wordline_check(std::uint32_t latch);
@@ -238,8 +246,7 @@ class HoldingStage {
   static void each_page(const FwCommand& c, F&& f) {
     const auto with_lower = [&f](const FwCommand& p) {
       f(p);
-      for (const FwCommand* q : p.lower)
-        if (q) f(*q);
+      for (const FwCommand* q = p.lower; q; q = q->next_lower) f(*q);
     };
     if (!c.combined()) {
       with_lower(c);
@@ -347,7 +354,12 @@ class HoldingStage {
   std::vector<char> die_dirty_;
   HazardKeys hazards_;  // the commands in the block and the NAND (Config::mark_hazards)
   const std::uint32_t bits_;        // nand.bits_per_cell
-  std::vector<Latch> latches_;      // per plane and stream (bits_ > 1)
+  const std::uint32_t units_;       // mapping units a page (Ftl::units_per_page)
+  const std::uint32_t wpl_;         // the FTL's pages a wordline program writes (Ftl::wordline_pages)
+  std::vector<Latch> latches_;      // per plane and stream (wpl_ > 1)
+  // The FTL's pages a program of the latch's block writes: a wordline's, or in SLC mode a
+  // page's units.
+  unsigned latch_size(bool slc) const { return slc ? units_ : wpl_; }
   std::uint32_t partial_ = 0;       // latches holding pages
   Tick next_due_ = ~Tick{0};        // the earliest due among them, as last looked at
   std::vector<std::uint32_t> pads_;  // latches to pad at the instant's settle

@@ -78,6 +78,9 @@ void HostSplitter::process(HostCommand& c, void* payload) {
         f.cmd->request = c.id;
         f.cmd->lpn = lpn;
         f.cmd->out_bytes = read_out_bytes(c.lba, c.sectors, lpn, static_cast<std::uint32_t>(spp_), read_unit_bytes_);
+        // A mapping unit smaller than the page, read whole: its own codewords, not the page.
+        if (f.cmd->out_bytes == 0 && read_unit_bytes_ && ftl_.units_per_page() > 1)
+          f.cmd->out_bytes = static_cast<std::uint32_t>(spp_ * 512);
         ftl_.add_pending_read(ppa);
         ++counters_.flash_reads;
         stage_.submit(f, now);

@@ -86,7 +86,8 @@ class WriteFrontier {
   static constexpr std::uint32_t kSlcOffset = 1u << 31;
   std::uint32_t next_bound_offset(std::uint32_t plane, bool gc) const {
     const std::uint32_t ppa = stream(plane, gc).front();
-    return ftl_.decode(ppa).page | (ftl_.slc_page(ppa) ? kSlcOffset : 0);
+    // (In the FTL's pages: with mapping units, a page's units are offsets of their own.)
+    return ppa % ftl_.config().nand.pages_per_block | (ftl_.slc_page(ppa) ? kSlcOffset : 0);
   }
   // An unbound program will not be made there (moved, cancelled): the stream's last page
   // goes back, so that no block has a hole (Ftl::unallocate).

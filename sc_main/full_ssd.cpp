@@ -61,10 +61,12 @@ ctrl::FtlConfig FullSsd::ftl_with_bad_blocks(const Config& cfg, const Settings& 
 FullSsd::Built FullSsd::build_device(const Config& cfg, const Settings& s, VcdWriter* vcd, Policies policies) {
   Built b;
   // The latency parts of suspend and resume are this run's if it suspends, the map log's
-  // if it journals, the wordline wait with cells of n bits (latency_parts.h).
+  // if it journals, the wordline wait with cells of n bits or mapping units smaller than a
+  // page (latency_parts.h).
   optional_parts() = (s.sched.suspend ? 0b11u : 0u) | (s.ftl.map_journal ? 0b100u : 0u) |
-                     (s.ftl.nand.bits_per_cell > 1 ? 0b1000u : 0u);
-  const ctrl::FtlConfig fcfg = ftl_with_bad_blocks(cfg, s);
+                     (s.ftl.nand.bits_per_cell > 1 || s.ftl.units_per_page() > 1 ? 0b1000u : 0u);
+  ctrl::FtlConfig fcfg = ftl_with_bad_blocks(cfg, s);
+  fcfg.nand.units_per_page = fcfg.units_per_page();  // the NAND keeps each mapping unit's data
   b.nand = fcfg.nand;
   ctrl::FirmwareConfig fw = s.fw;
   fw.ecc.on = fcfg.nand.fault.bit_errors();

@@ -299,6 +299,28 @@ std::vector<Rule> make_rules() {
                  }
                  return "";
                }});
+  // Mapping units smaller than a page: a read's codewords lie within its unit; recovery
+  // after a power cut and the map log read the NAND in pages, not units.
+  const std::string map_unit = key(&ctrl::FtlConfig::mapping_unit_bytes), persist = key(&ctrl::FtlConfig::map_journal),
+                    cuts = key(&PowerConfig::cuts);
+  r.push_back({{map_unit, unit}, [=](const Settings& s, const Given&) -> std::string {
+                 if (!controller(s) || s.ftl.units_per_page() == 1 || s.fw.read_unit_bytes == 0 ||
+                     s.ftl.mapping_unit_bytes % s.fw.read_unit_bytes == 0)
+                   return "";
+                 return unit + " = " + std::to_string(s.fw.read_unit_bytes) + " does not divide " + map_unit + " = " +
+                        std::to_string(s.ftl.mapping_unit_bytes) + ": a unit's read moves out its own codewords";
+               }});
+  r.push_back({{map_unit, persist, cut_at, cuts}, [=](const Settings& s, const Given&) -> std::string {
+                 if (!controller(s) || s.ftl.units_per_page() == 1) return "";
+                 if (s.ftl.map_journal)
+                   return map_unit + " = " + std::to_string(s.ftl.mapping_unit_bytes) + " with " + persist +
+                          " = journal: the map log's recovery reads pages, not mapping units; set " + persist +
+                          " = instant or " + map_unit + " = 0";
+                 if (!s.power.cut_at_us.empty() || s.power.cuts)
+                   return map_unit + " = " + std::to_string(s.ftl.mapping_unit_bytes) +
+                          " with power cuts: recovery's scan reads pages, not mapping units; set " + map_unit + " = 0";
+                 return "";
+               }});
   return r;
 }
 

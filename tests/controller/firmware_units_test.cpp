@@ -574,7 +574,14 @@ TEST_CASE("write cache: the pages a hold-up programs, by hand", "[firmware][cach
   CHECK(plp_pages(n, 20000) == 811);
   CHECK(plp_pages(n, 10) == 0);  // no time past the programs under way
   FirmwareConfig cfg = cached(CacheMode::Plp, 2048);
-  CHECK(cache_capacity(cfg, n) == 811);
+  FtlConfig f;
+  f.nand = n;
+  CHECK(cache_capacity(cfg, f) == 811);
+  f.mapping_unit_bytes = f.nand.page_bytes / 4;  // counted in units: 4 x 811
+  CHECK(cache_capacity(cfg, f) == 2048);
+  cfg.write_cache_pages = 4096;
+  CHECK(cache_capacity(cfg, f) == 3244);
+  f.mapping_unit_bytes = 0;
   // 3-bit cells: a round is a wordline per plane, 3 pages in one tPROG. On the default
   // device with tPROG 1,800 us a wordline: floor(18,200 / (1,800 + 2 x 3 x 24.62)) = 9
   // rounds of 6 pages per die, x 64 dies = 3,456 (the bus's 8 x floor(18,200 / 24.62) =
@@ -585,7 +592,7 @@ TEST_CASE("write cache: the pages a hold-up programs, by hand", "[firmware][cach
   tlc.t_prog_us = 1800;
   CHECK(plp_pages(tlc, 20000) == 3456);
   cfg.write_cache = CacheMode::Volatile;
-  CHECK(cache_capacity(cfg, n) == 2048);
+  CHECK(cache_capacity(cfg, f) == 4096);
 }
 
 TEST_CASE("write cache: a page waiting for room whose program ends first completes its write then",

@@ -653,7 +653,7 @@ TEST_CASE("ftl: preconditioning with mapping units writes each unit's data into 
 }
 
 TEST_CASE("ftl: a mapping unit that is not whole sectors dividing the page is refused", "[ftl][units][config]") {
-  CHECK_THAT(with_units(16384, 3000).validate().at(0), Catch::Contains("mapping units of 3000 bytes"));
+  CHECK_THAT(with_units(16384, 3000).validate().at(0), Catch::Contains("ftl.mapping_unit_bytes = 3000"));
   CHECK_THAT(with_units(16384, 6144).validate().at(0), Catch::Contains("divides the page"));
   CHECK_THAT(with_units(16384, 512).validate().at(0), Catch::Contains("at most 16 to a page"));
   CHECK(with_units(16384, 1024).validate().empty());
