@@ -19,6 +19,9 @@ struct FirmwareCounters {
   // partial wordlines (HoldingStage, "wordlines").
   std::uint64_t wordlines = 0, padded_pages = 0;
   std::uint64_t mixed_pages = 0;  // GC copies bound into host wordlines (ftl.wordline_mix)
+  // GC runs parked with copies in a partial wordline the next run filled or GC padded later
+  // (GcUnit: their last wordline not padded at their end).
+  std::uint64_t gc_carried_wordlines = 0;
   std::uint64_t flash_reads = 0, buffer_hits = 0, unwritten_reads = 0;
   std::uint64_t rmw_reads = 0, superseded_programs = 0, stalled_writes = 0;
   std::uint64_t gc_runs = 0, gc_foreground = 0, gc_copies = 0, gc_stale_copies = 0;

@@ -45,6 +45,15 @@ void GcPort::erases(const std::uint32_t* planes, const std::uint32_t* victims, u
 
 void GcPort::wordlines_due(std::uint32_t plane) { stage_.gc_wordlines_due(plane); }
 
+std::uint32_t GcPort::copies_unbound(std::uint32_t plane) const {
+  const std::uint32_t ppd = ftl_.config().nand.planes_per_die;
+  const bool die = gc_.copies_in_die();
+  const std::uint32_t first = die ? plane / ppd * ppd : plane, n = die ? ppd : 1;
+  std::uint32_t held = 0;
+  for (std::uint32_t p = first; p < first + n; ++p) held += frontier_.held_pages(p, true);
+  return held;
+}
+
 void GcPort::CopyReads::ended(FwCommand& f) {
   const FlashCommand& fc = *f.cmd;
   if (fc.status == FlashStatus::Uncorrectable) {
@@ -77,10 +86,10 @@ void GcPort::CopyPrograms::ended(FwCommand& f) {
 
 void GcPort::Erases::ended(FwCommand& f) {
   const FlashCommand& fc = *f.cmd;
-  const std::uint32_t plane = f.plane;
+  const std::uint32_t plane = f.plane, victim = port.ftl_.block_of_ppa(f.ppa);
   if (fc.status == FlashStatus::EraseFailed) {
     ++port.faults_.erase_failures;
-    port.gc_.erase_failed(plane);
+    port.gc_.erase_failed(plane, victim);
     port.read_only_.block_failed(plane);
     port.gc_.next_run(plane);
     return;
@@ -89,7 +98,7 @@ void GcPort::Erases::ended(FwCommand& f) {
     port.reports_.error(unrecovered(fc, "an erase cannot end so"));
     return;
   }
-  port.gc_.erase_ended(plane);
+  port.gc_.erase_ended(plane, victim);
   port.frontier_.wake(plane);  // host writes that waited for the space
   port.gc_.next_run(plane);
 }

@@ -33,6 +33,7 @@ class GcPort final : public GcUnit::Port {
 
   bool at_last_reserve(std::uint32_t plane) const override { return frontier_.at_last_reserve(plane); }
   bool writes_waiting(std::uint32_t plane) const override { return frontier_.writes_waiting(plane); }
+  std::uint32_t copies_unbound(std::uint32_t plane) const override;
   void no_space(std::uint32_t plane) override { frontier_.fail_stalled(plane); }
   void wordlines_due(std::uint32_t plane) override;
   std::uint32_t commands_outstanding(std::uint32_t chip) const override;
@@ -53,7 +54,7 @@ class GcPort final : public GcUnit::Port {
   struct CopyPrograms final : CommandIssuer {
     explicit CopyPrograms(GcPort& p) : port(p) {}
     void ended(FwCommand& f) override;
-    void latched(FwCommand& f) override { port.gc_.copy_latched(f.plane); }
+    void latched(FwCommand& f) override { port.gc_.copy_latched(f.plane, f.copy_from); }
     GcPort& port;
   };
   struct Erases final : CommandIssuer {

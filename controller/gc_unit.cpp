@@ -23,7 +23,9 @@ GcUnit::GcUnit(Ftl& ftl, bool yields, std::uint32_t copies_in_flight, bool in_di
       jobs_(ftl.planes()), background_programs_(ftl.planes(), 0), wanted_(ftl.config().nand.chips(), 0),
       stuck_(ftl.planes(), 0) {
   slack_ = (ftl.wordline_pages() - 1) * (in_die ? ppd_ : 1);
+  parks_ = ftl.units_per_page() > 1;
 }
+
 
 bool GcUnit::stuck(std::uint32_t plane) const {
   if (!stuck_[plane]) return false;
@@ -32,6 +34,8 @@ bool GcUnit::stuck(std::uint32_t plane) const {
 }
 
 void GcUnit::check_space(std::uint32_t plane) {
+  // A parked run's victim is erased once its wordline is padded: space comes.
+  if (pad_parked(plane)) return;
   // Only blocks that failed, or with cells of n bits the filler a victim's copies need,
   // take a plane's space for good: a NAND of one bit per cell that never fails keeps its
   // writes waiting (as before failures were modelled).
@@ -173,18 +177,120 @@ void GcUnit::drop_copy(std::uint32_t plane) {
   maybe_erase(plane);
 }
 
-void GcUnit::copy_latched(std::uint32_t plane) {
+void GcUnit::copy_latched(std::uint32_t plane, std::uint32_t from) {
+  if (from != kUnmapped && parked_of(from)) {  // a parked run's: it issues no more copies
+    pad_parked(plane);  // its wordline is padded if no run goes on to fill it
+    tails(plane);
+    return;
+  }
   Job& job = jobs_[plane];
   --job.in_flight;
+  ++job.latched;
   issue_copies(plane);
-  tail_latched(plane);
+  tails(plane);
 }
 
 void GcUnit::tail_latched(std::uint32_t plane) {
   const Job& job = jobs_[plane];
   // No copy is left to be read: none is still to bind a page (the stage pads once the
   // programs built and unbound have bound), though programs bound may still be in flight.
-  if (job.active && job.next >= job.pages.size() && job.reading == 0 && job.copies_left) fw_.wordlines_due(plane);
+  // Copies of it latched, and none unbound that could still fill their wordline: if GC
+  // goes on, parked (the next run's copies fill it), else padded now.
+  if (!job.active || job.next < job.pages.size() || job.reading || !job.copies_left) return;
+  if (!parks_) {  // one unit a page: padded now
+    fw_.wordlines_due(plane);
+    return;
+  }
+  if (!job.latched || fw_.copies_unbound(plane)) return;
+  if (!workload_ended_ && !job.stuck && !ftl_.retiring(job.victim)) park(plane);
+  else fw_.wordlines_due(plane);
+}
+
+bool GcUnit::gc_needed(std::uint32_t plane) const {
+  if (!ftl_.gc_needed(plane)) return false;
+  std::uint32_t parked = 0;
+  for (const Parked& p : parked_) parked += p.plane == plane && !p.stuck;
+  return parked == 0 || ftl_.free_blocks(plane) + parked < ftl_.gc_low_mark() ||
+         ftl_.retiring_victim(plane) != kUnmapped;
+}
+
+void GcUnit::tails(std::uint32_t plane) {
+  if (!die_runs() || !parks_) {
+    tail_latched(plane);
+    return;
+  }
+  // The die's runs share its GC stream: a copy of one bound may leave another's with no
+  // copy unbound to fill its wordline.
+  const std::uint32_t first = plane / ppd_ * ppd_;
+  for (std::uint32_t p = first; p < first + ppd_; ++p) tail_latched(p);
+}
+
+GcUnit::Parked* GcUnit::parked_of(std::uint32_t from) {
+  if (parked_.empty()) return nullptr;
+  const std::uint32_t victim = ftl_.block_of_ppa(from);
+  for (Parked& p : parked_)
+    if (p.victim == victim) return &p;
+  return nullptr;
+}
+
+void GcUnit::park(std::uint32_t plane) {
+  Job& job = jobs_[plane];
+  Parked p;
+  p.plane = plane;
+  p.victim = job.victim;
+  p.copies_left = job.copies_left;
+  parked_.push_back(p);
+  ++counters_.gc_carried_wordlines;
+  job.active = false;  // its pages' list kept for the plane's next run
+  job.victim = kUnmapped;
+  job.copies_left = job.in_flight = job.latched = 0;
+  if (die_runs()) {
+    job_ended(plane);  // the die's others may erase now; the last begins the next run
+  } else {
+    next_run(plane);
+  }
+}
+
+void GcUnit::parked_ended(Parked& p) {
+  if (--p.copies_left == 0) parked_erase(p);
+}
+
+void GcUnit::parked_erase(Parked& p) {
+  if (p.copies_left || p.erase_issued || ftl_.pending_reads(p.victim)) return;
+  if (p.stuck) {  // copies dropped: the victim keeps its pages
+    ftl_.release_victim(p.victim);
+    stuck_[p.plane] = 1;
+    const std::uint32_t plane = p.plane;
+    unpark(p);
+    next_run(plane);
+    return;
+  }
+  if (ftl_.retiring(p.victim)) {
+    ftl_.retired(p.victim);
+    ++counters_.gc_retired;
+    const std::uint32_t plane = p.plane;
+    unpark(p);
+    next_run(plane);
+    return;
+  }
+  p.erase_issued = true;
+  fw_.erase(p.plane, p.victim);
+}
+
+void GcUnit::unpark(const Parked& p) {
+  const std::size_t i = static_cast<std::size_t>(&p - parked_.data());
+  parked_.erase(parked_.begin() + static_cast<std::ptrdiff_t>(i));
+}
+
+bool GcUnit::pad_parked(std::uint32_t plane) {
+  if (parked_.empty()) return false;
+  const std::uint32_t first = die_runs() ? plane / ppd_ * ppd_ : plane, n = die_runs() ? ppd_ : 1;
+  if (die_runs() ? die_jobs_[plane / ppd_] != 0 : jobs_[plane].active) return false;  // GC goes on there
+  bool any = false;
+  for (const Parked& p : parked_)
+    if (p.plane >= first && p.plane < first + n && !p.erase_issued) any = true;
+  if (any) fw_.wordlines_due(plane);
+  return any;
 }
 
 void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
@@ -195,16 +301,34 @@ void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint
   else ++counters_.gc_stale_copies;
   const std::uint32_t on = ftl_.plane_of_ppa(to);
   if (cls == FlashPriority::BackgroundGc) --background_programs_[on];
+  if (Parked* p = parked_of(from)) {
+    parked_ended(*p);
+    if (on != plane) maybe_start(on);
+    return;
+  }
   Job& job = jobs_[plane];
   --job.copies_left;
   if (!latched) --job.in_flight;
+  else --job.latched;
   issue_copies(plane);
-  tail_latched(plane);
+  // (A latched copy ends with its wordline, before the page that carried it: the runs'
+  // tails are looked at when that page's end comes.)
+  if (!latched || !parks_) tails(plane);
   maybe_erase(plane);
   if (on != plane) maybe_start(on);  // the block written may have become a candidate
 }
 
-void GcUnit::erase_ended(std::uint32_t plane) {
+void GcUnit::erase_ended(std::uint32_t plane, std::uint32_t victim) {
+  if (victim != kUnmapped && victim != jobs_[plane].victim) {  // a parked run's
+    for (Parked& p : parked_)
+      if (p.victim == victim) {
+        ftl_.erased(victim);
+        if (die_runs()) std::fill_n(stuck_.begin() + plane / ppd_ * ppd_, ppd_, 0);
+        else stuck_[plane] = 0;
+        unpark(p);
+        return;  // the next run: next_run()
+      }
+  }
   ftl_.erased(jobs_[plane].victim);
   if (die_runs()) std::fill_n(stuck_.begin() + plane / ppd_ * ppd_, ppd_, 0);  // the die's GC stream has a block
   else stuck_[plane] = 0;
@@ -215,6 +339,7 @@ void GcUnit::erase_ended(std::uint32_t plane) {
 void GcUnit::next_run(std::uint32_t plane) {
   if (!die_runs()) {
     maybe_start(plane);
+    pad_parked(plane);  // none began: the parked runs' wordlines are padded
     return;
   }
   const std::uint32_t die = plane / ppd_, first = die * ppd_;
@@ -226,14 +351,25 @@ void GcUnit::next_run(std::uint32_t plane) {
   std::stable_sort(order, order + ppd_,
                    [this](std::uint32_t a, std::uint32_t b) { return ftl_.free_blocks(a) < ftl_.free_blocks(b); });
   for (std::uint32_t i = 0; i < ppd_ && !die_jobs_[die]; ++i) maybe_start(order[i]);
+  pad_parked(first);  // none began: the parked runs' wordlines are padded
 }
 
 bool GcUnit::copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                                  Token token, FlashPriority cls, bool latched) {
-  if (latched) ++jobs_[plane].in_flight;  // in flight again, programmed again or dropped
+  Parked* parked = parked_of(from);
+  if (latched && !parked) {  // in flight again, programmed again or dropped
+    ++jobs_[plane].in_flight;
+    --jobs_[plane].latched;
+  }
   ftl_.programmed(to);  // ended: the page holds nothing and is never mapped
   if (cls == FlashPriority::BackgroundGc) --background_programs_[ftl_.plane_of_ppa(to)];
   const std::uint32_t again = copy_page(plane);
+  if (parked && again == kUnmapped) {  // dropped: the parked victim keeps its pages
+    ++counters_.gc_dropped_copies;
+    parked->stuck = true;
+    parked_ended(*parked);
+    return false;
+  }
   if (again == kUnmapped) {
     drop_copy(plane);
     return false;
@@ -242,13 +378,26 @@ bool GcUnit::copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uin
   return true;
 }
 
-void GcUnit::erase_failed(std::uint32_t plane) {
+void GcUnit::erase_failed(std::uint32_t plane, std::uint32_t victim) {
+  if (victim != kUnmapped && victim != jobs_[plane].victim) {  // a parked run's
+    for (Parked& p : parked_)
+      if (p.victim == victim) {
+        ftl_.retired(victim);
+        unpark(p);
+        return;  // the next run: next_run()
+      }
+  }
   ftl_.retired(jobs_[plane].victim);
   jobs_[plane] = Job{};
   job_ended(plane, false);  // the next run: next_run()
 }
 
 void GcUnit::host_read_ended(std::uint32_t plane) {
+  for (std::size_t i = 0; i < parked_.size(); ++i)  // a parked victim may have waited for it
+    if (parked_[i].plane == plane && !parked_[i].copies_left) {
+      parked_erase(parked_[i]);
+      break;
+    }
   maybe_erase(plane);  // the victim may have waited for this read
   maybe_start(plane);  // GC may have found no victim while reads were pending
 }
@@ -298,7 +447,7 @@ bool GcUnit::open(std::uint32_t plane) {
   // GC first when the plane's blocks of n-bit cells need it (a fold's copies take their
   // space); else, or when GC has no victim worth collecting, a fold of the SLC cache (it
   // frees a block the host stream can write).
-  std::uint32_t victim = ftl_.gc_needed(plane) ? take_greedy_victim(ftl_, plane, filler_slack()) : kUnmapped;
+  std::uint32_t victim = gc_needed(plane) ? take_greedy_victim(ftl_, plane, filler_slack()) : kUnmapped;
   if (victim == kUnmapped && ftl_.fold_due(plane) && (victim = fold_victim(ftl_, plane)) != kUnmapped) {
     ftl_.make_victim(victim);
     ++counters_.fold_runs;
@@ -360,6 +509,7 @@ void GcUnit::maybe_erase(std::uint32_t plane) {
         next_run(plane);
         break;
       }
+    pad_parked(plane);  // GC stops here: parked runs' wordlines padded
     return;
   }
   if (ftl_.retiring(job.victim)) {  // a program to it failed: emptied, it leaves use instead of being erased

@@ -29,6 +29,15 @@
 // but left invalid (Ftl::relocate). The victim is erased once every copy has ended and no
 // host read of it is outstanding.
 //
+// Mapping units smaller than a page (a wordline of n·U units): a run whose copies are all
+// read and some of whom wait in the GC stream's partial wordline (latched in the firmware),
+// with no copy unbound that could still fill it, is parked: its victim waits for those
+// copies, and the next run begins at once, its copies filling that wordline. The partial
+// wordlines are padded only when GC does not go on there (no next run begins on the
+// plane, or with die runs on the die, or the workload has ended), so that a run's last
+// wordline costs filler only when GC pauses (firmware.gc_carried_wordlines counts the runs
+// parked). With one unit a page a run's wordlines are padded at its end, as they were.
+//
 // Space that cannot come (only after blocks failed: docs/controller.md, "Faults and
 // recovery"): a run whose copies found no free page ends without erasing (stuck), and the
 // plane does not collect again until a block of it (with die runs, of its die) is erased,
@@ -80,6 +89,9 @@ class GcUnit {
     // waits for its wordline: the GC stream's partial wordlines where its copies go
     // (the die's, or the plane's) are padded now, so that its victim can be erased.
     virtual void wordlines_due(std::uint32_t) {}
+    // Cells of n bits: GC copy programs built and not yet bound on the planes of the GC
+    // stream `plane`'s copies go to (they may still fill its partial wordline).
+    virtual std::uint32_t copies_unbound(std::uint32_t) const { return 0; }
   };
 
   // `in_die`: copies go to the die's GC stream (ftl.gc_destination = die), else to the
@@ -111,11 +123,14 @@ class GcUnit {
   // `latched`: the copy's program waited in the firmware for its wordline (copy_latched).
   void copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn,
                           FlashPriority cls, bool latched = false);
-  // Cells of n bits: a copy's program of `plane`'s run waits in the firmware for the
-  // other pages of its wordline. It no longer counts against gc_copies_in_flight, so that
-  // the run issues the copies that fill the wordline (it still holds the victim).
-  void copy_latched(std::uint32_t plane);
-  void erase_ended(std::uint32_t plane);  // the plane's victim is free again
+  // Cells of n bits: a copy's program of `plane`'s run (from page `from`) waits in the
+  // firmware for the other pages of its wordline. It no longer counts against
+  // gc_copies_in_flight, so that the run issues the copies that fill the wordline (it still
+  // holds the victim).
+  void copy_latched(std::uint32_t plane, std::uint32_t from = kUnmapped);
+  // The plane's victim (`victim`: that block, its run's or a parked run's; kUnmapped: its
+  // run's) is free again.
+  void erase_ended(std::uint32_t plane, std::uint32_t victim = kUnmapped);
   // A victim of `plane` was erased (or its erase failed) and the host writes that waited
   // for the space were placed: the plane's next run may begin, and with die runs, once
   // the die's run is over, the die's next one (its neediest plane first).
@@ -126,7 +141,7 @@ class GcUnit {
   // Returns whether it was programmed again (false: dropped for want of a page).
   bool copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uint32_t from, std::uint64_t lpn, Token token,
                            FlashPriority cls, bool latched = false);
-  void erase_failed(std::uint32_t plane);
+  void erase_failed(std::uint32_t plane, std::uint32_t victim = kUnmapped);
   void host_read_ended(std::uint32_t plane);
   // A host or read-modify-write read of `ppa` ended: no longer in flight in its block
   // (Ftl::remove_pending_read), whose erase may have waited for it.
@@ -142,7 +157,13 @@ class GcUnit {
   std::uint64_t resume(std::uint64_t seed, FlashBackdoor& nand);
   void resume_at_start();
 
-  bool active(std::uint32_t plane) const { return jobs_[plane].active; }
+  // A run of the plane under way, or a parked run's victim not yet erased.
+  bool active(std::uint32_t plane) const {
+    if (jobs_[plane].active) return true;
+    for (const Parked& p : parked_)
+      if (p.plane == plane) return true;
+    return false;
+  }
   // The copies of the runs under way not yet ended (at time 0: the backlog resume() left).
   std::uint64_t copies_pending() const {
     std::uint64_t n = 0;
@@ -167,11 +188,32 @@ class GcUnit {
     // program built and unbound holds its page in the frontier; one bound is in a
     // wordline already, which its end or failure does not change.)
     std::uint32_t reading = 0;
+    std::uint32_t latched = 0;  // copies latched in a partial wordline, not ended
     bool erase_issued = false;
     bool stuck = false;  // a copy found no free page: the victim is not erased
     std::vector<std::uint32_t> pages;  // the victim's valid pages when chosen
     std::size_t next = 0;              // the first of them not yet issued
   };
+  // A parked run (cells of n bits): its copies all read, some latched in a partial
+  // wordline that the next run's copies fill; its victim is erased alone once they end.
+  struct Parked {
+    std::uint32_t plane = 0, victim = kUnmapped;
+    std::uint32_t copies_left = 0;  // not yet ended
+    bool stuck = false;             // a copy found no free page: the victim is not erased
+    bool erase_issued = false;
+  };
+  // The parked run whose victim holds page `from` (null: none; the plane's run's then).
+  Parked* parked_of(std::uint32_t from);
+  // Parks the run of `plane` (tail_latched), and lets the next begin.
+  void park(std::uint32_t plane);
+  // A parked run's copy ended (or was dropped): its victim erased once none is left.
+  void parked_ended(Parked& p);
+  void parked_erase(Parked& p);
+  void unpark(const Parked& p);
+  // GC does not go on where `plane`'s copies go (no run of its die, with die runs, or of
+  // the plane under way): the wordlines that hold parked runs' copies are padded now.
+  // Returns whether there were any.
+  bool pad_parked(std::uint32_t plane);
   // open() picks the plane's victim and lists its valid pages (false if there is none
   // to collect); run() issues its copies, and its erase once none is left.
   bool open(std::uint32_t plane);
@@ -180,6 +222,7 @@ class GcUnit {
   void issue_copies(std::uint32_t plane);  // up to copies_in_flight
   // Cells of n bits: the run's copies all issued and the ones left latched: pad them.
   void tail_latched(std::uint32_t plane);
+  void tails(std::uint32_t plane);  // tail_latched() for the runs that share plane's GC stream
   void maybe_erase(std::uint32_t plane);
   void drop_copy(std::uint32_t plane);
   // Whether `plane`'s GC stream has no page for a copy (its last run stuck) and its best
@@ -193,10 +236,16 @@ class GcUnit {
   // writes that wait for space).
   bool may_collect(std::uint32_t plane) const {
     return !jobs_[plane].active && (!workload_ended_ || fw_.writes_waiting(plane)) &&
-           (ftl_.gc_needed(plane) || ftl_.fold_due(plane));
+           (gc_needed(plane) || ftl_.fold_due(plane));
   }
+  // Ftl::gc_needed, with the plane's parked victims counted free (they are erased once the
+  // next run's copies fill their wordline, or it is padded).
+  bool gc_needed(std::uint32_t plane) const;
   bool die_runs() const { return !die_jobs_.empty(); }
   std::uint32_t slack_ = 0;  // filler_slack()
+  // Runs are parked (mapping units smaller than a page: a wordline of n·U units, whose
+  // padding at every run's end took up to n·U - 1 units a plane).
+  bool parks_ = false;
   // Starts the run of `plane`, and with die runs the run of its die: a victim in each of
   // its planes that would collect now.
   void begin(std::uint32_t plane);
@@ -219,6 +268,7 @@ class GcUnit {
   Port& fw_;
   FirmwareCounters& counters_;
   std::vector<Job> jobs_;
+  std::vector<Parked> parked_;  // few: at most the runs whose copies fit in a partial wordline
   std::vector<std::uint32_t> background_programs_;  // per plane: GC programs in flight as background work
   std::vector<std::uint8_t> wanted_;                // per chip: a plane of it waits to start GC
   std::vector<std::uint8_t> stuck_;                 // per plane: its last run found no page for a copy

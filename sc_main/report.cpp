@@ -436,10 +436,12 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(fw, "flushes_waited", integer(fc.flushes_waited));
   put(fw, "cancelled_programs", integer(fc.cancelled_programs));
   put(fw, "combined_commands", integer(fc.combined_commands));
-  if (f.nand.config().bits_per_cell > 1) {  // cells of n bits: the firmware's wordlines
+  // Cells of n bits, or pages of several mapping units: the firmware's wordlines.
+  if (f.nand.config().bits_per_cell > 1 || f.nand.config().units_per_page > 1) {
     put(fw, "wordlines", integer(fc.wordlines));
     put(fw, "padded_pages", integer(fc.padded_pages));
     put(fw, "mixed_pages", integer(fc.mixed_pages));
+    if (f.nand.config().units_per_page > 1) put(fw, "gc_carried_wordlines", integer(fc.gc_carried_wordlines));
   }
   // The write cache and FUA (docs/controller.md, "Write cache and durability"): shown when
   // either is in use, over the whole run.

@@ -50,6 +50,10 @@ struct FakeFirmware final : GcUnit::Port {
     erase_lead = lead;
     for (unsigned i = 0; i < n; ++i) erase(planes[i], victims[i]);
   }
+  std::vector<std::uint32_t> due;  // wordlines_due(): the planes whose GC wordlines were to be padded
+  void wordlines_due(std::uint32_t plane) override { due.push_back(plane); }
+  std::uint32_t unbound = 0;  // copy programs asked for and not yet bound (UnitsRig)
+  std::uint32_t copies_unbound(std::uint32_t) const override { return unbound; }
   std::size_t count(char k) const {
     std::size_t n = 0;
     for (const Cmd& c : cmds) n += c.kind == k;
@@ -408,4 +412,109 @@ TEST_CASE("gc: in a die's run, a retiring victim is retired, never erased, whate
   CHECK(rig.fw.cmds.back().kind == 'e');
   CHECK(rig.fw.cmds.back().ppa == b0);
   CHECK(rig.fw.count('e') == 1);
+}
+
+// Mapping units of 1 KiB in 4 KiB pages: a wordline of 4 units. The stage's part played by
+// hand: a copy's program ends with the wordline's last unit, the others latch until then.
+namespace {
+struct UnitsRig {
+  static FtlConfig config() {
+    FtlConfig f = one_plane_device();
+    f.mapping_unit_bytes = 1024;  // 64 units a block, 1,536 logical units
+    return f;
+  }
+  Ftl ftl{config()};
+  FakeFirmware fw;
+  FirmwareCounters counters;
+  GcUnit gc{ftl, true, 0, false, fw, counters};
+  std::vector<FakeFirmware::Cmd> latched;  // copy programs waiting for their wordline
+  std::size_t handled = 0;
+  UnitsRig() {
+    REQUIRE(ftl.wordline_pages() == 4);
+    // Every unit written once (24 blocks), then 34 units of each of blocks 0-7 again:
+    // those blocks keep 30 valid units each (7 wordlines and 2 units), 3 blocks are free.
+    for (std::uint64_t lpn = 0; lpn < ftl.logical_pages(); ++lpn) write(ftl, lpn);
+    for (std::uint64_t b = 0; b < 8; ++b)
+      for (std::uint64_t j = 0; j < 34; ++j) write(ftl, b * 64 + j);
+    REQUIRE(ftl.gc_needed(0));
+    REQUIRE(ftl.valid_pages(0) == 30);
+  }
+  // Ends the commands GC asked for, in order: reads at once, programs with their
+  // wordline's last unit.
+  void step() {
+    while (handled < fw.cmds.size()) {
+      const FakeFirmware::Cmd c = fw.cmds[handled++];
+      fw.unbound = 0;  // the programs after this one (this one binds now)
+      for (std::size_t i = handled; i < fw.cmds.size(); ++i) fw.unbound += fw.cmds[i].kind == 'p';
+      if (c.kind == 'r') {
+        gc.copy_read_ended(c.plane, c.from, 1);
+      } else if (c.kind == 'p' && c.ppa % 4 != 3) {
+        latched.push_back(c);
+        gc.copy_latched(c.plane, c.from);
+      } else if (c.kind == 'p') {
+        const std::vector<FakeFirmware::Cmd> lower = std::move(latched);
+        latched.clear();
+        for (const auto& l : lower) gc.copy_program_ended(l.plane, l.ppa, l.from, l.lpn, FlashPriority::BackgroundGc, true);
+        gc.copy_program_ended(c.plane, c.ppa, c.from, c.lpn, FlashPriority::BackgroundGc);
+      }
+    }
+  }
+  std::size_t erases_of(std::uint32_t block) const {
+    std::size_t n = 0;
+    for (const auto& c : fw.cmds) n += c.kind == 'e' && c.ppa == block;
+    return n;
+  }
+};
+}  // namespace
+
+TEST_CASE("gc: a run whose last copies wait in a partial wordline is parked, the next run fills it",
+          "[gc][controller][units]") {
+  UnitsRig rig;
+  Ftl& ftl = rig.ftl;
+  FakeFirmware& fw = rig.fw;
+  GcUnit& gc = rig.gc;
+  gc.maybe_start(0);
+  rig.step();
+  // Block 0's 30 copies: 7 wordlines programmed, 2 copies latched in the 8th. GC goes on
+  // (the plane still needs it), so the run is parked and the next begins at once, with
+  // block 1, instead of padding the wordline with 2 filler units: block 1's first 2 copies
+  // fill it, block 0 is erased then, and its other 28 make 7 wordlines, none latched, so
+  // block 1's run ends with its erase. Nothing is padded.
+  CHECK(rig.counters.gc_carried_wordlines == 1);
+  CHECK(rig.counters.gc_runs == 2);
+  CHECK(fw.due.empty());
+  CHECK(rig.latched.empty());
+  CHECK(rig.counters.gc_copies == 60);
+  std::size_t erase0 = 0, erase1 = 0, reads1 = 0, third_read1 = 0;
+  for (std::size_t i = 0; i < fw.cmds.size(); ++i) {
+    const auto& c = fw.cmds[i];
+    if (c.kind == 'e') (c.ppa == 0 ? erase0 : erase1) = i;
+    if (c.kind == 'r' && ftl.block_of_ppa(c.from) == 1 && ++reads1 == 3) third_read1 = i;
+  }
+  CHECK(reads1 == 30);
+  REQUIRE(erase0 != 0);
+  REQUIRE(erase1 != 0);
+  CHECK(erase0 < erase1);
+  CHECK(third_read1 < erase0);  // block 0 waited for block 1's copies, not for a pad
+  CHECK(rig.erases_of(0) == 1);
+  CHECK(rig.erases_of(1) == 1);
+  // The erases end: block 0's (parked) leaves block 1's run to its own.
+  CHECK(gc.active(0));
+  gc.erase_ended(0, 0);
+  CHECK(ftl.valid_pages(0) == 0);
+  CHECK(gc.active(0));
+  gc.erase_ended(0, 1);
+  CHECK_FALSE(gc.active(0));
+}
+
+TEST_CASE("gc: a run's partial wordline is padded at its end when no run goes on", "[gc][controller][units]") {
+  UnitsRig rig;
+  rig.gc.maybe_start(0);
+  rig.gc.end_of_workload();  // no run starts from now on
+  rig.step();
+  CHECK(rig.counters.gc_carried_wordlines == 0);
+  CHECK(rig.fw.due == std::vector<std::uint32_t>{0});  // padded now
+  CHECK(rig.latched.size() == 2);
+  CHECK(rig.counters.gc_runs == 1);
+  CHECK(rig.erases_of(0) == 0);  // waits for its copies' wordline
 }
