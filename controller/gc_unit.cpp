@@ -393,11 +393,17 @@ void GcUnit::erase_failed(std::uint32_t plane, std::uint32_t victim) {
 }
 
 void GcUnit::host_read_ended(std::uint32_t plane) {
-  for (std::size_t i = 0; i < parked_.size(); ++i)  // a parked victim may have waited for it
-    if (parked_[i].plane == plane && !parked_[i].copies_left) {
-      parked_erase(parked_[i]);
-      break;
-    }
+  // Parked victims may have waited for it (each looked up again: one erased or retired
+  // leaves the list).
+  std::vector<std::uint32_t> waited;
+  for (const Parked& p : parked_)
+    if (p.plane == plane && !p.copies_left && !p.erase_issued) waited.push_back(p.victim);
+  for (const std::uint32_t v : waited)
+    for (Parked& p : parked_)
+      if (p.victim == v) {
+        parked_erase(p);
+        break;
+      }
   maybe_erase(plane);  // the victim may have waited for this read
   maybe_start(plane);  // GC may have found no victim while reads were pending
 }

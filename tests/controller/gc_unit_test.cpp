@@ -429,20 +429,22 @@ struct UnitsRig {
   GcUnit gc{ftl, true, 0, false, fw, counters};
   std::vector<FakeFirmware::Cmd> latched;  // copy programs waiting for their wordline
   std::size_t handled = 0;
-  UnitsRig() {
+  // Every unit written once (24 blocks), then `rewritten` units of each of blocks 0-7
+  // again: with 34, those blocks keep 30 valid units each (7 wordlines and 2 units), and 3
+  // blocks are free.
+  explicit UnitsRig(std::uint64_t rewritten = 34) {
     REQUIRE(ftl.wordline_pages() == 4);
-    // Every unit written once (24 blocks), then 34 units of each of blocks 0-7 again:
-    // those blocks keep 30 valid units each (7 wordlines and 2 units), 3 blocks are free.
     for (std::uint64_t lpn = 0; lpn < ftl.logical_pages(); ++lpn) write(ftl, lpn);
     for (std::uint64_t b = 0; b < 8; ++b)
-      for (std::uint64_t j = 0; j < 34; ++j) write(ftl, b * 64 + j);
+      for (std::uint64_t j = 0; j < rewritten; ++j) write(ftl, b * 64 + j);
     REQUIRE(ftl.gc_needed(0));
-    REQUIRE(ftl.valid_pages(0) == 30);
+    REQUIRE(ftl.valid_pages(0) == 64 - rewritten);
   }
   // Ends the commands GC asked for, in order: reads at once, programs with their
-  // wordline's last unit.
-  void step() {
-    while (handled < fw.cmds.size()) {
+  // wordline's last unit; `until`: stop once it holds.
+  template <typename Until>
+  void step(Until until) {
+    while (handled < fw.cmds.size() && !until()) {
       const FakeFirmware::Cmd c = fw.cmds[handled++];
       fw.unbound = 0;  // the programs after this one (this one binds now)
       for (std::size_t i = handled; i < fw.cmds.size(); ++i) fw.unbound += fw.cmds[i].kind == 'p';
@@ -457,7 +459,17 @@ struct UnitsRig {
         for (const auto& l : lower) gc.copy_program_ended(l.plane, l.ppa, l.from, l.lpn, FlashPriority::BackgroundGc, true);
         gc.copy_program_ended(c.plane, c.ppa, c.from, c.lpn, FlashPriority::BackgroundGc);
       }
+      if (pad && !fw.due.empty() && !latched.empty()) {  // padded: the latched copies end
+        fw.due.clear();
+        const std::vector<FakeFirmware::Cmd> lower = std::move(latched);
+        latched.clear();
+        for (const auto& l : lower) gc.copy_program_ended(l.plane, l.ppa, l.from, l.lpn, FlashPriority::BackgroundGc, true);
+      }
     }
+  }
+  bool pad = false;  // step() pads a partial wordline when GC asks (wordlines_due)
+  void step() {
+    step([] { return false; });
   }
   std::size_t erases_of(std::uint32_t block) const {
     std::size_t n = 0;
@@ -517,4 +529,35 @@ TEST_CASE("gc: a run's partial wordline is padded at its end when no run goes on
   CHECK(rig.latched.size() == 2);
   CHECK(rig.counters.gc_runs == 1);
   CHECK(rig.erases_of(0) == 0);  // waits for its copies' wordline
+}
+
+TEST_CASE("gc: a host read's end lets each parked victim that waited for reads be erased",
+          "[gc][controller][units]") {
+  // Blocks of 29 valid units (7 wordlines and 1): every run leaves a copy latched and is
+  // parked, the next run's first copies filling its wordline.
+  UnitsRig rig(35);
+  rig.pad = true;
+  Ftl& ftl = rig.ftl;
+  rig.gc.maybe_start(0);
+  // Host reads of blocks 0 and 1 in flight while GC collects them (each taken after its
+  // block became the victim: a block with a read in flight is not chosen).
+  const std::uint32_t read0 = 40, read1 = 64 + 40;
+  ftl.add_pending_read(read0);
+  rig.step([&] { return rig.counters.gc_runs == 2; });
+  ftl.add_pending_read(read1);
+  rig.step();  // GC runs on while the plane needs it (the fake ends no erase)
+  // Runs 1 and 2 parked, their copies all ended (the next runs' filled their wordlines):
+  // they wait for the host reads alone.
+  REQUIRE(rig.counters.gc_carried_wordlines >= 2);
+  REQUIRE(ftl.valid_pages(0) == 0);
+  REQUIRE(ftl.valid_pages(1) == 0);
+  CHECK(rig.erases_of(0) == 0);
+  CHECK(rig.erases_of(1) == 0);
+  // Block 1's read ends first: block 1 is erased, though block 0 (parked earlier) still
+  // waits for its own.
+  rig.gc.read_ended(read1);
+  CHECK(rig.erases_of(1) == 1);
+  CHECK(rig.erases_of(0) == 0);
+  rig.gc.read_ended(read0);
+  CHECK(rig.erases_of(0) == 1);
 }
