@@ -225,12 +225,14 @@ void GcUnit::tails(std::uint32_t plane) {
   for (std::uint32_t p = first; p < first + ppd_; ++p) tail_latched(p);
 }
 
-GcUnit::Parked* GcUnit::parked_of(std::uint32_t from) {
-  if (parked_.empty()) return nullptr;
-  const std::uint32_t victim = ftl_.block_of_ppa(from);
+GcUnit::Parked* GcUnit::parked_block(std::uint32_t victim) {
   for (Parked& p : parked_)
     if (p.victim == victim) return &p;
   return nullptr;
+}
+
+GcUnit::Parked* GcUnit::parked_of(std::uint32_t from) {
+  return parked_.empty() ? nullptr : parked_block(ftl_.block_of_ppa(from));
 }
 
 void GcUnit::park(std::uint32_t plane) {
@@ -319,19 +321,14 @@ void GcUnit::copy_program_ended(std::uint32_t plane, std::uint32_t to, std::uint
 }
 
 void GcUnit::erase_ended(std::uint32_t plane, std::uint32_t victim) {
-  if (victim != kUnmapped && victim != jobs_[plane].victim) {  // a parked run's
-    for (Parked& p : parked_)
-      if (p.victim == victim) {
-        ftl_.erased(victim);
-        if (die_runs()) std::fill_n(stuck_.begin() + plane / ppd_ * ppd_, ppd_, 0);
-        else stuck_[plane] = 0;
-        unpark(p);
-        return;  // the next run: next_run()
-      }
-  }
-  ftl_.erased(jobs_[plane].victim);
+  Parked* parked = victim != kUnmapped && victim != jobs_[plane].victim ? parked_block(victim) : nullptr;
+  ftl_.erased(parked ? victim : jobs_[plane].victim);
   if (die_runs()) std::fill_n(stuck_.begin() + plane / ppd_ * ppd_, ppd_, 0);  // the die's GC stream has a block
   else stuck_[plane] = 0;
+  if (parked) {  // a parked run's: the plane's run goes on
+    unpark(*parked);
+    return;  // the next run: next_run()
+  }
   jobs_[plane] = Job{};
   job_ended(plane, false);  // the next run: next_run(), once the woken writes are placed
 }
@@ -379,15 +376,12 @@ bool GcUnit::copy_program_failed(std::uint32_t plane, std::uint32_t to, std::uin
 }
 
 void GcUnit::erase_failed(std::uint32_t plane, std::uint32_t victim) {
-  if (victim != kUnmapped && victim != jobs_[plane].victim) {  // a parked run's
-    for (Parked& p : parked_)
-      if (p.victim == victim) {
-        ftl_.retired(victim);
-        unpark(p);
-        return;  // the next run: next_run()
-      }
+  Parked* parked = victim != kUnmapped && victim != jobs_[plane].victim ? parked_block(victim) : nullptr;
+  ftl_.retired(parked ? victim : jobs_[plane].victim);
+  if (parked) {  // a parked run's: the plane's run goes on
+    unpark(*parked);
+    return;  // the next run: next_run()
   }
-  ftl_.retired(jobs_[plane].victim);
   jobs_[plane] = Job{};
   job_ended(plane, false);  // the next run: next_run()
 }
@@ -399,11 +393,7 @@ void GcUnit::host_read_ended(std::uint32_t plane) {
   for (const Parked& p : parked_)
     if (p.plane == plane && !p.copies_left && !p.erase_issued) waited.push_back(p.victim);
   for (const std::uint32_t v : waited)
-    for (Parked& p : parked_)
-      if (p.victim == v) {
-        parked_erase(p);
-        break;
-      }
+    if (Parked* p = parked_block(v)) parked_erase(*p);
   maybe_erase(plane);  // the victim may have waited for this read
   maybe_start(plane);  // GC may have found no victim while reads were pending
 }

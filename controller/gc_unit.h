@@ -202,7 +202,9 @@ class GcUnit {
     bool stuck = false;             // a copy found no free page: the victim is not erased
     bool erase_issued = false;
   };
-  // The parked run whose victim holds page `from` (null: none; the plane's run's then).
+  // The parked run whose victim is block `victim`, or holds page `from` (null: none; the
+  // plane's run's then).
+  Parked* parked_block(std::uint32_t victim);
   Parked* parked_of(std::uint32_t from);
   // Parks the run of `plane` (tail_latched), and lets the next begin.
   void park(std::uint32_t plane);
