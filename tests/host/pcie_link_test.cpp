@@ -1,13 +1,14 @@
-// The PCIe link's timing (host/pcie_link.h) and NVMe interrupt coalescing
-// (host/interrupt_coalescer.h), computed by hand.
+// The PCIe link's timing (tlm/pcie_link.h) and NVMe interrupt coalescing
+// (controller/interrupt_coalescer.h), computed by hand.
 #include <catch2/catch.hpp>
 
 #include <stdexcept>
 
-#include "host/interrupt_coalescer.h"
-#include "host/pcie_link.h"
+#include "controller/interrupt_coalescer.h"
+#include "tlm/pcie_link.h"
 
-using namespace ssd::host;
+using namespace ssd;
+using ssd::ctrl::InterruptCoalescer;
 
 TEST_CASE("pcie: Gen3 x4 moves a byte in 253.90625 ps, a TLP costs 24 bytes more", "[pcie][nvme]") {
   const PcieLink l(PcieConfig{});  // Gen3 x4, 256-byte payloads, 64-bit addresses
@@ -85,7 +86,7 @@ TEST_CASE("nvme interrupts: coalesced by count, or by time from the first comple
   CHECK(ic.interrupts() == 2);
 }
 
-TEST_CASE("nvme interrupts: without coalescing each completion interrupts; count alone has no deadline",
+TEST_CASE("nvme interrupts: without coalescing each completion interrupts and a count alone has no deadline",
           "[nvme][interrupts]") {
   InterruptCoalescer off(0, 0), one(1, 500);
   for (std::uint64_t t = 0; t < 5; ++t) {

@@ -3,12 +3,12 @@
 // last interrupt, or once `time` has passed since the first of them, whichever comes first;
 // with threshold 1 (or both 0) every completion interrupts at once. (The specification's
 // aggregation threshold is 0-based and its time in 100 us units; here they are a count and
-// picoseconds.) The host side asks it at each completion and at the time it named.
+// picoseconds.) The front end asks it at each completion and at the time it named.
 #pragma once
 
 #include <cstdint>
 
-namespace ssd::host {
+namespace ssd::ctrl {
 
 class InterruptCoalescer {
  public:
@@ -54,4 +54,4 @@ class InterruptCoalescer {
   std::uint64_t first_ = 0, interrupts_ = 0;
 };
 
-}  // namespace ssd::host
+}  // namespace ssd::ctrl

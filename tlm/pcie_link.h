@@ -16,13 +16,19 @@
 
 #include <cstdint>
 
-namespace ssd::host {
+#include "common/params.h"
+
+namespace ssd {
 
 struct PcieConfig {
   unsigned generation = 3;         // 1..5
   unsigned lanes = 4;              // 1, 2, 4, 8, 16
   std::uint32_t max_payload = 256; // bytes a TLP carries at most: 128..4096, a power of 2
   bool address64 = true;           // 4-doubleword headers (64-bit addresses), else 3
+  // Bytes one memory read request asks for at most (the Max Read Request Size): a device
+  // read of more is that many requests; their completions come in TLPs of max_payload.
+  std::uint32_t max_read_request = 512;
+  static const param::Table<PcieConfig>& keys();  // pcie.* (pcie_link.cpp)
 };
 
 class PcieLink {
@@ -47,6 +53,10 @@ class PcieLink {
   // (a memory read request, a doorbell's 4 bytes are data) is one TLP of 0 bytes.
   std::uint64_t data_ps(std::uint64_t bytes) const { return time_ps(link_bytes(bytes)); }
   std::uint64_t request_ps() const { return time_ps(tlp_bytes(0)); }
+  // The memory read requests a device read of `bytes` takes (at least one).
+  std::uint32_t read_requests(std::uint64_t bytes) const {
+    return bytes ? static_cast<std::uint32_t>((bytes + cfg_.max_read_request - 1) / cfg_.max_read_request) : 1;
+  }
 
   // The per-TLP overhead in bytes, and the rate in bytes per ns.
   std::uint32_t overhead() const { return overhead_; }
@@ -61,4 +71,4 @@ class PcieLink {
   std::uint64_t ps_num_ = 0, ps_den_ = 0;
 };
 
-}  // namespace ssd::host
+}  // namespace ssd
