@@ -78,8 +78,59 @@ const Config::Key* Config::find(const std::string& key) const {
   return nullptr;
 }
 
+void Config::declare_family(const std::string& prefix, unsigned max_items, std::vector<param::Key> keys,
+                            std::vector<param::Value> defaults) {
+  families_.push_back(Family{prefix, max_items, std::move(keys), std::move(defaults)});
+}
+
+const Config::Family* Config::family_of(const std::string& key, unsigned& item, std::string& name) const {
+  for (const Family& f : families_) {
+    if (key.compare(0, f.prefix.size() + 1, f.prefix + ".") != 0) continue;
+    const std::size_t start = f.prefix.size() + 1, dot = key.find('.', start);
+    const std::string index = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (index.empty() || index.size() > 5 || index.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+    if (index.size() > 1 && index[0] == '0') return nullptr;
+    item = static_cast<unsigned>(std::stoul(index));
+    if (item >= f.max_items) return nullptr;
+    name = dot == std::string::npos ? std::string() : key.substr(dot + 1);
+    return &f;
+  }
+  return nullptr;
+}
+
+unsigned Config::family_items(const std::string& prefix) const {
+  std::vector<bool> set;
+  for (const Key& k : keys_) {
+    unsigned item = 0;
+    std::string name;
+    const Family* f = family_of(k.name, item, name);
+    if (!f || f->prefix != prefix) continue;
+    if (set.size() <= item) set.resize(item + 1, false);
+    set[item] = true;
+  }
+  for (unsigned i = 0; i < set.size(); ++i)
+    if (!set[i])
+      throw ConfigError(locate(prefix + "." + std::to_string(set.size() - 1) + ": " + prefix + "." + std::to_string(i) +
+                               " is not given (the items of " + prefix + " are numbered from 0 without gaps)"));
+  return static_cast<unsigned>(set.size());
+}
+
 Config::Key& Config::known(const std::string& key, const std::string& origin) {
   if (Key* k = find(key)) return *k;
+  unsigned item = 0;
+  std::string name;
+  if (const Family* f = family_of(key, item, name)) {
+    for (std::size_t i = 0; i < f->keys.size(); ++i) {
+      if (f->keys[i].name != name) continue;
+      param::Key pk = f->keys[i];
+      pk.name = key;
+      add(pk, f->defaults[i]);
+      return keys_.back();
+    }
+    std::string names;
+    for (const param::Key& k : f->keys) names += (names.empty() ? "" : ", ") + k.name;
+    throw ConfigError(origin + ": unknown key '" + key + "': an item of " + f->prefix + " has the keys " + names);
+  }
   std::string best;
   std::size_t best_d = 4;
   for (const Key& k : keys_) {
@@ -198,8 +249,28 @@ void Config::flatten(const json::Value& v, const std::string& prefix, const std:
     if (prefix.empty() && name == kNotesSection) continue;  // notes, not keys (checked_notes)
     const std::string key = prefix.empty() ? name : prefix + "." + name;
     const std::string origin = source + ":" + std::to_string(child.line);
+    const bool family = std::any_of(families_.begin(), families_.end(),
+                                    [&](const Family& f) { return f.prefix == key; });
+    unsigned item = 0;
+    std::string in_item;
+    const Family* of_item = family_of(key, item, in_item);
+    if (family && child.kind == json::Value::Kind::Array) {  // PREFIX: [ {item 0}, {item 1}, ... ]
+      for (std::size_t i = 0; i < child.items.size(); ++i) {
+        const json::Value& it = child.items[i];
+        if (it.kind != json::Value::Kind::Object)
+          throw ConfigError(source + ":" + std::to_string(it.line) + ": " + key + "[" + std::to_string(i) +
+                            "]: an object of keys where " + it.kind_name() + " is");
+        json::Value wrapper;
+        wrapper.kind = json::Value::Kind::Object;
+        wrapper.members.emplace_back(std::to_string(i), it);
+        flatten(wrapper, key, source, seen);
+      }
+      continue;
+    }
     if (child.kind == json::Value::Kind::Object) {
-      bool is_section = false;
+      bool is_section = family || (of_item && in_item.empty());
+      for (const Family& f : families_)
+        if (f.prefix.compare(0, key.size() + 1, key + ".") == 0) is_section = true;
       for (const Key& k : keys_)
         if (k.name.compare(0, key.size() + 1, key + ".") == 0) is_section = true;
       if (!is_section) {
@@ -368,7 +439,26 @@ std::string Config::describe_markdown() const {
         "(`common/params.h`) by `ssdsim --list-keys=markdown`; a test checks that this file\n"
         "matches them. Values: built-in defaults (a preset or config file changes them;\n"
         "`ssdsim --preset NAME --list-keys` shows a preset's).\n";
+  for (const Family& f : families_) sections.push_back(f.prefix + ".<i>");
   for (const std::string& section : sections) {
+    const Family* fam = nullptr;
+    for (const Family& f : families_)
+      if (section == f.prefix + ".<i>") fam = &f;
+    if (fam) {
+      os << "\n## " << section << "\n\nUp to " << fam->max_items << " items, `" << fam->prefix
+         << ".0.` to `" << fam->prefix << "." << fam->max_items - 1
+         << ".` (or a JSON array at `" << fam->prefix << "`), each key as below."
+         << "\n\n| key | type | default | unit | range or choices | meaning |\n|---|---|---|---|---|---|\n";
+      for (std::size_t i = 0; i < fam->keys.size(); ++i) {
+        Key k;
+        static_cast<param::Key&>(k) = fam->keys[i];
+        static_cast<param::Value&>(k) = fam->defaults[i];
+        const std::string range = k.type == Type::Enum ? param::choices_text(k, " \\| ") : param::range_text(k);
+        os << "| `" << section << "." << k.name << "` | " << type_name(k.type) << " | `" << cell(value_text(k))
+           << "` | " << k.unit << " | " << range << " | " << cell(k.help) << " |\n";
+      }
+      continue;
+    }
     os << "\n## " << section
        << "\n\n| key | type | default | unit | range or choices | meaning |\n|---|---|---|---|---|---|\n";
     for (const Key& k : keys_) {
@@ -390,6 +480,17 @@ std::string Config::describe() const {
     if (k.type == Type::Enum) os << " {" << param::choices_text(k, "|") << "}";
     os << "  " << k.help << '\n';
   }
+  for (const Family& f : families_)
+    for (std::size_t i = 0; i < f.keys.size(); ++i) {
+      Key k;
+      static_cast<param::Key&>(k) = f.keys[i];
+      static_cast<param::Value&>(k) = f.defaults[i];
+      os << std::left << std::setw(30) << f.prefix + ".<i>." + k.name << ' ' << std::setw(8) << type_name(k.type)
+         << ' ' << std::setw(14) << value_text(k);
+      if (k.type == Type::Int || k.type == Type::Double) os << " " << param::range_text(k);
+      if (k.type == Type::Enum) os << " {" << param::choices_text(k, "|") << "}";
+      os << "  " << k.help << '\n';
+    }
   return os.str();
 }
 

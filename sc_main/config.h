@@ -38,6 +38,15 @@ class Config {
     for (const param::Field<S>& f : table.fields()) add(f.key, f.def);
   }
   void add(const param::Key& key, const param::Value& def);
+  // A family of keys repeated per item: PREFIX.<i>.NAME for i < max_items and each NAME of
+  // `keys` (their names without the prefix). An item's key exists once it is set (by
+  // --set, a file, or a JSON array at PREFIX whose i-th object holds it), with the
+  // template's default until then; --list-keys shows the family once, as PREFIX.<i>.NAME.
+  void declare_family(const std::string& prefix, unsigned max_items, std::vector<param::Key> keys,
+                      std::vector<param::Value> defaults);
+  // The items of a family that have a key set (0 .. count-1; throws ConfigError naming the
+  // first missing item if they are not consecutive from 0).
+  unsigned family_items(const std::string& prefix) const;
 
   // Sets a key from text (a preset or --set KEY=VALUE). `origin` prefixes errors.
   void set_text(const std::string& key, const std::string& text, const std::string& origin);
@@ -99,8 +108,18 @@ class Config {
   void flatten(const json::Value& v, const std::string& prefix, const std::string& source,
                std::map<std::string, int>& seen);
   static std::string value_text(const Key& k);
+  struct Family {
+    std::string prefix;
+    unsigned max_items;
+    std::vector<param::Key> keys;
+    std::vector<param::Value> defaults;
+  };
+  // The family and item a key or section name belongs to (null: none); `name` is set to
+  // the key's name within the item (empty for a section).
+  const Family* family_of(const std::string& key, unsigned& item, std::string& name) const;
 
   std::vector<Key> keys_;
+  std::vector<Family> families_;
 };
 
 }  // namespace ssd

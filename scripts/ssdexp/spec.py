@@ -52,6 +52,12 @@ from dataclasses import dataclass, field
 
 import yaml
 
+
+def family_key(key: str) -> str:
+    """An item's key of a family (workload.streams.3.read_ratio) as --list-keys names the
+    family's (workload.streams.<i>.read_ratio); any other key as it is."""
+    return re.sub(r"^(workload\.streams)\.\d+\.", r"\1.<i>.", key)
+
 # Integers a SPEC may hold: no ssdsim key takes more than 64 bits (and Python cannot even
 # print an integer of more than 4,300 digits, which YAML's hexadecimal can write).
 INT_MIN, INT_MAX = -(1 << 63), (1 << 64) - 1
@@ -429,7 +435,7 @@ def read_spec(path, keys=None) -> Spec:
     def check(key, line, fieldname):
         """What a SPEC may set: ssdsim's keys, but no file a run writes (every point would
         write over the same one) and no workload.seed beside `seeds` (which overrides it)."""
-        if keys is not None and key not in keys:
+        if keys is not None and key not in keys and family_key(key) not in keys:
             raise _err(path, line, fieldname, "not an ssdsim configuration key ('ssdsim --list-keys' lists them)")
         if key in OUTPUTS:
             raise _err(path, line, fieldname, "names a file the run writes, which every point would write over: "

@@ -10,7 +10,7 @@ import os
 import re
 import subprocess
 
-from .spec import OUTPUTS, Point, Spec, SpecError
+from .spec import OUTPUTS, Point, Spec, SpecError, family_key
 
 # Keys whose value changes how fast a run goes, not what it computes (identical results:
 # tests/cli_same_builds.sh): left out of a point's identity, as are OUTPUTS (the keys
@@ -71,7 +71,8 @@ class Ssdsim:
         host.lookahead_thread's auto|true|false) they mean true and false; for any other
         key, the text as written is meant."""
         if isinstance(value, bool):
-            boolean = self.types.get(key) == "boolean" or "true" in self.choices.get(key, [])
+            k = family_key(key)
+            boolean = self.types.get(k) == "boolean" or "true" in self.choices.get(k, [])
             return ("true" if value else "false") if boolean else raw
         if isinstance(value, float):
             return repr(value)

@@ -248,3 +248,37 @@ TEST_CASE("config: a struct's fields filled from --set through its declarations"
   CHECK(c.origin("host.queue_length") == "test");
   CHECK(c.is_default(&host::HostConfig::scheduler));
 }
+
+TEST_CASE("config: a family's items exist once set, from --set or a JSON array, and read back", "[config][family]") {
+  Config c;
+  param::Key rate{"rate", param::Type::Double, "a rate", 0, 0, 0, 10, {}, ""};
+  param::Key kind{"kind", param::Type::Enum, "a kind", 0, 0, 0, 0, {"a", "b"}, ""};
+  param::Value rate_def, kind_def;
+  rate_def.d = 1.5;
+  kind_def.s = "a";
+  c.declare_family("w.items", 4, {rate, kind}, {rate_def, kind_def});
+  CHECK(c.family_items("w.items") == 0);
+  c.set_assignment("w.items.1.rate=3");
+  CHECK(c.get_double("w.items.1.rate") == 3);
+  CHECK(c.origin("w.items.1.rate") == "--set");
+  CHECK_FALSE(c.has("w.items.1.kind"));  // an item's other keys: not set, not there
+  // Items are numbered from 0 without gaps.
+  CHECK_THROWS_WITH(c.family_items("w.items"), Catch::Contains("w.items.0 is not given"));
+  c.load_file(write_temp("cfg_family.json",
+                         "{\"w\": {\"items\": [\n  {\"kind\": \"b\"},\n  {\"rate\": 4}\n]}}\n"));
+  CHECK(c.get_string("w.items.0.kind") == "b");
+  CHECK(c.get_double("w.items.1.rate") == 4);
+  CHECK(c.family_items("w.items") == 2);
+  // The effective configuration writes the items as objects "0", "1", which read back.
+  Config d;
+  d.declare_family("w.items", 4, {rate, kind}, {rate_def, kind_def});
+  d.load_file(write_temp("cfg_family_back.json", c.to_json()));
+  CHECK(d.get_string("w.items.0.kind") == "b");
+  CHECK(d.get_double("w.items.1.rate") == 4);
+  // A key an item does not have, an item past the count, a value out of range: refused.
+  CHECK_THROWS_WITH(c.set_assignment("w.items.0.speed=1"), Catch::Contains("an item of w.items has the keys rate, kind"));
+  CHECK_THROWS_WITH(c.set_assignment("w.items.4.rate=1"), Catch::Contains("unknown key 'w.items.4.rate'"));
+  CHECK_THROWS_WITH(c.set_assignment("w.items.2.rate=11"), Catch::Contains("w.items.2.rate = 11 is out of range"));
+  CHECK_THROWS_WITH(c.load_file(write_temp("cfg_family_bad.json", "{\"w\": {\"items\": [3]}}")),
+                    Catch::Contains("w.items[0]: an object of keys"));
+}
