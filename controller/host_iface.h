@@ -13,6 +13,7 @@
 #include <tlm_utils/peq_with_get.h>
 
 #include "common/params.h"
+#include "controller/host_front.h"
 #include "controller/timeline.h"
 #include "common/vcd_writer.h"
 #include "tlm/host_protocol.h"
@@ -29,34 +30,34 @@ struct HostIfaceConfig {
   static const param::Table<HostIfaceConfig>& keys();
 };
 
-class HostIface : public sc_core::sc_module {
+class HostIface : public sc_core::sc_module, public HostFront {
  public:
   HostTargetSocket<HostIface> host;      // from the host
   HostInitiatorSocket<HostIface> firmware;  // to the firmware core
 
   HostIface(sc_core::sc_module_name name, unsigned ncq_depth, double link_mb_s);
 
-  unsigned tags_in_use() const { return in_use_; }
-  unsigned max_tags_in_use() const { return max_in_use_; }
-  unsigned depth() const { return depth_; }
+  unsigned tags_in_use() const override { return in_use_; }
+  unsigned max_tags_in_use() const override { return max_in_use_; }
+  unsigned depth() const override { return depth_; }
   // Tags in use integrated over time up to `at`, tag-picoseconds (a double: tags x ps
   // overflow 64 bits within simulated minutes at the largest depths): the requests the
   // device held; over a window, divided by its length, the mean number held. An `at`
   // before the last change counts as that change's time (a window that starts at a past
   // arrival loses at most the tags held since it, a request's wait).
-  double tag_ticks(Tick at) const {
+  double tag_ticks(Tick at) const override {
     return tag_ticks_ + static_cast<double>(in_use_) * static_cast<double>(at > tags_since_ ? at - tags_since_ : 0);
   }
-  std::uint64_t backpressure_events() const { return backpressure_; }
+  std::uint64_t backpressure_events() const override { return backpressure_; }
   // Link busy time up to `now` (transfers reserved past it not counted).
-  Tick link_busy(Tick now) const { return link_.busy(now); }
+  Tick link_busy(Tick now) const override { return link_.busy(now); }
   // Waveforms (trace.vcd) under `scope`: NCQ tags in use, back-pressure (a command held
   // while every tag is in use), and commands waiting for the firmware (a write's data
   // still on the link, or one before it).
-  void trace(VcdWriter& vcd, const std::string& scope);
+  void trace(VcdWriter& vcd, const std::string& scope) override;
   // Told where each request is (null: none). A request is at the firmware once it is
   // forwarded, and at the host interface again while its completion crosses the link.
-  void set_life_listener(LifeListener* l) { life_ = l; }
+  void set_life_listener(LifeListener* l) override { life_ = l; }
 
  private:
   tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);

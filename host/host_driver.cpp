@@ -17,11 +17,12 @@ using namespace sc_core;
 HostDriver::HostDriver(sc_module_name name, std::unique_ptr<RequestSource> source, unsigned queue_depth,
                        std::uint64_t logical_pages, std::uint32_t sectors_per_page,
                        std::uint64_t preconditioned, const SchedulerSetup& sched)
-    : sc_module(name), socket("socket"), src_(std::move(source)),
+    : sc_module(name), socket("socket"),
       sched_(sched.kind, sched.locations ? sched.locations->chips() : 1, sched.dispatch), queue_length_(sched.queue_length),
       window_counts_outstanding_(sched.window_counts_outstanding),
-      locations_(sched.locations), conflicts_(sched.locations ? sched.locations->chips() : 1), qd_(queue_depth), spp_(sectors_per_page),
+      locations_(sched.locations), conflicts_(sched.locations ? sched.locations->chips() : 1), spp_(sectors_per_page),
       shadow_(logical_pages, preconditioned), pool_("host commands") {
+  add_stream(std::move(source), queue_depth);
   socket.register_nb_transport_bw(this, &HostDriver::bw);
   SC_HAS_PROCESS(HostDriver);
   SC_METHOD(on_pump_event);
@@ -47,45 +48,53 @@ void HostDriver::write_requests_csv(const std::string& path) {
   *csv_ << "submit_us,complete_us,op,lba,bytes,latency_us";
   for (unsigned k = 0; k < kParts; ++k)
     if (part_shown(k)) *csv_ << ",part_" << part_name(k) << "_us";
-  *csv_ << ",id\n";
+  *csv_ << ",id";
+  if (streams_.size() > 1) *csv_ << ",stream";  // workload.streams: which one
+  *csv_ << '\n';
 }
 
 void HostDriver::fail(const std::string& msg) {
   errors_.push_back(msg);
-  exhausted_ = true;
+  for (Stream& st : streams_) st.exhausted = true;
   sc_stop();
 }
 
-bool HostDriver::fetch() {
-  if (have_next_) return true;
-  if (exhausted_) return false;
+bool HostDriver::fetch(Stream& st) {
+  if (st.have_next) return true;
+  if (st.exhausted) return false;
   if (time_limit_ && sim_now() >= time_limit_) {
-    exhausted_ = true;
+    st.exhausted = true;
     return false;
   }
   try {
-    have_next_ = src_->next(next_, next_arrival_);
+    st.have_next = st.src->next(st.next, st.next_arrival);
   } catch (const InputError& e) {
     input_error_ = true;
     fail(e.what());
     return false;
   }
-  if (!have_next_) {
-    exhausted_ = true;
+  if (!st.have_next) {
+    st.exhausted = true;
     return false;
   }
-  if (listener_) listener_->drawn(next_);
+  if (listener_) listener_->drawn(st.next);
   return true;
 }
 
-void HostDriver::admit(const HostRequest& r, Tick arrival) {
+bool HostDriver::fetch_any() {
+  bool any = false;
+  for (Stream& st : streams_) any = fetch(st) || any;
+  return any;
+}
+
+void HostDriver::admit(const HostRequest& r, Tick arrival, std::uint16_t stream) {
   // A trim or flush occupies no chip (the firmware answers it from its tables and its
   // write buffer): its location vector is empty, and it is never a conflict request.
   const bool data = is_data(r.op);
   IoScheduler::Entry e{++id_, r.op,
                        locations_ ? (data ? locations_->vector(r.lba, r.sectors) : LocationVector(locations_->chips()))
                                   : LocationVector(),
-                       arrival, 0, r.lba, r.sectors, r.fua};
+                       arrival, 0, r.lba, r.sectors, r.fua, stream};
   if (!warmup_over_ && (warmup_requests_ || warmup_until_) && !in_warmup(e.id, arrival)) {
     warmup_over_ = true;  // the first request after the warm-up: the window starts
     window_start_ = arrival;
@@ -105,6 +114,7 @@ std::uint64_t HostDriver::end_warmup_now() {
   other_latency_[0] = other_latency_[1] = LatencyHistogram{};
   attribution_ = LatencyAttribution{};
   trimmed_bytes_ = unwritten_reads_ = 0;
+  for (Stream& st : streams_) st.fig = StreamFigures{};
   bytes_[0] = bytes_[1] = conflict_wait_sum_[0] = conflict_wait_sum_[1] = 0;
   return id_ + 1;
 }
@@ -115,7 +125,11 @@ void HostDriver::admit_and_dispatch() {
   // only at a completion).
   for (;;) {
     while (!queue_.empty() && window_has_room()) {
-      admit(queue_.front().r, queue_.front().arrival);
+      const Waiting& w = queue_.front();
+      Stream& st = streams_[w.stream];
+      admit(w.r, w.arrival, w.stream);
+      --st.queued;
+      ++st.in_host;
       queue_.pop_front();
       ++in_host_;
     }
@@ -138,6 +152,7 @@ void HostDriver::send(const IoScheduler::Entry& e) {
   c.sectors = e.sectors;
   c.fua = e.fua && e.op == HostOp::Write;
   c.id = e.id;
+  c.stream = e.stream;
   c.t_submit = e.arrival;
   c.t_dispatch = sim_now();
   first_submit_ = std::min(first_submit_, c.t_submit);
@@ -146,27 +161,7 @@ void HostDriver::send(const IoScheduler::Entry& e) {
     wait_sum_[k] += sim_now() - e.arrival;
     ++dispatched_[k];
   }
-  // The shadow follows dispatch order: the order the device sees and keeps.
-  std::vector<Token>& expect = expected(*gp);
-  expect.clear();
-  const PageSpan span = page_span(e.lba, e.sectors, spp_);
-  for (std::uint64_t lpn = span.first; lpn < span.end(); ++lpn) {
-    if (e.op == HostOp::Read) {
-      expect.push_back(shadow_.current(lpn));
-    } else if (e.op == HostOp::Write) {
-      const Token fresh = write_token(lpn, c.id);
-      const bool partial = covers_part(e.lba, e.sectors, lpn, spp_);
-      c.tokens.push_back(fresh);
-      const Token before = shadow_.raw(lpn);
-      expect.push_back(before);  // what it replaces, should the device refuse it
-      shadow_.set(lpn, partial ? merge_tokens(shadow_.as_read(lpn, before), fresh) : fresh);
-    } else if (e.op == HostOp::Trim) {
-      expect.push_back(shadow_.raw(lpn));
-      if (!covers_part(e.lba, e.sectors, lpn, spp_)) shadow_.trim(lpn);  // a page trimmed in part keeps its data
-    }
-  }
-  if (ledger_) ledger_sent(c, expect);
-  if (on_dispatch_) on_dispatch_(c);
+  if (!commit_later_) commit(*gp);
   // A trim carries its ranges, not data; a flush carries nothing.
   gp->set_command(e.op == HostOp::Read    ? tlm::TLM_READ_COMMAND
                   : e.op == HostOp::Write ? tlm::TLM_WRITE_COMMAND
@@ -186,6 +181,32 @@ void HostDriver::send(const IoScheduler::Entry& e) {
   else if (s != tlm::TLM_UPDATED || ph != tlm::END_REQ)  // taken now, answered later: nothing else
     SC_REPORT_ERROR(kExclusionError, "host, to the host interface: BEGIN_REQ answered other than TLM_ACCEPTED or "
                                      "TLM_UPDATED with END_REQ");
+}
+
+// The host's record of a command the device has taken in its order (see set_commit_later):
+// the shadow follows the order the device sees and keeps.
+void HostDriver::commit(tlm::tlm_generic_payload& gp) {
+  HostCommand& c = host_cmd(gp);
+  std::vector<Token>& expect = expected(gp);
+  expect.clear();
+  const PageSpan span = page_span(c.lba, c.sectors, spp_);
+  for (std::uint64_t lpn = span.first; lpn < span.end(); ++lpn) {
+    if (c.op == HostOp::Read) {
+      expect.push_back(shadow_.current(lpn));
+    } else if (c.op == HostOp::Write) {
+      const Token fresh = write_token(lpn, c.id);
+      const bool partial = covers_part(c.lba, c.sectors, lpn, spp_);
+      c.tokens.push_back(fresh);
+      const Token before = shadow_.raw(lpn);
+      expect.push_back(before);  // what it replaces, should the device refuse it
+      shadow_.set(lpn, partial ? merge_tokens(shadow_.as_read(lpn, before), fresh) : fresh);
+    } else if (c.op == HostOp::Trim) {
+      expect.push_back(shadow_.raw(lpn));
+      if (!covers_part(c.lba, c.sectors, lpn, spp_)) shadow_.trim(lpn);  // a page trimmed in part keeps its data
+    }
+  }
+  if (ledger_) ledger_sent(c, expect);
+  if (on_dispatch_) on_dispatch_(c);
 }
 
 // The ledger's record of a write, trim or flush sent now (`before`: each page's shadow
@@ -212,33 +233,44 @@ void HostDriver::ledger_sent(const HostCommand& c, const std::vector<Token>& bef
 void HostDriver::pump() {
   in_pump_ = true;
   const Tick now = sim_now();
-  if (src_->timed()) {
-    // Open loop: everything that has arrived joins the host's queue, in order.
-    while (fetch() && next_arrival_ <= now) {
-      queue_.push_back({next_, next_arrival_});
-      have_next_ = false;
-    }
-  } else {
-    // Closed loop: keep queue_depth requests in the host (scheduler and device). One
-    // that finds no request waiting before it and room in the scheduling queue goes
-    // straight in.
-    while (in_host_ + queue_.size() < qd_ && fetch()) {
-      if (queue_.empty() && window_has_room()) {
-        admit(next_, now);
-        ++in_host_;
-      } else {
-        queue_.push_back({next_, now});
+  for (std::size_t i = 0; i < streams_.size(); ++i) {
+    Stream& st = streams_[i];
+    const auto stream = static_cast<std::uint16_t>(i);
+    if (st.src->timed()) {
+      // Open loop: everything that has arrived joins the host's queue, in order.
+      while (fetch(st) && st.next_arrival <= now) {
+        queue_.push_back({st.next, st.next_arrival, stream});
+        ++st.queued;
+        st.have_next = false;
       }
-      have_next_ = false;
+    } else {
+      // Closed loop: keep queue_depth requests in the host (scheduler and device). One
+      // that finds no request waiting before it and room in the scheduling queue goes
+      // straight in.
+      while (st.in_host + st.queued < st.qd && fetch(st)) {
+        if (queue_.empty() && window_has_room()) {
+          admit(st.next, now, stream);
+          ++st.in_host;
+          ++in_host_;
+        } else {
+          queue_.push_back({st.next, now, stream});
+          ++st.queued;
+        }
+        st.have_next = false;
+      }
     }
   }
   admit_and_dispatch();
   trace_counts();
-  if (src_->timed() && have_next_) pump_event_.notify(sc_delay(next_arrival_ - now));
+  Tick next = kNever;
+  for (const Stream& st : streams_)
+    if (st.src->timed() && st.have_next) next = std::min(next, st.next_arrival);
+  if (next != kNever) pump_event_.notify(sc_delay(next - now));
   // Closed loop: the next request is read now rather than at the next completion, so
   // that fetch() can announce it ahead. Not with a time limit, which fetch() checks at
   // the time of reading.
-  if (!src_->timed() && !time_limit_) fetch();
+  for (Stream& st : streams_)
+    if (!st.src->timed() && !time_limit_) fetch(st);
   in_pump_ = false;
 }
 
@@ -345,7 +377,14 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   } else if (!data) {  // trims and flushes: figures of their own, apart from the data's
     other_latency_[other].record(now - c.t_submit);
     if (c.op == HostOp::Trim) trimmed_bytes_ += std::uint64_t{c.sectors} * 512;
+    if (streams_.size() > 1) streams_[c.stream].fig.other[other].record(now - c.t_submit);
   } else {
+    if (streams_.size() > 1) {
+      StreamFigures& f = streams_[c.stream].fig;
+      f.latency[k].record(now - c.t_submit);
+      f.all.record(now - c.t_submit);
+      f.bytes[k] += std::uint64_t{c.sectors} * 512;
+    }
     latency_[k].record(now - c.t_submit);
     latency_all_.record(now - c.t_submit);
     attribution_.record(k, now - c.t_submit, parts);
@@ -368,7 +407,9 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
       std::snprintf(line, sizeof line, ",%.6f", ticks_to_us(parts[p]));
       *csv_ << line;
     }
-    *csv_ << ',' << c.id << '\n';
+    *csv_ << ',' << c.id;
+    if (streams_.size() > 1) *csv_ << ',' << c.stream;
+    *csv_ << '\n';
   }
   if (!warmup && !unwritten && data) bytes_[k] += std::uint64_t{c.sectors} * 512;
   last_done_ = now;
@@ -391,12 +432,15 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
     if (std::chrono::duration<double>(t - last_progress_).count() >= progress_seconds_) {
       last_progress_ = t;
       std::cerr << "ssdsim: " << completed_ << " requests done";
-      if (src_->expected()) std::cerr << " of " << src_->expected();
+      std::uint64_t expected = 0;
+      for (const Stream& st : streams_) expected += st.src->expected();
+      if (expected) std::cerr << " of " << expected;
       std::cerr << ", simulated " << ticks_to_us(now) / 1e3 << " ms\n";
     }
   }
   --outstanding_;
   --in_host_;
+  --streams_[c.stream].in_host;
   sched_.complete(c.id, c.op);
   if (data) {
     conflicts_.complete(c.id);
@@ -408,7 +452,7 @@ void HostDriver::finish(tlm::tlm_generic_payload& gp) {
   }
   gp.release();
   trace_counts();
-  if (in_host_ == 0 && queue_.empty() && !fetch()) {
+  if (in_host_ == 0 && queue_.empty() && !fetch_any()) {
     if (on_finished_) on_finished_();
     return;
   }
@@ -427,6 +471,10 @@ const param::Table<HostConfig>& HostConfig::keys() {
                  "the largest request the host interface carries, in 512-byte sectors (SATA: 65,536, 32 MiB): a "
                  "larger one is split into pieces of this size, each a request of its own, as a host block layer "
                  "splits it").unit("512-byte sectors")
+        .choice("host.interface", &H::interface, {"sata", "nvme"},
+                "the host interface: sata = one queue of controller.ncq_depth tags over a link of host.link_mb_s; "
+                "nvme = submission and completion queues in host memory (nvme.*) over a PCIe link (pcie.*), "
+                "docs/host.md")
         .choice("host.dispatch", &H::dispatch, {"ncq", "batch"},
                 "how the host queue hands requests to the device: ncq = each as soon as an NCQ tag is free, in the "
                 "scheduler's order; batch = a batch at a time (PIQ's Algorithm 1, 'Issue Batch_List.Head'): the "

@@ -46,6 +46,7 @@ struct HostConfig {
   std::uint32_t max_transfer_sectors = 65536;  // SATA: 32 MiB
   bool lookahead = true;
   std::string lookahead_thread = "auto";  // auto | true | false
+  std::string interface = "sata";  // sata | nvme: the host interface (controller/host_iface.h, nvme_front_end.h)
   static const param::Table<HostConfig>& keys();
 };
 
@@ -100,7 +101,22 @@ class HostDriver : public sc_core::sc_module {
   // batches served whole (its read and write cycles), over the whole run.
   std::uint64_t prioritized_reads() const { return sched_.prioritized_reads(); }
   std::uint64_t batches_served(HostOp op) const { return sched_.batches_served(op == HostOp::Read ? 0 : 1); }
-  const RequestSource& source() const { return *src_; }
+  const RequestSource& source() const { return *streams_[0].src; }
+  // Another workload stream (workload.streams; the constructor's source is stream 0), with
+  // its own queue depth (closed loop) or arrivals (open loop). Before the simulation starts.
+  void add_stream(std::unique_ptr<RequestSource> source, unsigned queue_depth) {
+    streams_.emplace_back();
+    streams_.back().src = std::move(source);
+    streams_.back().qd = queue_depth;
+  }
+  std::size_t streams() const { return streams_.size(); }
+  // A stream's figures over the statistics' window (kept with two streams or more).
+  struct StreamFigures {
+    LatencyHistogram latency[2], all, other[2];
+    std::uint64_t bytes[2] = {0, 0};
+  };
+  const StreamFigures& stream_figures(std::size_t i) const { return streams_[i].fig; }
+  const RequestSource& stream_source(std::size_t i) const { return *streams_[i].src; }
   // ssdsim --check: reads the whole workload through its source (every record's rules
   // applied) and returns how many requests it holds; the driver cannot run after it.
   // Throws the source's InputError.
@@ -108,8 +124,10 @@ class HostDriver : public sc_core::sc_module {
     HostRequest r;
     Tick at;
     std::uint64_t n = 0;
-    while (src_->next(r, at)) ++n;
-    exhausted_ = true;
+    for (Stream& st : streams_) {
+      while (st.src->next(r, at)) ++n;
+      st.exhausted = true;
+    }
     return n;
   }
 
@@ -189,7 +207,8 @@ class HostDriver : public sc_core::sc_module {
   // Writes one line per completed request to `path`:
   // submit_us,complete_us,op,lba,bytes,latency_us, then part_<part>_us for each latency
   // part (tlm/latency_parts.h), in path order, then the request's id (from 1, as
-  // trace.request names it) (throws std::runtime_error if it cannot).
+  // trace.request names it), then with workload.streams its stream (throws
+  // std::runtime_error if it cannot). After add_stream().
   void write_requests_csv(const std::string& path);
   // No request is made after this simulated time (closed loop; an open-loop source
   // stops its own arrivals).
@@ -210,6 +229,13 @@ class HostDriver : public sc_core::sc_module {
   // now on (null: none), and a hook told of each request as it is sent.
   void set_ledger(DurabilityLedger* l) { ledger_ = l; }
   void set_dispatch_hook(std::function<void(const HostCommand&)> f) { on_dispatch_ = std::move(f); }
+  // The order the device takes commands in, if not the order they are sent: NVMe's
+  // queues are fetched by arbitration, not in the order the host filled them. With
+  // `later`, a command sent is recorded in the integrity shadow (and the ledger) only
+  // when commit() is called for it, as the device reads it from host memory; else at
+  // once, when sent (SATA: the order sent is the order taken).
+  void set_commit_later(bool later) { commit_later_ = later; }
+  void commit(tlm::tlm_generic_payload& gp);
 
  private:
   void pump();
@@ -232,23 +258,33 @@ class HostDriver : public sc_core::sc_module {
   // pump() runs: an END_REQ that arrives inside one of its sends (the completion chain
   // runs re-entrantly, docs/performance.md) leaves the next send to pump() itself.
   bool in_pump_ = false;
+  bool commit_later_ = false;
   tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void finish(tlm::tlm_generic_payload& gp);
 
-  bool fetch();  // reads the next request into next_ (false at the end)
-  void admit(const HostRequest& r, Tick arrival);  // into the scheduling queue
+  struct Stream {
+    std::unique_ptr<RequestSource> src;
+    unsigned qd = 0;
+    HostRequest next{};
+    Tick next_arrival = 0;
+    bool have_next = false, exhausted = false;
+    unsigned in_host = 0;  // admitted and not completed
+    unsigned queued = 0;   // arrived, waiting for room in the scheduling queue
+    StreamFigures fig;
+  };
+  bool fetch(Stream& st);  // reads its next request into st.next (false at the end)
+  bool fetch_any();        // fetch() of every stream: true if any has a request
+  void admit(const HostRequest& r, Tick arrival, std::uint16_t stream);  // into the scheduling queue
   void admit_and_dispatch();  // requests before the window into it, and out to the device
   void dispatch();                                 // from the scheduling queue to the device
   void send(const IoScheduler::Entry& e);
   void fail(const std::string& msg);
 
-  std::unique_ptr<RequestSource> src_;
-  HostRequest next_{};
-  Tick next_arrival_ = 0;
-  bool have_next_ = false, exhausted_ = false;
+  std::vector<Stream> streams_;  // stream 0: the constructor's source
   struct Waiting {
     HostRequest r;
     Tick arrival;
+    std::uint16_t stream;
   };
   std::deque<Waiting> queue_;  // arrived, not yet in the scheduling queue (it is full)
   IoScheduler sched_;
@@ -264,7 +300,6 @@ class HostDriver : public sc_core::sc_module {
   std::uint64_t conflict_wait_sum_[2] = {0, 0};  // ticks, over the window's requests
   std::unordered_set<std::uint64_t> arrived_in_conflict_;  // ids in the host or outstanding
   unsigned in_host_ = 0;  // requests admitted or waiting in the host and not completed
-  unsigned qd_;
   std::uint32_t spp_;
   TokenShadow shadow_;  // what the host last wrote to each logical page
   HostPayloadPool pool_;

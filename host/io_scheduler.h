@@ -119,6 +119,7 @@ class IoScheduler {
     std::uint64_t lba = 0;
     std::uint32_t sectors = 0;
     bool fua = false;  // a write with Force Unit Access
+    std::uint16_t stream = 0;  // the workload stream it came from (workload.streams)
   };
   IoScheduler(SchedulerKind kind, unsigned chips, DispatchKind dispatch = DispatchKind::Ncq)
       : kind_(kind), dispatch_(dispatch), chips_(chips) {

@@ -139,4 +139,37 @@ const param::Table<WorkloadConfig>& WorkloadConfig::keys() {
   return t;
 }
 
+const param::Table<StreamConfig>& StreamConfig::keys() {
+  static const param::Table<StreamConfig> t = [] {
+    using S = StreamConfig;
+    param::Table<S> k;
+    k.integer("queues", &S::queues, 1, 65535, "NVMe I/O queue pairs of the stream's own (host.interface = nvme)")
+        .unit("queues")
+        .choice("priority", &S::priority, {"urgent", "high", "medium", "low"},
+                "its queues' priority class (nvme.arbitration = wrr)")
+        .integer("weight", &S::weight, 0, 256,
+                 "its class's weight, commands a round (0: nvme.weight_* as set; streams of one class give one "
+                 "weight)").unit("commands");
+    return k;
+  }();
+  return t;
+}
+
+StreamKeys stream_keys() {
+  StreamKeys out;
+  const std::string prefix = "workload.";
+  for (const auto& f : WorkloadConfig::keys().fields()) {
+    param::Key k = f.key;
+    k.name = k.name.substr(prefix.size());
+    k.help += " (this stream's; else the top-level key's)";
+    out.keys.push_back(k);
+    out.defaults.push_back(f.def);
+  }
+  for (const auto& f : StreamConfig::keys().fields()) {
+    out.keys.push_back(f.key);
+    out.defaults.push_back(f.def);
+  }
+  return out;
+}
+
 }  // namespace ssd::host

@@ -73,6 +73,26 @@ struct WorkloadConfig {
   static const param::Table<WorkloadConfig>& keys();
 };
 
+// A stream (a tenant) of workload.streams: its workload (WorkloadConfig, each key given for
+// the stream or else the top-level workload.* value; its seed workload.seed + its index
+// unless given), and what it adds: the NVMe queues of its own and their priority class.
+// Key names here are within the item: workload.streams.<i>.NAME.
+struct StreamConfig {
+  std::uint32_t queues = 1;         // NVMe I/O queue pairs of its own
+  std::string priority = "medium";  // urgent | high | medium | low (nvme.arbitration = wrr)
+  std::uint32_t weight = 0;         // its class's weight (0: nvme.weight_* as set)
+  static const param::Table<StreamConfig>& keys();
+};
+// The keys of one item of workload.streams (WorkloadConfig's without "workload.", then
+// StreamConfig's), with their defaults.
+struct StreamKeys {
+  std::vector<param::Key> keys;
+  std::vector<param::Value> defaults;
+};
+StreamKeys stream_keys();
+inline constexpr const char* kStreamsPrefix = "workload.streams";
+inline constexpr unsigned kMaxStreams = 64;
+
 struct TraceSourceConfig {
   std::string path;
   TraceFormat format = TraceFormat::Msr;

@@ -138,8 +138,21 @@ void FullSsd::precondition(const Config& cfg, const Settings& s, bool check_only
 }
 
 std::unique_ptr<host::RequestSource> FullSsd::make_source(const Config& cfg, const Settings& s) {
+  return make_source(cfg, s, s.workload, !cfg.is_default(&host::WorkloadConfig::requests), "");
+}
+
+// `w`: the workload (workload.*, or a stream's); `limit_given`: whether its request count
+// was set (a trace replays whole unless asked); `item`: the stream's key prefix for errors
+// ("" for workload.*).
+std::unique_ptr<host::RequestSource> FullSsd::make_source(const Config& cfg, const Settings& s,
+                                                          const host::WorkloadConfig& w, bool limit_given,
+                                                          const std::string& item) {
   using host::WorkloadConfig;
-  const WorkloadConfig& w = s.workload;
+  // A key of `w` as the user wrote it: workload.NAME, or the stream's item.NAME.
+  const auto wkey = [&item](auto WorkloadConfig::*m) {
+    const std::string k = key(m);
+    return item.empty() ? k : item + k.substr(std::string("workload.").size());
+  };
   const std::uint64_t capacity_sectors = firmware->ftl().logical_pages() * firmware->sectors_per_page();
   std::unique_ptr<host::RequestSource> source;
   if (w.kind == "trace") {
@@ -149,7 +162,7 @@ std::unique_ptr<host::RequestSource> FullSsd::make_source(const Config& cfg, con
     t.device = w.device;
     t.timed = w.replay == "timed";
     t.time_scale = w.time_scale;
-    t.limit = cfg.is_default(&WorkloadConfig::requests) ? 0 : w.requests;  // a trace replays whole unless asked
+    t.limit = limit_given ? w.requests : 0;  // a trace replays whole unless asked
     t.out_of_range = w.out_of_range == "wrap"   ? host::OutOfRange::Wrap
                      : w.out_of_range == "skip" ? host::OutOfRange::Skip
                                                 : host::OutOfRange::Error;
@@ -157,19 +170,18 @@ std::unique_ptr<host::RequestSource> FullSsd::make_source(const Config& cfg, con
     try {
       source = std::make_unique<host::TraceSource>(t);
     } catch (const host::TraceError& e) {
-      throw ConfigError(key(&WorkloadConfig::path) + ": " + e.what());
+      throw ConfigError(wkey(&WorkloadConfig::path) + ": " + e.what());
     }
   } else {
     const std::uint64_t largest = std::max(w.size_bytes, w.size_max_bytes);
     if (largest > capacity_sectors * 512)
-      throw ConfigError(cfg.locate(key(w.size_max_bytes > w.size_bytes ? &WorkloadConfig::size_max_bytes
-                                                                       : &WorkloadConfig::size_bytes) +
+      throw ConfigError(cfg.locate((w.size_max_bytes > w.size_bytes ? wkey(&WorkloadConfig::size_max_bytes) : wkey(&WorkloadConfig::size_bytes)) +
                                    " = " + std::to_string(largest) +
                                    " is larger than the device's logical capacity of " +
                                    std::to_string(capacity_sectors * 512) + " bytes"));
     if (w.duration_us > kMaxInputUs) {
       std::ostringstream os;
-      os << key(&WorkloadConfig::duration_us) << " = " << w.duration_us
+      os << wkey(&WorkloadConfig::duration_us) << " = " << w.duration_us
          << " is past the simulated time range (2^63 ps, " << kMaxInputUs << " us)";
       throw ConfigError(cfg.locate(os.str()));
     }
@@ -219,8 +231,63 @@ void FullSsd::build_front(const Config& cfg, const Settings& s, Built& b, VcdWri
     throw ConfigError(cfg.locate(rtl_key + " = " + rtl + ": this build has no verilated block (built with -DSSD_RTL=OFF)"));
 #endif
   }
-  iface = std::make_unique<ctrl::HostIface>("hif", s.hif.ncq_depth, s.hif.link_mb_s);
-  std::unique_ptr<host::RequestSource> source = make_source(cfg, s);
+  // workload.streams (report.stream_only: one of them, its queues as in the shared run).
+  std::vector<std::size_t> run_streams;
+  for (std::size_t i = 0; i < s.streams.size(); ++i)
+    if (s.report.stream_only < 0 || static_cast<std::size_t>(s.report.stream_only) == i) run_streams.push_back(i);
+  if (s.host.interface == "nvme") {
+    ctrl::NvmeConfig nc = s.nvme;
+    if (!s.streams.empty()) {
+      using P = ctrl::NvmeArbiter::Priority;
+      nc.queue_classes.clear();
+      for (const StreamSettings& st : s.streams) {
+        const std::string& p = st.stream.priority;
+        const P c = p == "urgent" ? P::Urgent : p == "high" ? P::High : p == "low" ? P::Low : P::Medium;
+        nc.queue_classes.insert(nc.queue_classes.end(), st.stream.queues, c);
+        if (st.stream.weight && c == P::High) nc.weight_high = st.stream.weight;
+        if (st.stream.weight && c == P::Medium) nc.weight_medium = st.stream.weight;
+        if (st.stream.weight && c == P::Low) nc.weight_low = st.stream.weight;
+      }
+    }
+    try {
+      nvme = std::make_unique<ctrl::NvmeFrontEnd>("hif", nc, s.pcie);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(cfg.locate(key(&host::HostConfig::interface) + " = nvme: " + e.what()));
+    }
+    nvme_host = std::make_unique<host::NvmeHost>("nvme_host", s.nvme.queues, s.nvme.queue_depth);
+    if (!s.streams.empty()) {  // host stream k (of those run) writes to its stream's queues
+      std::vector<std::uint32_t> base(s.streams.size()), first, count;
+      for (std::size_t i = 1; i < s.streams.size(); ++i) base[i] = base[i - 1] + s.streams[i - 1].stream.queues;
+      for (const std::size_t i : run_streams) {
+        first.push_back(base[i]);
+        count.push_back(s.streams[i].stream.queues);
+      }
+      nvme_host->set_stream_queues(std::move(first), std::move(count));
+    }
+  } else {
+    iface = std::make_unique<ctrl::HostIface>("hif", s.hif.ncq_depth, s.hif.link_mb_s);
+  }
+  std::vector<std::unique_ptr<host::RequestSource>> more;  // streams after the first run
+  std::vector<unsigned> more_qd;
+  std::unique_ptr<host::RequestSource> source;
+  unsigned first_qd = s.workload.queue_depth;
+  if (s.streams.empty()) {
+    source = make_source(cfg, s);
+  } else {
+    for (const std::size_t i : run_streams) {
+      const std::string item = std::string(host::kStreamsPrefix) + "." + std::to_string(i) + ".";
+      const host::WorkloadConfig& w = s.streams[i].workload;
+      const std::string req = item + "requests";  // a trace stream replays whole unless its own is given
+      auto src = make_source(cfg, s, w, cfg.has(req) && !cfg.is_default(req), item);
+      if (!source) {
+        source = std::move(src);
+        first_qd = w.queue_depth;
+      } else {
+        more.push_back(std::move(src));
+        more_qd.push_back(w.queue_depth);
+      }
+    }
+  }
   host::HostDriver::SchedulerSetup hs;
   hs.kind = host::parse_scheduler(s.host.scheduler);
   hs.dispatch = host::parse_dispatch(s.host.dispatch);
@@ -240,14 +307,15 @@ void FullSsd::build_front(const Config& cfg, const Settings& s, Built& b, VcdWri
   // only where a second core is free for it (accel/cpu_share.h).
   cpu_share = accel::read_cpu_share();
   const std::string& thread_mode = s.host.lookahead_thread;
-  lookahead_thread = s.host.lookahead &&
+  lookahead_thread = s.host.lookahead && s.streams.size() <= 1 &&
                      (thread_mode == "true" || (thread_mode == "auto" && accel::second_core_free(cpu_share)));
   std::unique_ptr<host::RequestSource> replica;
   if (lookahead_thread) replica = source->reopen();
 #endif
-  host = std::make_unique<host::HostDriver>("host", std::move(source), s.workload.queue_depth,
+  host = std::make_unique<host::HostDriver>("host", std::move(source), first_qd,
                                             firmware->ftl().logical_pages(),
                                             static_cast<std::uint32_t>(firmware->sectors_per_page()), preconditioned, hs);
+  for (std::size_t k = 0; k < more.size(); ++k) host->add_stream(std::move(more[k]), more_qd[k]);
   host->set_progress(3.0);  // a progress line every 3 s of wall time
   if (s.workload.duration_us > 0) host->set_time_limit(us_to_ticks(s.workload.duration_us));
   build_reports(cfg, s, out_dir, check_only);
@@ -260,7 +328,7 @@ void FullSsd::build_front(const Config& cfg, const Settings& s, Built& b, VcdWri
 #endif
   if (vcd) {  // every layer's signals, under its module's name (trace.scopes filters)
     host->trace(*vcd, host->name());
-    iface->trace(*vcd, iface->name());
+    front().trace(*vcd, nvme ? nvme->name() : iface->name());
     firmware->trace(*vcd, firmware->name());
     sched->trace(*vcd, sched->name());
   }
@@ -275,7 +343,7 @@ void FullSsd::build_front(const Config& cfg, const Settings& s, Built& b, VcdWri
     ws.sectors_per_page = firmware->sectors_per_page();
     watch = std::make_unique<RequestWatch>(ws, vcd);
     host->set_life_listener(watch.get());
-    iface->set_life_listener(watch.get());
+    front().set_life_listener(watch.get());
     firmware->set_life_listener(watch.get());
     sched->set_life_listener(watch.get());
     for (unsigned c = 0; c < ncfg.channels; ++c) nand->channel(c).set_life_listener(watch.get());
@@ -297,7 +365,7 @@ void FullSsd::build_reports(const Config& cfg, const Settings& s, const std::str
   if (r.warmup_us > kMaxInputUs)
     throw ConfigError(cfg.locate(key(&ReportConfig::warmup_us) + " is past the simulated time range (2^63 ps)"));
   auto start_window = [this](Tick now) {
-    window_start = full_ticks(*nand, *firmware, *iface, now);
+    window_start = full_ticks(*nand, *firmware, front(), now);
     ftl_at_start = FtlCounters::of(firmware->firmware());
   };
   warmup = warmup_mode(s);
@@ -321,7 +389,7 @@ void FullSsd::build_reports(const Config& cfg, const Settings& s, const std::str
     if (interval == 0) throw ConfigError(cfg.locate(interval_key + " is below the model's resolution of 1 ps"));
     try {
       series = std::make_unique<TimeSeries>("series", RunOutputs::partial(out_dir + "/timeseries.csv"), interval,
-                                            *host, *iface, *firmware, *nand);
+                                            *host, front(), *firmware, *nand);
     } catch (const std::runtime_error& e) {
       throw ConfigError(interval_key + ": " + e.what());
     }
@@ -343,8 +411,18 @@ void FullSsd::build_reports(const Config& cfg, const Settings& s, const std::str
 }
 
 void FullSsd::bind() {
-  host->socket.bind(iface->host);
-  iface->firmware.bind(firmware->host);
+  if (nvme) {
+    host->socket.bind(nvme_host->upper);
+    nvme_host->mmio.bind(nvme->mmio);
+    nvme->memory.bind(nvme_host->memory);
+    nvme->firmware.bind(firmware->host);
+    host->set_commit_later(true);  // the device takes commands in the order it fetches them
+    host::HostDriver* h = host.get();
+    nvme_host->on_fetched([h](tlm::tlm_generic_payload& gp) { h->commit(gp); });
+  } else {
+    host->socket.bind(iface->host);
+    iface->firmware.bind(firmware->host);
+  }
   firmware->flash.bind(sched->target);
   sched->attach(*nand);
 }
@@ -409,7 +487,7 @@ void FullSsd::on_round(const host::HostDriver::Round& r) {
 
 void FullSsd::take_window() {
   const Tick end = std::max(host->last_completion(), window_start.at);
-  window_at_finish = full_window(*nand, *firmware, *iface, end, window_start);
+  window_at_finish = full_window(*nand, *firmware, front(), end, window_start);
   ftl_at_end = FtlCounters::of(firmware->firmware());
   const ctrl::Ftl& ftl = firmware->ftl();
   free_at_finish.resize(ftl.planes());

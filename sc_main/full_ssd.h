@@ -12,6 +12,8 @@
 #include "controller/firmware_core.h"
 #include "controller/flash_sched.h"
 #include "controller/host_iface.h"
+#include "controller/nvme_front_end.h"
+#include "host/nvme_host.h"
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
 #include "nand/read_burst.h"
@@ -37,8 +39,15 @@ struct FullSsd : sc_core::sc_module {
   std::unique_ptr<nand::NandDevice> nand;
   std::unique_ptr<ctrl::FirmwareCore> firmware;
   std::unique_ptr<ctrl::FlashSched> sched;
-  std::unique_ptr<ctrl::HostIface> iface;
+  std::unique_ptr<ctrl::HostIface> iface;       // host.interface = sata
+  std::unique_ptr<ctrl::NvmeFrontEnd> nvme;     // host.interface = nvme, with nvme_host
+  std::unique_ptr<host::NvmeHost> nvme_host;
   std::unique_ptr<host::HostDriver> host;
+  // The controller's host interface, whichever it is.
+  ctrl::HostFront& front() const {
+    if (iface) return *iface;
+    return *nvme;
+  }
 #if SSD_ACCEL
   std::unique_ptr<accel::Lookahead> lookahead;  // after host and firmware: destroyed first
   std::unique_ptr<accel::BlockAhead> block_ahead;  // after lookahead: destroyed before it
@@ -142,6 +151,8 @@ struct FullSsd : sc_core::sc_module {
   Built build_device(const Config& cfg, const Settings& s, VcdWriter* vcd, Policies policies);
   void precondition(const Config& cfg, const Settings& s, bool check_only);
   std::unique_ptr<host::RequestSource> make_source(const Config& cfg, const Settings& s);
+  std::unique_ptr<host::RequestSource> make_source(const Config& cfg, const Settings& s, const host::WorkloadConfig& w,
+                                                   bool limit_given, const std::string& item);
   void build_front(const Config& cfg, const Settings& s, Built& b, VcdWriter* vcd, const std::string& out_dir,
                    bool check_only);
   void build_reports(const Config& cfg, const Settings& s, const std::string& out_dir, bool check_only);

@@ -80,6 +80,7 @@ class Writer {
     if (leaf == "stage") return w("stage.txt");
     if (leaf == "where") return spec_.where_filter;
     if (leaf == "batch_op") return w("host_op.txt");
+    if (leaf == "pcie_up" || leaf == "pcie_down") return w("pcie_tlp.txt");
     if (leaf == "edge") return w("edge.txt");
     if (parent == "push" && leaf == "op") return w("flash_op.txt");
     if (parent == "push" && leaf == "class") return w("cmd_class.txt");
@@ -135,7 +136,8 @@ std::string gtkw_view(const ViewSpec& spec) {
   };
   layer("power", "ssd.power", {"cuts", "recovery_ns"});  // power cuts (power.*), when made
   layer("host", "ssd.host", {"outstanding", "queued", "batch", "batch_op"});
-  layer("hif", "ssd.hif", {"tags", "backpressure", "inbound"});
+  layer("hif", "ssd.hif", {"tags", "backpressure", "inbound", "commands", "fetched", "interrupts", "pcie_down",
+                           "pcie_up", "pcie_queue"});  // SATA's, or NVMe's
   layer("fw", "ssd.firmware", {"busy", "work_queue", "commands", "gc_planes", "map_log_checkpoint", "map_log_commands"});
   bool block_title = false;
   for (unsigned ch = 0; ch < spec.channels; ++ch) {

@@ -18,6 +18,7 @@
 #include "controller/firmware_core.h"
 #include "controller/flash_sched.h"
 #include "controller/host_iface.h"
+#include "sc_main/stream_alone.h"
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
 #include "host/input_error.h"
@@ -375,11 +376,28 @@ int run(int argc, char** argv) {
       fig.audited_pages = audit.pages;
       fig.audit_mismatches = audit.mismatches;
     }
-    const FullRun run{*top.host, *top.iface, *top.firmware, *top.sched, *top.nand, top.window(), top.ftl_at_start,
+    FullRun run{*top.host, top.front(), *top.firmware, *top.sched, *top.nand, top.window(), top.ftl_at_start,
                       top.ftl_at_end, top.precondition_state, s.policy.write_policy, top.warmup,
                       top.steady.get(), top.steady_window_start_request, top.steady_round_requests, &top.pilot,
                       &top.free_at_finish, top.precondition_gc_pending,
-                      top.ledger ? &top.power : nullptr, top.power_mode};
+                      top.ledger ? &top.power : nullptr, top.power_mode, top.nvme.get()};
+    if (!s.streams.empty()) {  // workload.streams: the streams run, alone too with report.stream_alone
+      std::vector<std::size_t> ran;
+      for (std::size_t i = 0; i < s.streams.size(); ++i)
+        if (s.report.stream_only < 0 || static_cast<std::size_t>(s.report.stream_only) == i) ran.push_back(i);
+      std::vector<double> alone;
+      if (s.report.stream_alone) {
+        try {
+          alone = stream_alone_means(cfg, ran);
+        } catch (const std::exception& e) {
+          std::cerr << "ssdsim: error: " << e.what() << '\n';
+          return 1;
+        }
+      }
+      for (std::size_t k = 0; k < ran.size(); ++k)
+        run.streams.push_back({ran[k], s.streams[ran[k]].stream.priority, s.streams[ran[k]].stream.queues,
+                               k < alone.size() ? alone[k] : -1.0});
+    }
     print_full_summary(std::cout, run, fig);
     if (vcd) {
       std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written() << " changes; view: ";

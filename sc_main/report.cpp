@@ -312,6 +312,35 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(root, "flush", op_stats(f.host.flush_latency(), 0, sim_s));
   put(root, "sim_time_us", num(ticks_to_us(end - f.window.start)));
   put(root, "window_start_us", num(ticks_to_us(f.window.start)));
+  if (f.streams.size() > 1) {  // workload.streams: each stream's figures, and fairness
+    json::Value sj = obj();
+    double lo = 0, hi = 0;
+    bool all_alone = true;
+    for (std::size_t k = 0; k < f.streams.size(); ++k) {
+      const FullRun::Stream& st = f.streams[k];
+      const host::HostDriver::StreamFigures& g = f.host.stream_figures(k);
+      json::Value o = obj();
+      put(o, "priority", text(st.priority));
+      put(o, "queues", integer(st.queues));
+      put(o, "read", op_stats(g.latency[0], g.bytes[0], sim_s));
+      put(o, "write", op_stats(g.latency[1], g.bytes[1], sim_s));
+      put(o, "all", op_stats(g.all, g.bytes[0] + g.bytes[1], sim_s));
+      put(o, "trim", op_stats(g.other[0], 0, sim_s));
+      put(o, "flush", op_stats(g.other[1], 0, sim_s));
+      if (st.alone_mean_us > 0) {
+        const double slowdown = g.all.mean() / 1e6 / st.alone_mean_us;
+        put(o, "alone_mean_us", num(st.alone_mean_us));
+        put(o, "slowdown", num(slowdown));
+        lo = k == 0 ? slowdown : std::min(lo, slowdown);
+        hi = k == 0 ? slowdown : std::max(hi, slowdown);
+      } else {
+        all_alone = false;
+      }
+      put(sj, std::to_string(st.index), o);
+    }
+    put(root, "streams", sj);
+    if (all_alone && hi > 0) put(root, "fairness", num(lo / hi));
+  }
   {
     json::Value n = nand_section(f.nand, f.window);
     if (f.sched.config().suspend) {  // controller.suspend: what the NAND did of it, over the whole run
@@ -632,6 +661,45 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   if (f.nand.config().independent_plane_reads && f.sched.config().plane_reads)  // reads granted ahead of their chip's candidate (HOS)
     put(ct, "plane_reads_granted", integer(f.sched.policy().plane_reads_granted()));
   put(ct, "link_utilization", num(f.window.link_utilization));
+  if (f.nvme) {
+    const ctrl::NvmeFrontEnd& nv = *f.nvme;
+    const ctrl::NvmeFrontEnd::Counters& n = nv.counters();
+    const ctrl::NvmeConfig& nc = nv.config();
+    json::Value nj = obj();
+    put(nj, "queues", integer(nc.queues));
+    put(nj, "queue_depth", integer(nc.queue_depth));
+    put(nj, "arbitration", text(nc.arbitration));
+    put(nj, "command_slots", integer(nc.command_slots));
+    put(nj, "sq_doorbells", integer(n.sq_doorbells));
+    put(nj, "cq_doorbells", integer(n.cq_doorbells));
+    put(nj, "arbitration_grants", integer(n.grants));
+    put(nj, "commands_fetched", integer(n.fetched));
+    json::Value by = obj();
+    static const char* kClass[] = {"urgent", "high", "medium", "low"};
+    for (unsigned k = 0; k < 4; ++k) put(by, kClass[k], integer(n.fetched_by_class[k]));
+    put(nj, "fetched_by_class", by);
+    put(nj, "slot_waits", integer(nv.backpressure_events()));
+    put(nj, "list_reads", integer(n.list_reads));
+    put(nj, "range_reads", integer(n.range_reads));
+    put(nj, "completions", integer(n.completions));
+    put(nj, "interrupts", integer(n.interrupts));
+    put(nj, "completions_per_interrupt",
+        num(n.interrupts ? static_cast<double>(n.completions) / static_cast<double>(n.interrupts) : 0.0));
+    put(ct, "nvme", nj);
+    json::Value pj = obj();
+    const PcieLink& l = nv.link();
+    put(pj, "generation", integer(l.config().generation));
+    put(pj, "lanes", integer(l.config().lanes));
+    put(pj, "tlp_overhead_bytes", integer(l.overhead()));
+    put(pj, "bytes_per_ns", num(l.bytes_per_ns()));
+    put(pj, "up_utilization", num(f.window.pcie_up_utilization));
+    put(pj, "down_utilization", num(f.window.pcie_down_utilization));
+    put(pj, "up_bytes", integer(n.up_bytes));
+    put(pj, "down_bytes", integer(n.down_bytes));
+    put(pj, "up_tlps", integer(n.up_tlps));
+    put(pj, "down_tlps", integer(n.down_tlps));
+    put(ct, "pcie", pj);
+  }
   put(root, "controller", ct);
 
   json::Value hs = obj();
@@ -735,6 +803,29 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   if (f.host.flush_latency().count()) latency_row(os, "flush", f.host.flush_latency(), 0, sim_s);
   parts_line(os, "read", f.host.attribution(), 0);
   parts_line(os, "write", f.host.attribution(), 1);
+  if (f.streams.size() > 1) {
+    double lo = 0, hi = 0;
+    bool all_alone = true;
+    for (std::size_t k = 0; k < f.streams.size(); ++k) {
+      const FullRun::Stream& st = f.streams[k];
+      const host::HostDriver::StreamFigures& g = f.host.stream_figures(k);
+      os << std::setprecision(3) << "  stream " << st.index << " (" << st.priority << ", " << st.queues << " queue"
+         << (st.queues == 1 ? "" : "s") << "): " << g.all.count() << " requests, mean " << g.all.mean() / 1e6
+         << " us (read " << g.latency[0].mean() / 1e6 << ", write " << g.latency[1].mean() / 1e6 << "), p99 "
+         << static_cast<double>(g.all.quantile(0.99)) / 1e6 << " us";
+      if (st.alone_mean_us > 0) {
+        const double slowdown = g.all.mean() / 1e6 / st.alone_mean_us;
+        os << "; alone " << st.alone_mean_us << " us, slowdown " << slowdown;
+        lo = k == 0 ? slowdown : std::min(lo, slowdown);
+        hi = k == 0 ? slowdown : std::max(hi, slowdown);
+      } else {
+        all_alone = false;
+      }
+      os << '\n';
+    }
+    if (all_alone && hi > 0)
+      os << "  fairness            " << lo / hi << " (lowest slowdown / highest; 1 = every stream slowed alike)\n";
+  }
   os << std::setprecision(3);
   if (f.window.start)
     os << "  simulated time      " << ticks_to_us(end - f.window.start) << " us (the statistics' window: from "
@@ -820,6 +911,19 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
               << (f.host.trim_latency().count() ? "trims unmapped them, or " : "")
               << "precondition more of the logical space (" << param::key(&ctrl::PreconditionConfig::fraction)
               << ") to measure flash reads\n";
+  if (f.nvme) {
+    const ctrl::NvmeFrontEnd::Counters& n = f.nvme->counters();
+    const ctrl::NvmeConfig& nc = f.nvme->config();
+    const PcieConfig& pc = f.nvme->link().config();
+    os << "  NVMe                " << nc.queues << " queue pair" << (nc.queues == 1 ? "" : "s") << " of "
+       << nc.queue_depth << " entries, " << nc.arbitration << "; " << n.fetched << " commands fetched in "
+       << n.grants << " grants, " << n.interrupts << " interrupts ("
+       << (n.interrupts ? static_cast<double>(n.completions) / static_cast<double>(n.interrupts) : 0.0)
+       << " completions each); " << f.window.ncq_tags_mean << " of " << nc.command_slots
+       << " command slots in use on average\n";
+    os << "  PCIe link           Gen" << pc.generation << " x" << pc.lanes << ": up (to the host) "
+       << f.window.pcie_up_utilization << " busy, down " << f.window.pcie_down_utilization << " busy\n";
+  }
   os << "  firmware core       " << f.window.core_utilization << " busy\n";
   if (const ctrl::WriteCache& cache = f.firmware.write_cache(); cache.on() || f.firmware.counters().fua_writes) {
     os << "  write cache         " << ctrl::to_string(cache.mode());

@@ -7,7 +7,8 @@
 
 #include "controller/firmware_core.h"
 #include "controller/flash_sched.h"
-#include "controller/host_iface.h"
+#include "controller/host_front.h"
+#include "controller/nvme_front_end.h"
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
 #include "sc_main/power_cuts.h"
@@ -49,7 +50,7 @@ struct RunFigures {
 // The parts of a whole-controller run.
 struct FullRun {
   const host::HostDriver& host;
-  const ctrl::HostIface& iface;
+  const ctrl::HostFront& iface;
   const ctrl::FirmwareCore& firmware;
   const ctrl::FlashSched& sched;
   const nand::NandDevice& nand;
@@ -69,6 +70,17 @@ struct FullRun {
   std::uint64_t gc_copies_pending_at_start = 0;  // the GC runs under way at time 0: their copies left
   const PowerFigures* power = nullptr;  // power cuts (null: none configured)
   std::string power_mode;               // power.cut_mode
+  const ctrl::NvmeFrontEnd* nvme = nullptr;  // host.interface = nvme (null: SATA)
+  // workload.streams: each stream run (the host's stream k is streams[k]), its index in
+  // workload.streams, class and queues, and its mean latency alone (report.stream_alone;
+  // negative: not run).
+  struct Stream {
+    std::size_t index = 0;
+    std::string priority;
+    std::uint32_t queues = 0;
+    double alone_mean_us = -1;
+  };
+  std::vector<Stream> streams;
 };
 json::Value full_stats(const FullRun& f, const RunFigures& run);
 void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& run);

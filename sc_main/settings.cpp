@@ -47,6 +47,12 @@ const param::Table<ReportConfig>& ReportConfig::keys() {
         .unit("us")
         .text("report.request_timeline", &R::request_timeline,
               "host request ids (from 1, comma-separated) whose life is printed as a table after the run")
+        .flag("report.stream_alone", &R::stream_alone,
+              "workload.streams: after the run, run each stream alone (the same device, config and queues, the "
+              "other streams left out) and report each stream's slowdown (its mean latency shared / alone) and "
+              "the fairness (lowest slowdown / highest), as MQSim does")
+        .integer("report.stream_only", &R::stream_only, -1, 63,
+                 "workload.streams: run only this stream (-1: all of them); report.stream_alone's runs set it")
         .flag("report.calibrate_kernel", &R::calibrate_kernel,
               "after the workload, measure the kernel's activations per second (the fastest of ten rounds "
               "of 400,000 timed notifications; then a peq_with_get loop alike) and report the run's cost in "
@@ -139,7 +145,9 @@ const param::Table<Settings>& Settings::keys() {
         .part(&S::workload, host::WorkloadConfig::keys())
         .part(&S::trace, TraceConfig::keys())
         .part(&S::report, ReportConfig::keys())
-        .part(&S::power, PowerConfig::keys());
+        .part(&S::power, PowerConfig::keys())
+        .part(&S::nvme, ctrl::NvmeConfig::keys())
+        .part(&S::pcie, PcieConfig::keys());
     return k;
   }();
   return t;
@@ -321,6 +329,74 @@ std::vector<Rule> make_rules() {
                           " with power cuts: recovery's scan reads pages, not mapping units; set " + map_unit + " = 0";
                  return "";
                }});
+  // The NVMe interface's keys hold only with it, and SATA's only without it.
+  {
+    const std::string iface = key(&host::HostConfig::interface);
+    const std::string ncq = key(&ctrl::HostIfaceConfig::ncq_depth), link = key(&ctrl::HostIfaceConfig::link_mb_s);
+    // By value, not by whether a key was given: a config.json of a SATA run holds every key.
+    const auto differs = [](const auto& table, const auto& now, const std::string& name) {
+      for (const auto& f : table.fields())
+        if (f.key.name == name) return param::value_text(f.key, f.get(now)) != param::value_text(f.key, f.def);
+      return false;
+    };
+    for (const auto& f : ctrl::NvmeConfig::keys().fields()) {
+      const std::string k = f.key.name;
+      r.push_back({{iface, k}, [=](const Settings& s, const Given&) -> std::string {
+                     if (s.host.interface == "nvme" || !differs(ctrl::NvmeConfig::keys(), s.nvme, k)) return "";
+                     return k + " is a key of the NVMe interface: set " + iface + " = nvme, or leave it at its default";
+                   }});
+    }
+    for (const auto& f : PcieConfig::keys().fields()) {
+      const std::string k = f.key.name;
+      r.push_back({{iface, k}, [=](const Settings& s, const Given&) -> std::string {
+                     if (s.host.interface == "nvme" || !differs(PcieConfig::keys(), s.pcie, k)) return "";
+                     return k + " is a key of the NVMe interface: set " + iface + " = nvme, or leave it at its default";
+                   }});
+    }
+    const std::string slots = key(&ctrl::NvmeConfig::command_slots);
+    r.push_back({{iface, ncq, link}, [=](const Settings& s, const Given&) -> std::string {
+                   if (s.host.interface != "nvme") return "";
+                   if (s.hif.ncq_depth != ctrl::HostIfaceConfig{}.ncq_depth)
+                     return ncq + " is SATA's: with " + iface + " = nvme the controller holds " + slots + " commands";
+                   if (s.hif.link_mb_s != 0) return link + " is SATA's link: with " + iface + " = nvme the link is pcie.*";
+                   return "";
+                 }});
+    const std::string burst = key(&ctrl::NvmeConfig::burst), lanes = key(&PcieConfig::lanes),
+                      payload = key(&PcieConfig::max_payload), mrrs = key(&PcieConfig::max_read_request);
+    const auto pow2 = [](std::uint64_t v) { return v && (v & (v - 1)) == 0; };
+    r.push_back({{burst}, [=](const Settings& s, const Given&) -> std::string {
+                   if (s.nvme.burst == 0 || pow2(s.nvme.burst)) return "";
+                   return burst + " = " + std::to_string(s.nvme.burst) + ": 1, 2, 4, 8, 16, 32 or 64, or 0 (no limit)";
+                 }});
+    r.push_back({{lanes}, [=](const Settings& s, const Given&) -> std::string {
+                   if (pow2(s.pcie.lanes)) return "";
+                   return lanes + " = " + std::to_string(s.pcie.lanes) + ": 1, 2, 4, 8 or 16";
+                 }});
+    for (const auto& [k, field] : {std::pair{payload, &PcieConfig::max_payload}, std::pair{mrrs, &PcieConfig::max_read_request}})
+      r.push_back({{k}, [=, f = field](const Settings& s, const Given&) -> std::string {
+                     if (pow2(s.pcie.*f)) return "";
+                     return k + " = " + std::to_string(s.pcie.*f) + ": a power of 2, 128 .. 4096";
+                   }});
+    const std::string queues = key(&ctrl::NvmeConfig::queues), urgent = key(&ctrl::NvmeConfig::urgent_queues),
+                      high = key(&ctrl::NvmeConfig::high_queues), low = key(&ctrl::NvmeConfig::low_queues);
+    r.push_back({{queues, urgent, high, low}, [=](const Settings& s, const Given&) -> std::string {
+                   const std::uint64_t sum = std::uint64_t{s.nvme.urgent_queues} + s.nvme.high_queues + s.nvme.low_queues;
+                   if (sum <= s.nvme.queues) return "";
+                   return urgent + " + " + high + " + " + low + " = " + std::to_string(sum) + " is more than " + queues +
+                          " = " + std::to_string(s.nvme.queues);
+                 }});
+    const std::string count = key(&ctrl::NvmeConfig::irq_coalesce_count), time = key(&ctrl::NvmeConfig::irq_coalesce_us);
+    r.push_back({{count, time}, [=](const Settings& s, const Given&) -> std::string {
+                   if (s.nvme.irq_coalesce_count <= 1 || s.nvme.irq_coalesce_us > 0) return "";
+                   return count + " = " + std::to_string(s.nvme.irq_coalesce_count) + " needs " + time +
+                          " > 0: a queue with fewer completions outstanding would never be interrupted";
+                 }});
+    r.push_back({{iface, key(&PowerConfig::cuts), key(&PowerConfig::cut_at_us)},
+                 [=](const Settings& s, const Given&) -> std::string {
+                   if (s.host.interface != "nvme" || !s.power.on()) return "";
+                   return iface + " = nvme does not take power cuts yet (power.*): use " + iface + " = sata";
+                 }});
+  }
   return r;
 }
 
@@ -355,6 +431,81 @@ void check_rules(const Config& cfg, const Settings& s, const std::vector<std::st
     for (const std::string& k : rule.keys) keys += (keys.empty() ? "" : "; ") + key_at(cfg, k);
     throw ConfigError(cfg.locate(broken) + " [" + keys + "]");
   }
+}
+
+void check_streams(const Config& cfg, const Settings& s) {
+  const std::string prefix = host::kStreamsPrefix;
+  const std::string iface = key(&host::HostConfig::interface), queues = key(&ctrl::NvmeConfig::queues);
+  const std::string only = key(&ReportConfig::stream_only), alone = key(&ReportConfig::stream_alone);
+  if (s.streams.empty()) {
+    if (s.report.stream_only >= 0) throw ConfigError(cfg.locate(only + " needs " + prefix));
+    if (s.report.stream_alone) throw ConfigError(cfg.locate(alone + " needs " + prefix));
+    return;
+  }
+  if (s.workload.kind == "nand_ops")
+    throw ConfigError(cfg.locate(key(&host::WorkloadConfig::kind) + " = nand_ops runs no host: no " + prefix));
+  if (s.report.stream_only >= static_cast<int>(s.streams.size()))
+    throw ConfigError(cfg.locate(only + " = " + std::to_string(s.report.stream_only) + ": " + prefix + " has " +
+                                 std::to_string(s.streams.size()) + " streams"));
+  if (s.power.on()) throw ConfigError(cfg.locate(prefix + " with power cuts (power.*) is not modelled yet"));
+  std::uint64_t total = 0;
+  std::uint32_t weight[4] = {};
+  for (std::size_t i = 0; i < s.streams.size(); ++i) {
+    const host::StreamConfig& st = s.streams[i].stream;
+    const std::string item = prefix + "." + std::to_string(i) + ".";
+    total += st.queues;
+    if (s.host.interface != "nvme" && (st.queues != 1 || st.priority != "medium" || st.weight != 0))
+      throw ConfigError(cfg.locate(item + "queues, priority and weight are the NVMe interface's: set " + iface +
+                                   " = nvme"));
+    const int c = st.priority == "urgent" ? 0 : st.priority == "high" ? 1 : st.priority == "medium" ? 2 : 3;
+    if (st.weight && c == 0)
+      throw ConfigError(cfg.locate(item + "weight: the urgent class has no weight (it goes first)"));
+    if (st.weight && weight[c] && weight[c] != st.weight)
+      throw ConfigError(cfg.locate(item + "weight = " + std::to_string(st.weight) + ": another stream of class " +
+                                   st.priority + " gives " + std::to_string(weight[c]) +
+                                   " (the arbitration weighs classes, not streams)"));
+    if (st.weight) weight[c] = st.weight;
+  }
+  if (s.host.interface == "nvme") {
+    if (total > s.nvme.queues)
+      throw ConfigError(cfg.locate(queues + " = " + std::to_string(s.nvme.queues) + " is fewer than the " +
+                                   std::to_string(total) + " queues of " + prefix));
+    if (s.nvme.urgent_queues || s.nvme.high_queues || s.nvme.low_queues)
+      throw ConfigError(cfg.locate(key(&ctrl::NvmeConfig::urgent_queues) + ", " + key(&ctrl::NvmeConfig::high_queues) +
+                                   " and " + key(&ctrl::NvmeConfig::low_queues) + " with " + prefix +
+                                   ": each stream's priority gives its queues' class"));
+  }
+}
+
+std::vector<StreamSettings> load_streams(const Config& cfg, const Settings& s) {
+  std::vector<StreamSettings> out;
+  const unsigned n = cfg.family_items(host::kStreamsPrefix);
+  const std::string wprefix = "workload.";
+  for (unsigned i = 0; i < n; ++i) {
+    const std::string item = std::string(host::kStreamsPrefix) + "." + std::to_string(i) + ".";
+    StreamSettings st;
+    st.workload = s.workload;
+    st.workload.seed = s.workload.seed + i;
+    for (const auto& f : host::WorkloadConfig::keys().fields()) {
+      const std::string k = item + f.key.name.substr(wprefix.size());
+      if (cfg.has(k) && !cfg.is_default(k)) f.set(st.workload, cfg.value(k));
+    }
+    for (const auto& f : host::StreamConfig::keys().fields()) {
+      const std::string k = item + f.key.name;
+      if (cfg.has(k) && !cfg.is_default(k)) f.set(st.stream, cfg.value(k));
+    }
+    const host::WorkloadConfig& w = st.workload;
+    if (w.kind == "nand_ops")
+      throw ConfigError(cfg.locate(item + "kind = nand_ops: a stream is a host workload (synthetic or trace)"));
+    if (w.kind == "synthetic" && w.read_ratio + w.trim_ratio > 1.0)
+      throw ConfigError(cfg.locate(item + "read_ratio + " + item + "trim_ratio is more than 1"));
+    if (w.kind == "trace" && w.path.empty())
+      throw ConfigError(cfg.locate(item + "kind = trace needs " + item + "path"));
+    if (w.kind == "synthetic" && w.requests == 0 && w.duration_us <= 0)
+      throw ConfigError(cfg.locate(item + "requests = 0 needs " + item + "duration_us"));
+    out.push_back(std::move(st));
+  }
+  return out;
 }
 
 }  // namespace ssd

@@ -14,6 +14,7 @@
 #include "controller/flash_sched.h"
 #include "controller/ftl.h"
 #include "controller/host_iface.h"
+#include "controller/nvme_front_end.h"
 #include "controller/policies.h"
 #include "controller/sos_sched.h"
 #include "controller/start_state.h"
@@ -50,6 +51,8 @@ struct ReportConfig {
   bool timeline = true;
   unsigned timeline_max = 200;
   std::string request_timeline;
+  bool stream_alone = false;  // workload.streams: each stream also run alone, for its slowdown
+  int stream_only = -1;       // run only this stream of workload.streams (-1: all)
   static const param::Table<ReportConfig>& keys();
 };
 
@@ -68,6 +71,12 @@ struct PowerConfig {
 // power.cut_at_us's times, in us, ascending; throws std::invalid_argument saying what is wrong.
 std::vector<double> cut_times(const std::string& list);
 
+// One item of workload.streams: its workload and its stream keys.
+struct StreamSettings {
+  host::WorkloadConfig workload;
+  host::StreamConfig stream;
+};
+
 // Every key of the model, in --list-keys order.
 struct Settings {
   ctrl::FtlConfig ftl;              // nand.*, nand.fault.*, ftl.overprovisioning/allocation/gc_threshold
@@ -82,6 +91,11 @@ struct Settings {
   TraceConfig trace;
   ReportConfig report;
   PowerConfig power;
+  ctrl::NvmeConfig nvme;            // nvme.*: host.interface = nvme
+  PcieConfig pcie;                  // pcie.*
+  // workload.streams, loaded by load_streams() (not a table part: a family of keys).
+  // Empty: one workload, workload.*.
+  std::vector<StreamSettings> streams;
   static const param::Table<Settings>& keys();
 };
 
@@ -93,6 +107,12 @@ struct Rule {
   std::function<std::string(const Settings&, const std::function<bool(const std::string&)>& given)> broken;
 };
 const std::vector<Rule>& rules();
+// The items of workload.streams: each key given for an item, else the top-level
+// workload.* value (its seed workload.seed + its index unless given). Throws ConfigError
+// for items not numbered from 0 without gaps, or for a stream's rule broken, naming its key.
+std::vector<StreamSettings> load_streams(const Config& cfg, const Settings& s);
+// The rules of workload.streams (throws ConfigError naming the key).
+void check_streams(const Config& cfg, const Settings& s);
 
 // Throws ConfigError for the first broken rule: its message, prefixed with where the
 // first key it names was set, and every key involved with its value and origin.

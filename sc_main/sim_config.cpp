@@ -29,6 +29,8 @@ std::string data_dir() {
 Config make_config() {
   Config c;
   c.declare(Settings::keys());  // every key, declared beside its struct's fields
+  host::StreamKeys streams = host::stream_keys();
+  c.declare_family(host::kStreamsPrefix, host::kMaxStreams, std::move(streams.keys), std::move(streams.defaults));
   return c;
 }
 
@@ -176,6 +178,8 @@ Settings settings(const Config& cfg) {
   s.ftl.nand = nand_config(cfg);
   if (s.workload.kind != "nand_ops") check_ftl(cfg, s.ftl);  // a NAND script runs without an FTL
   check_rules(cfg, s);
+  s.streams = load_streams(cfg, s);
+  check_streams(cfg, s);
   return s;
 }
 

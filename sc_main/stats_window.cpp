@@ -1,5 +1,7 @@
 #include "sc_main/stats_window.h"
 
+#include "controller/nvme_front_end.h"
+
 #include <sstream>
 #include <stdexcept>
 
@@ -23,13 +25,17 @@ WindowTicks nand_ticks(const nand::NandDevice& nand, Tick at) {
   return t;
 }
 
-WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostIface& iface,
+WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostFront& iface,
                        Tick at) {
   WindowTicks t = nand_ticks(nand, at);
   t.core_busy = fw.core_busy(at);
   t.link_busy = iface.link_busy(at);
   t.ncq_tag_ticks = iface.tag_ticks(at);
   t.ncq_depth = iface.depth();
+  if (const auto* nv = dynamic_cast<const ctrl::NvmeFrontEnd*>(&iface)) {
+    t.pcie_up_busy = nv->up_busy(at);
+    t.pcie_down_busy = nv->down_busy(at);
+  }
   return t;
 }
 
@@ -54,13 +60,15 @@ WindowFigures window_between(const WindowTicks& from, const WindowTicks& to) {
   w.link_utilization = ratio(to.link_busy - from.link_busy, len);
   w.ncq_tags_mean = len ? (to.ncq_tag_ticks - from.ncq_tag_ticks) / static_cast<double>(len) : 0.0;
   w.ncq_depth = to.ncq_depth;
+  w.pcie_up_utilization = ratio(to.pcie_up_busy - from.pcie_up_busy, len);
+  w.pcie_down_utilization = ratio(to.pcie_down_busy - from.pcie_down_busy, len);
   check_window(w);
   return w;
 }
 
 WindowFigures nand_window(const nand::NandDevice& nand, Tick end) { return window_between(WindowTicks{}, nand_ticks(nand, end)); }
 
-WindowFigures full_window(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostIface& iface,
+WindowFigures full_window(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostFront& iface,
                           Tick end, const WindowTicks& from) {
   return window_between(from, full_ticks(nand, fw, iface, end));
 }

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "controller/firmware_core.h"
-#include "controller/host_iface.h"
+#include "controller/host_front.h"
 #include "nand/nand_device.h"
 
 namespace ssd {
@@ -27,6 +27,7 @@ struct WindowTicks {
   std::vector<Tick> chip_busy, chip_idle_while_others_busy, bus_busy;
   Tick core_busy = 0, link_busy = 0;
   double ncq_tag_ticks = 0;               // HostIface::tag_ticks
+  Tick pcie_up_busy = 0, pcie_down_busy = 0;  // NVMe: the PCIe link's directions (0: SATA)
   unsigned ncq_depth = 0;                 // HostIface::depth (0: no host interface)
 };
 WindowTicks nand_ticks(const nand::NandDevice& nand, Tick at);
@@ -74,7 +75,7 @@ struct FtlCounters {
   // The same with the map log's pages: every page the device programmed per host page.
   double write_amplification_with_map() const { return per_host_page(host_pages + gc_pages + map_pages); }
 };
-WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostIface& iface,
+WindowTicks full_ticks(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw, const ctrl::HostFront& iface,
                        Tick at);
 
 struct WindowFigures {
@@ -89,6 +90,7 @@ struct WindowFigures {
   double core_utilization = 0;             // firmware core busy / end, in [0, 1]
   double link_utilization = 0;             // host link busy / end, in [0, 1]
   double ncq_tags_mean = 0;                // requests the device held (NCQ tags in use), time mean
+  double pcie_up_utilization = 0, pcie_down_utilization = 0;  // NVMe: each direction busy / window
   unsigned ncq_depth = 0;                  // its bound
   std::size_t chips = 0;
 };
@@ -100,7 +102,7 @@ WindowFigures window_between(const WindowTicks& from, const WindowTicks& to);
 WindowFigures nand_window(const nand::NandDevice& nand, Tick end);
 // The whole controller's over [from.at, end], at `end` = now, checked.
 WindowFigures full_window(const nand::NandDevice& nand, const ctrl::FirmwareCore& fw,
-                          const ctrl::HostIface& iface, Tick end, const WindowTicks& from = WindowTicks{});
+                          const ctrl::HostFront& iface, Tick end, const WindowTicks& from = WindowTicks{});
 // Throws std::logic_error naming the figure if one is outside its range (a defect of
 // the model's accounting, never of the input).
 void check_window(const WindowFigures& w);

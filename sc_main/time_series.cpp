@@ -9,7 +9,7 @@
 namespace ssd {
 
 TimeSeries::TimeSeries(sc_core::sc_module_name name, const std::string& path, Tick interval, host::HostDriver& host,
-                       const ctrl::HostIface& iface, const ctrl::FirmwareCore& fw, const nand::NandDevice& nand)
+                       const ctrl::HostFront& iface, const ctrl::FirmwareCore& fw, const nand::NandDevice& nand)
     : sc_module(name), out_(path), interval_(interval), host_(host), iface_(iface), fw_(fw), nand_(nand) {
   if (!out_) throw std::runtime_error("cannot write " + path);
   if (interval_ == 0) throw std::runtime_error("the interval must be > 0");

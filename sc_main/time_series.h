@@ -14,7 +14,7 @@
 #include <systemc>
 
 #include "controller/firmware_core.h"
-#include "controller/host_iface.h"
+#include "controller/host_front.h"
 #include "host/host_driver.h"
 #include "nand/nand_device.h"
 #include "sc_main/stats_window.h"
@@ -25,7 +25,7 @@ class TimeSeries : public sc_core::sc_module {
  public:
   // Throws std::runtime_error if `path` cannot be written.
   TimeSeries(sc_core::sc_module_name name, const std::string& path, Tick interval, host::HostDriver& host,
-             const ctrl::HostIface& iface, const ctrl::FirmwareCore& fw, const nand::NandDevice& nand);
+             const ctrl::HostFront& iface, const ctrl::FirmwareCore& fw, const nand::NandDevice& nand);
   // The host finished at `now`: the last (partial) row, and no more.
   void finish(Tick now);
   std::uint64_t rows() const { return rows_; }
@@ -39,7 +39,7 @@ class TimeSeries : public sc_core::sc_module {
   std::ofstream out_;
   Tick interval_;
   host::HostDriver& host_;
-  const ctrl::HostIface& iface_;
+  const ctrl::HostFront& iface_;
   const ctrl::FirmwareCore& fw_;
   const nand::NandDevice& nand_;
   sc_core::sc_event tick_;

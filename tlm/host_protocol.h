@@ -93,6 +93,7 @@ struct HostCommand {
   bool fua = false;
   std::uint16_t tag = 0;       // NCQ tag, set by the host interface
   std::uint64_t id = 0;        // the host's sequence number
+  std::uint16_t stream = 0;    // the host's workload stream (workload.streams; 0 without)
   // Write: the token of each logical page touched, first page first (a partial page's
   // token is the written part's own; the device merges it with the old page's).
   // Read: filled by the device.
@@ -118,6 +119,7 @@ struct HostCommand {
     fua = false;
     tag = 0;
     id = 0;
+    stream = 0;
     tokens.clear();  // keeps its capacity: no allocation once warmed up
     status = HostStatus::Ok;
     t_submit = t_done = 0;

@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-from . import exp_suspend, exp_wear, paper_chen, paper_park, paper_piq, paper_sos
+from . import exp_fairness, exp_suspend, exp_wear, paper_chen, paper_park, paper_piq, paper_sos
 from .report import Report, TracesMissing
 from .spec import SpecError
 
@@ -72,6 +72,7 @@ def main(argv=None):
         "park": paper_park.reproduce,
         "wear": exp_wear.reproduce,
         "suspend": exp_suspend.reproduce,
+        "fairness": exp_fairness.reproduce,
     }
     ap = argparse.ArgumentParser(prog="scripts/reproduce", description=__doc__.split("\n\n")[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -106,7 +106,7 @@ TEST_CASE("nvme arbitration: the admin queue, then the urgent class, go before t
   CHECK(order == expect);
 }
 
-TEST_CASE("nvme arbitration: queues of one class take turns; an idle class does not hold the round",
+TEST_CASE("nvme arbitration: queues of one class take turns and an idle class does not hold the round",
           "[nvme][arbiter]") {
   NvmeArbiter a(wrr(2, 1, 1), {P::High, P::High, P::Low});
   // Two high queues alternate within their class's 2 a round; low takes 1.
