@@ -329,7 +329,20 @@ int run(int argc, char** argv) {
     std::cerr << "ssdsim: " << ncfg.channels << " ch x " << ncfg.chips_per_channel << " chips x "
               << ncfg.dies_per_chip << " dies x " << ncfg.planes_per_die << " planes, "
               << raw_size(ncfg) << " raw; ";
-    if (s.workload.kind == "trace")
+    if (!s.streams.empty()) {  // workload.streams: each stream run, on a line of its own
+      std::cerr << s.streams.size() << " streams" << (s.host.interface == "nvme" ? " over NVMe" : "") << '\n';
+      for (std::size_t i = 0; i < s.streams.size(); ++i) {
+        if (s.report.stream_only >= 0 && static_cast<std::size_t>(s.report.stream_only) != i) continue;
+        const host::WorkloadConfig& w = s.streams[i].workload;
+        std::cerr << "  stream " << i << ": ";
+        if (w.kind == "trace") std::cerr << "trace " << w.path << " (" << w.format << "), " << w.replay << " replay";
+        else std::cerr << describe_synthetic(w);
+        if (s.host.interface == "nvme")
+          std::cerr << "; " << s.streams[i].stream.queues << " queue" << (s.streams[i].stream.queues == 1 ? "" : "s")
+                    << ", " << s.streams[i].stream.priority;
+        std::cerr << '\n';
+      }
+    } else if (s.workload.kind == "trace")
       std::cerr << "trace " << s.workload.path << " (" << s.workload.format << "), " << s.workload.replay
                 << " replay\n";
     else
