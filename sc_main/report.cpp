@@ -290,6 +290,29 @@ json::Value steady_json(const FullRun& f) {
   return st;
 }
 
+// workload.streams: each stream's slowdown (its mean shared / alone; negative without its
+// run alone), and the fairness (the lowest slowdown / the highest; negative unless every
+// stream has its slowdown).
+struct Slowdowns {
+  std::vector<double> of;
+  double fairness = -1;
+};
+Slowdowns slowdowns(const FullRun& f) {
+  Slowdowns s;
+  double lo = 0, hi = 0;
+  bool all = !f.streams.empty();
+  for (std::size_t k = 0; k < f.streams.size(); ++k) {
+    const double alone = f.streams[k].alone_mean_us;
+    const double x = alone > 0 ? f.host.stream_figures(k).all.mean() / 1e6 / alone : -1.0;
+    s.of.push_back(x);
+    if (x < 0) all = false;
+    lo = k == 0 ? x : std::min(lo, x);
+    hi = k == 0 ? x : std::max(hi, x);
+  }
+  if (all && hi > 0) s.fairness = lo / hi;
+  return s;
+}
+
 }  // namespace
 
 json::Value full_stats(const FullRun& f, const RunFigures& run) {
@@ -314,8 +337,7 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
   put(root, "window_start_us", num(ticks_to_us(f.window.start)));
   if (f.streams.size() > 1) {  // workload.streams: each stream's figures, and fairness
     json::Value sj = obj();
-    double lo = 0, hi = 0;
-    bool all_alone = true;
+    const Slowdowns sd = slowdowns(f);
     for (std::size_t k = 0; k < f.streams.size(); ++k) {
       const FullRun::Stream& st = f.streams[k];
       const host::HostDriver::StreamFigures& g = f.host.stream_figures(k);
@@ -327,19 +349,14 @@ json::Value full_stats(const FullRun& f, const RunFigures& run) {
       put(o, "all", op_stats(g.all, g.bytes[0] + g.bytes[1], sim_s));
       put(o, "trim", op_stats(g.other[0], 0, sim_s));
       put(o, "flush", op_stats(g.other[1], 0, sim_s));
-      if (st.alone_mean_us > 0) {
-        const double slowdown = g.all.mean() / 1e6 / st.alone_mean_us;
+      if (sd.of[k] >= 0) {
         put(o, "alone_mean_us", num(st.alone_mean_us));
-        put(o, "slowdown", num(slowdown));
-        lo = k == 0 ? slowdown : std::min(lo, slowdown);
-        hi = k == 0 ? slowdown : std::max(hi, slowdown);
-      } else {
-        all_alone = false;
+        put(o, "slowdown", num(sd.of[k]));
       }
       put(sj, std::to_string(st.index), o);
     }
     put(root, "streams", sj);
-    if (all_alone && hi > 0) put(root, "fairness", num(lo / hi));
+    if (sd.fairness >= 0) put(root, "fairness", num(sd.fairness));
   }
   {
     json::Value n = nand_section(f.nand, f.window);
@@ -804,8 +821,7 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
   parts_line(os, "read", f.host.attribution(), 0);
   parts_line(os, "write", f.host.attribution(), 1);
   if (f.streams.size() > 1) {
-    double lo = 0, hi = 0;
-    bool all_alone = true;
+    const Slowdowns sd = slowdowns(f);
     for (std::size_t k = 0; k < f.streams.size(); ++k) {
       const FullRun::Stream& st = f.streams[k];
       const host::HostDriver::StreamFigures& g = f.host.stream_figures(k);
@@ -813,18 +829,11 @@ void print_full_summary(std::ostream& os, const FullRun& f, const RunFigures& ru
          << (st.queues == 1 ? "" : "s") << "): " << g.all.count() << " requests, mean " << g.all.mean() / 1e6
          << " us (read " << g.latency[0].mean() / 1e6 << ", write " << g.latency[1].mean() / 1e6 << "), p99 "
          << static_cast<double>(g.all.quantile(0.99)) / 1e6 << " us";
-      if (st.alone_mean_us > 0) {
-        const double slowdown = g.all.mean() / 1e6 / st.alone_mean_us;
-        os << "; alone " << st.alone_mean_us << " us, slowdown " << slowdown;
-        lo = k == 0 ? slowdown : std::min(lo, slowdown);
-        hi = k == 0 ? slowdown : std::max(hi, slowdown);
-      } else {
-        all_alone = false;
-      }
+      if (sd.of[k] >= 0) os << "; alone " << st.alone_mean_us << " us, slowdown " << sd.of[k];
       os << '\n';
     }
-    if (all_alone && hi > 0)
-      os << "  fairness            " << lo / hi << " (lowest slowdown / highest; 1 = every stream slowed alike)\n";
+    if (sd.fairness >= 0)
+      os << "  fairness            " << sd.fairness << " (lowest slowdown / highest; 1 = every stream slowed alike)\n";
   }
   os << std::setprecision(3);
   if (f.window.start)
