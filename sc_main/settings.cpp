@@ -339,20 +339,17 @@ std::vector<Rule> make_rules() {
         if (f.key.name == name) return param::value_text(f.key, f.get(now)) != param::value_text(f.key, f.def);
       return false;
     };
-    for (const auto& f : ctrl::NvmeConfig::keys().fields()) {
-      const std::string k = f.key.name;
-      r.push_back({{iface, k}, [=](const Settings& s, const Given&) -> std::string {
-                     if (s.host.interface == "nvme" || !differs(ctrl::NvmeConfig::keys(), s.nvme, k)) return "";
-                     return k + " is a key of the NVMe interface: set " + iface + " = nvme, or leave it at its default";
-                   }});
-    }
-    for (const auto& f : PcieConfig::keys().fields()) {
-      const std::string k = f.key.name;
-      r.push_back({{iface, k}, [=](const Settings& s, const Given&) -> std::string {
-                     if (s.host.interface == "nvme" || !differs(PcieConfig::keys(), s.pcie, k)) return "";
-                     return k + " is a key of the NVMe interface: set " + iface + " = nvme, or leave it at its default";
-                   }});
-    }
+    const auto nvme_only = [&](const auto& table, auto part) {
+      for (const auto& f : table.fields()) {
+        const std::string k = f.key.name;
+        r.push_back({{iface, k}, [=, &table](const Settings& s, const Given&) -> std::string {
+                       if (s.host.interface == "nvme" || !differs(table, s.*part, k)) return "";
+                       return k + " is a key of the NVMe interface: set " + iface + " = nvme, or leave it at its default";
+                     }});
+      }
+    };
+    nvme_only(ctrl::NvmeConfig::keys(), &Settings::nvme);
+    nvme_only(PcieConfig::keys(), &Settings::pcie);
     const std::string slots = key(&ctrl::NvmeConfig::command_slots);
     r.push_back({{iface, ncq, link}, [=](const Settings& s, const Given&) -> std::string {
                    if (s.host.interface != "nvme") return "";
