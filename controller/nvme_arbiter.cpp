@@ -64,11 +64,11 @@ std::uint32_t NvmeArbiter::fetch(std::uint32_t queue, const std::vector<std::uin
   return std::min(n, cap);
 }
 
-NvmeArbiter::Grant NvmeArbiter::next(const std::vector<std::uint32_t>& pending) {
+NvmeArbiter::Grant NvmeArbiter::next(const std::vector<std::uint32_t>& pending, std::uint32_t most) {
   if (pending.size() != queues())
     throw std::invalid_argument("NvmeArbiter::next: " + std::to_string(pending.size()) + " counts for " +
                                 std::to_string(queues()) + " queues");
-  constexpr std::uint32_t any = ~0u;
+  const std::uint32_t any = most;
   if (cfg_.method == Method::RoundRobin) {
     const std::uint32_t q = take_turn(all_, pending);
     return q == kNone ? Grant{} : Grant{q, fetch(q, pending, any)};
@@ -81,7 +81,7 @@ NvmeArbiter::Grant NvmeArbiter::next(const std::vector<std::uint32_t>& pending) 
     for (unsigned c = 0; c < 3; ++c) {
       if (!credit_[c] || !waiting(weighted_[c], pending)) continue;
       const std::uint32_t q = take_turn(weighted_[c], pending);
-      const std::uint32_t n = fetch(q, pending, credit_[c]);
+      const std::uint32_t n = fetch(q, pending, std::min(credit_[c], most));
       credit_[c] -= n;
       return Grant{q, n};
     }

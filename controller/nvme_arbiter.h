@@ -50,8 +50,10 @@ class NvmeArbiter {
   NvmeArbiter(const Config& cfg, std::vector<Priority> io_classes);
 
   // The next queue to fetch from and how many of its commands, given the commands waiting
-  // in each queue (pending.size() == queues()); Grant{} if none waits.
-  Grant next(const std::vector<std::uint32_t>& pending);
+  // in each queue (pending.size() == queues()), at most `most` (the front end's free
+  // command slots: a weighted class is charged only what it fetches); Grant{} if none
+  // waits.
+  Grant next(const std::vector<std::uint32_t>& pending, std::uint32_t most = kNone);
 
   std::uint32_t queues() const { return static_cast<std::uint32_t>(classes_.size()) + 1; }
   const Config& config() const { return cfg_; }

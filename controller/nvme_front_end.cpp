@@ -161,11 +161,11 @@ void NvmeFrontEnd::refresh(std::uint32_t qi) {
 
 void NvmeFrontEnd::arbitrate() {
   while (!free_slots_.empty() && pending_total_ > 0) {
-    const NvmeArbiter::Grant g = arbiter_.next(pending_);
+    const NvmeArbiter::Grant g = arbiter_.next(pending_, static_cast<std::uint32_t>(free_slots_.size()));
     if (g.queue == NvmeArbiter::kNone || g.queue == 0) break;
     const std::uint32_t qi = g.queue - 1;
     Queue& q = queues_[qi];
-    const std::uint32_t n = std::min<std::uint32_t>(g.commands, static_cast<std::uint32_t>(free_slots_.size()));
+    const std::uint32_t n = g.commands;  // at most the free slots
     std::uint16_t first = 0, prev = 0;
     for (std::uint32_t k = 0; k < n; ++k) {
       const std::uint16_t t = free_slots_.back();

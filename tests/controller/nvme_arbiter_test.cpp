@@ -129,3 +129,21 @@ TEST_CASE("nvme arbitration: a burst or weight out of range is refused, naming i
   NvmeArbiter ok(c = NvmeArbiter::Config{}, {P::Low});
   CHECK_THROWS_AS(ok.next({1}), std::invalid_argument);  // two queues, one count
 }
+
+TEST_CASE("nvme arbitration: a grant capped by free slots charges a class only what it fetches", "[nvme][arbiter]") {
+  // Weights 8:4:1 with bursts of 4, but one free slot at each arbitration (a saturated
+  // controller frees one command slot per completion): each grant fetches one command and
+  // must cost its class one credit, so that the shares stay 8:4:1. (Charging the whole
+  // burst made them 2:1:1.)
+  NvmeArbiter a(wrr(8, 4, 1, 4), {P::High, P::Medium, P::Low});
+  const std::vector<std::uint32_t> pending{0, 100, 100, 100};
+  std::vector<std::uint64_t> got(4, 0);
+  for (int i = 0; i < 13 * 100; ++i) {
+    const NvmeArbiter::Grant g = a.next(pending, 1);
+    REQUIRE(g.commands == 1);
+    got[g.queue] += g.commands;
+  }
+  CHECK(got[1] == 800);
+  CHECK(got[2] == 400);
+  CHECK(got[3] == 100);
+}

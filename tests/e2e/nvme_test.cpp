@@ -150,6 +150,19 @@ TEST_CASE("nvme: weighted round robin gives saturated queues of weights 4:2:1 th
   CHECK(m->nvme->backpressure_events() > 0);  // the controller's slots were the limit
 }
 
+TEST_CASE("nvme: weighted round robin keeps the 4:2:1 shares with bursts of 4 and few free slots", "[nvme][arbitration]") {
+  // Each completion frees one slot: a grant fetches one command, and its class pays one.
+  FullSsd* m = run(with(kFree, with(kSaturated, {"nvme.arbitration=wrr", "nvme.high_queues=1", "nvme.low_queues=1",
+                                                 "nvme.weight_high=4", "nvme.weight_medium=2", "nvme.weight_low=1",
+                                                 "nvme.arbitration_burst=4"})));
+  const Shares s = shares(*m);
+  std::cout << "figure: wrr 4:2:1 burst 4 shares high " << s.of[1] << " medium " << s.of[2] << " low " << s.of[3]
+            << std::endl;
+  CHECK(std::abs(s.of[1] / (4.0 / 7) - 1) < 0.05);
+  CHECK(std::abs(s.of[2] / (2.0 / 7) - 1) < 0.05);
+  CHECK(std::abs(s.of[3] / (1.0 / 7) - 1) < 0.05);
+}
+
 TEST_CASE("nvme: round robin serves saturated queues evenly", "[nvme][arbitration]") {
   FullSsd* m = run(with(kFree, with(kSaturated, {"nvme.arbitration=rr"})));
   const auto& n = m->nvme->counters();
