@@ -108,10 +108,16 @@ unsigned Config::family_items(const std::string& prefix) const {
     if (set.size() <= item) set.resize(item + 1, false);
     set[item] = true;
   }
-  for (unsigned i = 0; i < set.size(); ++i)
-    if (!set[i])
-      throw ConfigError(locate(prefix + "." + std::to_string(set.size() - 1) + ": " + prefix + "." + std::to_string(i) +
-                               " is not given (the items of " + prefix + " are numbered from 0 without gaps)"));
+  for (unsigned i = 0; i < set.size(); ++i) {
+    if (set[i]) continue;
+    std::string last;  // a key of the last item, to say where it was set
+    for (const Key& k : keys_)
+      if (k.name.compare(0, prefix.size() + 1 + std::to_string(set.size() - 1).size() + 1,
+                         prefix + "." + std::to_string(set.size() - 1) + ".") == 0)
+        last = k.name;
+    throw ConfigError(locate(last + ": " + prefix + "." + std::to_string(i) + " is not given (the items of " + prefix +
+                             " are numbered from 0 without gaps)"));
+  }
   return static_cast<unsigned>(set.size());
 }
 
@@ -260,6 +266,9 @@ void Config::flatten(const json::Value& v, const std::string& prefix, const std:
         if (it.kind != json::Value::Kind::Object)
           throw ConfigError(source + ":" + std::to_string(it.line) + ": " + key + "[" + std::to_string(i) +
                             "]: an object of keys where " + it.kind_name() + " is");
+        if (it.members.empty())  // an item exists by its keys: an empty one would vanish
+          throw ConfigError(source + ":" + std::to_string(it.line) + ": " + key + "[" + std::to_string(i) +
+                            "]: an empty item (give it at least one key)");
         json::Value wrapper;
         wrapper.kind = json::Value::Kind::Object;
         wrapper.members.emplace_back(std::to_string(i), it);

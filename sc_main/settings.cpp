@@ -1,6 +1,7 @@
 #include "sc_main/settings.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -384,9 +385,19 @@ std::vector<Rule> make_rules() {
                  }});
     const std::string count = key(&ctrl::NvmeConfig::irq_coalesce_count), time = key(&ctrl::NvmeConfig::irq_coalesce_us);
     r.push_back({{count, time}, [=](const Settings& s, const Given&) -> std::string {
-                   if (s.nvme.irq_coalesce_count <= 1 || s.nvme.irq_coalesce_us > 0) return "";
+                   // At least 1 ps: the front end counts in picoseconds (a smaller time would be 0).
+                   if (s.nvme.irq_coalesce_count <= 1 || s.nvme.irq_coalesce_us >= 1e-6) return "";
                    return count + " = " + std::to_string(s.nvme.irq_coalesce_count) + " needs " + time +
-                          " > 0: a queue with fewer completions outstanding would never be interrupted";
+                          " of 1 ps (1e-6 us) or more: a queue with fewer completions outstanding would never be "
+                          "interrupted";
+                 }});
+    const std::string depth = key(&ctrl::NvmeConfig::queue_depth);
+    r.push_back({{queues, depth}, [=](const Settings& s, const Given&) -> std::string {
+                   // The host's rings hold a pointer an entry: at most 2^24 entries (128 MiB).
+                   const std::uint64_t entries = std::uint64_t{s.nvme.queues} * s.nvme.queue_depth;
+                   if (s.host.interface != "nvme" || entries <= (std::uint64_t{1} << 24)) return "";
+                   return queues + " x " + depth + " = " + std::to_string(entries) +
+                          " entries: the model holds at most 16,777,216 (2^24) submission queue entries";
                  }});
     r.push_back({{iface, key(&PowerConfig::cuts), key(&PowerConfig::cut_at_us)},
                  [=](const Settings& s, const Given&) -> std::string {
@@ -451,9 +462,13 @@ void check_streams(const Config& cfg, const Settings& s) {
     const host::StreamConfig& st = s.streams[i].stream;
     const std::string item = prefix + "." + std::to_string(i) + ".";
     total += st.queues;
-    if (s.host.interface != "nvme" && (st.queues != 1 || st.priority != "medium" || st.weight != 0))
-      throw ConfigError(cfg.locate(item + "queues, priority and weight are the NVMe interface's: set " + iface +
-                                   " = nvme"));
+    if (s.host.interface != "nvme" && (st.queues != 1 || st.priority != "medium" || st.weight != 0)) {
+      std::string set;
+      for (const char* k : {"queues", "priority", "weight"})
+        if (cfg.has(item + k) && !cfg.is_default(item + k)) set += (set.empty() ? "" : ", ") + item + k;
+      throw ConfigError(cfg.locate(set + ": a stream's queues, priority and weight are the NVMe interface's: set " +
+                                   iface + " = nvme"));
+    }
     const int c = st.priority == "urgent" ? 0 : st.priority == "high" ? 1 : st.priority == "medium" ? 2 : 3;
     if (st.weight && c == 0)
       throw ConfigError(cfg.locate(item + "weight: the urgent class has no weight (it goes first)"));
@@ -494,12 +509,40 @@ std::vector<StreamSettings> load_streams(const Config& cfg, const Settings& s) {
     const host::WorkloadConfig& w = st.workload;
     if (w.kind == "nand_ops")
       throw ConfigError(cfg.locate(item + "kind = nand_ops: a stream is a host workload (synthetic or trace)"));
-    if (w.kind == "synthetic" && w.read_ratio + w.trim_ratio > 1.0)
-      throw ConfigError(cfg.locate(item + "read_ratio + " + item + "trim_ratio is more than 1"));
-    if (w.kind == "trace" && w.path.empty())
-      throw ConfigError(cfg.locate(item + "kind = trace needs " + item + "path"));
-    if (w.kind == "synthetic" && w.requests == 0 && w.duration_us <= 0)
-      throw ConfigError(cfg.locate(item + "requests = 0 needs " + item + "duration_us"));
+    // The workload's rules hold for each stream, with its keys named as the item's.
+    Settings t = s;
+    t.workload = w;
+    std::vector<std::pair<std::string, std::string>> names;  // workload.X -> item.X, longest first
+    for (const auto& f : host::WorkloadConfig::keys().fields())
+      names.emplace_back(f.key.name, item + f.key.name.substr(wprefix.size()));
+    std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+    const auto rename = [&names](std::string m) {
+      for (const auto& [from, to] : names)
+        for (std::size_t at = m.find(from); at != std::string::npos; at = m.find(from, at + to.size()))
+          if (at + from.size() == m.size() || (std::isalnum(static_cast<unsigned char>(m[at + from.size()])) == 0 &&
+                                                m[at + from.size()] != '_'))
+            m.replace(at, from.size(), to);
+      return m;
+    };
+    const auto given = [&](const std::string& k) {
+      const std::string own = k.compare(0, wprefix.size(), wprefix) == 0 ? item + k.substr(wprefix.size()) : k;
+      return (cfg.has(own) && !cfg.is_default(own)) || !cfg.is_default(k);
+    };
+    for (const Rule& rule : rules()) {
+      const bool of_workload = std::any_of(rule.keys.begin(), rule.keys.end(),
+                                           [&](const std::string& k) { return k.compare(0, wprefix.size(), wprefix) == 0; });
+      if (!of_workload) continue;
+      const std::string broken = rule.broken(t, given);
+      if (!broken.empty()) throw ConfigError(cfg.locate(rename(broken)));
+    }
+    // A closed loop ends at the run's time limit (workload.duration_us): a stream's own
+    // duration holds only for its open-loop arrivals.
+    const std::string dur = item + "duration_us";
+    if (w.kind == "synthetic" && w.rate_iops <= 0 && cfg.has(dur) && !cfg.is_default(dur) &&
+        w.duration_us != s.workload.duration_us)
+      throw ConfigError(cfg.locate(dur + " = " + param::number_text(w.duration_us) + ": a closed-loop stream runs "
+                                   "until the run's " + key(&host::WorkloadConfig::duration_us) +
+                                   " (a stream's own ends only its open-loop arrivals, rate_iops > 0)"));
     out.push_back(std::move(st));
   }
   return out;

@@ -57,6 +57,7 @@ std::vector<double> stream_alone_means(const Config& cfg, const std::vector<std:
                                      "--set", me + "=false",
                                      "--set", key(&ReportConfig::requests_csv) + "=",
                                      "--set", key(&TraceConfig::vcd) + "=",
+                                     "--set", key(&TraceConfig::scopes) + "=",
                                      "--set", key(&ReportConfig::interval_us) + "=0",
                                      "--set", key(&ReportConfig::request_timeline) + "=",
                                      "--set", key(&TraceConfig::request) + "=",
