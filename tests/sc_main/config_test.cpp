@@ -46,7 +46,7 @@ TEST_CASE("config: a bad key or value is refused naming the file, line and key",
   CHECK_THROWS_WITH(c.set_assignment("nand.bus_mts=fast"), Catch::Contains("--set: nand.bus_mts: expected a decimal number"));
   CHECK_THROWS_WITH(c.set_assignment("nand.bus_mts"), Catch::Contains("expected KEY=VALUE"));
   CHECK_THROWS_WITH(c.set_assignment("workload.kind=magic"), Catch::Contains("not one of: synthetic, trace, nand_ops"));
-  CHECK_THROWS_WITH(apply_preset(c, "fast"), Catch::Contains("presets are: bench, default, delay, mx500, park, piq, sos"));
+  CHECK_THROWS_WITH(apply_preset(c, "fast"), Catch::Contains("presets are: bench, default, delay, mx500, nvme_tlc, park, piq, sos"));
   // Nothing above changed a value.
   CHECK(c.get_int("nand.channels") == 8);
 }
@@ -79,7 +79,7 @@ void leaves(const json::Value& v, const std::string& prefix, std::set<std::strin
 TEST_CASE("config: the presets are the files of configs/presets, each value with its source", "[config][preset]") {
   std::vector<std::string> names;
   for (const Preset& p : presets()) names.push_back(p.name);
-  CHECK(names == std::vector<std::string>{"bench", "default", "delay", "mx500", "park", "piq", "sos"});
+  CHECK(names == std::vector<std::string>{"bench", "default", "delay", "mx500", "nvme_tlc", "park", "piq", "sos"});
   for (const Preset& p : presets()) {
     INFO(p.path);
     CHECK_FALSE(p.description.empty());
