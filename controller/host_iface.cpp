@@ -32,7 +32,7 @@ void HostIface::trace(VcdWriter& vcd, const std::string& scope) {
 void HostIface::trace_state() {
   if (!vcd_) return;
   const Tick now = sim_now();
-  vcd_->change(tv_tags_, now, in_use_);
+  vcd_->change(tv_tags_, now, tags_.in_use());
   vcd_->change(tv_held_, now, waiting_ != nullptr);
   vcd_->change(tv_inbound_, now, inbound_.size());
 }
@@ -53,8 +53,7 @@ void HostIface::accept(tlm::tlm_generic_payload& gp) {
   HostCommand& c = host_cmd(gp);
   c.tag = free_tags_.back();
   free_tags_.pop_back();
-  tags_change(+1);
-  max_in_use_ = std::max(max_in_use_, in_use_);
+  tags_.change(+1);
   const Tick now = sim_now();
   c.t_tag = now;
   const Tick ready = c.op == HostOp::Write ? link(std::uint64_t{c.sectors} * 512) : now;
@@ -72,7 +71,7 @@ void HostIface::accept(tlm::tlm_generic_payload& gp) {
 tlm::tlm_sync_enum HostIface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
   expect_no_delay("host interface, from the host", d);
   if (ph == tlm::BEGIN_REQ) {
-    if (in_use_ == depth_) {  // all tags in use: hold END_REQ back
+    if (tags_.in_use() == depth_) {  // all tags in use: hold END_REQ back
       waiting_ = &gp;
       ++backpressure_;
       trace_state();
@@ -120,11 +119,11 @@ tlm::tlm_sync_enum HostIface::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase
 void HostIface::deliver(tlm::tlm_generic_payload& gp) {
   HostCommand& c = host_cmd(gp);
   free_tags_.push_back(c.tag);
-  tags_change(-1);
+  tags_.change(-1);
   c.t_done = sim_now();
   trace_state();
   to_host_out_.send(gp);
-  if (waiting_ && in_use_ < depth_) {
+  if (waiting_ && tags_.in_use() < depth_) {
     tlm::tlm_generic_payload* w = waiting_;
     waiting_ = nullptr;
     in_host_fw_ = true;  // as if in the host's call: its END_REQ comes first

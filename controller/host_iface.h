@@ -37,17 +37,12 @@ class HostIface : public sc_core::sc_module, public HostFront {
 
   HostIface(sc_core::sc_module_name name, unsigned ncq_depth, double link_mb_s);
 
-  unsigned tags_in_use() const override { return in_use_; }
-  unsigned max_tags_in_use() const override { return max_in_use_; }
+  unsigned tags_in_use() const override { return tags_.in_use(); }
+  unsigned max_tags_in_use() const override { return tags_.max(); }
   unsigned depth() const override { return depth_; }
-  // Tags in use integrated over time up to `at`, tag-picoseconds (a double: tags x ps
-  // overflow 64 bits within simulated minutes at the largest depths): the requests the
-  // device held; over a window, divided by its length, the mean number held. An `at`
-  // before the last change counts as that change's time (a window that starts at a past
-  // arrival loses at most the tags held since it, a request's wait).
-  double tag_ticks(Tick at) const override {
-    return tag_ticks_ + static_cast<double>(in_use_) * static_cast<double>(at > tags_since_ ? at - tags_since_ : 0);
-  }
+  // Tags in use integrated over time up to `at`, tag-picoseconds (TagCount::ticks): the
+  // requests the device held; over a window, divided by its length, the mean number held.
+  double tag_ticks(Tick at) const override { return tags_.ticks(at); }
   std::uint64_t backpressure_events() const override { return backpressure_; }
   // Link busy time up to `now` (transfers reserved past it not counted).
   Tick link_busy(Tick now) const override { return link_.busy(now); }
@@ -68,15 +63,7 @@ class HostIface : public sc_core::sc_module, public HostFront {
 
   unsigned depth_;
   double ps_per_byte_;  // 0: unlimited
-  unsigned in_use_ = 0, max_in_use_ = 0;
-  double tag_ticks_ = 0;  // tag_ticks() up to tags_since_, the last change
-  Tick tags_since_ = 0;
-  void tags_change(int by) {
-    const Tick now = sim_now();
-    tag_ticks_ += static_cast<double>(in_use_) * static_cast<double>(now - tags_since_);
-    tags_since_ = now;
-    in_use_ = static_cast<unsigned>(static_cast<int>(in_use_) + by);
-  }
+  TagCount tags_;  // tags in use
   std::vector<std::uint16_t> free_tags_;
   tlm::tlm_generic_payload* waiting_ = nullptr;  // BEGIN_REQ held back while tags are full
   // The base protocol's exclusion rules toward the firmware (one BEGIN_REQ until its
