@@ -44,7 +44,7 @@ std::vector<NvmeArbiter::Priority> NvmeConfig::classes() const {
 
 NvmeFrontEnd::NvmeFrontEnd(sc_module_name name, const NvmeConfig& cfg, const PcieConfig& pcie)
     : sc_module(name), mmio("mmio"), memory("memory"), firmware("firmware"), cfg_(cfg), link_(pcie),
-      arbiter_(arbiter_config(cfg), cfg.classes()), classes_(cfg.classes()) {
+      classes_(cfg.classes()), arbiter_(arbiter_config(cfg), classes_) {
   irq_time_ = static_cast<Tick>(std::llround(cfg.irq_coalesce_us * 1e6));
   queues_.assign(cfg.queues, Queue(InterruptCoalescer(cfg.irq_coalesce_count, irq_time_)));
   pending_.assign(std::size_t{cfg.queues} + 1, 0);
@@ -76,26 +76,13 @@ void NvmeFrontEnd::link_wave(bool up, Tick end, Tick duration, LinkKind kind, st
   if (!vcd_ || duration == 0) return;
   const int var = up ? tv_up_ : tv_down_;
   const Tick start = end - duration;
-  waves_.push({start, seq_++, var, kind});
-  waves_.push({start, seq_++, tv_queue_, queue});
-  waves_.push({end, seq_++, var, kIdle});
-  if (start < wave_armed_) {
-    wave_armed_ = start;
-    wave_event_.notify(sc_delay(start - sim_now()));
-  }
+  waves_.push(start, {var, kind}, wave_event_);
+  waves_.push(start, {tv_queue_, queue}, wave_event_);
+  waves_.push(end, {var, kIdle}, wave_event_);
 }
 
 void NvmeFrontEnd::on_wave() {
-  const Tick now = sim_now();
-  while (!waves_.empty() && waves_.top().at <= now) {
-    vcd_->change(waves_.top().var, now, waves_.top().value);
-    waves_.pop();
-  }
-  wave_armed_ = kNever;
-  if (!waves_.empty()) {
-    wave_armed_ = waves_.top().at;
-    wave_event_.notify(sc_delay(wave_armed_ - now));
-  }
+  waves_.take_due(wave_event_, [this](const WaveChange& w) { vcd_->change(w.var, sim_now(), w.value); });
 }
 
 void NvmeFrontEnd::trace_state() {
@@ -107,29 +94,9 @@ void NvmeFrontEnd::trace_state() {
   vcd_->change(tv_irq_, now, n_.interrupts);
 }
 
-void NvmeFrontEnd::schedule(Tick at, Step step, std::uint32_t queue, std::uint32_t value, std::uint16_t tag) {
-  jobs_.push(Job{at, seq_++, step, queue, value, tag});
-  if (at < armed_) {
-    armed_ = at;
-    const Tick now = sim_now();
-    event_.notify(sc_delay(at > now ? at - now : 0));
-  }
-}
-
 void NvmeFrontEnd::on_event() {
   count_activation(kActHostIface);
-  const Tick now = sim_now();
-  armed_ = 0;  // no notification from inside: the loop takes what falls due now
-  while (!jobs_.empty() && jobs_.top().at <= now) {
-    const Job j = jobs_.top();
-    jobs_.pop();
-    run(j);
-  }
-  armed_ = kNever;
-  if (!jobs_.empty()) {
-    armed_ = jobs_.top().at;
-    event_.notify(sc_delay(armed_ - now));
-  }
+  jobs_.take_due(event_, [this](const Job& j) { run(j); });
 }
 
 tlm::tlm_sync_enum NvmeFrontEnd::mmio_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_time& d) {
@@ -142,10 +109,7 @@ tlm::tlm_sync_enum NvmeFrontEnd::mmio_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   if ((x.op != PcieOp::SqDoorbell && x.op != PcieOp::CqDoorbell) || x.queue >= queues_.size() ||
       x.value >= cfg_.queue_depth)
     SC_REPORT_ERROR("/ssd/nvme", "NVMe front end: a host write that is no doorbell of an I/O queue");
-  const Tick at = down_.reserve(sim_now(), link_.data_ps(kDoorbellBytes));
-  link_wave(false, at, link_.data_ps(kDoorbellBytes), kDoorbell, x.queue);
-  n_.down_tlps += 1;
-  n_.down_bytes += link_.link_bytes(kDoorbellBytes);
+  const Tick at = send(false, kDoorbellBytes, kDoorbell, x.queue);
   schedule(at, Step::Doorbell, x.queue, x.value, x.op == PcieOp::CqDoorbell ? 1 : 0);
   return tlm::TLM_COMPLETED;
 }
@@ -194,32 +158,28 @@ void NvmeFrontEnd::arbitrate() {
   trace_state();
 }
 
+Tick NvmeFrontEnd::transfer(bool up, std::uint64_t link_bytes, std::uint32_t tlps, LinkKind kind,
+                             std::uint32_t queue) {
+  const Tick duration = link_.time_ps(link_bytes);
+  const Tick end = (up ? up_ : down_).reserve(sim_now(), duration);
+  (up ? n_.up_tlps : n_.down_tlps) += tlps;
+  (up ? n_.up_bytes : n_.down_bytes) += link_bytes;
+  link_wave(up, end, duration, kind, queue);
+  return end;
+}
+
 void NvmeFrontEnd::read_host(std::uint64_t bytes, Step landed, std::uint32_t queue, std::uint32_t value,
                              std::uint16_t tag) {
   const std::uint32_t requests = link_.read_requests(bytes);
-  const Tick all = link_.time_ps(std::uint64_t{requests} * link_.tlp_bytes(0));
-  const Tick end = up_.reserve(sim_now(), all);
-  link_wave(true, end, all, kReadRequest, queue);
-  n_.up_tlps += requests;
-  n_.up_bytes += std::uint64_t{requests} * link_.tlp_bytes(0);
+  const std::uint64_t link_bytes = std::uint64_t{requests} * link_.tlp_bytes(0);
+  const Tick end = transfer(true, link_bytes, requests, kReadRequest, queue);
   // The host memory acts on the first request as it lands; the others follow it.
-  schedule(end - all + link_.request_ps(), landed, queue, value, tag);
+  schedule(end - link_.time_ps(link_bytes) + link_.request_ps(), landed, queue, value, tag);
 }
 
 void NvmeFrontEnd::complete_read(std::uint64_t bytes, Step in, std::uint32_t queue, std::uint16_t tag) {
-  const Tick end = down_.reserve(sim_now(), link_.data_ps(bytes));
-  link_wave(false, end, link_.data_ps(bytes), in == Step::SqesIn ? kEntries : in == Step::DataIn ? kData : kList, queue);
-  n_.down_tlps += link_.tlps(bytes);
-  n_.down_bytes += link_.link_bytes(bytes);
-  schedule(end, in, queue, 0, tag);
-}
-
-Tick NvmeFrontEnd::send_up(std::uint64_t bytes, std::uint32_t queue) {
-  n_.up_tlps += link_.tlps(bytes);
-  n_.up_bytes += link_.link_bytes(bytes);
-  const Tick end = up_.reserve(sim_now(), link_.data_ps(bytes));
-  link_wave(true, end, link_.data_ps(bytes), bytes == kCqeBytes ? kCompletion : bytes == kMsiBytes ? kMsi : kData, queue);
-  return end;
+  const LinkKind kind = in == Step::SqesIn ? kEntries : in == Step::DataIn ? kData : kList;
+  schedule(send(false, bytes, kind, queue), in, queue, 0, tag);
 }
 
 std::uint64_t NvmeFrontEnd::data_bytes(const HostCommand& c) { return std::uint64_t{c.sectors} * 512; }
@@ -384,7 +344,7 @@ tlm::tlm_sync_enum NvmeFrontEnd::fw_bw(tlm::tlm_generic_payload& gp, tlm::tlm_ph
 }
 
 void NvmeFrontEnd::send_data_and_complete(std::uint16_t tag) {
-  send_up(data_bytes(host_cmd(*cmds_[tag].gp)), cmds_[tag].queue);
+  send(true, data_bytes(host_cmd(*cmds_[tag].gp)), kData, cmds_[tag].queue);
   post_completion(tag);
 }
 
@@ -392,7 +352,7 @@ void NvmeFrontEnd::post_completion(std::uint16_t tag) {
   Cmd& m = cmds_[tag];
   const std::uint32_t qi = m.queue;
   Queue& q = queues_[qi];
-  const Tick at = send_up(kCqeBytes, qi);  // behind the command's data
+  const Tick at = send(true, kCqeBytes, kCompletion, qi);  // behind the command's data
   q.posted.push_back(m.gp);
   ++n_.completions;
   m.gp = nullptr;
@@ -407,7 +367,7 @@ void NvmeFrontEnd::post_completion(std::uint16_t tag) {
 }
 
 void NvmeFrontEnd::interrupt(std::uint32_t queue) {
-  const Tick at = send_up(kMsiBytes, queue);  // behind the completions it covers
+  const Tick at = send(true, kMsiBytes, kMsi, queue);  // behind the completions it covers
   schedule(at, Step::Interrupt, queue, queues_[queue].irq.last_batch(), 0);
 }
 

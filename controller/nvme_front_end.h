@@ -21,13 +21,13 @@
 
 #include <cstdint>
 #include <deque>
-#include <queue>
 #include <string>
 #include <vector>
 
 #include <systemc>
 
 #include "common/params.h"
+#include "controller/due_queue.h"
 #include "controller/host_front.h"
 #include "controller/interrupt_coalescer.h"
 #include "controller/nvme_arbiter.h"
@@ -115,14 +115,13 @@ class NvmeFrontEnd : public sc_core::sc_module, public HostFront {
     Interrupt,     // an MSI-X write reached the host (queue, value: completions it covers)
   };
   struct Job {
-    Tick at;
-    std::uint64_t seq;
     Step step;
     std::uint32_t queue, value;
     std::uint16_t tag;
-    bool operator>(const Job& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
-  void schedule(Tick at, Step step, std::uint32_t queue, std::uint32_t value, std::uint16_t tag);
+  void schedule(Tick at, Step step, std::uint32_t queue, std::uint32_t value, std::uint16_t tag) {
+    jobs_.push(at, Job{step, queue, value, tag}, event_);
+  }
   void on_event();
   void run(const Job& j);
 
@@ -154,10 +153,18 @@ class NvmeFrontEnd : public sc_core::sc_module, public HostFront {
   void arbitrate();
   // A device read of `bytes` from host memory: its requests queued up; `landed` is due
   // when the first reaches the host.
+  // What a transfer on the link is (the waves' value: waves/pcie_tlp.txt).
+  enum LinkKind : unsigned { kIdle, kDoorbell, kReadRequest, kEntries, kList, kData, kCompletion, kMsi };
+  // A transfer of `link_bytes` (its TLPs' headers and framing included) in `tlps` TLPs,
+  // queued on one direction (up: device to host) at now: counted, drawn, its arrival returned.
+  Tick transfer(bool up, std::uint64_t link_bytes, std::uint32_t tlps, LinkKind kind, std::uint32_t queue);
+  // `bytes` of data in TLPs of at most max_payload.
+  Tick send(bool up, std::uint64_t bytes, LinkKind kind, std::uint32_t queue) {
+    return transfer(up, link_.link_bytes(bytes), link_.tlps(bytes), kind, queue);
+  }
   void read_host(std::uint64_t bytes, Step landed, std::uint32_t queue, std::uint32_t value, std::uint16_t tag);
   // The completion of a read request for `bytes`, queued down; `in` is due when it ends.
   void complete_read(std::uint64_t bytes, Step in, std::uint32_t queue, std::uint16_t tag);
-  Tick send_up(std::uint64_t bytes, std::uint32_t queue);  // a posted write queued up: its arrival
   std::uint64_t list_bytes(const HostCommand& c) const;  // its PRP list or SGL segment (0: none)
   static std::uint64_t data_bytes(const HostCommand& c);
   void refresh(std::uint32_t queue);  // its entries the arbiter may fetch (pending_)
@@ -173,8 +180,8 @@ class NvmeFrontEnd : public sc_core::sc_module, public HostFront {
 
   NvmeConfig cfg_;
   PcieLink link_;
+  std::vector<NvmeArbiter::Priority> classes_;  // each I/O queue's
   NvmeArbiter arbiter_;
-  std::vector<NvmeArbiter::Priority> classes_;
   std::vector<Queue> queues_;
   std::vector<std::uint32_t> pending_;  // the arbiter's view: entries it may fetch, per queue (0: admin)
   std::uint64_t pending_total_ = 0;
@@ -184,9 +191,7 @@ class NvmeFrontEnd : public sc_core::sc_module, public HostFront {
   std::uint64_t slot_waits_ = 0;
   std::deque<std::uint16_t> inbound_;  // fetched, to the firmware in this order
   Timeline up_, down_;                 // device -> host, host -> device
-  std::priority_queue<Job, std::vector<Job>, std::greater<Job>> jobs_;
-  std::uint64_t seq_ = 0;
-  Tick armed_ = kNever;  // the time event_ is notified for
+  DueQueue<Job> jobs_;
   sc_core::sc_event event_;
   Tick irq_time_ = 0;
   PciePayloadPool pool_{"PCIe transfers"};
@@ -199,17 +204,12 @@ class NvmeFrontEnd : public sc_core::sc_module, public HostFront {
   // The link's waves (trace.vcd only): what each direction carries, from its start to its
   // end. A transfer is reserved ahead of its time: its changes wait here, in time order,
   // and a process of their own writes each at its time (the VCD's times never decrease).
-  enum LinkKind : unsigned { kIdle, kDoorbell, kReadRequest, kEntries, kList, kData, kCompletion, kMsi };
   struct WaveChange {
-    Tick at;
-    std::uint64_t seq;
     int var;
     unsigned value;
-    bool operator>(const WaveChange& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
-  std::priority_queue<WaveChange, std::vector<WaveChange>, std::greater<WaveChange>> waves_;
+  DueQueue<WaveChange> waves_;
   sc_core::sc_event wave_event_;
-  Tick wave_armed_ = kNever;
   void link_wave(bool up, Tick end, Tick duration, LinkKind kind, std::uint32_t queue);
   void on_wave();
   LifeListener* life_ = nullptr;
