@@ -393,7 +393,7 @@ int run(int argc, char** argv) {
                       top.ftl_at_end, top.precondition_state, s.policy.write_policy, top.warmup,
                       top.steady.get(), top.steady_window_start_request, top.steady_round_requests, &top.pilot,
                       &top.free_at_finish, top.precondition_gc_pending,
-                      top.ledger ? &top.power : nullptr, top.power_mode, top.nvme.get()};
+                      top.ledger ? &top.power : nullptr, top.power_mode, top.nvme.get(), {}};
     if (!s.streams.empty()) {  // workload.streams: the streams run, alone too with report.stream_alone
       std::vector<std::size_t> ran;
       for (std::size_t i = 0; i < s.streams.size(); ++i)
