@@ -5,6 +5,7 @@
 // 2 bad input (command line, config, workload file, or a script command the
 // NAND refuses).
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <unistd.h>
 #include <fstream>
@@ -138,7 +139,7 @@ void write_file(const std::filesystem::path& p, const std::string& text) {
 // the traced requests' pages). The window opens on the traced requests' lives, or on
 // the first 200 us from the first request.
 std::string write_view(const std::filesystem::path& out, const VcdWriter& vcd, const nand::NandConfig& n,
-                       Tick first, const RequestWatch* watch) {
+                       Tick first, const RequestWatch* watch, std::vector<std::string>& wrote) {
   namespace fs = std::filesystem;
   ViewSpec v;
   v.vcd_path = fs::absolute(vcd.path()).lexically_normal().string();
@@ -166,11 +167,44 @@ std::string write_view(const std::filesystem::path& out, const VcdWriter& vcd, c
     for (std::uint32_t i = 1; i < watch->where_values(); ++i)
       text += std::to_string(i) + " " + watch->where_name(i) + "\n";
     write_file(where, text);
+    wrote.push_back(where.string());
     v.where_filter = fs::absolute(where).lexically_normal().string();
   }
   const fs::path view = out / "view.gtkw";
   write_file(view, gtkw_view(v));
+  wrote.push_back(view.string());
   return view.string();
+}
+
+// A relative path of a file the run writes (trace.vcd, report.requests_csv) is taken
+// inside --out when --out is given, so that every file of a run is in its folder. Returns
+// the keys' values as given: config.json keeps them (a run of that file with another
+// --out writes into that one).
+std::vector<std::pair<std::string, std::string>> outputs_under_out(Config& cfg, const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::pair<std::string, std::string>> given;
+  if (out_dir.empty()) return given;
+  for (const std::string& k : {key(&TraceConfig::vcd), key(&ReportConfig::requests_csv)}) {
+    const std::string v = cfg.get_string(k);
+    if (v.empty() || fs::path(v).is_absolute()) continue;
+    given.emplace_back(k, v);
+    cfg.set_text(k, (fs::path(out_dir) / v).lexically_normal().string(), cfg.origin(k));
+  }
+  return given;
+}
+
+// config.json: the configuration with the output paths as they were given.
+std::string config_json(Config& cfg, const std::vector<std::pair<std::string, std::string>>& given) {
+  for (const auto& [k, v] : given) cfg.set_text(k, v, cfg.origin(k));
+  return cfg.to_json();
+}
+
+// "  wrote A, B and C": every file the run wrote.
+void print_wrote(std::ostream& os, const std::vector<std::string>& files) {
+  if (files.empty()) return;
+  os << "  wrote ";
+  for (std::size_t i = 0; i < files.size(); ++i) os << (i == 0 ? "" : i + 1 == files.size() ? " and " : ", ") << files[i];
+  os << '\n';
 }
 
 // --check: every rule a run applies, nothing run and nothing written. The model is built
@@ -198,12 +232,23 @@ int check_only(const Config& cfg, const std::string& out_dir) {
     }
     if (!existed) fs::remove(path, ec);
   };
-  if (!out_dir.empty()) {
+  if (!out_dir.empty()) {  // as the run makes it: the first missing folder made and removed, or a file in it
     std::error_code ec;
-    fs::path dir = fs::absolute(out_dir, ec);
+    const fs::path want = fs::absolute(out_dir, ec);
+    fs::path dir = want;
     while (!dir.empty() && !fs::exists(dir, ec) && dir != dir.parent_path()) dir = dir.parent_path();
-    if (!fs::is_directory(dir, ec) || access(dir.c_str(), W_OK) != 0)
-      throw ConfigError("--out " + out_dir + ": cannot create the directory (" + dir.string() + " is not writable)");
+    if (dir == want) {
+      const fs::path f = want / (".ssdsim-check-" + std::to_string(getpid()));
+      if (!fs::is_directory(want, ec)) throw ConfigError("--out " + out_dir + ": cannot create the directory: it is a file");
+      if (!std::ofstream(f)) throw ConfigError("--out " + out_dir + ": cannot write in the directory");
+      fs::remove(f, ec);
+    } else {
+      const fs::path next = dir / *want.lexically_relative(dir).begin();  // the first folder the run makes
+      if (!fs::create_directory(next, ec) || ec)
+        throw ConfigError("--out " + out_dir + ": cannot create the directory: " +
+                          (ec ? ec.message() : std::string("not a directory")));
+      fs::remove(next, ec);
+    }
   }
   if (!s.report.requests_csv.empty()) probe(key(&ReportConfig::requests_csv), s.report.requests_csv);
   // The scratch folder: the VCD and what --out would hold, removed at the end.
@@ -242,17 +287,35 @@ int check_only(const Config& cfg, const std::string& out_dir) {
   return 0;
 }
 
+// --preset's help: the presets there are (the files of configs/presets), by name.
+const std::string& preset_help() {
+  static const std::string text = [] {
+    std::string names;
+    try {
+      for (const Preset& p : presets()) names += (names.empty() ? "" : ", ") + p.name;
+    } catch (const std::exception&) {  // no presets folder: --preset says so when used
+    }
+    return "a preset, configs/presets/NAME.json" + (names.empty() ? std::string() : ": " + names) +
+           " (--list-presets describes them)";
+  }();
+  return text;
+}
+
 int run(int argc, char** argv) {
   const auto wall_start = std::chrono::steady_clock::now();
   po::options_description opts("ssdsim options");
   std::string config_path, preset = "default", out_dir;
   std::vector<std::string> sets;
+  const std::string vcd_key = key(&TraceConfig::vcd), csv_key = key(&ReportConfig::requests_csv);
+  const std::string out_help = "write the run's files in DIR: stats.json, config.json, timeseries.csv (" +
+                               key(&ReportConfig::interval_us) + "), view.gtkw and where.txt (" + vcd_key +
+                               "); a relative " + vcd_key + " or " + csv_key + " goes inside DIR";
   opts.add_options()
       ("help,h", "show this help")
       ("config", po::value(&config_path), "JSON configuration file")
-      ("preset", po::value(&preset), "a preset: configs/presets/NAME.json (--list-presets)")
+      ("preset", po::value(&preset), preset_help().c_str())
       ("set", po::value(&sets)->composing(), "KEY=VALUE, overrides the file (repeatable)")
-      ("out", po::value(&out_dir), "write DIR/stats.json and DIR/config.json")
+      ("out", po::value(&out_dir), out_help.c_str())
       ("list-keys", po::value<std::string>()->implicit_value("text"),
        "list every configuration key with its value and range; --list-keys=markdown: as docs/keys.md's tables")
       ("check", "check the configuration with every rule a run applies, and read a trace or NAND script through, "
@@ -298,6 +361,7 @@ int run(int argc, char** argv) {
     std::cout << (form == "markdown" ? cfg.describe_markdown() : cfg.describe());
     return 0;
   }
+  const std::vector<std::pair<std::string, std::string>> given = outputs_under_out(cfg, out_dir);
   if (vm.count("check")) return check_only(cfg, out_dir);
   if (vm.count("resolve-start")) {
     const StartPilot pilot = resolve_start_state(cfg);
@@ -412,10 +476,13 @@ int run(int argc, char** argv) {
                                k < alone.size() ? alone[k] : -1.0});
     }
     print_full_summary(std::cout, run, fig);
+    std::vector<std::string> wrote;  // besides the files of RunOutputs
+    if (vcd) wrote.push_back(vcd->path());
     if (vcd) {
       std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written() << " changes; view: ";
       if (!out.empty())
-        std::cout << "gtkwave " << write_view(out, *vcd, ncfg, top.host->first_submit(), top.watch.get()) << ")\n";
+        std::cout << "gtkwave " << write_view(out, *vcd, ncfg, top.host->first_submit(), top.watch.get(), wrote)
+                  << ")\n";
       else std::cout << "gtkwave " << vcd->path() << " " << data_dir() << "/waves/nand.gtkw, or give --out DIR)\n";
     }
     if (top.watch) {
@@ -432,14 +499,15 @@ int run(int argc, char** argv) {
       std::string stats;
       json::write(stats, full_stats(run, fig));
       write_file(RunOutputs::partial((out / "stats.json").string()), stats + "\n");
-      write_file(RunOutputs::partial((out / "config.json").string()), cfg.to_json());
+      write_file(RunOutputs::partial((out / "config.json").string()), config_json(cfg, given));
     }
+    std::vector<std::string> files = RunOutputs::pending();
     RunOutputs::commit();  // the run completed: its files take their names
-    if (!out.empty()) {
-      std::cout << "  wrote " << (out / "stats.json").string() << " and " << (out / "config.json").string();
-      if (top.series) std::cout << " and " << (out / "timeseries.csv").string() << " (" << top.series->rows() << " rows)";
-      std::cout << '\n';
-    }
+    if (top.series)
+      for (std::string& f : files)
+        if (f == (out / "timeseries.csv").string()) f += " (" + std::to_string(top.series->rows()) + " rows)";
+    files.insert(files.end(), wrote.begin(), wrote.end());
+    print_wrote(std::cout, files);
     if (h.mismatches()) {
       std::cerr << "ssdsim: error: " << h.mismatches() << " data mismatches\n";
       return 1;
@@ -481,23 +549,35 @@ int run(int argc, char** argv) {
   if (keep > 0) print_timeline(std::cout, drv, keep);
   const WindowFigures win = nand_window(*top.nand, drv.last_completion());
   print_nand_ops_summary(std::cout, drv, *top.nand, win, fig);
+  std::vector<std::string> wrote;
+  if (vcd) wrote.push_back(vcd->path());
   if (vcd) {
     std::cout << "  waveform            " << vcd->path() << " (" << vcd->changes_written() << " changes; view: ";
-    if (!out.empty()) std::cout << "gtkwave " << write_view(out, *vcd, ncfg, 0, nullptr) << ")\n";
+    if (!out.empty()) std::cout << "gtkwave " << write_view(out, *vcd, ncfg, 0, nullptr, wrote) << ")\n";
     else std::cout << "gtkwave " << vcd->path() << " " << data_dir() << "/waves/nand.gtkw, or give --out DIR)\n";
   }
   if (!out.empty()) {
     std::string stats;
     json::write(stats, nand_ops_stats(drv, *top.nand, win, fig));
     write_file(RunOutputs::partial((out / "stats.json").string()), stats + "\n");
-    write_file(RunOutputs::partial((out / "config.json").string()), cfg.to_json());
-    RunOutputs::commit();
-    std::cout << "  wrote " << (out / "stats.json").string() << " and " << (out / "config.json").string() << '\n';
+    write_file(RunOutputs::partial((out / "config.json").string()), config_json(cfg, given));
   }
+  std::vector<std::string> files = RunOutputs::pending();
+  RunOutputs::commit();
+  files.insert(files.end(), wrote.begin(), wrote.end());
+  print_wrote(std::cout, files);
   return 0;
 }
 
 }  // namespace
+
+// The program's entry: SystemC's banner is turned off (the kernel prints it when its
+// first object is made, unless SYSTEMC_DISABLE_COPYRIGHT_MESSAGE is set to anything),
+// so that ssdsim's output is its own; then SystemC's own entry, which calls sc_main.
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", /*overwrite=*/0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
 
 int sc_main(int argc, char** argv) {
   // Files of a run that did not complete are removed, whatever stopped it.

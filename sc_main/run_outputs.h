@@ -22,6 +22,12 @@ class RunOutputs {
     files().emplace_back(final_path, final_path + ".partial");
     return files().back().second;
   }
+  // The files registered so far, by their final names, in the order they were registered.
+  static std::vector<std::string> pending() {
+    std::vector<std::string> names;
+    for (const auto& [f, p] : files()) names.push_back(f);
+    return names;
+  }
   // The run completed: every file takes its final name (throws std::runtime_error if a
   // rename fails).
   static void commit() {

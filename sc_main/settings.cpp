@@ -18,7 +18,7 @@ const param::Table<TraceConfig>& TraceConfig::keys() {
   static const param::Table<TraceConfig> t = [] {
     using T = TraceConfig;
     param::Table<T> k;
-    k.text("trace.vcd", &T::vcd, "write a VCD waveform to this file (empty: tracing off)")
+    k.text("trace.vcd", &T::vcd, "write a VCD waveform to this file (empty: tracing off; a relative path is inside --out when given)")
         .number("trace.start_us", &T::start_us, 0, 1e12, "first simulated time recorded in the VCD, us").unit("us")
         .number("trace.end_us", &T::end_us, 0, 1e12, "last simulated time recorded, us (0: to the end)").unit("us")
         .text("trace.scopes", &T::scopes,
@@ -60,7 +60,8 @@ const param::Table<ReportConfig>& ReportConfig::keys() {
               "kernel activations per host request")
         .text("report.requests_csv", &R::requests_csv,
               "write one line per host request to this CSV file: submit_us,complete_us,op,lba,bytes,latency_us, "
-              "part_<part>_us for each latency part (docs/controller.md), id")
+              "part_<part>_us for each latency part (docs/controller.md), id (a relative path is inside --out when "
+              "given)")
         .flag("report.audit", &R::audit,
               "after the workload, read every logical page back through the NAND's backdoor and check it "
               "against what the host last wrote (finds data lost where no read of the run looked)")

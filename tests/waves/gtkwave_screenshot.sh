@@ -8,7 +8,7 @@ set -euo pipefail
 ssdsim="$1"; work="$2"; png="$3"; shift 3
 mkdir -p "$work"
 cd "$work"
-SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$ssdsim" "$@" --set trace.vcd=run/trace.vcd --out run >run.log
+SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$ssdsim" "$@" --set trace.vcd=trace.vcd --out run >run.log
 export WORK="$PWD"
 xvfb-run -a -s "-screen 0 1600x1000x24" bash -c '
   gtkwave "$WORK/run/view.gtkw" >"$WORK/gtkwave.log" 2>&1 &
