@@ -12,7 +12,7 @@ if [ ! -x "$venv/bin/python" ] || ! cmp -s "$req" "$stamp"; then
   echo "pyenv: setting up $venv from scripts/requirements.txt" >&2
   if ! python3 -m venv "$venv" >&2 2>/dev/null; then
     rm -rf "$venv"
-    bash "$root/scripts/deps.sh"  # Debian's python3 needs python3-venv
+    bash "$root/scripts/deps.sh" python  # Debian's python3 needs python3-venv
     python3 -m venv "$venv" >&2
   fi
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$req" >&2

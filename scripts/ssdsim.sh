@@ -3,6 +3,6 @@
 # with none, the built-in default configuration and the bundled workload.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bash "$root/scripts/build.sh"
+bash "$root/scripts/build.sh" ssdsim
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 exec "${BUILD_DIR:-$root/build}/ssdsim" "$@"
