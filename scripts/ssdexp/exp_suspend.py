@@ -22,6 +22,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from .plot import legend_outside  # noqa: E402
 from .report import Report, label_rows, run  # noqa: E402
 
 MODES = ["off", "erase", "program", "both"]
@@ -141,14 +142,15 @@ def _fig(r: Report, pts):
             ys = [pts.loc[(m, mode), key] if (m, mode) in pts.index else 0 for m in mixes]
             bars = ax.bar([k + (i - 1.5) * width for k in range(len(mixes))], ys, width, label=f"suspend {mode}")
             for b, y in zip(bars, ys):
-                ax.annotate(f"{y:.0f}", (b.get_x() + b.get_width() / 2, y), ha="center", va="bottom", fontsize=6)
+                ax.annotate(f"{y:.0f}", (b.get_x() + b.get_width() / 2, y), xytext=(0, 2), textcoords="offset points",
+                            ha="center", va="bottom", fontsize=6, rotation=90)
         ax.set_xticks(range(len(mixes)))
         ax.set_xticklabels([m.split(" (")[0] for m in mixes])
         ax.set_ylabel(f"{title} (us)")
-        ax.set_ylim(bottom=0)
+        ax.set_ylim(0, 1.12 * ax.get_ylim()[1])  # from 0, with room for the values over the bars
         ax.set_title(title)
         ax.grid(True, axis="y", alpha=0.3)
-    axes[0].legend(fontsize=7)
+    legend_outside(axes[1])
     r.save_figure(fig, "suspend_tails.png", "Read p99.9 and write p99 per mix and controller.suspend (mean over seeds)")
 
 

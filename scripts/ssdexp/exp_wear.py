@@ -28,6 +28,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from .plot import legend_outside  # noqa: E402
 from .report import Report, run  # noqa: E402
 
 # The age swept: P/E cycles added to every block (from new to past the rated endurance).
@@ -249,7 +250,7 @@ def _fig_latency(r: Report, pts, lo, hi, nseeds: int):
     ax.set_ylim(bottom=0)
     ax.set_title("Read latency percentiles against wear")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    legend_outside(ax, fontsize=8)
     r.save_figure(fig, "wear_read_latency.png", "Read latency p50, p99 and p99.9 against P/E cycles (mean over seeds"
           + (", bars: their range)" if nseeds > 1 else ")"))
 

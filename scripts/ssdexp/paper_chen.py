@@ -28,6 +28,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from . import claims  # noqa: E402
 from .claims import Claim  # noqa: E402
+from .plot import bar_values, legend_outside, mark_missing, paper_marks, ratio_axis  # noqa: E402
 from .frame import (MP_COLS, MP_HEADER, MP_PAIR_HEADER, NAMES, mean_of, add_derived, as_list, changes,  # noqa: E402
                     finite, isolated, mp_pages, mp_pair, mp_program, num, pd_concat, spread_line)
 from .report import (EFFECT_HEADER, NOISE_PP, RULE, Effect, Report,  # noqa: E402
@@ -136,8 +137,26 @@ LEGEND = "F1, F2, W1, W3: Financial1, Financial2, WebSearch1, WebSearch3; UMass,
 
 
 def ratio_bars(ax, xs, ys, width, label):
-    """Bars of ratios drawn from 1 (the baseline), so that small differences show."""
-    ax.bar(xs, [y - 1 if finite(y) else 0 for y in ys], width, bottom=1, label=label)
+    """Bars of ratios to the baseline, from 0 (the axis from 0: plot.ratio_axis), so that a
+    ratio's height is its value, written up its foot; "n/a" where a run is missing."""
+    ax.bar(xs, [y if finite(y) else 0 for y in ys], width, label=label)
+    bar_values(ax, xs, ys)
+    mark_missing(ax, xs, ys)
+
+
+def paper_ratios(setting: str, workload: str, new: str, base: str, metric: str) -> list:
+    """The paper's values of an effect as ratios new / base: [(ratio, inferred)]."""
+    return [(1 + v / 100, src.startswith("inferred"))
+            for v, src in PAPER.get((setting, workload, new, base, metric), [])]
+
+
+def draw_paper(ax, x, ratios, labelled: set):
+    """The paper's ratios at x: black dashes where it states them, grey where they are
+    inferred; each kind labelled once (`labelled` holds the labels given)."""
+    for ratio, inferred in ratios:
+        label = "paper, inferred" if inferred else "paper"
+        paper_marks(ax, [x], [ratio], label=None if label in labelled else label, color="0.55" if inferred else "k")
+        labelled.add(label)
 
 
 # --- the runs ---------------------------------------------------------------------------
@@ -350,24 +369,21 @@ def _figs45(r: Report, df, workloads, results):
         for i, p in enumerate(pol):
             ys = [mm.get((w, s, p), float("nan")) / mm.get((w, s, "rr"), float("nan")) for w, s in groups]
             ratio_bars(ax, [x + i * width for x in range(len(groups))], ys, width, NAMES[p])
-        marks = {("Financial1", "weight"): (1.096, 0.912), ("Financial1", "delay"): (1.096 * 1.084, 0.912 * 0.922),
-                 ("WebSearch1", "weight"): (1.778, 0.562), ("WebSearch1", "delay"): (1.778, 0.562)}
+        labelled = set()
         for j, (w, s) in enumerate(groups):
             for i, p in enumerate(pol):
-                if (w, p) in marks:
-                    ax.plot(j + i * width, marks[(w, p)][0 if m == IOPS else 1], "k_", ms=14, mew=2,
-                            label="paper" if (j, i) == (0, 2) else None)
-        ax.axhline(1.0, color="k", lw=0.8)
+                draw_paper(ax, j + i * width, paper_ratios(BASE, w, p, "rr", m), labelled)
+        ratio_axis(ax)
         ax.set_xticks([x + 0.4 - width / 2 for x in range(len(groups))])
         ax.set_xticklabels([f"{ABBR[w]}\n{ABBR[s]}" for w, s in groups], fontsize=8)
         ax.set_ylabel(f"{METRICS[m]}, normalised to RR")
         ax.grid(True, axis="y", alpha=0.3)
     axes[0].set_title("Fig. 4: throughput")
     axes[1].set_title("Fig. 5: latency")
-    axes[0].legend(fontsize=7)
+    legend_outside(axes[1])
     r.save_figure(fig, "fig4_5.png", "Figs. 4-5: IOPS and mean latency normalised to RR, fresh device, 38 MB/s, "
-                               "20/200 us (bars: model, mean over seeds; black marks: the paper's, stated or inferred; "
-                               f"{LEGEND})")
+                               "20/200 us (bars: model, mean over seeds; black marks: the paper's stated values, grey: "
+                               f"inferred from two stated ones; {LEGEND})")
 
 
 def _sweep_fig(r: Report, df, other: str, title: str, fname: str, results):
@@ -390,28 +406,26 @@ def _sweep_fig(r: Report, df, other: str, title: str, fname: str, results):
     groups = [(w, sh, s) for w in workloads for sh in SHAPES for s in settings
               if len(d[(d["workload"] == w) & (d["shape"] == sh) & (d["setting"] == s)])]
     width = 0.8 / len(POLICIES)
-    paper_delay = {(BASE, "Financial1"): (1.093, 0.915), (BUS50, "Financial1"): (1.072, 0.933),
-                   (SLOW, "Financial1"): (1.165, 0.858), (SLOW, "WebSearch1"): (1.00899, 0.99104),
-                   (BASE, "WebSearch1"): (1.0, 1.0)}
     for ax, m in zip(axes, (IOPS, LAT)):
         mm = d.groupby(["workload", "shape", "setting", "policy"])[m].mean().to_dict()
         for i, p in enumerate(POLICIES):
             ys = [mm.get((w, sh, s, p), float("nan")) / mm.get((w, sh, s, "weight"), float("nan"))
                   for w, sh, s in groups]
             ratio_bars(ax, [x + i * width for x in range(len(groups))], ys, width, NAMES[p])
+        labelled = set()
         for j, (w, sh, s) in enumerate(groups):
-            if (s, w) in paper_delay:
-                ax.plot(j + 2 * width, paper_delay[(s, w)][0 if m == IOPS else 1], "k_", ms=14, mew=2,
-                        label="paper (delay)" if j == 0 else None)
-        ax.axhline(1.0, color="k", lw=0.8)
+            for i, p in enumerate(POLICIES):
+                draw_paper(ax, j + i * width, paper_ratios(s, w, p, "weight", m), labelled)
+        ratio_axis(ax)
         ax.set_xticks([x + 0.4 - width / 2 for x in range(len(groups))])
         ax.set_xticklabels([f"{ABBR[w]} {ABBR[sh]}\n{ABBR[s]}" for w, sh, s in groups], fontsize=7)
         ax.set_ylabel(f"{METRICS[m]}, normalised to weight")
         ax.grid(True, axis="y", alpha=0.3)
         ax.set_title(f"{title.split(':')[0]}: {METRICS[m]}")
-    axes[0].legend(fontsize=7)
+    legend_outside(axes[1])
     r.save_figure(fig, fname, f"{title}: IOPS and mean latency normalised to weight-based dispatch (bars: model; black "
-                        f"marks: the paper's delay-based; {LEGEND}; bus MB/s and tR/tPROG us under each)")
+                        f"marks: the paper's values for delay-based dispatch; {LEGEND}; bus MB/s and tR/tPROG us under "
+                        "each)")
 
 
 def _trends(r: Report, df) -> list:

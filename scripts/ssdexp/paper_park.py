@@ -34,6 +34,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from . import claims  # noqa: E402
 from .claims import Claim  # noqa: E402
+from .plot import bar_values, legend_outside, mark_missing, paper_marks, ratio_axis  # noqa: E402
 from .frame import (MP_COLS, MP_HEADER, MP_PAIR_HEADER, NAMES, add_derived, as_list, changes, col,  # noqa: E402
                     finite, isolated, mp_pages, mp_pair, mp_program, num, short, spread_line, spread_pct)
 from .report import (EFFECT_HEADER, NOISE_PP, RULE, Effect, Report, fmt_pct,  # noqa: E402
@@ -481,17 +482,18 @@ def _fig_mapping(r: Report, df, names, ages):
     for ax, age in zip(axes[0], ages):
         d = _map_rows(df, age)
         for i, p in enumerate(POLICIES):
-            ax.bar([x + i * width for x in range(len(names))], [_improvement(d, w, p) for w in names], width,
-                   label=NAMES[p])
-            ax.plot([x + i * width for x in range(len(names))], [TABLE3_MAP[w][p] for w in names], "k_", ms=12, mew=2,
-                    label="paper" if i == 0 else None)
+            xs = [x + i * width for x in range(len(names))]
+            ys = [_improvement(d, w, p) for w in names]
+            ax.bar(xs, [y if finite(y) else 0 for y in ys], width, label=NAMES[p])
+            mark_missing(ax, xs, ys)
+            paper_marks(ax, xs, [TABLE3_MAP[w][p] for w in names], label="paper" if i == 0 else None, ms=12)
         ax.axhline(0, color="k", lw=0.8)
         ax.set_xticks([x + 0.4 - width / 2 for x in range(len(names))])
         ax.set_xticklabels(names)
         ax.set_title(f"{age} device, {MAIN}")
         ax.grid(True, axis="y", alpha=0.3)
-    axes[0][0].set_ylabel("mean response time improvement over static (%)")
-    axes[0][0].legend(fontsize=7)
+    axes[0][0].set_ylabel("mean response time improvement\nover static (%)")
+    legend_outside(axes[0][-1])
     fig.suptitle("Table 3: dynamic write mapping against the static stripe mapping")
     r.save_figure(fig, "table3_mapping.png", "Table 3, dynamic write mapping: improvement of the mean response time over "
                                        f"the static mapping, {MAIN} (bars: model, mean over seeds; black marks: the "
@@ -524,19 +526,25 @@ def _loads(r: Report, df, names, results):
              for w in names])
     fig, axes = plt.subplots(1, len(names), figsize=(3.6 * len(names), 3.8), squeeze=False)
     xs = list(range(len(loads)))
+    at = loads.index(MAIN)
     for ax, w in zip(axes[0], names):
-        for p in POLICIES:
-            ax.plot(xs, [_improvement(d[d["load"] == load], w, p) for load in loads], marker="o", label=NAMES[p])
+        for i, p in enumerate(POLICIES):
+            ax.plot(xs, [_improvement(d[d["load"] == load], w, p) for load in loads], marker="o", color=f"C{i}",
+                    label=NAMES[p])
+            # The paper's Table 3 is at its one load, MAIN: its value there, in the policy's colour.
+            paper_marks(ax, [at + (i - 1) * 0.08], [TABLE3_MAP[w][p]], color=f"C{i}", ms=12,
+                        label=f"paper, {NAMES[p]} (at {MAIN.split(', ')[1]})")
         ax.axhline(0, color="k", lw=0.8)
         ax.set_xticks(xs)
         ax.set_xticklabels(["50 %", "70 %", "90 %", "closed"], fontsize=8)
         ax.set_title(w)
         ax.grid(True, alpha=0.3)
     axes[0][0].set_ylabel("improvement over static (%)")
-    axes[0][0].legend(fontsize=7)
+    legend_outside(axes[0][-1])
     fig.suptitle("Dynamic write mapping against the load (open loop at a share of the link; closed loop at 32)")
     r.save_figure(fig, "mapping_vs_load.png", "Improvement of the mean response time over the static mapping against the "
-                                        "load, aged device, seed 1")
+                                        f"load, aged device, seed 1 (lines: model; dashes at {MAIN}: the paper's Table "
+                                        "3, in the policy's colour)")
 
 
 def _flash(r: Report, df, names, results, quick):
@@ -587,17 +595,18 @@ def _flash(r: Report, df, names, results, quick):
     fl = ["n-plane", "cache reg.", "both"]
     width = 0.8 / len(fl)
     for i, f in enumerate(fl):
-        ax.bar([x + i * width for x in range(len(names))],
-               [_improvement(d, w, f, "neither", "flash") for w in names], width, label=f)
-        ax.plot([x + i * width for x in range(len(names))], [TABLE3_FLASH[w][f] for w in names], "k_", ms=12, mew=2,
-                label="paper" if i == 0 else None)
+        xs = [x + i * width for x in range(len(names))]
+        ys = [_improvement(d, w, f, "neither", "flash") for w in names]
+        ax.bar(xs, [y if finite(y) else 0 for y in ys], width, label=f)
+        mark_missing(ax, xs, ys)
+        paper_marks(ax, xs, [TABLE3_FLASH[w][f] for w in names], label="paper" if i == 0 else None, ms=12)
     ax.axhline(0, color="k", lw=0.8)
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(names))])
     ax.set_xticklabels(names)
-    ax.set_ylabel("mean response time improvement over neither (%)")
+    ax.set_ylabel("mean response time improvement\nover neither (%)")
     ax.set_title(f"Table 3 without rescheduling: n-plane commands and cache registers ({MAIN})", fontsize=9)
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=7)
+    legend_outside(ax)
     r.save_figure(fig, "table3_flash.png", "Table 3, without rescheduling: improvement of the mean response time over "
                                      "neither n-plane commands nor cache registers (bars: model; marks: the paper)")
 
@@ -816,17 +825,19 @@ def _resched(r: Report, full, names, results):
     width = 0.8 / len(RESCHED)
     for i, (c, (hw, _)) in enumerate(RESCHED.items()):
         xs = [x + i * width for x in range(len(names))]
-        ax.bar(xs, [_improvement(d, w, _arm(c), "neither", "arm") for w in names], width, label=f"{c} resched.")
+        ys = [_improvement(d, w, _arm(c), "neither", "arm") for w in names]
+        ax.bar(xs, [y if finite(y) else 0 for y in ys], width, label=f"{c} resched.")
+        mark_missing(ax, xs, ys)
         ax.plot(xs, [_improvement(d, w, hw, "neither", "arm") for w in names], "wo", mec="k", ms=5,
                 label="same hardware without (model)" if i == 0 else None)
-        ax.plot(xs, [TABLE3_RESCHED[w][c][0] for w in names], "k_", ms=12, mew=2, label="paper" if i == 0 else None)
+        paper_marks(ax, xs, [TABLE3_RESCHED[w][c][0] for w in names], label="paper" if i == 0 else None, ms=12)
     ax.axhline(0, color="k", lw=0.8)
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(names))])
     ax.set_xticklabels(names)
-    ax.set_ylabel("mean response time improvement over neither (%)")
+    ax.set_ylabel("mean response time improvement\nover neither (%)")
     ax.set_title(f"Table 3, rescheduling: multi-plane, pipeline and both ({MAIN})", fontsize=9)
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=7)
+    legend_outside(ax)
     r.save_figure(fig, "table3_resched.png", "Table 3, rescheduling: improvement of the mean response time over neither "
                                        "n-plane commands nor cache registers (bars: model with rescheduling; circles: "
                                        "the model's same hardware without; black marks: the paper)")
@@ -986,8 +997,9 @@ def _fig4(r: Report, out: str, jobs, quick: bool, link: float, results) -> dict:
         ax.set_xlabel(lab)
         ax.set_title(f"Fig. 4({'a' if xname == 'read ratio' else 'b'})", fontsize=9)
         ax.grid(True, alpha=0.3)
-    axes[0].set_ylabel("mean response time improvement over the same hardware (%)")
-    axes[0].legend(fontsize=7)
+    axes[0].set_ylabel("mean response time improvement\nover the same hardware (%)")
+    handles, labels = axes[0].get_legend_handles_labels()  # the curves, and the paper's lines of (a)
+    legend_outside(axes[1], handles=handles, labels=labels)
     fig.suptitle(f"Fig. 4: rescheduling against the same hardware without it (synthetic, {FIG4_LOAD}, aged device)",
                  fontsize=10)
     r.save_figure(fig, "fig4_rescheduling.png", "Fig. 4: improvement of the mean response time by multi-plane "
@@ -1058,23 +1070,22 @@ def _fig5(r: Report, full, names, results):
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     keys = ["static | both", "stripe | none", combo]
     width = 0.8 / len(keys)
-    ys = []
     for i, k in enumerate(keys):
         xs = [x + i * width for x in range(len(names))]
         y = [m.get((w, k), float("nan")) / m.get((w, base), float("nan")) for w in names]
-        ys += [v for v in y if finite(v)]
-        ax.bar(xs, y, width, label=FIG5_KEYS[k])
+        ax.bar(xs, [v if finite(v) else 0 for v in y], width, label=FIG5_KEYS[k])
+        bar_values(ax, xs, y)
+        mark_missing(ax, xs, y, "not run")
         if k == combo:
-            ax.plot(xs, [1 - FIG5[w] / 100 for w in names], "k_", ms=12, mew=2, label="paper")
-    ax.axhline(1, color="k", lw=0.8)
-    ax.set_ylim(min([0.8] + [v - 0.05 for v in ys]), max([1.1] + [v + 0.05 for v in ys]))
+            paper_marks(ax, xs, [1 - FIG5[w] / 100 for w in names], ms=12)
+    ratio_axis(ax)
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(names))])
     ax.set_xticklabels(names)
-    ax.set_ylabel("mean response time / static, no rescheduling")
+    ax.set_ylabel("mean response time\n/ static, no rescheduling")
     ax.set_title(f"Fig. 5: both reschedulings and the stripe mapping (n-plane + cache registers, {MAIN})",
                  fontsize=9)
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=7)
+    legend_outside(ax)
     r.save_figure(fig, "fig5.png", "Fig. 5: normalized mean response time of both reschedulings, the stripe mapping and "
                              "both together, against the same hardware with the static mapping and no rescheduling "
                              "(bars: model; black marks: the paper)")

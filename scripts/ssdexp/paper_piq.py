@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from . import claims  # noqa: E402
 from .claims import Claim  # noqa: E402
+from .plot import legend_outside, paper_marks, ratio_axis  # noqa: E402
 from .report import (EFFECT_HEADER, Effect, Report, change_pct, fmt_pct, label_rows, run,  # noqa: E402
                      trace_path, HEADLINE, RULE)
 
@@ -344,37 +345,71 @@ def _value(sub, w, h, m):
     return s.iloc[0] if len(s) else float("nan")
 
 
+def _paper_vs(base: str, metric: str) -> list:
+    """The paper's average changes of `metric` against `base`: [(scheme, %)]."""
+    return [(new, v[metric]) for (new, b), v in PAPER.items() if b == base and metric in v]
+
+
 def _fig_norm(r, sub, names, dev, metrics, base, tag, caption):
-    fig, axes = plt.subplots(1, len(metrics), figsize=(6 * len(metrics), 4.2))
+    fig, axes = plt.subplots(1, len(metrics), figsize=(6 * len(metrics) + 1.5, 4.2))
     width, ticks = _bar_positions(len(names), len(HOST))
     for ax, m in zip(axes, metrics):
         for i, h in enumerate(HOST):
             ys = [_value(sub, w, h, m) / _value(sub, w, base, m) if _value(sub, w, base, m) else float("nan")
                   for w in names]
-            ax.bar([x + i * width for x in range(len(names))], ys, width, label=h.upper())
-        ax.axhline(1.0, color="k", lw=0.8)
+            ax.bar([x + i * width for x in range(len(names))], ys, width, label=h.upper(), color=f"C{i}")
+        # The paper gives averages over its volumes, not per volume: a line across, in the
+        # scheme's colour, with the model's mean over the workloads beside it in the legend.
+        for new, v in _paper_vs(base, m):
+            i = HOST.index(new)
+            model = [_value(sub, w, new, m) / _value(sub, w, base, m) for w in names if _value(sub, w, base, m)]
+            mean = sum(model) / len(model) if model else float("nan")
+            ax.axhline(1 + v / 100, color=f"C{i}", ls="--", lw=1.2,
+                       label=f"paper: {new.upper()} average {v:+.1f} % (model: {100 * (mean - 1):+.1f} %)")
+        ratio_axis(ax)
         ax.set_xticks(ticks)
         ax.set_xticklabels(names, rotation=35, ha="right", rotation_mode="anchor", fontsize=7)
-        ax.set_ylabel(f"{METRICS[m]}, normalised to {base.upper()}", fontsize=8)
+        ax.set_ylabel(f"{METRICS[m]},\nnormalised to {base.upper()}", fontsize=8)
         ax.set_title(f"{METRICS[m]} ({dev.upper()} device)", fontsize=9)
         ax.grid(True, axis="y", alpha=0.3)
-    axes[0].legend(fontsize=7)
-    r.save_figure(fig, f"{tag}_{dev}.png", f"{caption}, {dev.upper()} device, the paper's load")
+        ax.legend(fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.32), ncol=3)
+    r.save_figure(fig, f"{tag}_{dev}.png", f"{caption}, {dev.upper()} device, the paper's load (dashed: the paper's "
+                                          "averages over its volumes)")
 
 
 def _fig_util(r, sub, names, dev):
-    fig, ax = plt.subplots(figsize=(9, 4.2))
+    fig, ax = plt.subplots(figsize=(10, 4.2))
     width, ticks = _bar_positions(len(names), len(HOST))
     for i, h in enumerate(HOST):
         ys = [_value(sub, w, h, "nand.chip_utilization_while_busy") for w in names]
         ax.bar([x + i * width for x in range(len(names))], ys, width, label=h.upper())
+    # Table I: the chips each volume kept busy under NOOP, on the NOOP bars.
+    noop = HOST.index("noop")
+    paper_marks(ax, [x + noop * width for x in range(len(names))],
+                [TABLE1[a][4] if a in TABLE1 else None for a in (w.split("-like")[0].split(" ")[0].upper()
+                                                                   for w in names)],
+                label="paper, Table I (NOOP)", ms=8)
+    m = "nand.chip_utilization_while_busy"
+    said = []
+    for (new, base), v in PAPER.items():
+        if m in v:
+            per = [change_pct(_value(sub, w, base, m), _value(sub, w, new, m)) for w in names]
+            per = [c for c in per if c == c]
+            said.append(f"{new.upper()} vs {base.upper()}: paper {v[m]:+.1f} %, model "
+                        + (f"{sum(per) / len(per):+.1f} %" if per else "n/a"))
     ax.set_xticks(ticks)
     ax.set_xticklabels(names, rotation=35, ha="right", rotation_mode="anchor", fontsize=7)
     ax.set_ylabel("chips busy while any is (of 64)")
     ax.set_title(f"Fig. 12: chip utilization ({dev.upper()} device)")
-    ax.legend(fontsize=7)
+    ax.set_ylim(bottom=0)
+    handles, labels = ax.get_legend_handles_labels()
+    handles.append(plt.Line2D([], [], ls="none"))
+    labels.append("averages over the workloads:\n" + "\n".join(said))
+    legend_outside(ax, handles=handles, labels=labels)
     ax.grid(True, axis="y", alpha=0.3)
-    r.save_figure(fig, f"fig12_{dev}.png", f"Fig. 12: chip utilization, {dev.upper()} device, the paper's load")
+    r.save_figure(fig, f"fig12_{dev}.png", f"Fig. 12: chip utilization, {dev.upper()} device, the paper's load (marks: "
+                                           "the paper's Table I under NOOP; the paper's average changes beside the "
+                                           "model's in the legend)")
 
 
 def _fig9(r, sub, names, dev):
@@ -454,12 +489,17 @@ def _fig11(r, ql, names, qls):
             b = s[s["host.queue_length"] == qls[0]][m]
             if len(b) and b.iloc[0] > 0:
                 ax.plot(s["host.queue_length"], s[m] / b.iloc[0], marker="o", label=w)
+        # The paper's changes from the shortest length, at the lengths it gives them for.
+        pts = [(hi, 1 + v / 100) for lo, hi, mm, v in PAPER_QL if mm == m and lo == qls[0]]
+        paper_marks(ax, [x for x, _ in pts], [y for _, y in pts], label="paper (all volumes)", ms=16, mew=3)
+        ratio_axis(ax)
         ax.set_xscale("log", base=2)
         ax.set_xlabel("host I/O queue length (requests)")
         ax.set_ylabel(f"{METRICS[m]}, normalised to length {qls[0]}")
         ax.set_title(f"Fig. 11: PIQ {METRICS[m]} vs queue length")
         ax.grid(True, alpha=0.3)
-    axes[0].legend(fontsize=6)
+    handles, labels = axes[0].get_legend_handles_labels()
+    legend_outside(axes[1], handles=handles, labels=labels, fontsize=6)
     rows = []
     for lo, hi, m, paper in PAPER_QL:
         if lo not in qls or hi not in qls:
@@ -487,7 +527,8 @@ def _fig11(r, ql, names, qls):
     r.table(["queue length", "device holds, mean", "device holds, most", "read's time in the host us",
              "read latency us", "write latency us"], per_len)
     r.table(["effect", "paper"] + EFFECT_HEADER, rows)
-    r.save_figure(fig, "fig11.png", "Fig. 11: mean latency against the host queue length, normalised to the shortest")
+    r.save_figure(fig, "fig11.png", "Fig. 11: mean latency against the host queue length, normalised to the shortest "
+                                    "(black dashes: the paper's changes from length 1, over all its volumes)")
 
 
 NCQ_APPS = ["HM_0-like", "PROJ_1-like", "SRC2_0-like", "USR_0-like"]

@@ -192,9 +192,14 @@ class Report:
 
     def write_figure(self, fig, name: str, dpi: int = 110) -> str:
         """A matplotlib figure as figures/NAME (PNG) and its SVG beside it, closed; its path
-        (for figure(), where the report shows it)."""
+        (for figure(), where the report shows it). Before it is saved, an axis zoomed onto a
+        small range says so in its label and the layout keeps labels apart
+        (plot.finish_figure)."""
         import matplotlib.pyplot as plt
 
+        from .plot import finish_figure
+
+        finish_figure(fig)
         p = os.path.join(self.out, "figures", name)
         fig.savefig(p, dpi=dpi, bbox_inches="tight")
         fig.savefig(os.path.splitext(p)[0] + ".svg", bbox_inches="tight")
