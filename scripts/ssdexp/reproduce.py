@@ -1,4 +1,4 @@
-"""scripts/reproduce PAPER [--quick] [--out DIR] [--jobs N]
+"""scripts/reproduce PAPER [--quick] [--out DIR] [--jobs N] [--quiet]
 
 Reproduces a paper's experiments on the model (PAPER: piq, sos, chen, park; ../shared/
 seeds/README.md maps them), or runs one of the model's own (wear: read latency and the
@@ -7,7 +7,11 @@ and writes): sweeps through scripts/sweep, then DIR/report.md
 with, for every figure or table it can reproduce, the paper's numbers beside the
 model's, the direction and size of each effect and a verdict; DIR/*.csv with the numbers
 and DIR/figures/ with the figures. --quick runs a reduced set (under two minutes on two
-cores: what CI runs); without it, the full set (what docs/results.md quotes).
+cores: what CI runs); without it, the full set (what docs/results.md quotes). Progress
+on stderr (--quiet: none): per sweep, its name, its points done of its total and the time
+left (a bar on a terminal, else a line at most every 10 s), with the points and sweeps run so
+far; a reproduction's sweeps are known only as it reaches them (some depend on the results
+of others), so there is no overall total.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import sys
 import time
 
 from . import exp_fairness, exp_suspend, exp_wear, paper_chen, paper_park, paper_piq, paper_sos
+from . import sweep as sweep_module
 from .report import Report, TracesMissing
 from .spec import SpecError
 
@@ -80,10 +85,14 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="the reduced set (CI)")
     ap.add_argument("--out", help="output directory (default: out/reproduce-PAPER[-quick])")
     ap.add_argument("--jobs", type=int, help="local Dask workers (default: one per core)")
+    ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
     a = ap.parse_args(argv)
     out = os.path.abspath(a.out or os.path.join("out", f"reproduce-{a.paper}" + ("-quick" if a.quick else "")))
     os.makedirs(out, exist_ok=True)
     t0 = time.monotonic()
+    progress = None if a.quiet else sweep_module.Progress(f"reproduce {a.paper}")
+    sweep_module.PROGRESS = progress  # every sweep the paper's module runs reports, whatever its `quiet`
+    sweep_module.SILENT = a.quiet
     try:
         report = papers[a.paper](out, a.quick, a.jobs)
     except (TracesMissing, SpecError) as e:  # bad input: the run would leave the trace's rows out
@@ -94,10 +103,14 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt:
         return 130
+    finally:
+        sweep_module.PROGRESS, sweep_module.SILENT = None, False
     section = start_and_warmup(out)
     if section:
         with open(report, "a", encoding="utf-8") as f:
             f.write("\n" + section)
+    if progress is not None:
+        progress.say(progress.summary())
     print(f"reproduce {a.paper}: {report} ({time.monotonic() - t0:.0f} s)")
     return 0
 

@@ -17,7 +17,14 @@ succeeded with the same ssdsim and runs the others (after a crash or Ctrl-C, a f
 fixed, or a rebuilt ssdsim). DIR/results.parquet and DIR/results.csv: one row
 per point of SPEC, every effective configuration key and every stats.json key as dotted
 columns (lists, such as per-chip figures, as JSON text), with the point's group, seed,
-status, exit code, wall seconds, output directory and error.
+status, exit code, wall seconds, output directory and error. It ends by printing the main
+figures per configuration (a point apart from its seed: the mean over its seeds), a column
+each, named by the keys the configurations differ in (ssdexp/compare.py, as scripts/compare
+prints runs).
+
+PROGRESS, when a program sets it (scripts/reproduce), reports every sweep it runs on
+stderr, whatever the sweep's `quiet`: the sweep's name, its points done of its total and
+the time left, and the count over the sweeps so far.
 """
 
 from __future__ import annotations
@@ -30,12 +37,68 @@ import subprocess
 import sys
 import time
 
+from .compare import sweep_table, write
 from .spec import OUTPUTS, SpecError, read_spec
 from .status import read_status
 from .ssdsim import Ssdsim, find_binary, point_id
 from .table import collect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Progress:
+    """The progress of a program that runs several sweeps (scripts/reproduce), on stderr:
+    a bar per sweep on a terminal, else a line at its start, at most every `line_seconds`
+    (SSD_PROGRESS_SECONDS, default 10) as points finish, and at its end, each with the
+    sweep's name, its points done of its total, the time left at the rate so far, and the
+    points and sweeps of the program so far."""
+
+    def __init__(self, title: str, file=None):
+        self.title = title
+        self.file = file or sys.stderr
+        try:
+            self.line_seconds = max(0.0, float(os.environ.get("SSD_PROGRESS_SECONDS", "10")))
+        except ValueError:
+            self.line_seconds = 10.0
+        self.t0 = time.monotonic()
+        self.sweeps = 0  # sweeps started
+        self.points = 0  # points finished, over every sweep
+        self.failed = 0
+        self.resumed = 0  # points already done when their sweep started
+
+    def tty(self) -> bool:
+        return hasattr(self.file, "isatty") and self.file.isatty()
+
+    def say(self, text: str) -> None:
+        print(f"{self.title}: {text}", file=self.file, flush=True)
+
+    def so_far(self) -> str:
+        return (f"so far {_count(self.points, 'point')} run in {_count(self.sweeps, 'sweep')}, "
+                f"{_duration(time.monotonic() - self.t0)}")
+
+    def summary(self) -> str:
+        return (f"{_count(self.sweeps, 'sweep')}, {_count(self.points, 'point')} run ({self.failed} failed), "
+                f"{self.resumed} done before, {_duration(time.monotonic() - self.t0)}")
+
+
+# Set by a program that runs sweeps and wants their progress whatever their `quiet`
+# (scripts/reproduce: its papers' modules call sweep(..., quiet=True)); SILENT, by one
+# that wants none of it (scripts/reproduce --quiet).
+PROGRESS: Progress | None = None
+SILENT = False
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def _duration(s: float) -> str:
+    s = max(0, int(round(s)))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
 class Planned:
@@ -140,9 +203,10 @@ def _client(jobs: int, scheduler: str | None):
     return Client(cluster), cluster
 
 
-def execute(planned: list, jobs: int, scheduler: str | None, quiet=False, binary: str = "") -> dict:
+def execute(planned: list, jobs: int, scheduler: str | None, quiet=False, binary: str = "", name: str = "") -> dict:
     """Runs the points not done yet by the ssdsim of fingerprint `binary`; returns id ->
-    status for those it ran."""
+    status for those it ran. Its progress: a tqdm bar unless `quiet`; with PROGRESS set,
+    PROGRESS's report (a bar named by the sweep on a terminal, else lines)."""
     from dask.distributed import as_completed
     from tqdm import tqdm
 
@@ -155,14 +219,30 @@ def execute(planned: list, jobs: int, scheduler: str | None, quiet=False, binary
         todo.append(p)
     results = {}
     skipped = len(seen) - len(todo)
+    quiet = quiet or SILENT
+    prog = None if SILENT else PROGRESS
+    lines = prog is not None and not prog.tty()  # progress as lines (a log, a pipe), not a bar
+    if prog is not None:
+        prog.resumed += skipped
+        what = f"sweep {prog.sweeps} ({name or 'unnamed'})"
     if not todo:
-        if not quiet:
+        if prog is not None:
+            prog.say(f"{what}: all {len(seen)} points already done; {prog.so_far()}")
+        elif not quiet:
             print(f"sweep: all {len(seen)} points already done", file=sys.stderr)
         return results
+    if lines:
+        prog.say(f"{what}: {len(todo)} points to run" + (f" ({skipped} done before)" if skipped else ""))
     client, cluster = _client(jobs, scheduler)
     workers = max(1, len(client.scheduler_info().get("workers", {})) or jobs)
-    bar = tqdm(total=len(todo), unit="point", disable=quiet, file=sys.stderr, dynamic_ncols=True,
-               desc=f"sweep ({skipped} done before)" if skipped else "sweep")
+    if prog is not None:
+        desc = f"{prog.title}: {what}" + (f" ({skipped} done before)" if skipped else "") + \
+            (f", {_count(prog.points, 'point')} run in earlier sweeps" if prog.points else "")
+    else:
+        desc = f"sweep ({skipped} done before)" if skipped else "sweep"
+    bar = tqdm(total=len(todo), unit="point", disable=lines or (quiet and prog is None), file=sys.stderr,
+               dynamic_ncols=True, desc=desc)
+    t0 = last = time.monotonic()
     futures = {}
     failed = 0
     try:
@@ -177,8 +257,17 @@ def execute(planned: list, jobs: int, scheduler: str | None, quiet=False, binary
             results[p.id] = status
             failed += status["exit"] != 0
             bar.update(1)
-            left = len(todo) - bar.n
+            left = len(todo) - len(results)
             bar.set_postfix(failed=failed, running=min(left, workers), refresh=True)
+            if prog is not None:
+                prog.points += 1
+                prog.failed += status["exit"] != 0
+            now = time.monotonic()
+            if lines and (not left or now - last >= prog.line_seconds):
+                last = now
+                eta = f"about {_duration((now - t0) / len(results) * left)} left" if left else \
+                    f"done in {_duration(now - t0)}"
+                prog.say(f"{what}: {len(results)} of {len(todo)} points, {failed} failed, {eta}; {prog.so_far()}")
     except KeyboardInterrupt:
         bar.close()
         print(f"\nsweep: interrupted; {len(results)} points finished this time. Run it again to resume.",
@@ -201,10 +290,14 @@ def sweep(spec_path: str, out: str | None = None, jobs: int | None = None, sched
         spec = read_spec(spec_path, set(sim.types))
     out = os.path.abspath(out or os.path.join("out", "sweep-" + spec.name))
     os.makedirs(out, exist_ok=True)
+    if PROGRESS is not None and not SILENT:
+        PROGRESS.sweeps += 1
+        PROGRESS.say(f"sweep {PROGRESS.sweeps} ({spec.name}): {len(spec.points)} points, "
+                     + ("planning and checking them" if check else "planning them"))
     planned = plan(spec, sim, out)
     if check:
         precheck(spec, sim, planned, jobs or os.cpu_count() or 1)
-    execute(planned, jobs or os.cpu_count() or 1, scheduler, quiet, sim.fingerprint)
+    execute(planned, jobs or os.cpu_count() or 1, scheduler, quiet, sim.fingerprint, spec.name)
     df = collect(spec, planned, out)
     return df, out
 
@@ -238,6 +331,9 @@ def main(argv=None):
           f"{os.path.join(out, 'results.parquet')} and results.csv")
     for _, r in bad.iterrows():
         print(f"  failed: {r['point_dir']} (exit {r['exit_code']}): {r['error']}")
+    text = sweep_table(df)
+    if text:
+        write("\n" + text)
     return 1 if len(bad) else 0
 
 

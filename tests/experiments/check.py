@@ -48,12 +48,51 @@ def table(d):
     return df
 
 
+def md_tables(text):
+    """The Markdown tables in text, each a list of rows (the header first), a row the list
+    of its cells."""
+    tables, cur = [], []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not all(c and set(c) <= set("-:") for c in cells):  # not the rule under the header
+                cur.append(cells)
+        elif cur:
+            tables.append(cur)
+            cur = []
+    return tables
+
+
+def by_figure(tab):
+    """A table with a row per figure as {figure: its cells after the first}."""
+    return {r[0]: r[1:] for r in tab[1:]}
+
+
+def change_text(a, b, decimals, unit=""):
+    """The change from a to b as scripts/compare writes it, computed here by hand."""
+    d = b - a
+    pct = "n/a" if round(a, decimals) == 0 else f"{100 * d / abs(a):+.1f} %"
+    return f"{d:+.{decimals}f}{unit} ({pct})"
+
+
+def ssdsim_run(out, *sets):
+    """One ssdsim run into out (its stats.json and config.json); returns its stats."""
+    shutil.rmtree(out, ignore_errors=True)
+    argv = [os.environ["SSDSIM"]]
+    for kv in sets:
+        argv += ["--set", kv]
+    subprocess.run(argv + ["--out", out], capture_output=True, text=True, check=True,
+                   env={**os.environ, "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE": "1"})
+    return json.load(open(os.path.join(out, "stats.json")))
+
+
 def check_sweep_and_resume():
     out = os.path.join(WORK, "four")
     shutil.rmtree(out, ignore_errors=True)
-    p = sh("sweep", os.path.join(SPECS, "four.yaml"), "--out", out, "--jobs", "2")
+    p = sh("sweep", os.path.join(SPECS, "four.yaml"), "--out", out, "--jobs", "2", env={"COLUMNS": "200"})
     df = table(out)
     assert len(df) == 4, df
+    closing = sweep_closing_table(p.stdout, out)
     assert (df["status"] == "ok").all(), df[["status", "error"]]
     for col in ["group", "seed", "status", "exit_code", "wall_seconds", "point_dir", "nand.channels",
                 "host.scheduler", "controller.scheduler", "read.latency_us.mean", "write.latency_us.p99",
@@ -65,8 +104,9 @@ def check_sweep_and_resume():
     assert len(json.loads(df["nand.chip_busy_ratio"].iloc[0])) == 4  # 2 channels x 2 chips
     assert "4 points, 4 ok, 0 failed" in p.stdout, p.stdout
     stamps = {d: os.path.getmtime(os.path.join(d, "status.json")) for d in df["point_dir"]}
-    p = sh("sweep", os.path.join(SPECS, "four.yaml"), "--out", out, "--jobs", "2")
+    p = sh("sweep", os.path.join(SPECS, "four.yaml"), "--out", out, "--jobs", "2", env={"COLUMNS": "200"})
     assert "all 4 points already done" in p.stderr, p.stderr
+    assert md_tables(p.stdout) == closing, "the resumed sweep's closing table differs"
     for d, t in stamps.items():
         assert os.path.getmtime(os.path.join(d, "status.json")) == t, f"{d} ran again"
     # A point that failed runs again; the others do not.
@@ -95,11 +135,135 @@ def check_sweep_and_resume():
         cols = [c for c in df.columns if c.startswith(f"{op}.latency_parts.") and c.endswith(".mean_us")]
         assert len(cols) == 24, cols
         assert ((df[cols].sum(axis=1) - df[f"{op}.latency_us.mean"]).abs() <= 1e-6 * df[f"{op}.latency_us.mean"] + 1e-9).all()
-    for kind in ("latency_cdf", "bars_read_latency_us_mean", "timeseries", "chip_busy_0", "latency_parts_mean",
-                 "latency_parts_tail", "latency_parts_time_0"):
+    # The figures of one configuration are named by it (scripts/ssdexp/plot.py).
+    for kind in ("latency_cdf", "bars_read_latency_us_mean", "timeseries", "chip_busy_host.scheduler-noop",
+                 "chip_busy_host.scheduler-piq", "latency_parts_mean", "latency_parts_tail",
+                 "latency_parts_time_host.scheduler-noop", "latency_parts_time_host.scheduler-piq"):
         assert any(os.path.basename(f).startswith(kind) for f in files), (kind, files)
     for f in files:
         valid_image(f)
+
+
+def sweep_closing_table(stdout, out):
+    """The sweep's closing table (four.yaml: host.scheduler noop and piq, two seeds each):
+    a column per configuration named by the key they differ in, each the mean over its
+    seeds of results.csv, and the second's change from the first."""
+    import pandas as pd
+
+    df = pd.read_csv(os.path.join(out, "results.csv"))
+    lines = stdout.splitlines()
+    at = lines.index("sweep: 2 configurations, named by host.scheduler")
+    assert lines[at + 1] == "each column the mean over its 2 points (its seeds); the change is from the first", \
+        lines[at + 1]
+    tables = md_tables(stdout)
+    assert len(tables) == 1, stdout
+    first = df["host.scheduler"].iloc[0]
+    second = "piq" if first == "noop" else "noop"
+    assert tables[0][0] == ["figure", f"host.scheduler={first}", f"host.scheduler={second}", "change"], tables[0][0]
+    rows = by_figure(tables[0])
+    mean = df.groupby("host.scheduler").mean(numeric_only=True)
+    for figure, col, dec in [("all IOPS", "all.iops", 1), ("read IOPS", "read.iops", 1),
+                             ("read mean us", "read.latency_us.mean", 1), ("write p99 us", "write.latency_us.p99", 1),
+                             ("all p99.9 us", "all.latency_us.p999", 1),
+                             ("write amplification", "ftl.write_amplification", 3),
+                             ("chips busy (mean)", "nand.chip_utilization", 2)]:
+        a, b = mean.loc[first, col], mean.loc[second, col]
+        assert rows[figure] == [f"{a:.{dec}f}", f"{b:.{dec}f}", change_text(a, b, dec)], (figure, rows[figure], a, b)
+    reached = df.groupby("host.scheduler")["steady_state.reached"].apply(
+        lambda s: s.astype(str).str.lower().eq("true").sum())
+    assert rows["steady state reached"] == [f"{reached[first]} of 2", f"{reached[second]} of 2", ""], rows
+    # The read latency part with the largest share in the first configuration is a row.
+    parts = [c for c in df.columns if c.startswith("read.latency_parts.") and c.endswith(".share")]
+    top = max(parts, key=lambda c: mean.loc[first, c])
+    name = f"read: {top.split('.')[2]} %"
+    assert rows[name][0] == f"{100 * mean.loc[first, top]:.1f} %", (name, rows.get(name))
+    return tables
+
+
+def check_compare():
+    """scripts/compare on two real runs: each figure as in their stats.json, the change
+    from the first with its sign, the runs named by the key their configurations differ in;
+    the same as CSV; runs whose configurations are the same named by their directories."""
+    d = os.path.join(WORK, "compare")
+    a = ssdsim_run(os.path.join(d, "hos"), "workload.requests=3000")
+    b = ssdsim_run(os.path.join(d, "ios"), "workload.requests=3000", "controller.scheduler=ios")
+    p = sh("compare", os.path.join(d, "hos"), os.path.join(d, "ios", "stats.json"), env={"COLUMNS": "200"})
+    lines = p.stdout.splitlines()
+    assert lines[0] == "compare: 2 runs, named by controller.scheduler; the change is from the first run", lines[0]
+    assert lines[1] == f"  controller.scheduler=hos: {os.path.join(d, 'hos')}", lines[1]
+    assert lines[2] == f"  controller.scheduler=ios: {os.path.join(d, 'ios')}", lines[2]
+    tables = md_tables(p.stdout)
+    assert len(tables) == 1, p.stdout
+    assert tables[0][0] == ["figure", "controller.scheduler=hos", "controller.scheduler=ios", "change"], tables[0][0]
+    rows = by_figure(tables[0])
+    want = {}
+    for op in ("read", "write", "all"):
+        want[f"{op} IOPS"] = (a[op]["iops"], b[op]["iops"], 1)
+        for k, label in (("mean", "mean"), ("p50", "p50"), ("p99", "p99"), ("p999", "p99.9")):
+            want[f"{op} {label} us"] = (a[op]["latency_us"][k], b[op]["latency_us"][k], 1)
+    want["write amplification"] = (a["ftl"]["write_amplification"], b["ftl"]["write_amplification"], 3)
+    want["chips busy (mean)"] = (a["nand"]["chip_utilization"], b["nand"]["chip_utilization"], 2)
+    bus = [sum(s["nand"]["bus_utilization"]) / len(s["nand"]["bus_utilization"]) for s in (a, b)]
+    want["channel busy (ratio)"] = (bus[0], bus[1], 3)
+    for figure, (x, y, dec) in want.items():
+        assert rows[figure] == [f"{x:.{dec}f}", f"{y:.{dec}f}", change_text(x, y, dec)], (figure, rows[figure], x, y)
+    # IOPS fall under IOS here: the change is negative, and says so.
+    assert b["all"]["iops"] < a["all"]["iops"] and rows["all IOPS"][2].startswith("-"), rows["all IOPS"]
+    assert rows["all mean us"][2].startswith("+"), rows["all mean us"]
+    # The latency parts: each run's largest share of the mean, per op, is a row.
+    for op in ("read", "write"):
+        for s, i in ((a, 0), (b, 1)):
+            part, v = max(s[op]["latency_parts"].items(), key=lambda kv: kv[1]["share"])
+            x, y = (100 * t[op]["latency_parts"][part]["share"] for t in (a, b))
+            assert rows[f"{op}: {part} %"] == [f"{x:.1f} %", f"{y:.1f} %", change_text(x, y, 1, " pt")], \
+                (op, part, rows.get(f"{op}: {part} %"))
+    for s, cell in zip((a, b), rows["steady state reached"]):
+        st = s["steady_state"]
+        assert cell == (f"yes, from request {st['window_start_request']}" if st["reached"] else "no"), (cell, st)
+    # CSV: the numbers unrounded.
+    import csv
+    import io
+    got = {r["figure"]: r for r in csv.DictReader(io.StringIO(sh("compare", os.path.join(d, "hos"),
+                                                                    os.path.join(d, "ios"), "--format", "csv").stdout))}
+    r = got["all IOPS"]
+    assert abs(float(r["controller.scheduler=hos"]) - a["all"]["iops"]) < 1e-5
+    assert abs(float(r["controller.scheduler=ios change"]) - (b["all"]["iops"] - a["all"]["iops"])) < 1e-5
+    assert abs(float(r["controller.scheduler=ios change %"]) - 100 * (b["all"]["iops"] / a["all"]["iops"] - 1)) < 1e-5
+    # Two runs of one configuration: named by their directories, no change.
+    shutil.rmtree(os.path.join(d, "hos-again"), ignore_errors=True)
+    shutil.copytree(os.path.join(d, "hos"), os.path.join(d, "hos-again"))
+    p = sh("compare", os.path.join(d, "hos"), os.path.join(d, "hos-again"), env={"COLUMNS": "200"})
+    assert "named by directory: their configurations are the same" in p.stdout.splitlines()[0], p.stdout
+    tab = md_tables(p.stdout)[0]
+    assert tab[0] == ["figure", "hos", "hos-again", "change"], tab[0]
+    assert by_figure(tab)["all IOPS"] == [f"{a['all']['iops']:.1f}"] * 2 + ["+0.0 (+0.0 %)"]
+
+
+def check_compare_errors():
+    """scripts/compare on what is not two runs: an error naming the path, exit 2, no
+    traceback."""
+    d = os.path.join(WORK, "compare-errors")
+    run = os.path.join(d, "run")
+    ssdsim_run(run, "workload.requests=1000")
+    empty, bad, other = os.path.join(d, "empty"), os.path.join(d, "bad"), os.path.join(d, "other")
+    for x in (empty, bad, other):
+        os.makedirs(x, exist_ok=True)
+    with open(os.path.join(bad, "stats.json"), "w") as f:
+        f.write("{not json")
+    with open(os.path.join(other, "stats.json"), "w") as f:
+        json.dump({"read": {"iops": 1}}, f)
+    missing = os.path.join(d, "no-such-run")
+    cases = [((run, missing), f"{missing}: no such file or directory"),
+             ((run, empty), f"{empty}: no stats.json in it: not a run's --out directory"),
+             ((os.path.join(bad, "stats.json"), run), f"{bad}/stats.json: not an ssdsim stats.json: not valid JSON"),
+             ((run, other), f"{other}/stats.json: not an ssdsim stats.json (no read, write, all and nand sections)"),
+             ((run,), f"{run}: one run; compare needs two or more")]
+    for args, want in cases:
+        p = sh("compare", *args, expect=2)
+        assert "Traceback" not in p.stderr, p.stderr
+        msg = p.stderr.strip()
+        assert msg.startswith(f"scripts/compare: error: {want}") and "\n" not in msg, f"wanted '{want}' in: {msg}"
+        assert not p.stdout, p.stdout
 
 
 def check_failing_point():
@@ -348,7 +512,8 @@ def check_reproduce_fairness_quick():
     within their ranges, and with more slots than commands rr and wrr the same runs."""
     import csv
     out = os.path.join(WORK, "reproduce-fairness")
-    sh("reproduce", "fairness", "--quick", "--out", out)
+    shutil.rmtree(out, ignore_errors=True)  # its progress, from no point done
+    p = sh("reproduce", "fairness", "--quick", "--out", out, env={"SSD_PROGRESS_SECONDS": "0"})
     report = open(os.path.join(out, "report.md")).read()
     assert "## What it shows" in report and "## Per configuration" in report
     rows = list(csv.DictReader(open(os.path.join(out, "fairness.csv"))))
@@ -365,6 +530,23 @@ def check_reproduce_fairness_quick():
     # Where the slots are the bottleneck, wrr favours the high-class tenant.
     assert float(by[("16", "hos", "wrr")]["streams.0.all.latency_us.mean"]) < \
         float(by[("16", "hos", "rr")]["streams.0.all.latency_us.mean"])
+    # Its progress on stderr: the sweep's name, each point done of the total (one seed: a
+    # point per row of fairness.csv) with the time left, and the count so far.
+    n = len(rows)
+    err = p.stderr.splitlines()
+    assert "reproduce fairness: sweep 1 (fairness): 8 points, planning and checking them" in err, p.stderr
+    assert "reproduce fairness: sweep 1 (fairness): 8 points to run" in err, p.stderr
+    line = re.compile(r"reproduce fairness: sweep 1 \(fairness\): (\d+) of (\d+) points, (\d+) failed, "
+                      r"(?:about (\d+) s left|done in \d+ s); so far (\d+) points? run in 1 sweep, \d+ s$")
+    seen = [m for m in map(line.match, err) if m]
+    assert [int(m.group(1)) for m in seen] == list(range(1, n + 1)), p.stderr
+    for m in seen:
+        k = int(m.group(1))
+        assert int(m.group(2)) == n and m.group(3) == "0" and int(m.group(5)) == k, m.group(0)
+        assert (m.group(4) is not None) == (k < n), m.group(0)  # the time left until the last
+    assert re.search(rf"^reproduce fairness: 1 sweep, {n} points run \(0 failed\), 0 done before, \d+ s$", p.stderr,
+                     re.M), p.stderr
+    assert "points" not in p.stdout, p.stdout  # progress goes to stderr
 
 
 def check_verdicts():
