@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include "common/splitmix.h"
@@ -388,7 +389,7 @@ void FullSsd::build_reports(const Config& cfg, const Settings& s, const std::str
     const Tick interval = us_to_ticks(r.interval_us);
     if (interval == 0) throw ConfigError(cfg.locate(interval_key + " is below the model's resolution of 1 ps"));
     try {
-      series = std::make_unique<TimeSeries>("series", RunOutputs::partial(out_dir + "/timeseries.csv"), interval,
+      series = std::make_unique<TimeSeries>("series", RunOutputs::partial((std::filesystem::path(out_dir) / "timeseries.csv").string()), interval,
                                             *host, front(), *firmware, *nand);
     } catch (const std::runtime_error& e) {
       throw ConfigError(interval_key + ": " + e.what());

@@ -83,27 +83,40 @@ std::string describe_synthetic(const host::WorkloadConfig& w) {
   return os.str();
 }
 
-// Every file the run writes must differ from the file it reads: writing the trace or
+// Every file the run writes must differ from the others and from the file it reads:
+// two outputs under one name would leave one of them, or a mix, and writing the trace or
 // script being replayed would truncate it.
 void check_outputs(const Config& cfg, const Settings& s, const std::string& out_dir) {
-  const std::string& in = s.workload.path;
-  if (in.empty() || s.workload.kind == "synthetic") return;
-  std::error_code ec;
-  const std::filesystem::path input = std::filesystem::weakly_canonical(in, ec);
-  if (ec) return;  // the reader says what is wrong with it
+  namespace fs = std::filesystem;
   std::vector<std::pair<std::string, std::string>> outputs = {
       {key(&TraceConfig::vcd), s.trace.vcd}, {key(&ReportConfig::requests_csv), s.report.requests_csv}};
   if (!out_dir.empty()) {
-    outputs.emplace_back("--out", (std::filesystem::path(out_dir) / "stats.json").string());
-    outputs.emplace_back("--out", (std::filesystem::path(out_dir) / "config.json").string());
+    const auto in_out = [&](const char* f) { outputs.emplace_back("--out " + out_dir, (fs::path(out_dir) / f).string()); };
+    in_out("stats.json");
+    in_out("config.json");
+    if (s.report.interval_us > 0) in_out("timeseries.csv");
+    if (!s.trace.vcd.empty()) in_out("view.gtkw");
+    if (!s.trace.vcd.empty() && !s.trace.request.empty()) in_out("where.txt");
   }
-  for (const auto& [name, path] : outputs) {
-    if (path.empty()) continue;
-    const std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
-    if (!ec && p == input)
-      throw ConfigError(cfg.locate(name + " = " + path) + ": the run would overwrite its input, " +
-                        key(&host::WorkloadConfig::path) + " = " + in);
+  std::error_code ec;
+  std::vector<fs::path> canon(outputs.size());
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].second.empty()) continue;
+    canon[i] = fs::weakly_canonical(outputs[i].second, ec);
+    if (ec) canon[i] = fs::absolute(outputs[i].second, ec).lexically_normal();
+    for (std::size_t j = 0; j < i; ++j)
+      if (!canon[j].empty() && canon[j] == canon[i])
+        throw ConfigError(cfg.locate(outputs[j].first + " = " + outputs[j].second) + ": " + outputs[i].first +
+                          " writes " + outputs[i].second + " too: give each output its own file");
   }
+  const std::string& in = s.workload.path;
+  if (in.empty() || s.workload.kind == "synthetic") return;
+  const fs::path input = fs::weakly_canonical(in, ec);
+  if (ec) return;  // the reader says what is wrong with it
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    if (!canon[i].empty() && canon[i] == input)
+      throw ConfigError(cfg.locate(outputs[i].first + " = " + outputs[i].second) +
+                        ": the run would overwrite its input, " + key(&host::WorkloadConfig::path) + " = " + in);
 }
 
 // The VCD writer, if trace.vcd names a file; an unwritable one is bad input (exit 2).
@@ -187,6 +200,10 @@ std::vector<std::pair<std::string, std::string>> outputs_under_out(Config& cfg, 
   for (const std::string& k : {key(&TraceConfig::vcd), key(&ReportConfig::requests_csv)}) {
     const std::string v = cfg.get_string(k);
     if (v.empty() || fs::path(v).is_absolute()) continue;
+    const fs::path inside = fs::path(v).lexically_normal();
+    if (inside.empty() || *inside.begin() == "..")
+      throw ConfigError(cfg.locate(key_at(cfg, k)) + ": a relative output path is taken inside --out " +
+                        out_dir + " and may not leave it: give an absolute path");
     given.emplace_back(k, v);
     cfg.set_text(k, (fs::path(out_dir) / v).lexically_normal().string(), cfg.origin(k));
   }
@@ -242,12 +259,12 @@ int check_only(const Config& cfg, const std::string& out_dir) {
       if (!fs::is_directory(want, ec)) throw ConfigError("--out " + out_dir + ": cannot create the directory: it is a file");
       if (!std::ofstream(f)) throw ConfigError("--out " + out_dir + ": cannot write in the directory");
       fs::remove(f, ec);
-    } else {
-      const fs::path next = dir / *want.lexically_relative(dir).begin();  // the first folder the run makes
-      if (!fs::create_directory(next, ec) || ec)
+    } else {  // a folder of this process's own in the deepest one there is (checks run in parallel)
+      const fs::path probe = dir / (".ssdsim-check-" + std::to_string(getpid()));
+      if (!fs::create_directory(probe, ec) || ec)
         throw ConfigError("--out " + out_dir + ": cannot create the directory: " +
                           (ec ? ec.message() : std::string("not a directory")));
-      fs::remove(next, ec);
+      fs::remove(probe, ec);
     }
   }
   if (!s.report.requests_csv.empty()) probe(key(&ReportConfig::requests_csv), s.report.requests_csv);
@@ -505,7 +522,8 @@ int run(int argc, char** argv) {
     RunOutputs::commit();  // the run completed: its files take their names
     if (top.series)
       for (std::string& f : files)
-        if (f == (out / "timeseries.csv").string()) f += " (" + std::to_string(top.series->rows()) + " rows)";
+        if (std::filesystem::path(f).lexically_normal() == (out / "timeseries.csv").lexically_normal())
+          f += " (" + std::to_string(top.series->rows()) + " rows)";
     files.insert(files.end(), wrote.begin(), wrote.end());
     print_wrote(std::cout, files);
     if (h.mismatches()) {

@@ -38,4 +38,24 @@ for bad in /proc/ssdsim_x "$dir/cwd/../run.txt/sub"; do
 done
 "$ssdsim" --check --out new/a/b >../check.txt 2>&1 || { cat ../check.txt; say "--check --out new/a/b refused"; }
 [ ! -e new ] || say "--check left the folder it probed"
+# Checks in parallel whose first missing folder is the same (a sweep's precheck) all pass.
+for i in 1 2 3 4 5 6 7 8; do "$ssdsim" --check --out race/points/p$i >../race$i.txt 2>&1 & done
+for i in 1 2 3 4 5 6 7 8; do wait -n || say "a parallel --check --out failed: $(cat ../race*.txt | grep error | head -1)"; done
+[ ! -e race ] || say "the parallel checks left race/"
+# Two outputs under one name, and a relative path that leaves --out: exit 2 (run and --check).
+for extra in "" --check; do
+  "$ssdsim" --set workload.requests=200 --set report.requests_csv=stats.json --out clash $extra >../clash.txt 2>&1
+  rc=$?
+  [ "$rc" = 2 ] && grep -q "report.requests_csv = clash/stats.json: --out clash writes clash/stats.json too" ../clash.txt ||
+    { cat ../clash.txt; say "requests_csv=stats.json $extra: exit $rc, expected 2 naming both"; }
+  "$ssdsim" --set workload.requests=200 --set trace.vcd=../up.vcd --out up/x $extra >../up.txt 2>&1
+  rc=$?
+  [ "$rc" = 2 ] && grep -q "may not leave it" ../up.txt || { cat ../up.txt; say "trace.vcd=../up.vcd $extra: exit $rc, expected 2"; }
+done
+[ ! -e up.vcd ] && [ ! -e up ] || say "a refused run wrote up.vcd or up/"
+# --out DIR/ (a trailing slash): the same files and line.
+"$ssdsim" --set workload.requests=2000 --set report.interval_us=20000 --out slash/ >../slash.txt 2>&1 || say "--out slash/ failed"
+rows=$(($(wc -l <slash/timeseries.csv) - 1))
+grep -qxF "  wrote slash/stats.json, slash/config.json and slash/timeseries.csv ($rows rows)" ../slash.txt ||
+  { grep wrote ../slash.txt; say "--out slash/: the wrote line"; }
 exit $fail
