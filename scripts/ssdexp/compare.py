@@ -126,8 +126,9 @@ def _top_parts(cols: list, op: str, n: int) -> list:
     largest in the first column first."""
     prefix, suffix = f"{op}.latency_parts.", ".share"
     parts = []
-    for s in cols[0].stats:
-        parts += [k[len(prefix):-len(suffix)] for k in s if k.startswith(prefix) and k.endswith(suffix)]
+    for c in cols:  # every column's parts: a run without them (nand_ops) may come first
+        for s in c.stats:
+            parts += [k[len(prefix):-len(suffix)] for k in s if k.startswith(prefix) and k.endswith(suffix)]
     parts = list(dict.fromkeys(parts))
     share = {c: {p: _mean(c, _key(f"{prefix}{p}{suffix}")) or 0.0 for p in parts} for c in cols}
     chosen = set()
@@ -189,6 +190,8 @@ def _text(v) -> str:
     if isinstance(v, float):
         return f"{v:g}"
     s = str(v)
+    if s == "":
+        return "none"  # an empty value (no trace path) still names itself
     return os.path.basename(s) if os.sep in s else s  # a trace's path: its file name
 
 
