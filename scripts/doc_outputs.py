@@ -4,13 +4,13 @@
 The example outputs in README.md and docs/*.md are the program's own: each is a fenced
 block after a marker line
 
-    <!-- doc_outputs: ssdsim ARGS | from REGEX | to REGEX | mask REGEX | prompt TEXT -->
+    <!-- doc_outputs: ssdsim ARGS | from REGEX | to REGEX | mask REGEX | prompt -->
 
 and this script runs `ssdsim ARGS` (in a scratch folder), keeps its standard output from
 the first line matching `from` to the next matching `to` (both optional: the whole
 output), replaces each match of a `mask` (repeatable) with `...` (for what depends on
 the machine, such as wall times), and writes the lines into the block, after
-`$ TEXT` and `...` when a `prompt` is given. Without --check it rewrites the files; with
+`$ bash scripts/ssdsim.sh ARGS` (the command run) and `...` when `prompt` is given. Without --check it rewrites the files; with
 --check it changes nothing and exits 1 naming each block that differs from the program's
 output (CI runs it so: tests/CMakeLists.txt, "docs: ..."). Only the standard library:
 it runs before the Python environment exists.
@@ -54,7 +54,9 @@ def parse(text: str, where: str) -> dict:
             else:
                 m[name] = value
         elif name == "prompt":
-            m["prompt"] = value
+            if value:
+                raise MarkError(f"{where}: prompt takes no text: it shows the command run")
+            m["prompt"] = " ".join(["bash scripts/ssdsim.sh", *(shlex.quote(a) for a in m["args"])])
         else:
             raise MarkError(f"{where}: unknown field '{name}' (from, to, mask, prompt)")
     return m

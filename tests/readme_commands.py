@@ -3,7 +3,9 @@
 docs/*.md (their ```sh blocks) are the program's: each `bash scripts/ssdsim.sh ARGS` or
 `build/ssdsim ARGS` is accepted by `ssdsim ARGS --check` (every key, value, preset, trace
 and output folder checked, nothing run or written), each `cp` is made, and each other
-`bash scripts/NAME ...` names a script that exists, with the SPEC it is given. The
+`bash scripts/NAME ...` names a script that exists, with the SPEC or paper it is given
+(a `VAR=value` before a command is passed over). Commands written inline in the text,
+and the other scripts' options, are not checked. The
 commands run in a scratch folder that shows the repository's files as its own (so that a
 block's `cp` and the command after it work as they would at the root, and nothing is
 written there), with `../shared/` the repository's neighbour as at the root. Exit 1
@@ -51,6 +53,10 @@ def main():
     bad, checked = [], 0
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     shared = os.path.join(os.path.dirname(ROOT), "shared")
+    # scripts/reproduce's papers: the keys of its table (read, not imported: no pandas here).
+    with open(os.path.join(ROOT, "scripts", "ssdexp", "reproduce.py"), encoding="utf-8") as f:
+        table = re.search(r"papers = \{(.*?)\}", f.read(), re.S).group(1)
+    papers = set(re.findall(r'"(\w+)":', table))
     with tempfile.TemporaryDirectory(prefix="readme_commands-") as cwd:
         for e in os.listdir(ROOT):
             os.symlink(os.path.join(ROOT, e), os.path.join(cwd, e))
@@ -59,6 +65,10 @@ def main():
             rel = os.path.relpath(path, ROOT)
             for line, w in commands(path):
                 w = [fix(a) for a in w]
+                while w and re.match(r"^[A-Z_][A-Z0-9_]*=", w[0]):  # VAR=value before the command
+                    w = w[1:]
+                if not w:
+                    continue
                 where = f"{rel}:{line}: {' '.join(w)}"
                 if w[:2] == ["bash", "scripts/ssdsim.sh"] or w[0] == "build/ssdsim":
                     args = w[2:] if w[0] == "bash" else w[1:]
@@ -68,8 +78,12 @@ def main():
                         bad.append(f"{where}\n    {p.stderr.strip()}")
                 elif w[0] == "cp" and len(w) == 3:
                     checked += 1
+                    target = os.path.realpath(os.path.join(cwd, w[2]))
+                    if target.startswith(ROOT + os.sep):  # through a link into the repository
+                        bad.append(f"{where}\n    the copy would write into the repository: {target}")
+                        continue
                     try:
-                        shutil.copyfile(os.path.join(cwd, w[1]), os.path.join(cwd, w[2]))
+                        shutil.copyfile(os.path.join(cwd, w[1]), target)
                     except OSError as e:
                         bad.append(f"{where}\n    {e}")
                 elif w[0] == "bash" and len(w) > 1 and w[1].startswith("scripts/"):
@@ -78,6 +92,8 @@ def main():
                         bad.append(f"{where}\n    no such script")
                     elif re.search(r"/sweep$", w[1]) and len(w) > 2 and not os.path.isfile(os.path.join(ROOT, w[2])):
                         bad.append(f"{where}\n    no such SPEC")
+                    elif w[1] == "scripts/reproduce" and len(w) > 2 and w[2] not in papers:
+                        bad.append(f"{where}\n    reproduce knows {', '.join(sorted(papers))}")
     for b in bad:
         print(b, file=sys.stderr)
     print(f"readme_commands: {checked} commands checked, {len(bad)} refused")
