@@ -4,10 +4,12 @@
 #   bash scripts/build.sh ssdsim   only ssdsim and what it links (the model, the verilated
 #                                  block), with only the packages it needs (scripts/ssdsim.sh)
 # BUILD_DIR and CMAKE_BUILD_TYPE (default RelWithDebInfo) may be set.
-# SSD_PGO (default ON): profile-guided and link-time optimisation (see CMakeLists.txt):
-# 5-7 % faster simulations, identical results; a clean build takes about a minute
-# longer and a change to the model's sources rebuilds all of it (about a minute on two
-# cores). SSD_PGO=OFF for quick edit-build-test rounds.
+# SSD_PGO: profile-guided and link-time optimisation (see CMakeLists.txt): 5-7 % faster
+# simulations, identical results; a clean build takes several minutes longer (an
+# instrumented build and its training runs first) and a change to the model's sources
+# rebuilds all of it. Default: ON for the whole build; for `ssdsim` alone, what the build
+# folder was configured with, else OFF (the light first run of scripts/ssdsim.sh).
+# SSD_PGO=OFF for quick edit-build-test rounds.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
@@ -16,7 +18,12 @@ case "${1:-all}" in
   all) what=all ;;
   *) echo "scripts/build.sh: expected 'ssdsim' or nothing, not '$1'" >&2; exit 2 ;;
 esac
-case "${SSD_PGO:-ON}" in
+default=ON
+if [ "$what" = ssdsim ]; then
+  default=OFF
+  if [ -f "$build/CMakeCache.txt" ] && grep -qx "SSD_PGO:BOOL=ON" "$build/CMakeCache.txt"; then default=ON; fi
+fi
+case "${SSD_PGO:-$default}" in
   ON|on|1|yes|true) pgo=ON ;;
   OFF|off|0|no|false) pgo=OFF ;;
   *) echo "scripts/build.sh: SSD_PGO must be ON or OFF, not '${SSD_PGO}'" >&2; exit 2 ;;
