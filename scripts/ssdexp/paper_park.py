@@ -1021,11 +1021,20 @@ FIG5_KEYS = {"static | none": "static, no rescheduling", "static | both": "both 
              "stripe | none": "stripe mapping", "stripe | both": "both reschedulings + stripe"}
 
 
+def fig5_rows(full):
+    """Fig. 5's runs: aged, at MAIN, n-plane commands and cache registers, the static or
+    stripe mapping. Those without rescheduling keep the firmware's batching (its default);
+    a rescheduling run's config.json says batch depth 0 (the rescheduling turns the
+    batching off), so it is taken whatever its batch label."""
+    return full[(full["load"] == MAIN) & (full["age"] == "aged") & (full["flash"] == "both")
+                & ((full["batch"] == "on") | (full["resched"] != "none"))
+                & full["policy"].isin([STATIC, "stripe"])].copy()
+
+
 def _fig5(r: Report, full, names, results):
     """Fig. 5: both reschedulings with the multi-level stripe mapping against the same
     hardware with the static mapping and no rescheduling."""
-    d = full[(full["load"] == MAIN) & (full["age"] == "aged") & (full["flash"] == "both") & (full["batch"] == "on")
-             & full["policy"].isin([STATIC, "stripe"])].copy()
+    d = fig5_rows(full)
     d["fig5"] = d["policy"] + " | " + d["resched"]
     base, combo = "static | none", "stripe | both"
     r.p(f"## Fig. 5: both reschedulings with the multi-level stripe mapping (aged device, {MAIN})",

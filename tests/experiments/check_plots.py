@@ -318,6 +318,28 @@ def check_plot_reproduce_figures():
         assert os.path.isfile(os.path.join(out, "figures", name)), name
 
 
+def check_park_fig5_rows():
+    """Fig. 5 of reproduce park compares the static mapping without rescheduling (batching
+    on) with the stripe mapping under both reschedulings, whose runs record batch depth 0:
+    both must be among its rows (they were not: every Fig. 5 number was n/a)."""
+    import pandas as pd
+    from ssdexp import paper_park as pp
+    rows = [  # load, age, flash, batch, resched, policy, kept
+        (pp.MAIN, "aged", "both", "on", "none", "static", True),
+        (pp.MAIN, "aged", "both", "off", "both", "stripe", True),
+        (pp.MAIN, "aged", "both", "off", "both", "static", True),
+        (pp.MAIN, "aged", "both", "on", "none", "stripe", True),
+        (pp.MAIN, "aged", "both", "off", "none", "static", False),  # batching off by hand: another arm
+        (pp.MAIN, "fresh", "both", "on", "none", "static", False),
+        (pp.MAIN, "aged", "n-plane", "on", "none", "static", False),
+        (pp.MAIN, "aged", "both", "on", "none", "sqf", False),
+    ]
+    full = pd.DataFrame([r[:6] for r in rows], columns=["load", "age", "flash", "batch", "resched", "policy"])
+    got = set(pp.fig5_rows(full).index)
+    want = {i for i, r in enumerate(rows) if r[6]}
+    assert got == want, f"Fig. 5 took rows {sorted(got)}, expected {sorted(want)}"
+
+
 if __name__ == "__main__":
     name = sys.argv[1]
     os.makedirs(WORK, exist_ok=True)
