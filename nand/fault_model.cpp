@@ -143,6 +143,7 @@ FaultModel::FaultModel(const FaultConfig& cfg, std::uint32_t channels, std::uint
                        std::uint32_t pages_per_block)
     : cfg_(cfg), blocks_per_plane_(blocks_per_plane), pages_per_block_(pages_per_block) {
   const std::uint32_t planes = channels * chips_per_channel * dies_per_chip * planes_per_die;
+  for (std::uint32_t s = 0; s <= cfg_.retry_steps; ++s) retry_factor_.push_back(std::pow(cfg_.retry_gain, static_cast<double>(s)));
   bad_per_plane_ = static_cast<std::uint32_t>(std::llround(cfg_.bad_block_fraction * blocks_per_plane));
   bad_.resize(planes);
   for (std::uint32_t p = 0; p < planes && bad_per_plane_; ++p) {
@@ -182,19 +183,20 @@ bool FaultModel::factory_bad(std::uint32_t plane, std::uint32_t block) const {
 }
 
 double FaultModel::rber(std::uint32_t erases, std::uint32_t level) const {
-  double r = wear_curve(cfg_.rber_new, cfg_.rber_eol, cycles(erases));
-  const std::uint32_t steps = std::min(level, cfg_.retry_steps);
-  r *= std::pow(cfg_.retry_gain, static_cast<double>(steps));
+  double r = curve(rber_, cfg_.rber_new, cfg_.rber_eol, erases);
+  r *= retry_factor_[std::min(level, cfg_.retry_steps)];
   if (level >= cfg_.soft_level()) r *= cfg_.soft_gain;
   return std::min(r, 0.5);
 }
 
-double FaultModel::uniform(std::uint64_t what, std::uint64_t a, std::uint64_t b, std::uint64_t c) const {
+std::uint64_t FaultModel::hash(std::uint64_t what, std::uint64_t a, std::uint64_t b) const {
   std::uint64_t z = mix(cfg_.seed * 0x9E3779B97F4A7C15ull + what);
   z = mix(z ^ a);
-  z = mix(z ^ b);
-  z = mix(z ^ c);
-  return static_cast<double>(z >> 11) * 0x1.0p-53;
+  return mix(z ^ b);
+}
+
+double FaultModel::uniform_of(std::uint64_t hash, std::uint64_t c) {
+  return static_cast<double>(mix(hash ^ c) >> 11) * 0x1.0p-53;
 }
 
 std::uint32_t FaultModel::poisson(double mean, double u, double u2) {
@@ -258,9 +260,17 @@ std::uint16_t FaultModel::read_errors(std::uint32_t plane, std::uint32_t block, 
   std::uint32_t worst = 0;
   // The same page, erase cycle and level read again gives the same errors: what a read
   // sees is the cells' state, not chance (retention and read disturb are not modelled).
-  for (std::uint32_t cw = 0; cw < codewords; ++cw)
-    worst = std::max(worst, poisson(mean, uniform(kRead, where, std::uint64_t{erases} << 8 | level, cw),
-                                    uniform(kRead, where, std::uint64_t{erases} << 8 | level, cw | 1ull << 40)));
+  const std::uint64_t h = hash(kRead, where, std::uint64_t{erases} << 8 | level);
+  if (mean <= 30) {
+    // Inversion takes one uniform per codeword and is monotone in it: the worst
+    // codeword's errors are those of the largest uniform, found with one search.
+    double u = 0;
+    for (std::uint32_t cw = 0; cw < codewords; ++cw) u = std::max(u, uniform_of(h, cw));
+    if (codewords) worst = poisson(mean, u, 0);
+  } else {
+    for (std::uint32_t cw = 0; cw < codewords; ++cw)
+      worst = std::max(worst, poisson(mean, uniform_of(h, cw), uniform_of(h, cw | 1ull << 40)));
+  }
   return static_cast<std::uint16_t>(std::min<std::uint32_t>(worst, kBeyond - 1));
 }
 

@@ -114,10 +114,10 @@ class FaultModel {
     return at_new + (at_eol - at_new) * std::pow(std::max(pe, 0.0) / cfg_.rated_cycles, cfg_.wear_exponent);
   }
   double program_fail_probability(std::uint32_t erases) const {
-    return std::min(1.0, wear_curve(cfg_.program_fail_new, cfg_.program_fail_eol, cycles(erases)));
+    return std::min(1.0, curve(program_fail_, cfg_.program_fail_new, cfg_.program_fail_eol, erases));
   }
   double erase_fail_probability(std::uint32_t erases) const {
-    return std::min(1.0, wear_curve(cfg_.erase_fail_new, cfg_.erase_fail_eol, cycles(erases)));
+    return std::min(1.0, curve(erase_fail_, cfg_.erase_fail_new, cfg_.erase_fail_eol, erases));
   }
   // The raw bit error rate of a read at `level` of a block erased `erases` times.
   double rber(std::uint32_t erases, std::uint32_t level) const;
@@ -138,8 +138,22 @@ class FaultModel {
   std::uint64_t page_index(std::uint32_t plane, std::uint32_t block, std::uint32_t page) const {
     return (std::uint64_t{plane} * blocks_per_plane_ + block) * pages_per_block_ + page;
   }
-  // A uniform number in [0, 1) from a hash of its arguments and the seed.
-  double uniform(std::uint64_t what, std::uint64_t a, std::uint64_t b, std::uint64_t c) const;
+  // wear_curve(at_new, at_eol, cycles(erases)), kept per erase count in `table` the first
+  // time it is asked (a block's count only grows by one at a time): the same values,
+  // without a pow per page.
+  double curve(std::vector<double>& table, double at_new, double at_eol, std::uint32_t erases) const {
+    if (erases >= table.size()) table.resize(std::size_t{erases} + 1, -1.0);
+    double& v = table[erases];
+    if (v < 0) v = wear_curve(at_new, at_eol, cycles(erases));
+    return v;
+  }
+  // A uniform number in [0, 1) from a hash of its arguments and the seed: the hash of
+  // (what, a, b), then of c (draws that differ only in c share the first).
+  std::uint64_t hash(std::uint64_t what, std::uint64_t a, std::uint64_t b) const;
+  static double uniform_of(std::uint64_t hash, std::uint64_t c);
+  double uniform(std::uint64_t what, std::uint64_t a, std::uint64_t b, std::uint64_t c) const {
+    return uniform_of(hash(what, a, b), c);
+  }
   // Poisson(mean) from uniforms u, u2 (inversion; past a mean of 30 the normal
   // approximation).
   static std::uint32_t poisson(double mean, double u, double u2);
@@ -151,6 +165,10 @@ class FaultModel {
   std::uint32_t bad_per_plane_ = 0;
   std::vector<std::vector<std::uint32_t>> bad_;
   std::vector<std::uint32_t> inj_plane_;  // per injection, its device-wide plane
+  // The wear curves per erase count (curve(); -1 where not yet asked), and the read-retry
+  // table's factor per step, retry_gain^steps.
+  mutable std::vector<double> program_fail_, erase_fail_, rber_;
+  std::vector<double> retry_factor_;
 };
 
 }  // namespace ssd::nand

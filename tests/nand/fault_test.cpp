@@ -4,9 +4,11 @@
 // the equations of docs/nand-timing.md ("Faults").
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
+#include "common/splitmix.h"
 #include "tests/nand_harness.h"
 
 using namespace ssd;
@@ -106,6 +108,76 @@ TEST_CASE("faults: a codeword's bit errors average the RBER times its bits, the 
   }
   CHECK(worst4 > sum);
   CHECK(shifted / reads == Approx(2e-3 * 0.5 * 8192).epsilon(0.05));
+}
+
+// The draws as docs/nand-timing.md defines them, one Poisson draw per codeword from its
+// own two uniforms and the worst kept: the model takes one search over the largest
+// uniform below a mean of 30 (inversion is monotone in its uniform) and keeps the wear
+// curves per erase count, which must give the same answer bit for bit.
+TEST_CASE("faults: a read's worst codeword is the per-codeword definition's, bit for bit", "[nand][faults]") {
+  using splitmix64::mix;
+  const auto normal = [](double u1, double u2) {
+    return std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(6.283185307179586 * u2);
+  };
+  const auto reference = [&](const FaultConfig& f, const NandConfig& n, std::uint32_t plane, std::uint32_t block,
+                             std::uint32_t page, std::uint32_t erases, std::uint32_t level, std::uint32_t codewords) {
+    const auto uniform = [&](std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+      std::uint64_t z = mix(f.seed * 0x9E3779B97F4A7C15ull + 4);  // 4: the read draws' tag
+      z = mix(mix(mix(z ^ a) ^ b) ^ c);
+      return static_cast<double>(z >> 11) * 0x1.0p-53;
+    };
+    const double pe = erases + f.wear_cycles;
+    double r = f.rber_new + (f.rber_eol - f.rber_new) * std::pow(pe / f.rated_cycles, f.wear_exponent);
+    r *= std::pow(f.retry_gain, static_cast<double>(std::min(level, f.retry_steps)));
+    if (level >= f.retry_steps + 1) r *= f.soft_gain;
+    r = std::min(r, 0.5);
+    const std::uint64_t where = (std::uint64_t{plane} * n.blocks_per_plane + block) * n.pages_per_block + page;
+    if (f.rber_sigma > 0) {
+      const double z = normal(uniform(where, erases, 1ull << 41), uniform(where, erases, 1ull << 42));
+      r = std::min(0.5, r * std::exp(f.rber_sigma * z - 0.5 * f.rber_sigma * f.rber_sigma));
+    }
+    const double mean = r * 8.0 * f.codeword_bytes;
+    std::uint32_t worst = 0;
+    for (std::uint32_t cw = 0; cw < codewords; ++cw) {
+      const double u = uniform(where, std::uint64_t{erases} << 8 | level, cw);
+      const double u2 = uniform(where, std::uint64_t{erases} << 8 | level, cw | 1ull << 40);
+      std::uint32_t k = 0;
+      if (mean > 30) {
+        const double x = std::floor(mean + std::sqrt(mean) * normal(u, u2) + 0.5);
+        k = x <= 0 ? 0 : x >= 0xFFFE ? 0xFFFE : static_cast<std::uint32_t>(x);
+      } else {
+        double p = std::exp(-mean), cdf = p;
+        while (u > cdf && p > 0) {
+          ++k;
+          p *= mean / k;
+          cdf += p;
+        }
+      }
+      worst = std::max(worst, k);
+    }
+    return std::min<std::uint32_t>(worst, FaultModel::kBeyond - 1);
+  };
+  const NandConfig n = small();
+  for (const double sigma : {0.0, 0.5}) {
+    FaultConfig f;
+    f.seed = 11;
+    f.rber_new = 1e-4;
+    f.rber_eol = 8e-3;  // a mean of 65 a codeword at the rated cycles: both draws' regimes
+    f.rber_sigma = sigma;
+    f.wear_cycles = 500;
+    FaultModel m = model(n, f);
+    std::uint64_t draws = 0, differ = 0;
+    for (std::uint32_t erases : {0u, 700u, 1500u, 2500u, 2500u, 0u})  // again: the kept curves
+      for (std::uint32_t level = 0; level <= f.retry_steps + 1; ++level)
+        for (std::uint32_t i = 0; i < 200; ++i) {
+          const std::uint32_t plane = i % 2, block = i * 7 % 64, page = i % 16, codewords = 1 + i % 8;
+          ++draws;
+          differ += m.read_errors(plane, block, page, erases, level, codewords, 0) !=
+                    reference(f, n, plane, block, page, erases, level, codewords);
+        }
+    INFO("sigma " << sigma << ": " << differ << " of " << draws << " reads differ");
+    CHECK(differ == 0);
+  }
 }
 
 TEST_CASE("faults: page-to-page variation keeps the mean RBER and spreads the pages", "[nand][faults]") {
