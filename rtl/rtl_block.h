@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <verilated.h>
@@ -47,6 +48,15 @@ std::uint32_t get_bits(const Port& port, unsigned lo, unsigned width) {
   }
 }
 
+// Whether Verilator's model of this version keeps the clock as its last evaluation saw
+// it, for the rising edge's trigger, in a member the wrapper can set (Verilator 5.0xx:
+// the root's __Vtrigrprev__TOP__clk). Later versions name it otherwise: then the wrapper
+// evaluates the model with the clock low instead (the same edges, one more evaluation).
+template <typename Root, typename = void>
+struct HasClockMemory : std::false_type {};
+template <typename Root>
+struct HasClockMemory<Root, std::void_t<decltype(std::declval<Root&>().__Vtrigrprev__TOP__clk)>> : std::true_type {};
+
 template <typename Model>
 class RtlBlock {
  public:
@@ -84,6 +94,7 @@ class RtlBlock {
     model_->rst = 1;
     model_->push = 0;
     model_->decide = 0;
+    settle();  // the first evaluation, with the clock low: it takes Verilator's initial values
     tick();
     model_->rst = 0;
     changed_ = true;
@@ -186,12 +197,17 @@ class RtlBlock {
     set_bits(port, static_cast<unsigned>(i) * width, width, word);
     changed_ = true;
   }
-  // The clock stays low between edges. Before each rising edge the model must have been
-  // evaluated with it low, or it would not see the edge; that evaluation is skipped when
-  // one has happened since the last edge. An evaluation settles the inputs before it
-  // takes an edge (Verilator's input-combinational region runs first), so inputs set
-  // since then are sampled as set. The falling edge needs no evaluation of its own: the
-  // block has no logic on it, and its outputs hold what the rising edge computed.
+  // The clock stays low between edges. Before each rising edge the model must have seen
+  // it low, or it would not see the edge. An evaluation with it low (settle()) does that,
+  // but Verilator 5.0xx evaluates all of the block's input-driven logic at every
+  // evaluation, and its results are recomputed by the edge's own evaluation (its
+  // input-combinational region runs first, so inputs set since are sampled as set): where
+  // the model keeps the clock's last value in reach (HasClockMemory), the wrapper sets it
+  // low instead, which is what that evaluation would leave of it. The falling edge needs
+  // no evaluation of its own: the block has no logic on it, and its outputs hold what the
+  // rising edge computed. settle() stays for what reads outputs between edges.
+  using Root = std::remove_const_t<std::remove_pointer_t<std::remove_const_t<decltype(std::declval<Model&>().rootp)>>>;
+  static constexpr bool kClockMemory = HasClockMemory<Root>::value;
   void settle() {
     model_->clk = 0;
     model_->eval();
@@ -199,7 +215,10 @@ class RtlBlock {
     changed_ = false;
   }
   void tick() {
-    if (!low_seen_) settle();
+    if (!low_seen_) {
+      if constexpr (kClockMemory) model_->rootp->__Vtrigrprev__TOP__clk = 0;
+      else settle();
+    }
     model_->clk = 1;
     model_->eval();
     model_->clk = 0;

@@ -2,10 +2,16 @@
 
 #include <type_traits>
 
+// Each verilated block, and its root (Verilator's internal state: RtlBlock's
+// HasClockMemory looks there for the clock's last value).
 #include "Vsched_hos_16x8x4.h"
+#include "Vsched_hos_16x8x4___024root.h"
 #include "Vsched_hos_8x8x2.h"
+#include "Vsched_hos_8x8x2___024root.h"
 #include "Vsched_hos_8x8x2_plain.h"
+#include "Vsched_hos_8x8x2_plain___024root.h"
 #include "Vsched_ios_16x8x4.h"
+#include "Vsched_ios_16x8x4___024root.h"
 #include "rtl/verilated_decisions.h"
 
 namespace ssd::rtl {
