@@ -286,6 +286,8 @@ class ChannelEngine {
   // accepts(accept_word(c.chip, c.die), c.start_need()).
   static bool accepts(std::uint32_t offer, std::uint32_t need) { return (need & ~offer) == 0; }
   std::uint32_t accept_word(unsigned chip, unsigned die) const { return accept_[chip * cfg_.dies_per_chip + die]; }
+  // Every die's word, chip by chip (accept_word(chip, die) at chip * dies_per_chip + die).
+  const std::uint32_t* accept_words() const { return accept_.data(); }
   // A die's state as the readiness rules read it (docs/nand-timing.md), read-only.
   struct DieState {
     unsigned inflight, inflight_reads, inflight_programs;  // commands started, not completed

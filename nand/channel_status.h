@@ -26,6 +26,8 @@ class ChannelStatus {
   unsigned queued_total() const { return engine_->queued_total(); }
   // The die's word of what it could start now (FlashCommand::start_need()).
   std::uint32_t accept_word(unsigned chip, unsigned die) const { return engine_->accept_word(chip, die); }
+  // All of them, chip by chip: accept_word(chip, die) at chip * dies_per_chip() + die.
+  const std::uint32_t* accept_words() const { return engine_->accept_words(); }
   // Suspend and resume (controller.suspend): the die's offer of a read by suspension, what
   // it holds (ChannelEngine::suspend_word), and what a suspension would save, at the time
   // of the last at().

@@ -23,6 +23,9 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
       : block_(s, read_first, by_priority, r, sf),
         n_(n),
         held_(std::size_t{n.channels} * n.chips_per_channel, 0),
+        held_on_(n.channels, 0),
+        seen_(std::size_t{n.channels} * n.chips_per_channel * n.dies_per_chip, 0),
+        fresh_(n.channels, 1),
         suspend_(sf.mode != 0) {}
   void push(const FlashCommand& c, Tick now) override {
     if (c.id > 0xFFFFFFFFull) {
@@ -30,7 +33,8 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
       return;
     }
     block_.push(c);
-    ++held_[std::size_t{c.channel} * n_.chips_per_channel + c.chip];
+    if (held_[std::size_t{c.channel} * n_.chips_per_channel + c.chip]++ == 0) fresh_[c.channel] = 1;
+    ++held_on_[c.channel];
     if (vcd_) trace_push(c, now);
     if (block_.overflow() && failure_.empty())
       failure_ = "the RTL block's command memory is full (" + std::to_string(block_.shape().depth) +
@@ -55,6 +59,7 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
       granted[ch * kMaxPlanes] = g.id | (g.suspend ? ctrl::kSlotSuspend : 0);
       for (unsigned k = 0; k < g.parts; ++k) granted[ch * kMaxPlanes + 1 + k] = g.part_id[k];
       held_[std::size_t{ch} * n_.chips_per_channel + g.chip] -= 1 + g.parts;
+      held_on_[ch] -= 1 + g.parts;
     }
     if (vcd_) trace_decided(now);
   }
@@ -67,6 +72,9 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
   // word: those hold their last value); a channel with none is not sampled at all.
   // With suspend, every chip's words and suspend words (a die holding a suspended operation
   // may have nothing queued: its RESUME is decided all the same), and the open bit.
+  // A channel whose words are those of its last sample, and none of whose chips came to
+  // hold a command since (fresh_), has its pins as sampling would set them: only its open
+  // bit is looked at (every decision edge samples every channel).
   void sample(unsigned ch, const nand::ChannelStatus& st) {
     if (suspend_) {
       for (unsigned chip = 0; chip < n_.chips_per_channel; ++chip)
@@ -78,14 +86,21 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
       block_.set_open(ch, st.queued_total() == 0);
       return;
     }
-    const unsigned* held = &held_[std::size_t{ch} * n_.chips_per_channel];
-    bool any = false;
-    for (unsigned chip = 0; chip < n_.chips_per_channel; ++chip) {
-      if (!held[chip]) continue;
-      any = true;
-      for (unsigned die = 0; die < n_.dies_per_chip; ++die) block_.set_accept(ch, chip, die, st.accept_word(chip, die));
+    if (!held_on_[ch]) return;
+    const std::size_t per = std::size_t{n_.chips_per_channel} * n_.dies_per_chip;
+    const std::uint32_t* words = st.accept_words();
+    std::uint32_t* seen = &seen_[ch * per];
+    if (fresh_[ch] || !std::equal(words, words + per, seen)) {
+      std::copy(words, words + per, seen);
+      fresh_[ch] = 0;
+      const unsigned* held = &held_[std::size_t{ch} * n_.chips_per_channel];
+      for (unsigned chip = 0; chip < n_.chips_per_channel; ++chip) {
+        if (!held[chip]) continue;
+        for (unsigned die = 0; die < n_.dies_per_chip; ++die)
+          block_.set_accept(ch, chip, die, words[chip * n_.dies_per_chip + die]);
+      }
     }
-    if (any) block_.set_open(ch, st.queued_total() == 0);
+    block_.set_open(ch, st.queued_total() == 0);
   }
   void trace_push(const FlashCommand& c, Tick now);
   void trace_sampled(Tick now);
@@ -104,6 +119,9 @@ class VerilatedDecisions final : public ctrl::DecisionModel {
   RtlBlock<Model> block_;
   nand::NandConfig n_;
   std::vector<unsigned> held_;  // per chip, commands at the block
+  std::vector<unsigned> held_on_;  // per channel, the same
+  std::vector<std::uint32_t> seen_;  // per die, its accept word as the channel's last sample read it
+  std::vector<char> fresh_;  // per channel: a chip came to hold a command since its last sample
   bool suspend_;
   std::vector<typename RtlBlock<Model>::Grant> grants_;
   std::string failure_;
