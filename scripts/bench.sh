@@ -27,6 +27,20 @@
 #   BENCH_BASE=HEAD~1 bash scripts/bench.sh (also builds that revision in a worktree,
 #                                          counts its instructions and prints the ratios,
 #                                          and whether its results are the same)
+#   BENCH_BIN=PATH, BENCH_BASE_BIN=PATH     (binaries built elsewhere, instead of building
+#                                          this tree and BENCH_BASE: builds of one type
+#                                          compare, e.g. two RelWithDebInfo builds)
+# Last, the cost table per feature: for each job of the table below, its marginal
+# instructions per request between two request counts (BENCH_COST_COUNTS, default
+# "20000 100000"; counted as above), its ratio to the default job's (x: the job each
+# feature is added to; none for the equal-work and sos jobs, which have devices and
+# workloads of their own), and the model's process activations per request (marginal too); with
+# BENCH_BASE the same from that revision (a job whose keys it does not know: "-"), the
+# ratio, and whether the results are identical (stats.json apart from "run", at the
+# larger count). About half an hour a build under callgrind.
+#   BENCH_COSTS=only bash scripts/bench.sh  (the cost table alone; =0: without it)
+#   BENCH_COST_JOBS="default faults"        (some of its jobs: default equal rtl sos
+#                                          reschedule faults suspend powercut nvme)
 # The machine is shared and noisy: compare the figures of one run with each other.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,19 +60,49 @@ case "$instr" in
   0|1|only) ;;
   *) echo "scripts/bench.sh: BENCH_INSTR must be 0, 1 or only, not '$instr'" >&2; exit 2 ;;
 esac
+costs="${BENCH_COSTS:-1}"
+case "$costs" in
+  0|1|only) ;;
+  *) echo "scripts/bench.sh: BENCH_COSTS must be 0, 1 or only, not '$costs'" >&2; exit 2 ;;
+esac
+timed=1
+[ "$costs" != only ] || { instr=0; timed=0; }
+[ "$instr" != only ] || { costs=0; timed=0; }
 read -r -a icounts <<< "${BENCH_INSTR_COUNTS:-100000 1000000}"
 if [ ${#icounts[@]} -ne 2 ] || ! [[ "${icounts[0]}" =~ ^[1-9][0-9]*$ && "${icounts[1]}" =~ ^[1-9][0-9]*$ ]] ||
    [ "${icounts[0]}" -ge "${icounts[1]}" ]; then
   echo "scripts/bench.sh: BENCH_INSTR_COUNTS must be two whole numbers, the first smaller, not '${BENCH_INSTR_COUNTS:-}'" >&2
   exit 2
 fi
+read -r -a ccounts <<< "${BENCH_COST_COUNTS:-20000 100000}"
+if [ ${#ccounts[@]} -ne 2 ] || ! [[ "${ccounts[0]}" =~ ^[1-9][0-9]*$ && "${ccounts[1]}" =~ ^[1-9][0-9]*$ ]] ||
+   [ "${ccounts[0]}" -ge "${ccounts[1]}" ]; then
+  echo "scripts/bench.sh: BENCH_COST_COUNTS must be two whole numbers, the first smaller, not '${BENCH_COST_COUNTS:-}'" >&2
+  exit 2
+fi
+all_cost_jobs=(default equal rtl sos reschedule faults suspend powercut nvme)
+read -r -a cost_jobs <<< "${BENCH_COST_JOBS:-${all_cost_jobs[*]}}"
+for j in "${cost_jobs[@]}"; do
+  [[ " ${all_cost_jobs[*]} " == *" $j "* ]] ||
+    { echo "scripts/bench.sh: BENCH_COST_JOBS: '$j' is none of: ${all_cost_jobs[*]}" >&2; exit 2; }
+done
 base="${BENCH_BASE:-}"
 if [ -n "$base" ] && ! git -C "$root" rev-parse --verify -q "$base^{commit}" >/dev/null; then
   echo "scripts/bench.sh: BENCH_BASE names no commit: '$base'" >&2
   exit 2
 fi
-bash "$root/scripts/build.sh"
-ssdsim="${BUILD_DIR:-$root/build}/ssdsim"
+if [ -n "${BENCH_BIN:-}" ]; then  # a binary built elsewhere: no build
+  [ -x "$BENCH_BIN" ] || { echo "scripts/bench.sh: BENCH_BIN is not an executable: '$BENCH_BIN'" >&2; exit 2; }
+  ssdsim="$BENCH_BIN"
+else
+  bash "$root/scripts/build.sh"
+  ssdsim="${BUILD_DIR:-$root/build}/ssdsim"
+fi
+base_bin="${BENCH_BASE_BIN:-}"
+if [ -n "$base_bin" ]; then
+  [ -x "$base_bin" ] || { echo "scripts/bench.sh: BENCH_BASE_BIN is not an executable: '$base_bin'" >&2; exit 2; }
+  [ -n "$base" ] || base="$base_bin"
+fi
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 out="$(mktemp -d)"
 
@@ -77,7 +121,7 @@ row() {  # row LABEL DIR [RANGE]
     "$(field "$s" kernel_activations_per_request_simulation)" \
     "$(field "$s" mismatches)" "$(sed -n 's/.*"lookahead_thread": \(true\|false\).*/\1/p' "$s" | head -n 1)" "${3:-}"
 }
-if [ "$instr" != only ]; then
+if [ "$timed" = 1 ]; then
 printf '%-22s %9s %10s %10s %9s %9s %9s %8s %9s %9s %5s %6s %s\n' run "reads" "req/s" "req/s sim" "wall s" "precond s" "peak MB" "proc/req" "kern/req" "kern/sim" "mism" "thread" "kern/req range"
 for n in "${counts[@]}"; do
   for ((i = 1; i <= repeat; i++)); do
@@ -116,7 +160,7 @@ echo "kernel rate: $(field "$out/$n/stats.json" kernel_activations_per_second) t
 echo "trace file: $(du -h "$out/trace.vcd" | cut -f1) for channel 0; results in $out"
 fi
 
-[ "$instr" != 0 ] || exit 0
+[ "$instr" != 0 ] || [ "$costs" != 0 ] || exit 0
 # ---- instructions per request ----
 counter=""
 probe="$(perf stat -x, -e instructions:u true 2>&1 >/dev/null || true)"
@@ -198,10 +242,8 @@ for s in (a, b):
 print("identical" if a == b else "DIFFERENT")
 PY
 }
-echo
-echo "instructions ($counter; host.lookahead_thread=false), marginal = per request from ${icounts[0]} to ${icounts[1]} requests:"
-measure "$ssdsim" this
-if [ -n "$base" ]; then
+build_base() {  # builds BENCH_BASE in a worktree, once; its binary in $base_bin
+  [ -z "${base_bin:-}" ] || return 0
   # A worktree of that revision, kept for the next run (its build then has nothing to do).
   wt="$root/build-base/src"
   want="$(git -C "$root" rev-parse "$base^{commit}")"
@@ -213,7 +255,15 @@ if [ -n "$base" ]; then
   fi
   ln -sfn "$root/../shared" "$root/build-base/shared" 2>/dev/null || true
   BUILD_DIR="$root/build-base/build" bash "$wt/scripts/build.sh"
-  measure "$root/build-base/build/ssdsim" base
+  base_bin="$root/build-base/build/ssdsim"
+}
+if [ "$instr" != 0 ]; then
+echo
+echo "instructions ($counter; host.lookahead_thread=false), marginal = per request from ${icounts[0]} to ${icounts[1]} requests:"
+measure "$ssdsim" this
+if [ -n "$base" ]; then
+  build_base
+  measure "$base_bin" base
 fi
 printf '%-8s %-6s %9s %9s %9s %12s %10s %12s\n' build job requests "wall s" "peak MiB" "instr (G)" "instr/req" "marginal"
 for j in "${jobs[@]}"; do
@@ -228,5 +278,111 @@ if [ -n "$base" ]; then
         -v same="$(same_results "$out/this.$j.$n2.timed" "$out/base.$j.$n2.timed")" -v rev="$base" \
         'BEGIN {printf "%s job, this build / %s: %.3f of the instructions at %d requests, %.3f of the marginal; results %s\n", j, rev, a2 / b2, '"$n2"', (a2 - a1) / (b2 - b1), same}'
   done
+fi
+fi
+
+# ---- the cost table per feature ----
+if [ "$costs" != 0 ]; then
+# Each job: its arguments, and the job it adds its feature to (its "x" column).
+faults_args="--set nand.fault.rber_new=1e-4 --set nand.fault.rber_eol=6e-3 --set nand.fault.rber_sigma=0.5"
+faults_args+=" --set nand.fault.wear_cycles=1500 --set nand.fault.program_fail_new=1e-4 --set nand.fault.erase_fail_new=1e-3"
+cost_args() {
+  case "$1" in
+    default) echo "" ;;
+    equal) echo "--preset bench --set ftl.precondition_age=0" ;;
+    rtl) echo "--set controller.rtl=on" ;;
+    sos) echo "--preset sos" ;;
+    reschedule) echo "--set controller.reschedule=both" ;;
+    faults) echo "$faults_args" ;;
+    suspend) echo "--set controller.suspend=both" ;;
+    powercut) echo "--set power.cuts=4" ;;
+    nvme) echo "--set host.interface=nvme" ;;
+  esac
+}
+cost_label() {
+  case "$1" in
+    default) echo "default" ;;
+    equal) echo "equal-work" ;;
+    rtl) echo "rtl=on" ;;
+    reschedule) echo "reschedule=both" ;;
+    powercut) echo "power cuts" ;;
+    *) echo "$1" ;;
+  esac
+}
+cost_of() {  # the job a job's feature is added to
+  case "$1" in
+    default|equal) echo "" ;;
+    sos) echo "" ;;  # its own preset: a device and workload of the paper's
+    *) echo default ;;
+  esac
+}
+cost_measure() {  # cost_measure BINARY TAG JOB: counted runs at both counts; "skip" when the build refuses the job
+  local bin="$1" tag="$2" j="$3" n start
+  # shellcheck disable=SC2046
+  if ! "$bin" $(cost_args "$j") --check >/dev/null 2>"$out/c.$tag.$j.check"; then
+    echo skip > "$out/c.$tag.$j.state"
+    return 0
+  fi
+  # shellcheck disable=SC2046
+  start="$("$bin" $(cost_args "$j") --resolve-start 2>/dev/null || true)"
+  for n in "${ccounts[@]}"; do
+    # shellcheck disable=SC2046
+    instructions "$bin" "$out/c.$tag.$j.$n" $(cost_args "$j") ${start:+--set "$start"} --set workload.requests="$n" \
+      --set host.lookahead_thread=false > "$out/c.$tag.$j.$n.instructions"
+  done
+  echo ok > "$out/c.$tag.$j.state"
+}
+cost_marginal() {  # cost_marginal TAG JOB: marginal instructions per request, or "-"
+  local tag="$1" j="$2" n1="${ccounts[0]}" n2="${ccounts[1]}"
+  if [ "$(cat "$out/c.$tag.$j.state" 2>/dev/null)" != ok ]; then echo "-"; return; fi
+  awk -v a="$(cat "$out/c.$tag.$j.$n1.instructions")" -v b="$(cat "$out/c.$tag.$j.$n2.instructions")" \
+      -v x="$n1" -v y="$n2" 'BEGIN {printf "%.0f", (b - a) / (y - x)}'
+}
+cost_acts() {  # cost_acts TAG JOB: the marginal process activations per request, as the instructions
+  local tag="$1" j="$2" n1="${ccounts[0]}" n2="${ccounts[1]}"
+  if [ "$(cat "$out/c.$tag.$j.state" 2>/dev/null)" != ok ]; then echo "-"; return; fi
+  awk -v a="$(field "$out/c.$tag.$j.$n1/stats.json" process_activations_per_request)" \
+      -v b="$(field "$out/c.$tag.$j.$n2/stats.json" process_activations_per_request)" \
+      -v x="$n1" -v y="$n2" 'BEGIN {printf "%.2f", (b * y - a * x) / (y - x)}'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.3f", a / b}'; }
+echo
+echo "cost per feature ($counter; host.lookahead_thread=false), instructions per request = the marginal from" \
+  "${ccounts[0]} to ${ccounts[1]} requests; x = over the default job; acts = process activations per request (marginal too):"
+for j in "${cost_jobs[@]}"; do cost_measure "$ssdsim" this "$j"; done
+if [ -n "$base" ]; then
+  build_base
+  for j in "${cost_jobs[@]}"; do cost_measure "$base_bin" base "$j"; done
+  printf '%-16s %10s %7s %6s %12s %8s %10s %s\n' job "instr/req" x acts "base instr" "this/base" "base acts" results
+else
+  printf '%-16s %10s %7s %6s\n' job "instr/req" x acts
+fi
+for j in "${cost_jobs[@]}"; do
+  m="$(cost_marginal this "$j")"
+  of="$(cost_of "$j")"
+  x="-"
+  [ -z "$of" ] || x="$(ratio "$m" "$(cost_marginal this "$of")")"
+  if [ -n "$base" ]; then
+    bm="$(cost_marginal base "$j")"
+    same="-"
+    if [ "$bm" != "-" ] && [ "$m" != "-" ]; then same="$(same_results "$out/c.this.$j.${ccounts[1]}" "$out/c.base.$j.${ccounts[1]}")"; fi
+    printf '%-16s %10s %7s %6s %12s %8s %10s %s\n' "$(cost_label "$j")" "$m" "$x" "$(cost_acts this "$j")" "$bm" \
+      "$(ratio "$m" "$bm")" "$(cost_acts base "$j")" "$same"
+  else
+    printf '%-16s %10s %7s %6s\n' "$(cost_label "$j")" "$m" "$x" "$(cost_acts this "$j")"
+  fi
+done
+# The floor (docs/performance.md): the kernel's cost of a timed activation times the
+# activations a request needs at least in this model's shape (3: its firmware work's
+# end, its array operation's end and its transfer's end are instants of their own).
+if kc="$(bash "$root/scripts/kernel_cost.sh" 2>"$out/kernel_cost.log")"; then
+  eq="$(cost_acts this equal 2>/dev/null || echo -)"
+  awk -v k="$kc" -v a="$eq" -v m="$(cost_marginal this equal 2>/dev/null || echo -)" 'BEGIN {
+    printf "the floor: %d instructions per timed activation (scripts/kernel_cost.sh) x 3 activations per request = %d", k, 3 * k
+    if (a != "-" && a != "" && m != "-" && m != "") printf "; the equal-work job: %.2f model activations per request, %d instructions in activations alone of its %d", a, a * k, m
+    printf "\n" }'
+else
+  echo "the floor: no kernel cost ($(tail -n 1 "$out/kernel_cost.log"))"
+fi
 fi
 echo "results in $out"
