@@ -56,6 +56,12 @@ template <typename Root, typename = void>
 struct HasClockMemory : std::false_type {};
 template <typename Root>
 struct HasClockMemory<Root, std::void_t<decltype(std::declval<Root&>().__Vtrigrprev__TOP__clk)>> : std::true_type {};
+// Whether the root class is complete here (its ___024root.h included): without it
+// HasClockMemory would say false in one file and true in another for the same model.
+template <typename T, typename = void>
+struct IsComplete : std::false_type {};
+template <typename T>
+struct IsComplete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
 
 template <typename Model>
 class RtlBlock {
@@ -94,7 +100,10 @@ class RtlBlock {
     model_->rst = 1;
     model_->push = 0;
     model_->decide = 0;
-    settle();  // the first evaluation, with the clock low: it takes Verilator's initial values
+    // The first evaluation, with the clock low: it takes Verilator's initial values, the
+    // clock's last value among them (so a value set before it would be overwritten, and
+    // the reset edge lost).
+    settle();
     tick();
     model_->rst = 0;
     changed_ = true;
@@ -207,6 +216,7 @@ class RtlBlock {
   // no evaluation of its own: the block has no logic on it, and its outputs hold what the
   // rising edge computed. settle() stays for what reads outputs between edges.
   using Root = std::remove_const_t<std::remove_pointer_t<std::remove_const_t<decltype(std::declval<Model&>().rootp)>>>;
+  static_assert(IsComplete<Root>::value, "include the verilated model's ___024root.h beside its header");
   static constexpr bool kClockMemory = HasClockMemory<Root>::value;
   void settle() {
     model_->clk = 0;

@@ -2,6 +2,7 @@
 // ctrl::DecisionModel: the co-simulation's check must catch it (tests/rtl/cosim_test.cpp).
 // Its own file: Verilator's headers must not meet SystemC's.
 #include "Vrtl_hos_2x2_fault.h"
+#include "Vrtl_hos_2x2_fault___024root.h"
 #include "rtl/verilated_decisions.h"
 #include "tests/rtl/faulty_block.h"
 

@@ -14,10 +14,15 @@
 #include <vector>
 
 #include "Vrtl_hos_2x2.h"
+#include "Vrtl_hos_2x2___024root.h"
 #include "Vrtl_hos_2x2_fault.h"
+#include "Vrtl_hos_2x2_fault___024root.h"
 #include "Vrtl_hos_3x3.h"
+#include "Vrtl_hos_3x3___024root.h"
 #include "Vrtl_hos_4x4.h"
+#include "Vrtl_hos_4x4___024root.h"
 #include "Vrtl_ios_2x4.h"
+#include "Vrtl_ios_2x4___024root.h"
 #include "controller/sched_policy.h"
 #include "rtl/rtl_block.h"
 
