@@ -25,6 +25,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -139,12 +140,12 @@ class FaultModel {
     return (std::uint64_t{plane} * blocks_per_plane_ + block) * pages_per_block_ + page;
   }
   // wear_curve(at_new, at_eol, cycles(erases)), kept per erase count in `table` the first
-  // time it is asked (a block's count only grows by one at a time): the same values,
-  // without a pow per page.
+  // time it is asked (NaN until then): the same values, without a pow per page. The
+  // tables make the const queries write: a FaultModel serves one thread.
   double curve(std::vector<double>& table, double at_new, double at_eol, std::uint32_t erases) const {
-    if (erases >= table.size()) table.resize(std::size_t{erases} + 1, -1.0);
+    if (erases >= table.size()) table.resize(std::size_t{erases} + 1, std::numeric_limits<double>::quiet_NaN());
     double& v = table[erases];
-    if (v < 0) v = wear_curve(at_new, at_eol, cycles(erases));
+    if (std::isnan(v)) v = wear_curve(at_new, at_eol, cycles(erases));
     return v;
   }
   // A uniform number in [0, 1) from a hash of its arguments and the seed: the hash of
@@ -165,7 +166,7 @@ class FaultModel {
   std::uint32_t bad_per_plane_ = 0;
   std::vector<std::vector<std::uint32_t>> bad_;
   std::vector<std::uint32_t> inj_plane_;  // per injection, its device-wide plane
-  // The wear curves per erase count (curve(); -1 where not yet asked), and the read-retry
+  // The wear curves per erase count (curve(); NaN where not yet asked), and the read-retry
   // table's factor per step, retry_gain^steps.
   mutable std::vector<double> program_fail_, erase_fail_, rber_;
   std::vector<double> retry_factor_;
