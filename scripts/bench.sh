@@ -65,6 +65,10 @@ case "$costs" in
   0|1|only) ;;
   *) echo "scripts/bench.sh: BENCH_COSTS must be 0, 1 or only, not '$costs'" >&2; exit 2 ;;
 esac
+if [ "$costs" = only ] && [ "$instr" = only ]; then
+  echo "scripts/bench.sh: BENCH_INSTR=only and BENCH_COSTS=only ask for two different runs: give one" >&2
+  exit 2
+fi
 timed=1
 [ "$costs" != only ] || { instr=0; timed=0; }
 [ "$instr" != only ] || { costs=0; timed=0; }
@@ -317,11 +321,17 @@ cost_of() {  # the job a job's feature is added to
   esac
 }
 cost_measure() {  # cost_measure BINARY TAG JOB: counted runs at both counts; "skip" when the build refuses the job
-  local bin="$1" tag="$2" j="$3" n start
+  local bin="$1" tag="$2" j="$3" n start status=0
   # shellcheck disable=SC2046
-  if ! "$bin" $(cost_args "$j") --check >/dev/null 2>"$out/c.$tag.$j.check"; then
+  "$bin" $(cost_args "$j") --check >/dev/null 2>"$out/c.$tag.$j.check" || status=$?
+  if [ "$status" -eq 2 ]; then  # a configuration this build does not know (an older revision)
     echo skip > "$out/c.$tag.$j.state"
+    echo "$tag build refuses the $(cost_label "$j") job: $(tail -n 1 "$out/c.$tag.$j.check")" >&2
     return 0
+  elif [ "$status" -ne 0 ]; then
+    cat "$out/c.$tag.$j.check" >&2
+    echo "scripts/bench.sh: the $tag build's check of the $(cost_label "$j") job failed (exit $status)" >&2
+    exit 1
   fi
   # shellcheck disable=SC2046
   start="$("$bin" $(cost_args "$j") --resolve-start 2>/dev/null || true)"
@@ -379,7 +389,7 @@ if kc="$(bash "$root/scripts/kernel_cost.sh" 2>"$out/kernel_cost.log")"; then
   eq="$(cost_acts this equal 2>/dev/null || echo -)"
   awk -v k="$kc" -v a="$eq" -v m="$(cost_marginal this equal 2>/dev/null || echo -)" 'BEGIN {
     printf "the floor: %d instructions per timed activation (scripts/kernel_cost.sh) x 3 activations per request = %d", k, 3 * k
-    if (a != "-" && a != "" && m != "-" && m != "") printf "; the equal-work job: %.2f model activations per request, %d instructions in activations alone of its %d", a, a * k, m
+    if (a != "-" && a != "" && m != "-" && m != "") printf "; the equal-work job: %.2f model process activations per request (the kernel runs others besides), %d instructions at that cost, of its %d", a, a * k, m
     printf "\n" }'
 else
   echo "the floor: no kernel cost ($(tail -n 1 "$out/kernel_cost.log"))"

@@ -49,4 +49,5 @@ count() {  # count N: instructions of the loop of N activations
 }
 a="$(count 200000)"
 b="$(count 1200000)"
+[[ "$a" =~ ^[0-9]+$ && "$b" =~ ^[0-9]+$ ]] || { echo "scripts/kernel_cost.sh: no instruction count ('$a', '$b')" >&2; exit 1; }
 awk -v a="$a" -v b="$b" 'BEGIN {printf "%.0f\n", (b - a) / 1000000}'
