@@ -72,18 +72,19 @@ fi
 timed=1
 [ "$costs" != only ] || { instr=0; timed=0; }
 [ "$instr" != only ] || { costs=0; timed=0; }
-read -r -a icounts <<< "${BENCH_INSTR_COUNTS:-100000 1000000}"
-if [ ${#icounts[@]} -ne 2 ] || ! [[ "${icounts[0]}" =~ ^[1-9][0-9]*$ && "${icounts[1]}" =~ ^[1-9][0-9]*$ ]] ||
-   [ "${icounts[0]}" -ge "${icounts[1]}" ]; then
-  echo "scripts/bench.sh: BENCH_INSTR_COUNTS must be two whole numbers, the first smaller, not '${BENCH_INSTR_COUNTS:-}'" >&2
-  exit 2
-fi
-read -r -a ccounts <<< "${BENCH_COST_COUNTS:-20000 100000}"
-if [ ${#ccounts[@]} -ne 2 ] || ! [[ "${ccounts[0]}" =~ ^[1-9][0-9]*$ && "${ccounts[1]}" =~ ^[1-9][0-9]*$ ]] ||
-   [ "${ccounts[0]}" -ge "${ccounts[1]}" ]; then
-  echo "scripts/bench.sh: BENCH_COST_COUNTS must be two whole numbers, the first smaller, not '${BENCH_COST_COUNTS:-}'" >&2
-  exit 2
-fi
+two_counts() {  # two_counts NAME DEFAULT: the two request counts variable NAME gives (DEFAULT if unset)
+  local c
+  read -r -a c <<< "${!1:-$2}"
+  if [ ${#c[@]} -ne 2 ] || ! [[ "${c[0]}" =~ ^[1-9][0-9]*$ && "${c[1]}" =~ ^[1-9][0-9]*$ ]] || [ "${c[0]}" -ge "${c[1]}" ]; then
+    echo "scripts/bench.sh: $1 must be two whole numbers, the first smaller, not '${!1:-}'" >&2
+    exit 2
+  fi
+  echo "${c[*]}"
+}
+counts_given="$(two_counts BENCH_INSTR_COUNTS "100000 1000000")"
+read -r -a icounts <<< "$counts_given"
+counts_given="$(two_counts BENCH_COST_COUNTS "20000 100000")"
+read -r -a ccounts <<< "$counts_given"
 all_cost_jobs=(default equal rtl sos reschedule faults suspend powercut nvme)
 read -r -a cost_jobs <<< "${BENCH_COST_JOBS:-${all_cost_jobs[*]}}"
 for j in "${cost_jobs[@]}"; do
@@ -204,35 +205,46 @@ job_args() {
     equal) echo "--preset bench --set ftl.precondition_age=0" ;;
   esac
 }
+# The start pilot (ftl.precondition_free = auto) runs once per job, apart: the runs
+# start where it puts the planes, without forking it again (a revision without
+# --resolve-start has no pilot).
+start_of() {  # start_of BINARY ARGS: the job's resolved start, as a KEY=VALUE, or nothing
+  # shellcheck disable=SC2086
+  "$1" $2 --resolve-start 2>/dev/null || true
+}
+counted() {  # counted BINARY PREFIX START ARGS N...: a counted run per count, its instructions in PREFIX.N.instructions
+  local bin="$1" prefix="$2" start="$3" args="$4" n
+  shift 4
+  for n in "$@"; do
+    # shellcheck disable=SC2086
+    instructions "$bin" "$prefix.$n" $args ${start:+--set "$start"} --set workload.requests="$n" \
+      --set host.lookahead_thread=false > "$prefix.$n.instructions"
+  done
+}
+marginal() {  # marginal PREFIX N1 N2: instructions per request from N1 to N2
+  awk -v a="$(cat "$1.$2.instructions")" -v b="$(cat "$1.$3.instructions")" -v x="$2" -v y="$3" \
+    'BEGIN {printf "%.0f", (b - a) / (y - x)}'
+}
 measure() {  # measure BINARY TAG: for each job and count, a timed run and a counted one
   local bin="$1" tag="$2" j n start
   for j in "${jobs[@]}"; do
-    # The start pilot (ftl.precondition_free = auto) runs once, apart: the counted runs
-    # start where it puts the planes, without forking it again (a revision without
-    # --resolve-start has no pilot).
-    # shellcheck disable=SC2046
-    start="$("$bin" $(job_args "$j") --resolve-start 2>/dev/null || true)"
+    start="$(start_of "$bin" "$(job_args "$j")")"
     for n in "${icounts[@]}"; do
       # shellcheck disable=SC2046
       "$bin" $(job_args "$j") ${start:+--set "$start"} --set workload.requests="$n" --set host.lookahead_thread=false \
         --out "$out/$tag.$j.$n.timed" >/dev/null 2>"$out/$tag.$j.$n.timed.log" ||
         { cat "$out/$tag.$j.$n.timed.log" >&2; echo "scripts/bench.sh: the run of $j at $n failed" >&2; exit 1; }
-      # shellcheck disable=SC2046
-      instructions "$bin" "$out/$tag.$j.$n" $(job_args "$j") ${start:+--set "$start"} --set workload.requests="$n" \
-        --set host.lookahead_thread=false > "$out/$tag.$j.$n.instructions"
     done
+    counted "$bin" "$out/$tag.$j" "$start" "$(job_args "$j")" "${icounts[@]}"
   done
 }
 irow() {  # irow TAG JOB
   local tag="$1" j="$2" n1="${icounts[0]}" n2="${icounts[1]}"
-  local i1 i2
-  i1="$(cat "$out/$tag.$j.$n1.instructions")"
-  i2="$(cat "$out/$tag.$j.$n2.instructions")"
   for n in "$n1" "$n2"; do
     awk -v tag="$tag" -v j="$j" -v n="$n" -v i="$(cat "$out/$tag.$j.$n.instructions")" \
         -v w="$(field "$out/$tag.$j.$n.timed/stats.json" wall_seconds)" \
         -v m="$(field "$out/$tag.$j.$n.timed/stats.json" peak_rss_mb)" \
-        -v marg="$(awk -v a="$i1" -v b="$i2" -v x="$n1" -v y="$n2" 'BEGIN {printf "%.0f", (b - a) / (y - x)}')" \
+        -v marg="$(marginal "$out/$tag.$j" "$n1" "$n2")" \
         -v last="$([ "$n" = "$n2" ] && echo 1 || echo 0)" \
         'BEGIN {printf "%-8s %-6s %9d %9.2f %9.0f %12.3f %10.0f %12s\n", tag, j, n, w, m, i / 1e9, i / n, last ? marg : "-"}'
   done
@@ -293,7 +305,7 @@ faults_args+=" --set nand.fault.wear_cycles=1500 --set nand.fault.program_fail_n
 cost_args() {
   case "$1" in
     default) echo "" ;;
-    equal) echo "--preset bench --set ftl.precondition_age=0" ;;
+    equal) job_args equal ;;
     rtl) echo "--set controller.rtl=on" ;;
     sos) echo "--preset sos" ;;
     reschedule) echo "--set controller.reschedule=both" ;;
@@ -313,15 +325,14 @@ cost_label() {
     *) echo "$1" ;;
   esac
 }
-cost_of() {  # the job a job's feature is added to
+cost_of() {  # the job a job's feature is added to (sos: none, its preset is the paper's device and workload)
   case "$1" in
-    default|equal) echo "" ;;
-    sos) echo "" ;;  # its own preset: a device and workload of the paper's
+    default|equal|sos) echo "" ;;
     *) echo default ;;
   esac
 }
 cost_measure() {  # cost_measure BINARY TAG JOB: counted runs at both counts; "skip" when the build refuses the job
-  local bin="$1" tag="$2" j="$3" n start status=0
+  local bin="$1" tag="$2" j="$3" status=0
   # shellcheck disable=SC2046
   "$bin" $(cost_args "$j") --check >/dev/null 2>"$out/c.$tag.$j.check" || status=$?
   if [ "$status" -eq 2 ]; then  # a configuration this build does not know (an older revision)
@@ -333,20 +344,13 @@ cost_measure() {  # cost_measure BINARY TAG JOB: counted runs at both counts; "s
     echo "scripts/bench.sh: the $tag build's check of the $(cost_label "$j") job failed (exit $status)" >&2
     exit 1
   fi
-  # shellcheck disable=SC2046
-  start="$("$bin" $(cost_args "$j") --resolve-start 2>/dev/null || true)"
-  for n in "${ccounts[@]}"; do
-    # shellcheck disable=SC2046
-    instructions "$bin" "$out/c.$tag.$j.$n" $(cost_args "$j") ${start:+--set "$start"} --set workload.requests="$n" \
-      --set host.lookahead_thread=false > "$out/c.$tag.$j.$n.instructions"
-  done
+  counted "$bin" "$out/c.$tag.$j" "$(start_of "$bin" "$(cost_args "$j")")" "$(cost_args "$j")" "${ccounts[@]}"
   echo ok > "$out/c.$tag.$j.state"
 }
 cost_marginal() {  # cost_marginal TAG JOB: marginal instructions per request, or "-"
-  local tag="$1" j="$2" n1="${ccounts[0]}" n2="${ccounts[1]}"
+  local tag="$1" j="$2"
   if [ "$(cat "$out/c.$tag.$j.state" 2>/dev/null)" != ok ]; then echo "-"; return; fi
-  awk -v a="$(cat "$out/c.$tag.$j.$n1.instructions")" -v b="$(cat "$out/c.$tag.$j.$n2.instructions")" \
-      -v x="$n1" -v y="$n2" 'BEGIN {printf "%.0f", (b - a) / (y - x)}'
+  marginal "$out/c.$tag.$j" "${ccounts[0]}" "${ccounts[1]}"
 }
 cost_acts() {  # cost_acts TAG JOB: the marginal process activations per request, as the instructions
   local tag="$1" j="$2" n1="${ccounts[0]}" n2="${ccounts[1]}"
