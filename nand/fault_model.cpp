@@ -143,7 +143,8 @@ FaultModel::FaultModel(const FaultConfig& cfg, std::uint32_t channels, std::uint
                        std::uint32_t pages_per_block)
     : cfg_(cfg), blocks_per_plane_(blocks_per_plane), pages_per_block_(pages_per_block) {
   const std::uint32_t planes = channels * chips_per_channel * dies_per_chip * planes_per_die;
-  for (std::uint32_t s = 0; s <= cfg_.retry_steps; ++s) retry_factor_.push_back(std::pow(cfg_.retry_gain, static_cast<double>(s)));
+  for (std::uint32_t s = 0; s <= cfg_.retry_steps; ++s)
+    retry_factor_.push_back(std::pow(cfg_.retry_gain, static_cast<double>(s)));
   bad_per_plane_ = static_cast<std::uint32_t>(std::llround(cfg_.bad_block_fraction * blocks_per_plane));
   bad_.resize(planes);
   for (std::uint32_t p = 0; p < planes && bad_per_plane_; ++p) {

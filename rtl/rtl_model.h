@@ -23,7 +23,8 @@ struct Shape {
 };
 
 // The block for a device of geometry `n` (IOS or HOS, read_first and classes as
-// configured), the smallest that holds it with the hardware the run uses; null, with the reason in `why`, when no block holds the geometry.
+// configured), the smallest that holds it with the hardware the run uses; null, with
+// the reason in `why`, when no block holds the geometry.
 // With rescheduling `r` (controller.reschedule; its window at most the block's WMAX, 16).
 // With suspend and resume `sf` (controller.suspend).
 std::unique_ptr<ctrl::DecisionModel> make_decision_model(const nand::NandConfig& n, bool ios, bool read_first,
